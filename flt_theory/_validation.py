@@ -1,0 +1,85 @@
+"""Uniform parameter checks: one message shape for every public function.
+
+Messages read like ``"The 'degree' parameter of hermite_coefficients must be an int >= 0. Got -3
+instead."`` (after scikit-learn's declared parameter constraints).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+from .errors import InvalidParameterError, InvalidParameterTypeError
+
+__all__ = ["check_int", "check_real"]
+
+
+def _where(name: str, caller: str | None) -> str:
+    return f"The {name!r} parameter" + (f" of {caller}" if caller else "")
+
+
+def check_int(
+    value: object,
+    name: str,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    caller: str | None = None,
+) -> int:
+    """Return ``value`` as an ``int`` after checking its type and bounds.
+
+    >>> check_int(3, "degree", minimum=0)
+    3
+    """
+    bounds = _bounds_text(minimum, maximum)
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InvalidParameterTypeError(
+            f"{_where(name, caller)} must be an int{bounds}. Got {value!r} of type "
+            f"{type(value).__name__} instead."
+        )
+    value = int(value)
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise InvalidParameterError(f"{_where(name, caller)} must be an int{bounds}. Got {value} instead.")
+    return value
+
+
+def check_real(
+    value: object,
+    name: str,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    strict_minimum: bool = False,
+    caller: str | None = None,
+) -> float:
+    """Return ``value`` as a finite ``float`` after checking its type and bounds.
+
+    >>> check_real(1.5, "kappa", minimum=0)
+    1.5
+    """
+    bounds = _bounds_text(minimum, maximum, strict_minimum)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InvalidParameterTypeError(
+            f"{_where(name, caller)} must be a real number{bounds}. Got {value!r} of type "
+            f"{type(value).__name__} instead."
+        )
+    value = float(value)
+    bad = not math.isfinite(value)
+    if minimum is not None:
+        bad = bad or (value <= minimum if strict_minimum else value < minimum)
+    if maximum is not None:
+        bad = bad or value > maximum
+    if bad:
+        raise InvalidParameterError(
+            f"{_where(name, caller)} must be a finite real number{bounds}. Got {value} instead."
+        )
+    return value
+
+
+def _bounds_text(minimum, maximum, strict_minimum: bool = False) -> str:
+    parts = []
+    if minimum is not None:
+        parts.append(f"{'>' if strict_minimum else '>='} {minimum}")
+    if maximum is not None:
+        parts.append(f"<= {maximum}")
+    return (" " + " and ".join(parts)) if parts else ""

@@ -1,0 +1,123 @@
+"""Evaluate a parsed sympy expression on arrays of any backend (numpy here, torch in ``numeric``).
+
+One tree walker serves every backend, so the symbolic target and the simulated teacher are the
+same object: the numeric layer passes a namespace of torch functions, this module supplies the
+numpy one. Only the node types the restricted grammar (:mod:`.parser`) can produce are handled;
+anything else raises :class:`~flt_theory.errors.UnsupportedError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+import scipy.special
+import sympy as sp
+
+from ..errors import UnsupportedError
+from .functions import relu, sigmoid
+
+__all__ = ["Backend", "NUMPY", "evaluate"]
+
+
+@dataclass(frozen=True)
+class Backend:
+    """The elementary functions an array library provides, by name."""
+
+    name: str
+    functions: Mapping[str, Callable[[Any], Any]]
+
+
+NUMPY = Backend(
+    "numpy",
+    {
+        "exp": np.exp,
+        "sin": np.sin,
+        "cos": np.cos,
+        "tanh": np.tanh,
+        "erf": scipy.special.erf,
+        "abs": np.abs,
+        "sign": np.sign,
+        "relu": lambda x: np.maximum(x, 0.0),
+        "sigmoid": scipy.special.expit,
+        "heaviside": lambda x: np.heaviside(x, 0.5),
+    },
+)
+
+_FUNCTION_NAMES = {
+    sp.exp: "exp",
+    sp.sin: "sin",
+    sp.cos: "cos",
+    sp.tanh: "tanh",
+    sp.erf: "erf",
+    sp.Abs: "abs",
+    sp.sign: "sign",
+    relu: "relu",
+    sigmoid: "sigmoid",
+    sp.Heaviside: "heaviside",
+}
+
+
+def evaluate(expr: sp.Expr, variables: Sequence[sp.Symbol], values: Sequence[Any], backend: Backend = NUMPY) -> Any:
+    """Evaluate ``expr`` with ``variables[k]`` bound to the array ``values[k]``.
+
+    Powers with non-negative integer exponents use repeated multiplication (exact for Hermite
+    polynomials); constants become Python floats so that the backend's dtype is kept.
+
+    >>> import sympy as sp, numpy as np
+    >>> z = sp.Symbol("z")
+    >>> evaluate(z**2 - 1, [z], [np.array([0.0, 2.0])])
+    array([-1.,  3.])
+    """
+    env = dict(zip(variables, values))
+    cache: dict[sp.Basic, Any] = {}
+
+    def walk(node: sp.Basic) -> Any:
+        if node in cache:
+            return cache[node]
+        if node.is_Symbol:
+            if node not in env:
+                raise UnsupportedError(f"no value given for variable {node}")
+            out = env[node]
+        elif node.is_Number or node.is_NumberSymbol:
+            out = float(node)
+        elif node.is_Add:
+            out = None
+            for arg in node.args:
+                term = walk(arg)
+                out = term if out is None else out + term
+        elif node.is_Mul:
+            out = None
+            for arg in node.args:
+                factor = walk(arg)
+                out = factor if out is None else out * factor
+        elif node.is_Pow:
+            base, exponent = node.args
+            b = walk(base)
+            if exponent.is_Integer and 0 <= int(exponent) <= 64:
+                out = _integer_power(b, int(exponent))
+            elif exponent.is_Integer and -64 <= int(exponent) < 0:
+                out = 1.0 / _integer_power(b, -int(exponent))
+            else:
+                out = b ** float(exponent)
+        elif node.func in _FUNCTION_NAMES:
+            out = backend.functions[_FUNCTION_NAMES[node.func]](walk(node.args[0]))
+        else:
+            raise UnsupportedError(f"cannot evaluate {node.func.__name__} nodes numerically (in {expr})")
+        cache[node] = out
+        return out
+
+    result = walk(sp.sympify(expr))
+    if isinstance(result, float) and values:
+        result = result + 0.0 * values[0]  # broadcast a constant to the sample shape
+    return result
+
+
+def _integer_power(base: Any, k: int) -> Any:
+    if k == 0:
+        return base * 0.0 + 1.0
+    out = base
+    for _ in range(k - 1):
+        out = out * base
+    return out

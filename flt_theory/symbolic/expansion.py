@@ -1,0 +1,101 @@
+r"""The Hermite expansion of a :class:`~.target.Target`, exact or truncated at a declared degree.
+
+* polynomial :math:`g`: exact (:func:`.hermite.hermite_expansion`), every degree;
+* separable :math:`g = \sum_k \sigma^*_k(z_k)`: :math:`\hat g(j e_k) = \mu^*_{k,j}/j!` from the 1-D
+  coefficients (:func:`.hermite.hermite_coefficients`, exact for relu/abs/sign/polynomial pieces),
+  truncated at ``degree``;
+* otherwise: tensor-product Gauss–Hermite quadrature in :math:`r` dimensions, truncated at
+  ``degree`` (marked ``exact=False``; coefficients below :data:`NUMERIC_ZERO` are dropped).
+
+Everything downstream of a truncated expansion (leap index, staircase, projections) is a statement
+about the degree-``degree`` Hermite truncation, and says so.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import sympy as sp
+
+from .._validation import check_int
+from ..errors import InvalidTargetError, UnsupportedError
+from .evaluate import evaluate
+from .hermite import HermiteExpansion, hermite_coefficients, hermite_expansion
+
+__all__ = ["expand_target", "NUMERIC_ZERO", "DEFAULT_DEGREE"]
+
+#: Numeric Hermite coefficients of smaller magnitude are treated as zero.
+NUMERIC_ZERO = 1e-10
+#: Truncation degree used for non-polynomial targets when none is given.
+DEFAULT_DEGREE = 8
+
+
+def expand_target(target, degree: int | None = None) -> HermiteExpansion:
+    """Hermite expansion of ``target`` (exact for polynomials; truncated at ``degree`` otherwise).
+
+    >>> from flt_theory.symbolic.target import Target
+    >>> expand_target(Target.parse("z1 + z1*z2")).support()
+    [(1, 0), (1, 1)]
+    >>> e = expand_target(Target.from_links(["relu(z)"]), degree=3)
+    >>> e.truncation_degree, e.coefficients[(2,)]
+    (3, sqrt(2)/(4*sqrt(pi)))
+    """
+    if target.is_polynomial:
+        return hermite_expansion(target.expr, target.variables)
+    degree = DEFAULT_DEGREE if degree is None else check_int(degree, "degree", minimum=0, maximum=40, caller="expand_target")
+    links = target.links()
+    if links is not None:
+        return _separable_expansion(links, target.rank, degree)
+    return _quadrature_expansion(target, degree)
+
+
+def _separable_expansion(links, rank: int, degree: int) -> HermiteExpansion:
+    out: dict[tuple[int, ...], sp.Expr] = {}
+    exact = True
+    for k, link in enumerate(links):
+        coeffs = hermite_coefficients(link, degree, variable=sp.Symbol("z", real=True))
+        exact = exact and coeffs.method == "exact"
+        for j in range(degree + 1):
+            value = coeffs.exact[j] if coeffs.exact[j] is not None else sp.Float(coeffs.values[j])
+            if coeffs.exact[j] is None and abs(coeffs.values[j]) <= NUMERIC_ZERO:
+                continue
+            if j > 0 and value.is_zero:
+                continue
+            alpha = tuple(j if i == k else 0 for i in range(rank))
+            out[alpha] = out.get(alpha, sp.Integer(0)) + value / math.factorial(j)
+    out = {a: c for a, c in out.items() if not sp.sympify(c).is_zero}
+    return HermiteExpansion(out, rank, exact=exact, truncation_degree=degree)
+
+
+def _quadrature_expansion(target, degree: int) -> HermiteExpansion:
+    r = target.rank
+    nodes = max(2 * degree + 20, 24)
+    while nodes**r > 2_000_000 and nodes > degree + 2:
+        nodes -= 1
+    if nodes**r > 2_000_000 or nodes <= degree + 1:
+        raise UnsupportedError(
+            f"a non-separable, non-polynomial target of rank {r} needs a {r}-dimensional quadrature that is too "
+            "large; give it as a polynomial or as separable links"
+        )
+    x, w = np.polynomial.hermite_e.hermegauss(nodes)
+    w = w / math.sqrt(2 * math.pi)
+    grids = np.meshgrid(*([x] * r), indexing="ij")
+    weights = math.prod(np.meshgrid(*([w] * r), indexing="ij"))
+    with np.errstate(all="ignore"):
+        values = np.asarray(evaluate(target.expr, target.variables, [g for g in grids]), dtype=float) * weights
+    if not np.all(np.isfinite(values)):
+        raise InvalidTargetError(f"target {target.expr} is not finite on the quadrature grid")
+    he = np.polynomial.hermite_e.hermevander(x, degree)  # (nodes, degree+1)
+    out = {}
+    for alpha in itertools.product(range(degree + 1), repeat=r):
+        if sum(alpha) > degree:
+            continue
+        c = values
+        for axis, a in enumerate(alpha):
+            c = np.tensordot(he[:, a], c, axes=([0], [0]))
+        coeff = float(c) / math.prod(math.factorial(a) for a in alpha)
+        if abs(coeff) > NUMERIC_ZERO:
+            out[alpha] = sp.Float(coeff)
+    return HermiteExpansion(out, r, exact=False, truncation_degree=degree)

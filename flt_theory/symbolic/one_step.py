@@ -1,0 +1,90 @@
+r"""The subspace one giant gradient step learns (seed ``004``, DKLPS '23, Theorems 1–3).
+
+Derivation. At the symmetric initialisation :math:`\hat f \equiv 0`, so one full-batch step on
+the square loss moves neuron :math:`i` by
+:math:`\Delta w_i = \frac{\eta a_i}{p}\,\frac1n\sum_\mu f^*(x_\mu)\,\sigma'(\langle w_i, x_\mu\rangle)\,x_\mu`.
+Its population part is :math:`\frac{\eta a_i}{p}\,\mathbb E[f^*\sigma'(\langle w_i,x\rangle)x]`.
+Gaussian integration by parts gives
+:math:`\mathbb E[f^*\sigma'(w\cdot x)x] = \mathbb E[\nabla f^*\,\sigma'(w\cdot x)] + w\,\mathbb E[f^*\sigma''(w\cdot x)]`;
+the second term is parallel to :math:`w` (no new direction). Expanding
+:math:`\sigma'(w\cdot x) = \sum_m \frac{\mu_{m+1}(\sigma)}{m!}\mathrm{He}_m(w\cdot x)` (unit :math:`w`) and using
+:math:`\mathbb E[\partial_k f^*\,\mathrm{He}_m(w\cdot x)] = C_{m+1}[k, u^{\otimes m}]`, :math:`u = (\langle w, w^*_k\rangle)_k`,
+
+.. math:: \langle w_i^1, w^*_k\rangle \approx \frac{\eta a_i}{p}\sum_{j\ge1} c_{\sigma,j}\,
+          C_j\big[k,\,u_i^{\otimes(j-1)}\big], \qquad c_{\sigma,j} = \frac{\mu_j(\sigma)}{(j-1)!}.
+
+With :math:`u_i \sim d^{-1/2}`, order :math:`j` contributes :math:`\frac{\eta}{p} d^{-(j-1)/2}`, while
+the sample noise adds :math:`\|w^1_i\|^2 \asymp 1 + d\eta^2/(np^2)`. With :math:`n \asymp d^\kappa`
+the largest step that keeps the norm bounded is :math:`\eta = p\,d^{(\lfloor\kappa\rfloor-1)/2}`, and
+then every order :math:`j \le \lfloor\kappa\rfloor` contributes an :math:`\Omega(1)` overlap, orders
+:math:`j > \kappa` vanish. The learned subspace is therefore
+
+.. math:: U_{\text{one step}}(\kappa) = \sum_{1 \le j \le \lfloor\kappa\rfloor,\ c_{\sigma,j}\neq0} \operatorname{range}(C_j),
+
+:math:`C_j` unfolded as an :math:`r \times r^{j-1}` matrix (its range is spanned by
+:math:`C_j[\cdot, u^{\otimes(j-1)}]` over generic :math:`u`). Checks against the seed: :math:`\kappa<\ell`
+gives :math:`\{0\}` (Theorem 1); :math:`\ell = 1` gives :math:`\mathrm{range}(C_1) = \mathrm{span}(v^*)`,
+:math:`v^* = \sum_k \mu^*_{k,1}w^*_k` (Theorem 2); :math:`\ell>1,\ \kappa=\ell` gives
+:math:`\mathrm{range}(C_\ell) = \mathrm{span}\{w^*_k : \mu^*_{k,\ell}\neq0\}` for separable targets
+(Theorem 3, :math:`C_\ell` diagonal); the five-direction example's :math:`n\asymp d^2` row learns
+:math:`\mathrm{span}(w^*_1, w^*_2)`. A student with :math:`c_{\sigma,\ell} = 0` (odd :math:`\sigma`, even
+:math:`\ell`) learns nothing at order :math:`\ell` — pass ``activation`` to apply that rule; without it
+every :math:`c_{\sigma,j}` is assumed nonzero (a generic activation).
+
+Caveat (documented, not hidden): for :math:`j < \lfloor\kappa\rfloor` the overlap grows like
+:math:`d^{(\kappa-j)/2}` and dominates the normalised overlap; "learned" here means an
+:math:`\Omega(1)` absolute overlap, the sense of the seed's :math:`n\asymp d^2` row.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .._validation import check_real
+from .expansion import expand_target
+from .hermite import hermite_coefficients, hermite_tensor, unfold
+from .subspace import Subspace
+
+__all__ = ["one_step_subspace", "student_coefficient", "theory_step_size_exponent"]
+
+
+def student_coefficient(activation, order: int):
+    r""":math:`c_{\sigma,j} = \mu_j(\sigma)/(j-1)!` (exact where :func:`.hermite.hermite_coefficients` is).
+
+    >>> student_coefficient("relu(z)", 2)
+    sqrt(2)/(2*sqrt(pi))
+    >>> student_coefficient("tanh(z)", 2)
+    0
+    """
+    coeffs = hermite_coefficients(activation, order)
+    exact = coeffs.exact[order]
+    if exact is not None:
+        return exact / math.factorial(order - 1)
+    value = coeffs.values[order] / math.factorial(order - 1)
+    import sympy as sp
+
+    return sp.Integer(0) if abs(value) <= max(1e-10, 10 * coeffs.accuracy) else sp.Float(value)
+
+
+def one_step_subspace(target, kappa: float, activation=None, degree: int | None = None) -> Subspace:
+    """Subspace learned by one giant step with :math:`n \\asymp d^\\kappa` (see module docstring).
+
+    >>> from flt_theory.symbolic.target import Target
+    >>> f = Target.parse("z1 + He2(z2) + He2(z1)*z2 + He4(z1)*He2(z2)*z3 + He2(z2)*He2(z3)")
+    >>> one_step_subspace(f, 1).latex(), one_step_subspace(f, 2).latex()
+    ('\\\\mathrm{span}\\\\{w^*_{1}\\\\}', '\\\\mathrm{span}\\\\{w^*_{1}, w^*_{2}\\\\}')
+    """
+    kappa = check_real(kappa, "kappa", minimum=0.0, caller="one_step_subspace")
+    expansion = expand_target(target, degree)
+    learned = Subspace.zero(target.rank)
+    for order in range(1, int(math.floor(kappa + 1e-12)) + 1):
+        if activation is not None and student_coefficient(activation, order).is_zero:
+            continue
+        matrix = unfold(hermite_tensor(expansion, order), target.rank)
+        learned = learned + Subspace.span([list(matrix.col(c)) for c in range(matrix.cols)], target.rank)
+    return learned
+
+
+def theory_step_size_exponent(leap: int) -> float:
+    """Exponent :math:`(\\ell-1)/2` of the theory step size :math:`\\eta = p\\,d^{(\\ell-1)/2}`."""
+    return (leap - 1) / 2

@@ -1,0 +1,184 @@
+r"""Projections :math:`P_{U,\le\kappa} f^*` and the second-layer lower bounds of seed ``004``.
+
+Definition 3 of DKLPS '23: :math:`\mathcal P_{U,\kappa}` is the space of functions that, for each
+fixed :math:`x \in U`, are polynomials of degree :math:`\le \kappa` in :math:`x^\perp`;
+:math:`P_{U,\le\kappa}`, :math:`P_{U,>\kappa}` are the :math:`L^2(\gamma)` projections on it and on its
+complement. In rotated orthonormal coordinates :math:`z = B^\top s + Q^\top u` (:math:`B` a basis
+of :math:`U`, :math:`Q` of :math:`U^\perp`) the product Hermite basis :math:`\mathrm{He}_{(\alpha_s,\alpha_u)}`
+is again orthogonal, and :math:`\mathcal P_{U,\kappa}` is spanned by those with
+:math:`|\alpha_u| \le \kappa`; so :math:`P_{U,\le\kappa}` keeps exactly those Hermite terms and
+
+.. math:: \|P_{U,>\kappa} f\|_\gamma^2 = \sum_{|\alpha_u| > \kappa} \hat f(\alpha)^2\,\alpha!.
+
+Special cases: :math:`\mathbb E[\mathrm{Var}(f^*\mid P_U x)] = \|P_{U,>0} f^*\|^2` (Theorem, :math:`p = O(1)`);
+the random-feature limit (MMM '22) is :math:`U = \{0\}`: :math:`\|P_{>\kappa} f^*\|^2`;
+Conjecture 3: error :math:`\ge \|P_{U^*,>\kappa} f^*\|_\gamma^2` with :math:`\kappa = \min(\kappa_n,\kappa_p)`
+(non-integer :math:`\kappa` keeps degrees :math:`\le\lfloor\kappa\rfloor`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import sympy as sp
+
+from .._validation import check_int, check_real
+from .expansion import expand_target
+from .hermite import HermiteExpansion, hermite_expansion
+from .one_step import one_step_subspace
+from .staircase import staircase
+from .subspace import Subspace
+
+__all__ = [
+    "ProjectionResult",
+    "project",
+    "conditional_variance",
+    "random_feature_error",
+    "learned_subspace",
+    "RegimeRow",
+    "regime_table",
+    "format_hermite",
+]
+
+
+@dataclass(frozen=True)
+class ProjectionResult:
+    r""":math:`P_{U,\le\kappa} f` (``fitted``, in w*-coordinates) and the two squared norms."""
+
+    subspace: Subspace
+    kappa: float
+    fitted: sp.Expr
+    fitted_expansion: HermiteExpansion
+    residual_norm2: sp.Expr
+    norm2: sp.Expr
+
+
+def project(target, subspace: Subspace, kappa: float, degree: int | None = None) -> ProjectionResult:
+    r""":math:`P_{U,\le\kappa} f^*` and :math:`\|P_{U,>\kappa} f^*\|_\gamma^2` (see module docstring).
+
+    >>> from flt_theory.symbolic.target import Target
+    >>> res = project(Target.parse("z1 + z1*z2 + He2(z2)"), Subspace.span([[1, 0]], 2), 1)
+    >>> res.fitted, res.residual_norm2, res.norm2
+    (z1*z2 + z1, 2, 4)
+    """
+    kappa = check_real(kappa, "kappa", minimum=0.0, caller="project")
+    cutoff = int(math.floor(kappa + 1e-12))
+    expansion = expand_target(target, degree)
+    rotated, s, u = _rotated_expansion(expansion, target.variables, subspace)
+    m = len(s)
+    kept = rotated.filter(lambda a: sum(a[m:]) <= cutoff)
+    dropped = rotated.filter(lambda a: sum(a[m:]) > cutoff)
+    fitted_rotated = kept.to_expr(list(s) + list(u))
+    z = sp.Matrix(target.variables)
+    back = dict(zip(list(s) + list(u), list(subspace.basis * z) + list(subspace.complement().basis * z)))
+    fitted = sp.expand(fitted_rotated.xreplace(back))
+    fitted_expansion = hermite_expansion(fitted, target.variables) if rotated.exact else kept
+    return ProjectionResult(subspace, kappa, fitted, fitted_expansion, sp.simplify(dropped.norm2()), sp.simplify(expansion.norm2()))
+
+
+def conditional_variance(target, subspace: Subspace, degree: int | None = None) -> sp.Expr:
+    r""":math:`\mathbb E[\mathrm{Var}(f^*(x)\mid P_U x)] = \|P_{U,>0} f^*\|_\gamma^2`.
+
+    >>> from flt_theory.symbolic.target import Target
+    >>> conditional_variance(Target.parse("z1 + z1*z2"), Subspace.span([[1, 0]], 2))
+    1
+    """
+    return project(target, subspace, 0, degree).residual_norm2
+
+
+def random_feature_error(target, kappa: float, degree: int | None = None) -> sp.Expr:
+    r"""Random-feature limit :math:`\|P_{>\kappa} f^*\|^2` (MMM '22, :math:`\kappa = \min(\kappa_1,\kappa_2)`)."""
+    return project(target, Subspace.zero(target.rank), kappa, degree).residual_norm2
+
+
+def learned_subspace(target, kappa_n: float, steps: int = 1, activation=None, degree: int | None = None) -> Subspace:
+    r"""The first-layer subspace: the one-step rule at :math:`\kappa_n` (``steps = 1``), or the
+    staircase :math:`U_T` (``steps = T > 1``, the regime :math:`n = O(d)` of Conjecture 1)."""
+    steps = check_int(steps, "steps", minimum=1, maximum=64, caller="learned_subspace")
+    if steps == 1:
+        return one_step_subspace(target, kappa_n, activation=activation, degree=degree)
+    return staircase(target, steps, degree=degree)[-1]
+
+
+@dataclass(frozen=True)
+class RegimeRow:
+    """One row of the (κ_n, κ_p) regime table."""
+
+    kappa_n: float
+    kappa_p: float
+    kappa: float
+    subspace: Subspace
+    projection: ProjectionResult
+
+
+def regime_table(
+    target, regimes: Sequence[tuple[float, float]], steps: int = 1, degree: int | None = None
+) -> list[RegimeRow]:
+    r"""For each :math:`(\kappa_n, \kappa_p)`: the learned subspace, :math:`\kappa = \min(\kappa_n,\kappa_p)`,
+    the fitted :math:`P_{U,\le\kappa} f^*` and the residual :math:`\|P_{U,>\kappa} f^*\|^2` (Conjecture 3)."""
+    rows = []
+    for kappa_n, kappa_p in regimes:
+        kappa_n = check_real(kappa_n, "kappa_n", minimum=0.0, caller="regime_table")
+        kappa_p = check_real(kappa_p, "kappa_p", minimum=0.0, caller="regime_table")
+        subspace = learned_subspace(target, kappa_n, steps, degree=degree)
+        kappa = min(kappa_n, kappa_p)
+        rows.append(RegimeRow(kappa_n, kappa_p, kappa, subspace, project(target, subspace, kappa, degree)))
+    return rows
+
+
+def format_hermite(expansion: HermiteExpansion, names: Sequence[str] | None = None) -> str:
+    """A Hermite expansion as text in the parser's grammar, e.g. ``"z1 + He2(z1)*z2"``.
+
+    >>> from flt_theory.symbolic.parser import variable
+    >>> z1, z2 = variable(1), variable(2)
+    >>> format_hermite(hermite_expansion(z1 + (z1**2 - 1) * z2, [z1, z2]))
+    'z1 + He2(z1)*z2'
+    """
+    names = names or [f"z{k + 1}" for k in range(expansion.rank)]
+    parts = []
+    for alpha in expansion.support():
+        factors = [n if a == 1 else f"He{a}({n})" for a, n in zip(alpha, names) if a]
+        coeff = expansion.coefficients[alpha]
+        body = "*".join(factors)
+        if not factors:
+            parts.append(str(coeff))
+        elif coeff == 1:
+            parts.append(body)
+        elif coeff == -1:
+            parts.append("-" + body)
+        else:
+            c = str(coeff)
+            parts.append(f"({c})*{body}" if any(ch in c[1:] for ch in "+-/") or c.startswith("-") is False and "/" in c else f"{c}*{body}")
+    text = " + ".join(parts) if parts else "0"
+    return text.replace("+ -", "- ")
+
+
+def _rotated_expansion(expansion: HermiteExpansion, variables, subspace: Subspace):
+    s = sp.symbols(f"s1:{subspace.dim + 1}", real=True) if subspace.dim else ()
+    complement = subspace.complement()
+    u = sp.symbols(f"u1:{complement.dim + 1}", real=True) if complement.dim else ()
+    is_identity_rotation = subspace.dim == 0 or (subspace.is_exact and _is_coordinate_aligned(subspace))
+    if not expansion.exact:
+        if not is_identity_rotation:
+            from ..errors import UnsupportedError
+
+            raise UnsupportedError("projections of truncated numeric expansions need a coordinate-aligned subspace")
+        perm = _coordinate_permutation(subspace, complement)
+        coeffs = {tuple(a[i] for i in perm): c for a, c in expansion.coefficients.items()}
+        return HermiteExpansion(coeffs, expansion.rank, False, expansion.truncation_degree), s, u
+    z = (subspace.basis.T * sp.Matrix(s) if subspace.dim else sp.zeros(len(variables), 1)) + (
+        complement.basis.T * sp.Matrix(u) if complement.dim else sp.zeros(len(variables), 1)
+    )
+    g = sp.expand(expansion.to_expr(variables).xreplace(dict(zip(variables, z))))
+    return hermite_expansion(g, list(s) + list(u)), s, u
+
+
+def _is_coordinate_aligned(subspace: Subspace) -> bool:
+    return all(sum(1 for e in row if not e.is_zero) == 1 for row in subspace.rows())
+
+
+def _coordinate_permutation(subspace: Subspace, complement: Subspace) -> list[int]:
+    rows = subspace.rows() + complement.rows()
+    return [next(i for i, e in enumerate(row) if not sp.sympify(e).is_zero) for row in rows]

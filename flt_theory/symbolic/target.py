@@ -1,0 +1,199 @@
+r"""Multi-index targets :math:`f^*(x) = g(\langle w^*_1, x\rangle, \dots, \langle w^*_r, x\rangle)`.
+
+The teacher directions :math:`w^*_k` are orthonormal, so the coordinates
+:math:`z_k = \langle w^*_k, x\rangle` of :math:`x \sim \mathcal N(0, I_d)` are iid standard
+Gaussians, and everything the laws need (Hermite expansion, tensors, subspaces) lives in the
+:math:`r`-dimensional space of :math:`z = (z_1,\dots,z_r)` — "w*-coordinates". Source: CLAIMS.md §1,
+seed ``004`` (DKLPS '23, arXiv 2305.18270).
+
+A target is built from a sympy expression in the symbols ``z1 … zr`` (:func:`.parser.variable`),
+from link functions :math:`\sigma^*_k` (separable case :math:`g = \sum_k \sigma^*_k(z_k)`), or by
+parsing a user string with the restricted grammar of :mod:`.parser` (never ``eval``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import sympy as sp
+
+from ..errors import InvalidParameterError, InvalidTargetError
+from .._validation import check_int
+from .parser import FUNCTIONS, parse_expression, variable
+
+__all__ = ["Target", "parse_link", "variables_of_rank", "polynomial_degree_bound", "MAX_POLYNOMIAL_TERMS"]
+
+#: Largest number of monomials an exact Hermite expansion may produce (guards `(z1+…+z20)**60`).
+MAX_POLYNOMIAL_TERMS = 200_000
+
+_LINK_VARIABLE = "z"
+
+
+@dataclass(frozen=True)
+class Target:
+    r"""A target :math:`f^*(x) = g(z_1, \dots, z_r)` in w*-coordinates.
+
+    Attributes
+    ----------
+    expr
+        The link :math:`g` as a sympy expression in :func:`variable(1) … variable(r)`.
+    rank
+        :math:`r`, the number of teacher directions (may exceed the variables actually used).
+    name
+        Optional display name.
+
+    Examples
+    --------
+    >>> t = Target.parse("z1 + He2(z2)")
+    >>> t.rank, t.is_polynomial
+    (2, True)
+    >>> Target.from_links(["z + He2(z)", "z - He2(z)"]).expr
+    z1**2 + z1 - z2**2 + z2
+    """
+
+    expr: sp.Expr
+    rank: int
+    name: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        rank = check_int(self.rank, "rank", minimum=1, caller="Target")
+        if not isinstance(self.expr, sp.Expr):
+            raise InvalidTargetError(f"a target expression must be a sympy expression; got {type(self.expr).__name__}")
+        allowed = set(variables_of_rank(rank))
+        unknown = sorted(str(s) for s in self.expr.free_symbols if s not in allowed)
+        if unknown:
+            raise InvalidTargetError(
+                f"unknown variable(s) {', '.join(unknown)} in target {self.expr}; a rank-{rank} target "
+                f"is a function of z1..z{rank} only"
+            )
+
+    # -- constructors ----------------------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str, rank: int | None = None, name: str | None = None) -> "Target":
+        """Parse ``text`` (restricted grammar, see :mod:`.parser`); ``rank`` defaults to the largest
+        variable index used."""
+        expr = parse_expression(text)
+        return cls.from_expression(expr, rank=rank, name=name if name is not None else text)
+
+    @classmethod
+    def from_expression(cls, expr: sp.Expr, rank: int | None = None, name: str | None = None) -> "Target":
+        """Build from a sympy expression in the symbols ``z1 … zr`` of :func:`.parser.variable`."""
+        if not isinstance(expr, sp.Expr):
+            raise InvalidTargetError(f"a target expression must be a sympy expression; got {type(expr).__name__}")
+        used = [_index_of(s) for s in expr.free_symbols]
+        if any(k is None for k in used):
+            bad = sorted(str(s) for s, k in zip(expr.free_symbols, used) if k is None)
+            raise InvalidTargetError(f"unknown variable(s) {', '.join(bad)}; targets are functions of z1..zr")
+        inferred = max([k for k in used if k is not None], default=1)
+        if rank is None:
+            rank = inferred
+        elif check_int(rank, "rank", minimum=1, caller="Target") < inferred:
+            raise InvalidTargetError(f"target uses z{inferred} but rank={rank} was given")
+        return cls(expr=expr, rank=rank, name=name)
+
+    @classmethod
+    def from_links(cls, links: Sequence[str | sp.Expr], name: str | None = None) -> "Target":
+        r"""Separable target :math:`\sum_k \sigma^*_k(z_k)` from 1-D links in the variable ``z``.
+
+        Strings are parsed with the restricted grammar; sympy expressions must use ``Symbol('z')``.
+        """
+        if isinstance(links, (str, bytes)) or len(links) == 0:
+            raise InvalidTargetError("links must be a non-empty list of 1-D functions of z")
+        terms = []
+        for k, link in enumerate(links, start=1):
+            sigma = parse_link(link)
+            terms.append(sigma.subs(sp.Symbol(_LINK_VARIABLE, real=True), variable(k)))
+        return cls(expr=sp.Add(*terms), rank=len(links), name=name)
+
+    # -- properties ------------------------------------------------------------------------
+    @property
+    def variables(self) -> tuple[sp.Symbol, ...]:
+        """``(z1, …, zr)``."""
+        return variables_of_rank(self.rank)
+
+    @property
+    def is_polynomial(self) -> bool:
+        """Whether :math:`g` is a polynomial in ``z1 … zr``."""
+        return bool(self.expr.is_polynomial(*self.variables))
+
+    def polynomial_degree(self) -> int:
+        """Total degree of a polynomial target (``InvalidTargetError`` otherwise)."""
+        if not self.is_polynomial:
+            raise InvalidTargetError(f"target {self.expr} is not a polynomial; give a Hermite degree to expand it")
+        return int(sp.Poly(self.expr, *self.variables).total_degree())
+
+    def links(self) -> list[sp.Expr] | None:
+        r"""The 1-D links :math:`\sigma^*_k(z)` if :math:`g` is separable (a sum of functions of one
+        variable each, constants attributed to the first), else ``None``."""
+        z = sp.Symbol(_LINK_VARIABLE, real=True)
+        parts = [sp.Integer(0)] * self.rank
+        for term in sp.Add.make_args(sp.expand(self.expr) if self.is_polynomial else self.expr):
+            used = [_index_of(s) for s in term.free_symbols]
+            if len(used) > 1:
+                return None
+            k = used[0] if used else 1
+            parts[k - 1] += term.subs(variable(k), z)
+        return parts
+
+    def latex(self) -> str:
+        r"""LaTeX of :math:`f^*(x)` with :math:`x_k := \langle x, w^*_k\rangle`."""
+        names = {v: sp.Symbol(f"x_{{{k}}}") for k, v in enumerate(self.variables, start=1)}
+        return sp.latex(self.expr.subs(names))
+
+    def __str__(self) -> str:
+        return str(self.expr)
+
+
+def parse_link(link: str | sp.Expr) -> sp.Expr:
+    """A 1-D function of ``z``: parsed if a string, checked if a sympy expression.
+
+    A bare function name is shorthand for that function of ``z``:
+
+    >>> parse_link("relu"), parse_link("tanh(z)**2")
+    (relu(z), tanh(z)**2)
+    """
+    z = sp.Symbol(_LINK_VARIABLE, real=True)
+    if isinstance(link, str):
+        if link.strip() in FUNCTIONS:
+            link = f"{link.strip()}({_LINK_VARIABLE})"
+        return parse_expression(link, single_variable=_LINK_VARIABLE)
+    if isinstance(link, sp.Expr):
+        link = link.subs(sp.Symbol(_LINK_VARIABLE), z)
+        extra = link.free_symbols - {z}
+        if extra:
+            raise InvalidTargetError(f"a link function must depend on z only; {link} also uses {sorted(map(str, extra))}")
+        return link
+    raise InvalidTargetError(f"a link function must be a string or a sympy expression; got {type(link).__name__}")
+
+
+def variables_of_rank(rank: int) -> tuple[sp.Symbol, ...]:
+    """``(z1, …, z_rank)``."""
+    return tuple(variable(k) for k in range(1, rank + 1))
+
+
+def polynomial_degree_bound(expr: sp.Expr) -> int | None:
+    """An upper bound on the total degree of ``expr`` computed without expanding it, or ``None``
+    if ``expr`` contains a non-polynomial node. Guards exact expansions against blow-up."""
+    if expr.is_Symbol:
+        return 1
+    if expr.is_number:
+        return 0
+    if expr.is_Add:
+        bounds = [polynomial_degree_bound(a) for a in expr.args]
+        return None if None in bounds else max(bounds)
+    if expr.is_Mul:
+        bounds = [polynomial_degree_bound(a) for a in expr.args]
+        return None if None in bounds else sum(bounds)
+    if expr.is_Pow and expr.exp.is_Integer and expr.exp >= 0:
+        b = polynomial_degree_bound(expr.base)
+        return None if b is None else b * int(expr.exp)
+    return None
+
+
+def _index_of(symbol: sp.Symbol) -> int | None:
+    name = symbol.name
+    if name.startswith("z") and name[1:].isdigit() and not name[1:].startswith("0"):
+        k = int(name[1:])
+        return k if symbol == variable(k) else None
+    return None
