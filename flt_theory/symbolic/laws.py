@@ -101,7 +101,7 @@ def giant_step_laws(target, activation: str = "relu", degree: int | None = None)
     >>> laws[0].latex()
     'n^{*} \\asymp d^{2} \\quad (\\ell = 2)'
     >>> laws[1].latex()
-    '\\eta \\asymp d^{\\frac{1}{2}} p \\quad (\\ell = 2,\\ n \\asymp d^{\\kappa},\\ \\kappa \\geq \\ell)'
+    '\\eta \\asymp p\\, d^{\\frac{1}{2}} \\quad (\\ell = 2,\\ n \\asymp d^{\\kappa},\\ \\kappa \\geq \\ell)'
     """
     ell = leap_index(target, degree)
     cond = rf"\ell = {ell}"
@@ -114,7 +114,7 @@ def giant_step_laws(target, activation: str = "relu", degree: int | None = None)
             "theory step size",
             r"\eta",
             "asymp",
-            sp.latex(eta_theory),
+            "p" if ell == 1 else r"p\, d^{%s}" % sp.latex(sp.Rational(ell - 1, 2)),
             eta_theory,
             {"p": sp.Integer(1), "d": sp.Rational(ell - 1, 2)},
             (cond, r"n \asymp d^{\kappa}", r"\kappa \geq \ell"),

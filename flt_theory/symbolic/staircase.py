@@ -73,7 +73,7 @@ def staircase(target, steps: int = 3, degree: int | None = None) -> list[Subspac
 
     >>> from flt_theory.symbolic.target import Target
     >>> [u.latex() for u in staircase(Target.from_links(["z + He2(z)", "z - He2(z)"]), 2)]
-    ['\\\\mathrm{span}\\\\{w^*_{1} + w^*_{2}\\\\}', '\\\\mathrm{span}\\\\{w^*_{1}, w^*_{2}\\\\}']
+    ['\\mathrm{span}\\{w^*_{1} + w^*_{2}\\}', '\\mathrm{span}\\{w^*_{1}, w^*_{2}\\}']
     """
     steps = check_int(steps, "steps", minimum=1, maximum=64, caller="staircase")
     expr = _polynomial_expr(target, degree)
