@@ -1,0 +1,131 @@
+"""Array and option checks shared by the comparators, with one message shape for every bad input.
+
+Messages follow :mod:`flt_theory._validation`: ``"The 'y' parameter of fit_power_law must be a
+finite real array of shape (seeds, points). Got shape (3,) instead."``
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._validation import check_int, check_real
+from ..errors import InvalidParameterError, InvalidParameterTypeError
+
+__all__ = ["Mode", "as_array", "check_confidence", "check_mode", "check_nonnegative", "check_options", "is_scalar"]
+
+Mode = Literal["consistent", "demonstrated"]
+
+
+def _where(name: str, caller: str) -> str:
+    return f"The {name!r} parameter of {caller}"
+
+
+def as_array(
+    value: ArrayLike,
+    name: str,
+    caller: str,
+    *,
+    shape: str,
+    min_len: int = 1,
+    positive: str | None = None,
+    unit_interval: bool = False,
+) -> np.ndarray:
+    """Return ``value`` as a finite float array of the documented ``shape`` (e.g. ``"(seeds, points)"``).
+
+    The number of axes is read off ``shape``; ``"(seeds, ...)"`` accepts any array with axes.
+    ``min_len`` bounds the length of axis 0; ``positive`` (the reason, for the message) demands
+    entries > 0; ``unit_interval`` demands entries in [0, 1] (masses).
+
+    >>> as_array([[1, 2]], "y", "f", shape="(seeds, points)").dtype
+    dtype('float64')
+    """
+    what = f"a finite real array of shape {shape}"
+    try:
+        raw = np.asarray(value)
+    except ValueError:  # ragged nested sequences
+        raw = np.asarray(None)
+    if raw.dtype.kind not in "iuf":
+        raise InvalidParameterTypeError(
+            f"{_where(name, caller)} must be {what}. Got {type(value).__name__} of dtype {raw.dtype} instead."
+        )
+    array = raw.astype(float)
+    ndim = sum(1 for axis in shape.strip("()").split(",") if axis.strip())
+    if array.ndim < 1 if "..." in shape else array.ndim != ndim:
+        raise InvalidParameterError(f"{_where(name, caller)} must be {what}. Got shape {array.shape} instead.")
+    if ndim and array.shape[0] < min_len:
+        axis = shape.strip("()").split(",")[0].strip()
+        raise InvalidParameterError(
+            f"{_where(name, caller)} must have at least {min_len} {axis} along axis 0 of {shape}. "
+            f"Got shape {array.shape} instead."
+        )
+    for bad, expected in (
+        (~np.isfinite(array), "finite"),
+        (array <= 0 if positive else None, f"> 0 ({positive})"),
+        ((array < 0) | (array > 1 + 1e-9) if unit_interval else None, "in [0, 1] (a mass)"),
+    ):
+        if bad is not None and bad.any():
+            index = tuple(int(i) for i in np.argwhere(bad)[0])
+            raise InvalidParameterError(
+                f"{_where(name, caller)} must be {expected} everywhere. Got {array[index]} at index "
+                f"{index} instead."
+            )
+    return array
+
+
+def check_confidence(confidence: float, caller: str) -> float:
+    """Return ``confidence`` after checking 0 < confidence < 1.
+
+    >>> check_confidence(0.95, "f")
+    0.95
+    """
+    value = check_real(confidence, "confidence", minimum=0, strict_minimum=True, maximum=1, caller=caller)
+    if value == 1:
+        raise InvalidParameterError(
+            f"{_where('confidence', caller)} must be < 1 (a finite interval). Got {value} instead."
+        )
+    return value
+
+
+def check_options(confidence: float, n_resamples: int, caller: str) -> tuple[float, int]:
+    """Check the bootstrap options every comparator takes.
+
+    >>> check_options(0.9, 100, "f")
+    (0.9, 100)
+    """
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1, caller=caller)
+    return check_confidence(confidence, caller), n_resamples
+
+
+def check_mode(mode: object, caller: str) -> Mode:
+    """Check a one-sided check's ``mode`` ('consistent' or 'demonstrated').
+
+    >>> check_mode("consistent", "f")
+    'consistent'
+    """
+    if mode not in ("consistent", "demonstrated"):
+        raise InvalidParameterError(
+            f"{_where('mode', caller)} must be 'consistent' or 'demonstrated'. Got {mode!r} instead."
+        )
+    return mode  # type: ignore[return-value]
+
+
+def check_nonnegative(value: float, name: str, caller: str) -> float:
+    """Check a tolerance-like real >= 0.
+
+    >>> check_nonnegative(0.1, "tolerance", "f")
+    0.1
+    """
+    return check_real(value, name, minimum=0, caller=caller)
+
+
+def is_scalar(value: object) -> bool:
+    """Whether ``value`` is a real scalar (not an array of seeds).
+
+    >>> is_scalar(0.5), is_scalar([0.5, 0.4])
+    (True, False)
+    """
+    return isinstance(value, numbers.Real) or np.ndim(value) == 0

@@ -1,0 +1,97 @@
+"""One-sided bounds (which side of the CI decides) and orderings of regimes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from flt_theory.compare import (
+    assert_at_least,
+    assert_at_most,
+    assert_fails,
+    assert_ordering,
+    check_at_least,
+    check_at_most,
+    check_ordering,
+)
+from flt_theory.errors import InvalidParameterError, InvalidParameterTypeError
+
+
+def errors(mean: float, seed: int, seeds: int = 8, sd: float = 0.01) -> np.ndarray:
+    return mean + sd * np.random.default_rng(seed).standard_normal(seeds)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tight_lower_bound_passes_in_consistent_mode(seed):
+    """error → bound exactly: 'consistent' passes; demanding the whole CI above the bound would fail
+    about half of such data sets, so a tight true law is only checkable the consistent way."""
+    measured = errors(0.3, seed)
+    result = assert_at_least(measured, 0.3, name="error >= E[Var(f*|P_U x)]", confidence=0.99)
+    assert result.predicted == ">= 0.3" and "[consistent, bootstrap]" in result.message
+    assert_fails(check_at_least(measured, 0.33))  # a bound the data violate
+
+
+def test_demonstrated_mode_needs_the_whole_interval_above():
+    measured = errors(0.3, 0)
+    estimate = check_at_least(measured, 0.0)
+    low, high = estimate.ci
+    between = (low + high) / 2
+    assert check_at_least(measured, between) and not check_at_least(measured, between, mode="demonstrated")
+    assert check_at_least(measured, low * 0.999, mode="demonstrated")
+
+
+def test_at_most_mirrors_at_least():
+    measured = errors(0.3, 1)
+    assert_at_most(measured, 0.3, confidence=0.99)
+    assert_fails(check_at_most(measured, 0.27))
+    low, high = check_at_most(measured, 1.0).ci
+    assert check_at_most(measured, (low + high) / 2) and not check_at_most(measured, (low + high) / 2, mode="demonstrated")
+
+
+def test_tolerance_and_relative_tolerance_form_the_slack():
+    measured = errors(0.3, 2)
+    assert_fails(check_at_least(measured, 0.33))
+    assert_at_least(measured, 0.33, rel_tol=0.1)
+    result = assert_at_least(measured, 0.33, tolerance=0.01, rel_tol=0.05)
+    assert result.details["slack"] == pytest.approx(0.01 + 0.05 * 0.33)
+
+
+def test_few_seeds_use_student_t():
+    assert check_at_least([0.29, 0.31, 0.30], 0.3).details["method"] == "t"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ordering_of_regimes(seed):
+    """Error of (n≍d, p≍1) > (n≍d, p≍d) > (n≍d², p≍d): decreasing, seeds may differ in number."""
+    regimes = [errors(0.5, seed), errors(0.4, seed + 10, seeds=5), errors(0.1, seed + 20, seeds=12)]
+    result = assert_ordering(regimes, name="error by regime")
+    assert result.measured == pytest.approx((0.1, 0.3), abs=0.03) and result.n_seeds == 5
+    assert result.details["means"] == pytest.approx([0.5, 0.4, 0.1], abs=0.02)
+    assert_fails(check_ordering(regimes[::-1]))
+    assert_fails(check_ordering([regimes[0], regimes[2], regimes[1]]))
+
+
+def test_ties_fail_when_demonstrated_and_pass_when_consistent():
+    tied = [errors(0.3, 0), errors(0.3, 1)]
+    assert_fails(check_ordering(tied))
+    assert_ordering(tied, mode="consistent")
+    assert check_ordering(tied, rng=5) == check_ordering(tied, rng=5)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: check_at_least(errors(0.3, 0), 0.3, mode="strict"), InvalidParameterError,
+         r"'mode' parameter of check_at_least must be 'consistent' or 'demonstrated'\. Got 'strict'"),
+        (lambda: check_at_most([0.3], 0.3), InvalidParameterError, r"'measured' parameter of check_at_most .* at least 2"),
+        (lambda: check_at_most(errors(0.3, 0), np.inf), InvalidParameterError, r"'bound' .* finite"),
+        (lambda: check_at_least(errors(0.3, 0), 0.3, rel_tol=-1), InvalidParameterError, r"'rel_tol' .* >= 0"),
+        (lambda: check_ordering([errors(0.3, 0)]), InvalidParameterError, r"at least 2 regimes\. Got 1"),
+        (lambda: check_ordering(errors(0.3, 0)), InvalidParameterTypeError, r"must be a sequence of arrays"),
+        (lambda: check_ordering([errors(0.3, 0), [0.2, np.nan]]), InvalidParameterError,
+         r"'values_by_regime\[1\]' parameter of check_ordering must be finite everywhere\. Got nan at index \(1,\)"),
+    ],
+)  # fmt: skip
+def test_bad_input_raises_named_errors(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
