@@ -1,0 +1,651 @@
+r"""The ``flt`` command: the symbolic layer from a shell.
+
+Commands (``flt COMMAND --help`` for details)::
+
+    flt hermite EXPR [--degree K]                     Hermite coefficients mu_0..mu_K of a 1-D function
+    flt leap TARGET                                   leap index, information exponent, leap complexity
+    flt staircase TARGET [--steps T]                  learned subspaces U_1..U_T (n = O(d))
+    flt limits TARGET --kappa-n A --kappa-p B         learned subspace and the learnable part P_{U,<=kappa} f*
+    flt laws TARGET [--activation relu]               every predicted law of the giant-step system
+    flt tour                                          the worked examples of seed 004
+
+``TARGET`` is a function of ``z1 .. zr`` in the restricted grammar of
+:mod:`flt_theory.symbolic.parser` (e.g. ``"z1 + He2(z2) + He2(z1)*z2"``); ``--links "z + He2(z); z -
+He2(z)"`` gives a separable target :math:`\sum_k \sigma^*_k(z_k)` instead. Hermite convention:
+probabilists' :math:`\mathrm{He}_j`, :math:`\mathbb E[\mathrm{He}_j\mathrm{He}_k] = j!\,\delta_{jk}`.
+
+Output is plain text by default; ``--json`` prints exactly one JSON document on stdout (a
+contract: keys are only ever added), ``--latex`` prints LaTeX. Exit codes: 0 success, 2 bad input
+(one line on stderr, ``flt: error: PARAM: message``), 1 internal error (one line; set
+``FLT_DEBUG=1`` for the traceback), 130 interrupted.
+
+>>> from click.testing import CliRunner
+>>> print(CliRunner().invoke(cli, ["leap", "z1 + He2(z2)"]).output, end="")
+target                f*(z) = z1 + He2(z2)   (rank r = 2)
+leap index            1
+information exponent  none (defined for single-index targets, r = 1)
+leap complexity       2
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import click
+import numpy as np
+import sympy as sp
+
+from .errors import FLTError
+from .symbolic import (
+    HermiteExpansion,
+    Subspace,
+    Target,
+    expand_target,
+    format_hermite,
+    giant_step_laws,
+    hermite_coefficients,
+    information_exponent,
+    laws_latex_document,
+    leap_complexity,
+    leap_index,
+    learned_subspace,
+    parse_link,
+    project,
+    regime_table,
+    staircase,
+)
+from .symbolic.target import MAX_POLYNOMIAL_TERMS, polynomial_degree_bound
+
+__all__ = ["TOUR_REGIMES", "TOUR_STAIRCASES", "TOUR_TARGET", "cli", "main"]
+
+#: Worked staircase examples (a)-(d) of seed 004: (label, links or None, target text).
+TOUR_STAIRCASES: tuple[tuple[str, tuple[str, ...] | None, str | None], ...] = (
+    ("(a)", ("z + He2(z)", "z - He2(z)"), None),
+    ("(b)", ("z + He2(z)", "z + He2(z)"), None),
+    ("(c)", None, "z1 + z1*z2 + z1*z3"),
+    ("(d)", None, "z1 + z1*z2 + He3(z1)*z3"),
+)
+#: The five-direction example of seed 004 and its five (kappa_n, kappa_p) regimes.
+TOUR_TARGET = "z1 + He2(z2) + He2(z1)*z2 + He4(z1)*He2(z2)*z3 + He2(z2)*He2(z3)"
+TOUR_REGIMES: tuple[tuple[int, int], ...] = ((1, 0), (1, 1), (2, 0), (2, 1), (2, 2))
+
+_CONVENTION = "probabilists' He_j, E[He_j He_k] = j! delta_jk"
+
+
+# ----------------------------------------------------------------------------------------------
+# errors: one line on stderr, exit 2 for bad input
+
+
+class _InputError(click.UsageError):
+    """Bad input attributed to one parameter; printed as ``flt: error: PARAM: message``."""
+
+    def __init__(self, param: str, message: str):
+        super().__init__(f"{param}: {message}")
+
+
+@contextlib.contextmanager
+def _blame(param: str) -> Iterator[None]:
+    """Turn a library :class:`~flt_theory.errors.FLTError` into an input error naming ``param``."""
+    try:
+        yield
+    except FLTError as exc:
+        raise _InputError(param, str(exc)) from exc
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+class _FLTGroup(click.Group):
+    """A group whose failures are one line on stderr, never a traceback (also under CliRunner)."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            code = rv if isinstance(rv, int) else 0
+        except click.UsageError as exc:
+            hint = "" if isinstance(exc, _InputError) or exc.ctx is None else f" (see '{exc.ctx.command_path} --help')"
+            click.echo(f"flt: error: {_one_line(exc.format_message())}{hint}", err=True)
+            code = exc.exit_code
+        except click.ClickException as exc:
+            click.echo(f"flt: error: {_one_line(exc.format_message())}", err=True)
+            code = exc.exit_code
+        except click.Abort:
+            click.echo("flt: interrupted", err=True)
+            code = 130
+        except FLTError as exc:  # not attributed to a parameter by a command
+            click.echo(f"flt: error: {_one_line(str(exc))}", err=True)
+            code = 2
+        except Exception as exc:  # a bug: still one line, traceback on request
+            if os.environ.get("FLT_DEBUG"):
+                raise
+            click.echo(
+                f"flt: internal error: {type(exc).__name__}: {_one_line(str(exc))[:300]} "
+                "(set FLT_DEBUG=1 for the traceback and please report it)",
+                err=True,
+            )
+            code = 1
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+# ----------------------------------------------------------------------------------------------
+# parameter types and shared options
+
+
+class _NonNegativeReal(click.ParamType):
+    """A finite real number >= 0 (rejects nan and inf, unlike ``click.FloatRange``)."""
+
+    name = "REAL>=0"
+
+    def convert(self, value: Any, param, ctx) -> float:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"expected a finite real number >= 0; got {value!r}", param, ctx)
+        if not math.isfinite(number) or number < 0:
+            self.fail(f"expected a finite real number >= 0; got {value!r}", param, ctx)
+        return number
+
+
+def _output_options(func: Callable) -> Callable:
+    func = click.option("--latex", "as_latex", is_flag=True, help="Print LaTeX instead of text.")(func)
+    func = click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")(func)
+    return func
+
+
+def _output_format(as_json: bool, as_latex: bool) -> str:
+    if as_json and as_latex:
+        raise click.UsageError("--json and --latex are mutually exclusive; give one of them")
+    return "json" if as_json else "latex" if as_latex else "text"
+
+
+def _target_options(func: Callable) -> Callable:
+    func = click.option(
+        "--degree",
+        "truncation",
+        type=click.IntRange(0, 40),
+        default=None,
+        help="Hermite truncation degree for non-polynomial targets (default 8); polynomials are exact.",
+    )(func)
+    func = click.option(
+        "--links",
+        "links",
+        default=None,
+        metavar="'S1; S2; ...'",
+        help="Separable target sum_k S_k(z_k): semicolon-separated 1-D links in z (instead of TARGET).",
+    )(func)
+    func = click.argument("target", required=False)(func)
+    return func
+
+
+def _load_target(target: str | None, links: str | None) -> Target:
+    """The :class:`Target` given by ``TARGET`` or by ``--links`` (exactly one of them)."""
+    if target is not None and links is not None:
+        raise click.UsageError("give either TARGET or --links, not both")
+    if links is not None:
+        parts = [part.strip() for part in links.split(";")]
+        if any(part == "" for part in parts):
+            raise _InputError("--links", f"empty link in {links!r}; separate 1-D links in z by ';'")
+        with _blame("--links"):
+            return Target.from_links(parts, name="sum of links " + "; ".join(parts))
+    if target is None:
+        raise click.UsageError("missing argument TARGET (or give --links)")
+    with _blame("TARGET"):
+        return Target.parse(target)
+
+
+def _guard_size(target: Target) -> None:
+    """Refuse polynomials too large to expand before :func:`staircase` tries (it has no guard of
+    its own; :func:`~flt_theory.symbolic.hermite_expansion` uses the same bound)."""
+    bound = polynomial_degree_bound(target.expr)
+    if bound is not None and bound > 8 and math.comb(bound + target.rank, target.rank) > MAX_POLYNOMIAL_TERMS:
+        raise _InputError(
+            "TARGET",
+            f"polynomial of degree up to {bound} in {target.rank} variables is too large to expand exactly "
+            f"(more than {MAX_POLYNOMIAL_TERMS} monomials)",
+        )
+
+
+# ----------------------------------------------------------------------------------------------
+# formatting
+
+
+def _float(value: Any) -> float:
+    """A JSON-ready float (``-0.0`` becomes ``0.0``)."""
+    number = float(value)
+    return 0.0 if number == 0 else number
+
+
+def _basis(subspace: Subspace) -> list[list[float]]:
+    return [[_float(x) for x in row] for row in subspace.to_json()]
+
+
+def _number_text(value: Any) -> str:
+    """``1`` for an integral value, else a short decimal.
+
+    >>> _number_text(2.0), _number_text(1.5), _number_text(sp.Integer(57))
+    ('2', '1.5', '57')
+    """
+    if isinstance(value, sp.Basic) and value.is_Integer:
+        return str(value)
+    number = float(value)
+    return str(int(number)) if number.is_integer() and abs(number) < 1e15 else f"{number:.10g}"
+
+
+def _subspace_text(subspace: Subspace) -> str:
+    """Plain-text span of a subspace (vectors unnormalised when exact).
+
+    >>> _subspace_text(Subspace.span([[1, 1, 0], [0, 0, 2]], 3))
+    'span{w1 + w2, w3}'
+    >>> _subspace_text(Subspace.zero(2)), _subspace_text(Subspace.span([[0.0, -1.0, 0.0]], 3))
+    ('{0}', 'span{w2}')
+    """
+    if subspace.dim == 0:
+        return "{0}"
+    if subspace.dim == subspace.ambient:  # all of V*, however the basis came out
+        return "span{" + ", ".join(f"w{k}" for k in range(1, subspace.ambient + 1)) + "}"
+    parts = []
+    for row in subspace.rows():
+        if subspace.is_exact:
+            scale = next(e for e in row if not e.is_zero)
+            coeffs: Sequence[Any] = [sp.nsimplify(e / scale) for e in row]
+        else:  # unit vector, sign fixed so that its first nonzero entry is positive
+            coeffs = [float(e) if abs(float(e)) > 1e-12 else 0.0 for e in row]
+            sign = math.copysign(1.0, next(c for c in coeffs if c != 0))
+            coeffs = [sign * c + 0.0 for c in coeffs]
+        terms = []
+        for k, c in enumerate(coeffs, start=1):
+            if c == 0:
+                continue
+            if c == 1:
+                terms.append(f"w{k}")
+            elif c == -1:
+                terms.append(f"-w{k}")
+            else:
+                shown = f"{c:.4g}" if isinstance(c, float) else str(c)
+                terms.append(f"({shown})*w{k}" if isinstance(c, sp.Add) else f"{shown}*w{k}")
+        parts.append(" + ".join(terms).replace("+ -", "- "))
+    return "span{" + ", ".join(parts) + "}"
+
+
+def _hermite_latex(expansion: HermiteExpansion) -> str:
+    r"""LaTeX of :math:`\sum_\alpha \hat g(\alpha)\mathrm{He}_\alpha(x)`, with :math:`x_k = \langle x, w^*_k\rangle`.
+
+    >>> from flt_theory.symbolic import hermite_expansion, variable
+    >>> z1, z2 = variable(1), variable(2)
+    >>> _hermite_latex(hermite_expansion(z1 - 2 * (z1**2 - 1) * z2, [z1, z2]))
+    'x_{1} - 2 \\mathrm{He}_{2}(x_{1})\\, x_{2}'
+    """
+    terms = []
+    for alpha in sorted(expansion.coefficients, key=lambda a: (sum(a), tuple(-x for x in a))):
+        coeff = sp.sympify(expansion.coefficients[alpha])
+        if isinstance(coeff, sp.Float):
+            coeff = sp.Float(coeff, 6)
+        factors = [
+            f"x_{{{k}}}" if a == 1 else rf"\mathrm{{He}}_{{{a}}}(x_{{{k}}})" for k, a in enumerate(alpha, start=1) if a
+        ]
+        body = r"\, ".join(factors)
+        if not factors:
+            terms.append(sp.latex(coeff))
+        elif coeff == 1:
+            terms.append(body)
+        elif coeff == -1:
+            terms.append("-" + body)
+        elif isinstance(coeff, sp.Add):
+            terms.append(rf"\left({sp.latex(coeff)}\right) {body}")
+        else:
+            terms.append(f"{sp.latex(coeff)} {body}")
+    return " + ".join(terms).replace("+ -", "- ") if terms else "0"
+
+
+def _describe_target(target: Target, truncation: int | None) -> tuple[str, str, str]:
+    """``(text, latex, note)`` of a target: the text as given, LaTeX in Hermite form for a polynomial."""
+    text = target.name if target.name is not None else str(target.expr)
+    if target.is_polynomial:
+        return text, _hermite_latex(expand_target(target)), ""
+    degree = 8 if truncation is None else truncation
+    return text, target.latex(), f"; non-polynomial: results use its Hermite truncation at degree {degree}"
+
+
+def _emit_json(document: Any) -> None:
+    click.echo(json.dumps(document, indent=2, allow_nan=False))
+
+
+def _table(rows: Sequence[Sequence[str]], indent: str = "") -> str:
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    lines = [indent + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------
+# commands
+
+
+@click.group(cls=_FLTGroup, name="flt", invoke_without_command=True)
+@click.version_option(package_name="flt-theory", prog_name="flt")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """Derive feature-learning-theory laws of two-layer networks (symbolic layer).
+
+    TARGET is a function of z1..zr, e.g. "z1 + He2(z2) + He2(z1)*z2" (He_k: probabilists'
+    Hermite polynomials, E[He_j He_k] = j! delta_jk). Start with `flt tour`.
+    """
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+@cli.command("hermite", short_help="Hermite coefficients mu_0..mu_K of a 1-D function.")
+@click.argument("expr")
+@click.option("--degree", type=click.IntRange(0, 200), default=6, show_default=True, help="Largest j.")
+@_output_options
+def hermite_command(expr: str, degree: int, as_json: bool, as_latex: bool) -> None:
+    """Hermite coefficients mu_j = E[sigma(z) He_j(z)], j = 0..K, of a 1-D function sigma(z).
+
+    EXPR is a function of z ("relu(z)**2", "tanh(z)") or a bare name ("relu"). Exact for
+    polynomials and relu/abs/sign pieces, else Gauss-Hermite quadrature with a reported accuracy.
+    """
+    fmt = _output_format(as_json, as_latex)
+    with _blame("EXPR"), np.errstate(all="ignore"):
+        sigma = parse_link(expr)
+        coeffs = hermite_coefficients(sigma, degree, variable=sp.Symbol("z", real=True))
+    values = [_float(v) for v in coeffs.values]
+    noise = max(10 * coeffs.accuracy, 1e-12)  # numeric values below this are zero to the quadrature's accuracy
+    if fmt == "json":
+        _emit_json(
+            {
+                "expression": str(sigma),
+                "coefficients": values,
+                "exact": [None if e is None else str(e) for e in coeffs.exact],
+                "method": coeffs.method,
+                "accuracy": _float(coeffs.accuracy),
+            }
+        )
+    elif fmt == "latex":
+        lines = [rf"\sigma(z) &= {sp.latex(sigma)}"]
+        for j, (value, exact) in enumerate(zip(values, coeffs.exact)):
+            if exact is not None:
+                lines.append(rf"\mu_{{{j}}} &= {sp.latex(exact)}")
+            else:
+                lines.append(rf"\mu_{{{j}}} &\approx {0 if abs(value) <= noise else f'{value:.10g}'}")
+        click.echo(f"% mu_j = E[sigma(z) He_j(z)], {_CONVENTION}; method: {coeffs.method}")
+        click.echo("\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}")
+    else:
+        method = "exact" if coeffs.method == "exact" else f"{coeffs.method}, accuracy {coeffs.accuracy:.1e}"
+        click.echo(f"sigma(z) = {sigma}")
+        click.echo(f"mu_j = E[sigma(z) He_j(z)], z ~ N(0,1), {_CONVENTION}; method: {method}")
+        rows = [("j", "mu_j", "exact")]
+        for j, (v, e) in enumerate(zip(values, coeffs.exact)):
+            shown = "~0" if e is None and abs(v) <= noise else f"{v:.10g}"
+            rows.append((str(j), shown, "-" if e is None else str(e)))
+        click.echo(_table(rows))
+
+
+@cli.command("leap", short_help="Leap index, information exponent, leap complexity.")
+@_target_options
+@_output_options
+def leap_command(target: str | None, links: str | None, truncation: int | None, as_json: bool, as_latex: bool) -> None:
+    """Leap index, information exponent (r = 1 only) and leap complexity of TARGET."""
+    fmt = _output_format(as_json, as_latex)
+    f = _load_target(target, links)
+    with _blame("TARGET"), np.errstate(all="ignore"):
+        text, latex, note = _describe_target(f, truncation)
+        ell = leap_index(f, truncation)
+        k_star = information_exponent(f, truncation)
+        leap = leap_complexity(f, truncation)
+    if fmt == "json":
+        _emit_json({"leap_index": ell, "information_exponent": k_star, "leap_complexity": leap, "rank": f.rank})
+    elif fmt == "latex":
+        parts = [f"f^*(x) = {latex}", rf"\ell = {ell}"]
+        if k_star is not None:
+            parts.append(f"k^* = {k_star}")
+        parts.append(rf"\mathrm{{Leap}}(f^*) = {leap}")
+        click.echo(r", \qquad ".join(parts))
+    else:
+        rows = [
+            ("target", f"f*(z) = {text}   (rank r = {f.rank}{note})"),
+            ("leap index", str(ell)),
+            (
+                "information exponent",
+                "none (defined for single-index targets, r = 1)" if k_star is None else str(k_star),
+            ),
+            ("leap complexity", str(leap)),
+        ]
+        click.echo(_table(rows))
+
+
+@cli.command("staircase", short_help="Subspaces U_1..U_T learned by T giant steps (n = O(d)).")
+@_target_options
+@click.option("--steps", type=click.IntRange(1, 64), default=3, show_default=True, help="Number of giant steps T.")
+@_output_options
+def staircase_command(
+    target: str | None, links: str | None, truncation: int | None, steps: int, as_json: bool, as_latex: bool
+) -> None:
+    """Staircase U_1 .. U_T of subspaces learned by T giant steps with n = O(d) (seed 004, Conjecture 1).
+
+    Bases are orthonormal, in w*-coordinates (component k along w*_k).
+    """
+    fmt = _output_format(as_json, as_latex)
+    f = _load_target(target, links)
+    _guard_size(f)
+    with _blame("TARGET"), np.errstate(all="ignore"):
+        text, _, note = _describe_target(f, truncation)
+        subspaces = staircase(f, steps, degree=truncation)
+    if fmt == "json":
+        _emit_json(
+            {
+                "rank": f.rank,
+                "subspaces": [
+                    {"step": t, "dim": u.dim, "basis": _basis(u), "latex": u.latex()}
+                    for t, u in enumerate(subspaces, start=1)
+                ],
+            }
+        )
+    elif fmt == "latex":
+        lines = [rf"U_{{{t}}} &= {u.latex()}" for t, u in enumerate(subspaces, start=1)]
+        click.echo("\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}")
+    else:
+        click.echo(f"target f*(z) = {text}   (rank r = {f.rank}{note})")
+        click.echo("staircase U_t after t giant steps, n = O(d); orthonormal bases in w*-coordinates")
+        rows = [("t", "dim", "U_t", "basis")]
+        for t, u in enumerate(subspaces, start=1):
+            basis = ", ".join("[" + ", ".join(f"{x:.4g}" for x in row) + "]" for row in _basis(u)) or "-"
+            rows.append((str(t), str(u.dim), _subspace_text(u), basis))
+        click.echo(_table(rows))
+
+
+@cli.command("limits", short_help="Learned subspace and learnable part P_{U,<=kappa} f*.")
+@_target_options
+@click.option("--kappa-n", "kappa_n", type=_NonNegativeReal(), required=True, help="Sample exponent: n ~ d^kappa_n.")
+@click.option("--kappa-p", "kappa_p", type=_NonNegativeReal(), required=True, help="Width exponent: p ~ d^kappa_p.")
+@click.option(
+    "--steps",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="T = 1: one giant step at kappa_n; T > 1: staircase U_T (needs --kappa-n 1).",
+)
+@_output_options
+def limits_command(
+    target: str | None,
+    links: str | None,
+    truncation: int | None,
+    kappa_n: float,
+    kappa_p: float,
+    steps: int,
+    as_json: bool,
+    as_latex: bool,
+) -> None:
+    """Learned subspace U and learnable part P_{U,<=kappa} f*, kappa = min(kappa_n, kappa_p).
+
+    The residual ||P_{U,>kappa} f*||^2 is the conjectured limiting error (seed 004, Conjecture 3).
+    """
+    fmt = _output_format(as_json, as_latex)
+    if steps > 1 and kappa_n != 1:
+        raise _InputError(
+            "--kappa-n",
+            f"--steps {steps} is the staircase regime n = O(d), which needs --kappa-n 1; got {_number_text(kappa_n)}",
+        )
+    f = _load_target(target, links)
+    _guard_size(f)
+    with _blame("TARGET"), np.errstate(all="ignore"):
+        text, _, note = _describe_target(f, truncation)
+        subspace = learned_subspace(f, kappa_n, steps, degree=truncation)
+        kappa = min(kappa_n, kappa_p)
+        result = project(f, subspace, kappa, truncation)
+    fitted = format_hermite(result.fitted_expansion)
+    if fmt == "json":
+        _emit_json(
+            {
+                "kappa_n": kappa_n,
+                "kappa_p": kappa_p,
+                "steps": steps,
+                "rank": f.rank,
+                "learned_dim": subspace.dim,
+                "learned_basis": _basis(subspace),
+                "learned_latex": subspace.latex(),
+                "kappa": kappa,
+                "fitted": fitted,
+                "residual_norm2": _float(result.residual_norm2),
+                "norm2": _float(result.norm2),
+            }
+        )
+    elif fmt == "latex":
+        lines = [
+            rf"U &= {subspace.latex()}, \qquad \kappa = \min(\kappa_n, \kappa_p) = {_number_text(kappa)}",
+            rf"P_{{U,\le\kappa}} f^* &= {_hermite_latex(result.fitted_expansion)}",
+            (
+                rf"\|P_{{U,>\kappa}} f^*\|_\gamma^2 &= {sp.latex(result.residual_norm2)}, \qquad "
+                rf"\|f^*\|_\gamma^2 = {sp.latex(result.norm2)}"
+            ),
+        ]
+        click.echo("\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}")
+    else:
+        rule = "one giant step" if steps == 1 else f"{steps} giant steps (staircase U_{steps})"
+        rows = [
+            ("target", f"f*(z) = {text}   (rank r = {f.rank}{note})"),
+            ("regime", f"n ~ d^{_number_text(kappa_n)}, p ~ d^{_number_text(kappa_p)}, {rule}"),
+            ("kappa", f"min(kappa_n, kappa_p) = {_number_text(kappa)}"),
+            ("learned U", f"{_subspace_text(subspace)}   (dim {subspace.dim})"),
+            ("fitted", f"P_{{U,<=kappa}} f* = {fitted}"),
+            ("residual", f"||P_{{U,>kappa}} f*||^2 = {result.residual_norm2}   (of ||f*||^2 = {result.norm2})"),
+        ]
+        click.echo(_table(rows))
+
+
+@cli.command("laws", short_help="Every predicted law of the giant-step system.")
+@_target_options
+@click.option("--activation", default="relu", show_default=True, help="Student activation, a 1-D function of z.")
+@_output_options
+def laws_command(
+    target: str | None, links: str | None, truncation: int | None, activation: str, as_json: bool, as_latex: bool
+) -> None:
+    """Every predicted law of the giant-step system (seed 004) for TARGET and a student activation."""
+    fmt = _output_format(as_json, as_latex)
+    f = _load_target(target, links)
+    with _blame("--activation"):
+        parse_link(activation)
+    with _blame("TARGET"), np.errstate(all="ignore"):
+        laws = giant_step_laws(f, activation, truncation)
+    if fmt == "json":
+        _emit_json([law.to_dict() for law in laws])
+    elif fmt == "latex":
+        click.echo(laws_latex_document(f, laws), nl=False)
+    else:
+        with np.errstate(all="ignore"):
+            text, _, note = _describe_target(f, truncation)
+        click.echo(f"giant-step laws for f*(z) = {text}   (rank r = {f.rank}{note}), student activation {activation}")
+        click.echo(_table([("law", "status", "latex")] + [(law.name, law.status, law.latex()) for law in laws]))
+
+
+@cli.command("tour", short_help="Worked examples of seed 004 (start here).")
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
+def tour_command(as_json: bool) -> None:
+    """The worked examples of seed 004: staircases (a)-(d) and the five-regime table."""
+    examples = []
+    for label, links, text in TOUR_STAIRCASES:
+        if links is not None:
+            f = Target.from_links(list(links))
+            text = " + ".join(re.sub(r"\bz\b", f"z{k}", link) for k, link in enumerate(links, start=1))
+        else:
+            f = Target.parse(text)
+        examples.append((label, text, f, staircase(f, 3)))
+    five = Target.parse(TOUR_TARGET)
+    rows = regime_table(five, TOUR_REGIMES)
+    if as_json:
+        _emit_json(
+            {
+                "staircases": [
+                    {
+                        "example": label,
+                        "target": text,
+                        "subspaces": [{"step": t, "dim": u.dim, "basis": _basis(u)} for t, u in enumerate(us, start=1)],
+                    }
+                    for label, text, _, us in examples
+                ],
+                "regimes": {
+                    "target": TOUR_TARGET,
+                    "norm2": _float(rows[0].projection.norm2),
+                    "rows": [
+                        {
+                            "kappa_n": row.kappa_n,
+                            "kappa_p": row.kappa_p,
+                            "kappa": row.kappa,
+                            "learned_dim": row.subspace.dim,
+                            "learned_basis": _basis(row.subspace),
+                            "fitted": format_hermite(row.projection.fitted_expansion),
+                            "residual_norm2": _float(row.projection.residual_norm2),
+                        }
+                        for row in rows
+                    ],
+                },
+            }
+        )
+        return
+    click.echo("flt tour: the symbolic predictions of seed 004 (DKLPS '23, arXiv 2305.18270)")
+    click.echo(f"Hermite convention: {_CONVENTION}; w1..wr are the teacher directions w*_k.")
+    click.echo("")
+    click.echo("1. Staircase U_t learned by t giant steps with n = O(d) (Conjecture 1)")
+    table = [("", "target f*(z)", "U_1", "U_2", "U_3")]
+    for label, text, _, us in examples:
+        table.append((label, text, *(_subspace_text(u) for u in us)))
+    click.echo(_table(table, indent="   "))
+    click.echo("")
+    click.echo("2. One giant step, n ~ d^kappa_n, p ~ d^kappa_p: learned subspace U, fitted P_{U,<=kappa} f*,")
+    click.echo("   residual ||P_{U,>kappa} f*||^2 with kappa = min(kappa_n, kappa_p) (Conjecture 3)")
+    click.echo(f"   f*(z) = {TOUR_TARGET},  ||f*||^2 = {rows[0].projection.norm2}")
+    table = [("kappa_n", "kappa_p", "U", "fitted P_{U,<=kappa} f*", "residual")]
+    for row in rows:
+        table.append(
+            (
+                _number_text(row.kappa_n),
+                _number_text(row.kappa_p),
+                _subspace_text(row.subspace),
+                format_hermite(row.projection.fitted_expansion),
+                str(row.projection.residual_norm2),
+            )
+        )
+    click.echo(_table(table, indent="   "))
+    click.echo("")
+    click.echo(
+        "Next: flt leap TARGET, flt staircase TARGET, flt limits TARGET --kappa-n 2 --kappa-p 1, flt laws TARGET"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``flt`` console script; returns the exit code when ``argv`` is given."""
+    if argv is None:
+        return cli.main(prog_name="flt")
+    return cli.main(list(argv), prog_name="flt", standalone_mode=False)
+
+
+if __name__ == "__main__":
+    main()

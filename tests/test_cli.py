@@ -1,0 +1,360 @@
+"""The ``flt`` command: JSON contract, LaTeX fragments, one-line errors with exit code 2.
+
+Expected values are computed by hand in the comments (probabilists' He_j, E[He_j He_k] = j! δ_jk),
+not copied from the output.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from flt_theory import cli as cli_module
+from flt_theory.cli import TOUR_TARGET, cli, main
+
+FIVE = TOUR_TARGET  # z1 + He2(z2) + He2(z1)*z2 + He4(z1)*He2(z2)*z3 + He2(z2)*He2(z3)
+INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
+
+
+@pytest.fixture(scope="module")
+def runner() -> CliRunner:
+    try:  # click < 8.2 mixes stderr into stdout unless told otherwise
+        return CliRunner(mix_stderr=False)
+    except TypeError:
+        return CliRunner()
+
+
+def run_ok(runner: CliRunner, *args: str) -> str:
+    result = runner.invoke(cli, list(args))
+    assert result.exit_code == 0, (args, result.stdout, result.stderr, result.exception)
+    assert result.stderr == ""
+    return result.stdout
+
+
+def run_json(runner: CliRunner, *args: str):
+    return json.loads(run_ok(runner, *args, "--json"))  # fails unless stdout is exactly one JSON document
+
+
+def orthonormal(basis) -> bool:
+    b = np.asarray(basis, dtype=float)
+    return b.size == 0 or np.allclose(b @ b.T, np.eye(len(b)), atol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# flt hermite
+
+
+def test_hermite_relu_json(runner):
+    # mu_j = E[relu(z) He_j(z)]: mu_0 = E[z; z>0] = 1/sqrt(2pi), mu_1 = E[z^2; z>0] = 1/2,
+    # mu_2 = E[z^3 - z; z>0] = (2 - 1)/sqrt(2pi), mu_3 = E[z^4 - 3z^2; z>0] = 3/2 - 3/2 = 0,
+    # mu_4 = E[z^5 - 6z^3 + 3z; z>0] = (8 - 12 + 3)/sqrt(2pi).
+    doc = run_json(runner, "hermite", "relu", "--degree", "4")
+    expected = [INV_SQRT_2PI, 0.5, INV_SQRT_2PI, 0.0, -INV_SQRT_2PI]
+    assert doc["coefficients"] == pytest.approx(expected, abs=1e-12)
+    assert doc["coefficients"][0] == pytest.approx(0.39894, abs=1e-5)
+    assert doc["exact"] == ["sqrt(2)/(2*sqrt(pi))", "1/2", "sqrt(2)/(2*sqrt(pi))", "0", "-sqrt(2)/(2*sqrt(pi))"]
+    assert doc["method"] == "exact" and doc["accuracy"] == 0.0
+    assert all(math.copysign(1.0, c) > 0 for c in doc["coefficients"] if c == 0)  # no -0.0
+
+
+def test_hermite_default_degree_and_polynomial(runner):
+    # z^3 = He_3 + 3 He_1, so mu_1 = 3 * 1! = 3, mu_3 = 1 * 3! = 6, others 0; default degree 6.
+    doc = run_json(runner, "hermite", "z**3")
+    assert doc["coefficients"] == [0.0, 3.0, 0.0, 6.0, 0.0, 0.0, 0.0]
+
+
+def test_hermite_quadrature_reports_method_and_accuracy(runner):
+    doc = run_json(runner, "hermite", "tanh(z)", "--degree", "3")
+    assert doc["method"] == "gauss-hermite"
+    assert doc["exact"] == [None] * 4
+    assert 0 <= doc["accuracy"] < 1e-10
+    assert doc["coefficients"][1] == pytest.approx(0.6057055, abs=1e-6)  # E[tanh'(z)] (Stein)
+    assert abs(doc["coefficients"][0]) < 1e-12  # odd function
+
+
+def test_hermite_text_and_latex(runner):
+    text = run_ok(runner, "hermite", "relu", "--degree", "2")
+    assert "sqrt(2)/(2*sqrt(pi))" in text and "0.3989422804" in text and "method: exact" in text
+    latex = run_ok(runner, "hermite", "relu(z)**2", "--degree", "2", "--latex")
+    # mu_1 = E[z^3; z>0] = 2/sqrt(2pi) = sqrt(2)/sqrt(pi), mu_2 = E[z^4 - z^2; z>0] = (3 - 1)/2 = 1
+    assert r"\operatorname{ReLU}" in latex
+    assert r"\mu_{0} &= \frac{1}{2}" in latex
+    assert r"\mu_{1} &= \frac{\sqrt{2}}{\sqrt{\pi}}" in latex
+    assert r"\mu_{2} &= 1" in latex
+    assert latex.lstrip("%").count(r"\begin{aligned}") == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# flt leap
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        # C_1 = (1, 0) != 0 -> leap index 1; r = 2 -> no information exponent;
+        # order z1 (cost 1) then He2(z2) (z2 untouched, cost 2) -> leap complexity 2.
+        (["z1 + He2(z2)"], (1, None, 2)),
+        # single index: first nonzero mu_j is j = 3.
+        (["He3(z)"], (3, 3, 3)),
+        # lowest Hermite order 2 (He2(z1)); any ordering pays 3 for He3(z2) -> leap 3.
+        (["He2(z1) + He3(z2)"], (2, None, 3)),
+        # z1 (cost 1), z1*z2 (1), z1*z2*z3 (1) -> 1; without the middle term z1*z2*z3 costs 2.
+        (["z1 + z1*z2 + z1*z2*z3"], (1, None, 1)),
+        (["z1 + z1*z2*z3"], (1, None, 2)),
+        # example (a): z1 + He2(z1) + z2 - He2(z2): z1, z2 cost 1 each, the He2 terms are then free.
+        (["--links", "z + He2(z); z - He2(z)"], (1, None, 1)),
+    ],
+)
+def test_leap_json(runner, args, expected):
+    doc = run_json(runner, "leap", *args)
+    assert (doc["leap_index"], doc["information_exponent"], doc["leap_complexity"]) == expected
+
+
+def test_leap_text_and_latex(runner):
+    text = run_ok(runner, "leap", "z1 + He2(z2)")
+    assert "leap index            1" in text and "leap complexity       2" in text
+    latex = run_ok(runner, "leap", "z1 + He2(z2)", "--latex")
+    assert r"\ell = 1" in latex and r"\mathrm{Leap}(f^*) = 2" in latex
+    assert r"x_{1} + \mathrm{He}_{2}(x_{2})" in latex and "k^*" not in latex
+    assert r"k^* = 3" in run_ok(runner, "leap", "He3(z)", "--latex")
+
+
+# ---------------------------------------------------------------------------------------------
+# flt staircase
+
+
+def test_staircase_example_a(runner):
+    # g = z1 + He2(z1) + z2 - He2(z2): U_1 = span E[grad g] = span(1, 1); conditioning on
+    # x = s (1,1)/sqrt2 with u along (1,-1)/sqrt2 gives g = sqrt2 s + 2 s u, E_u[dg/du] = 2 s != 0,
+    # so U_2 = R^2 and U_3 = U_2.
+    doc = run_json(runner, "staircase", "--links", "z + He2(z); z - He2(z)")
+    subspaces = doc["subspaces"]
+    assert [u["step"] for u in subspaces] == [1, 2, 3]
+    assert [u["dim"] for u in subspaces] == [1, 2, 2]
+    (v,) = subspaces[0]["basis"]
+    assert np.abs(v) == pytest.approx([0.7071068, 0.7071068], abs=1e-6) and v[0] * v[1] > 0
+    assert all(orthonormal(u["basis"]) and len(u["basis"]) == u["dim"] for u in subspaces)
+    assert doc["rank"] == 2
+
+
+@pytest.mark.parametrize(
+    "args, dims",
+    [
+        (["--links", "z + He2(z); z + He2(z)"], [1, 1, 1]),  # (b): E_u[d/du (s^2 + u^2)] = 0, stuck
+        (["z1 + z1*z2 + z1*z3"], [1, 2, 2]),  # (c): mu = (s, s) adds w2 + w3 only
+        (["z1 + z1*z2 + He3(z1)*z3"], [1, 3, 3]),  # (d): mu = (s, He3(s)) independent
+        ([FIVE], [1, 2, 3]),  # U_2 from He2(z1)*z2, U_3 from He4(z1)*He2(z2)*z3
+    ],
+)
+def test_staircase_examples(runner, args, dims):
+    doc = run_json(runner, "staircase", *args)
+    assert [u["dim"] for u in doc["subspaces"]] == dims
+    assert all(orthonormal(u["basis"]) for u in doc["subspaces"])
+
+
+def test_staircase_example_c_direction_and_steps(runner):
+    doc = run_json(runner, "staircase", "z1 + z1*z2 + z1*z3", "--steps", "2")
+    assert len(doc["subspaces"]) == 2
+    basis = np.asarray(doc["subspaces"][1]["basis"])
+    projector = basis.T @ basis
+    for v in ([1, 0, 0], [0, 1 / math.sqrt(2), 1 / math.sqrt(2)]):
+        assert projector @ np.asarray(v) == pytest.approx(v, abs=1e-12)
+
+
+def test_staircase_text_and_latex(runner):
+    text = run_ok(runner, "staircase", "--links", "z + He2(z); z - He2(z)")
+    assert "span{w1 + w2}" in text and "[0.7071, 0.7071]" in text
+    latex = run_ok(runner, "staircase", "--links", "z + He2(z); z - He2(z)", "--latex")
+    assert r"U_{1} &= \mathrm{span}\{w^*_{1} + w^*_{2}\}" in latex
+    assert r"U_{2} &= \mathrm{span}\{w^*_{1}, w^*_{2}\}" in latex
+
+
+# ---------------------------------------------------------------------------------------------
+# flt limits
+
+
+# ||f*||^2 = 1 + 2! + 2!*1 + 4!*2!*1 + 2!*2! = 1 + 2 + 2 + 48 + 4 = 57. One step learns span(w1) at
+# kappa_n = 1 (C_1 = e1) and span(w1, w2) at kappa_n = 2 (C_2 adds He2(z2) and He2(z1)*z2's e2).
+# P_{U,<=kappa} keeps the terms of degree <= kappa in the coordinates orthogonal to U.
+@pytest.mark.parametrize(
+    "kappa_n, kappa_p, dim, fitted, residual",
+    [
+        (1, 0, 1, "z1", 56),
+        (1, 1, 1, "z1 + He2(z1)*z2", 57 - 1 - 2),
+        (2, 0, 2, "z1 + He2(z2) + He2(z1)*z2", 57 - 1 - 2 - 2),
+        (2, 1, 2, "z1 + He2(z2) + He2(z1)*z2 + He4(z1)*He2(z2)*z3", 4),  # only He2(z2)*He2(z3) is lost
+        (2, 2, 2, "z1 + He2(z2) + He2(z1)*z2 + He2(z2)*He2(z3) + He4(z1)*He2(z2)*z3", 0),
+    ],
+)
+def test_limits_five_regimes(runner, kappa_n, kappa_p, dim, fitted, residual):
+    doc = run_json(runner, "limits", FIVE, "--kappa-n", str(kappa_n), "--kappa-p", str(kappa_p))
+    assert doc["learned_dim"] == dim
+    assert doc["kappa"] == min(kappa_n, kappa_p)
+    assert doc["fitted"] == fitted
+    assert doc["residual_norm2"] == pytest.approx(residual) and doc["norm2"] == pytest.approx(57)
+    assert np.asarray(doc["learned_basis"]) == pytest.approx(np.eye(3)[:dim])
+
+
+def test_limits_fractional_kappa_and_staircase(runner):
+    # kappa = min(2, 1.5) keeps degrees <= floor(1.5) = 1: same as (2, 1).
+    doc = run_json(runner, "limits", FIVE, "--kappa-n", "2", "--kappa-p", "1.5")
+    assert doc["kappa"] == 1.5 and doc["residual_norm2"] == pytest.approx(4)
+    # three steps at n = O(d) learn U_3 = R^3: nothing is orthogonal to U, so the residual is 0.
+    doc = run_json(runner, "limits", FIVE, "--kappa-n", "1", "--kappa-p", "1", "--steps", "3")
+    assert doc["learned_dim"] == 3 and doc["residual_norm2"] == 0.0 and doc["steps"] == 3
+
+
+def test_limits_text_and_latex(runner):
+    text = run_ok(runner, "limits", FIVE, "--kappa-n", "2", "--kappa-p", "1")
+    assert "span{w1, w2}" in text and "= 4   (of ||f*||^2 = 57)" in text
+    latex = run_ok(runner, "limits", FIVE, "--kappa-n", "2", "--kappa-p", "1", "--latex")
+    assert r"U &= \mathrm{span}\{w^*_{1}, w^*_{2}\}" in latex
+    assert r"\kappa = \min(\kappa_n, \kappa_p) = 1" in latex
+    assert r"\mathrm{He}_{4}(x_{1})\, \mathrm{He}_{2}(x_{2})\, x_{3}" in latex
+    assert r"\|P_{U,>\kappa} f^*\|_\gamma^2 &= 4" in latex and r"\|f^*\|_\gamma^2 = 57" in latex
+
+
+# ---------------------------------------------------------------------------------------------
+# flt laws
+
+
+def test_laws_json_text_latex(runner):
+    laws = run_json(runner, "laws", "He2(z)")
+    assert isinstance(laws, list) and {"name", "latex", "status", "source"} <= set(laws[0])
+    by_name = {law["name"]: law for law in laws}
+    assert by_name["one-step threshold"]["latex"] == r"n^{*} \asymp d^{2} \quad (\ell = 2)"  # leap index 2
+    assert by_name["one-step threshold"]["exponents"] == {"d": "2"}
+    assert by_name["staircase U_1"]["status"] == "conjecture"
+    text = run_ok(runner, "laws", "He2(z)")
+    assert "one-step threshold" in text and "theorem" in text and r"n^{*} \asymp d^{2}" in text
+    document = run_ok(runner, "laws", "He2(z)", "--latex")
+    assert document.startswith(r"\documentclass") and document.rstrip().endswith(r"\end{document}")
+    assert r"n^{*} \asymp d^{2}" in document
+
+
+def test_laws_activation_changes_student_coefficient(runner):
+    # tanh is odd: mu_2(tanh) = 0, so c_sigma = 0 at leap index 2 and a vanishing-coefficient law appears.
+    names = [law["name"] for law in run_json(runner, "laws", "He2(z)", "--activation", "tanh")]
+    assert "vanishing student coefficient" in names
+    assert "vanishing student coefficient" not in [law["name"] for law in run_json(runner, "laws", "He2(z)")]
+
+
+# ---------------------------------------------------------------------------------------------
+# flt tour
+
+
+def test_tour_text(runner):
+    text = run_ok(runner, "tour")
+    assert "z1 + He2(z1) + z2 - He2(z2)" in text and "span{w1, w2 + w3}" in text
+    assert FIVE in text and "||f*||^2 = 57" in text
+    row = r"^\s+2\s+1\s+span\{w1, w2\}\s+z1 \+ He2\(z2\) \+ He2\(z1\)\*z2 \+ He4\(z1\)\*He2\(z2\)\*z3\s+4$"
+    assert re.search(row, text, re.MULTILINE), text
+
+
+def test_tour_json(runner):
+    doc = run_json(runner, "tour")
+    dims = {s["example"]: [u["dim"] for u in s["subspaces"]] for s in doc["staircases"]}
+    assert dims == {"(a)": [1, 2, 2], "(b)": [1, 1, 1], "(c)": [1, 2, 2], "(d)": [1, 3, 3]}
+    rows = doc["regimes"]["rows"]
+    assert [(r["kappa_n"], r["kappa_p"]) for r in rows] == [(1, 0), (1, 1), (2, 0), (2, 1), (2, 2)]
+    assert [r["residual_norm2"] for r in rows] == [56, 54, 52, 4, 0]
+    assert doc["regimes"]["norm2"] == 57
+
+
+# ---------------------------------------------------------------------------------------------
+# errors: exit 2, exactly one line on stderr naming the argument, no traceback
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["leap", "foo"], "TARGET: unknown name 'foo' at position 0"),
+        (["leap", "__import__('os')"], "TARGET:"),
+        (["staircase", "z1.__class__"], "TARGET: unexpected character '.'"),
+        (["limits", "lambda: 0", "--kappa-n", "1", "--kappa-p", "1"], "TARGET:"),
+        (["leap", "z**99999"], "99999"),
+        (["leap", ""], "TARGET: empty expression"),
+        (["leap", "3"], "TARGET: "),
+        (["staircase", "(z1+z2+z3+z4+z5+z6)**64"], "TARGET: polynomial of degree up to 64"),
+        (["hermite", "relu", "--degree", "-1"], "'--degree'"),
+        (["hermite", "z1"], "EXPR: unknown variable 'z1'"),
+        (["hermite", "exp(exp(z))"], "EXPR:"),
+        (["hermite"], "Missing argument 'EXPR'"),
+        (["limits", "z1", "--kappa-n", "-1", "--kappa-p", "1"], "'--kappa-n'"),
+        (["limits", "z1", "--kappa-n", "1", "--kappa-p", "nan"], "'--kappa-p'"),
+        (["limits", "z1", "--kappa-p", "1"], "'--kappa-n'"),
+        (["limits", "z1", "--kappa-n", "2", "--kappa-p", "1", "--steps", "2"], "--kappa-n: --steps 2"),
+        (["staircase", "z1", "--steps", "0"], "'--steps'"),
+        (["staircase", "z1", "--json", "--latex"], "--json and --latex"),
+        (["staircase"], "TARGET"),
+        (["staircase", "z1", "--links", "z; z"], "either TARGET or --links"),
+        (["leap", "--links", "z;;z"], "--links: empty link"),
+        (["leap", "--links", "relu; z2"], "--links: unknown variable 'z2'"),
+        (["laws", "z1", "--activation", "foo"], "--activation: unknown name 'foo'"),
+        (["frobnicate"], "No such command"),
+        (["leap", "z1", "--bogus"], "No such option"),
+    ],
+)
+def test_errors_are_one_line_exit_2(runner, args, fragment):
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 2, (args, result.stdout, result.stderr)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("flt: error: "), result.stderr
+    assert fragment in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_internal_error_is_one_line_exit_1(runner, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr(cli_module, "leap_index", broken)
+    monkeypatch.delenv("FLT_DEBUG", raising=False)
+    result = runner.invoke(cli, ["leap", "z1"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "flt: internal error: RuntimeError: boom second line (set FLT_DEBUG=1 for the traceback and please report it)"
+    ]
+
+
+def test_help_version_and_main(runner, capsys):
+    assert "flt tour" in run_ok(runner)  # no command: the group's help
+    assert "--kappa-n" in run_ok(runner, "limits", "--help")
+    assert "0.1.0" in run_ok(runner, "--version")
+    assert main(["leap", "z1 + He2(z2)", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["leap_complexity"] == 2
+    assert main(["leap", "foo"]) == 2
+    assert capsys.readouterr().err.startswith("flt: error: TARGET:")
+
+
+def test_float_normalises_negative_zero():
+    assert math.copysign(1.0, cli_module._float(-0.0)) == 1.0
+
+
+def test_console_script_subprocess():
+    ok = subprocess.run(
+        [sys.executable, "-m", "flt_theory.cli", "leap", "z1 + He2(z2)", "--json"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout) == {"leap_index": 1, "information_exponent": None, "leap_complexity": 2, "rank": 2}
+    bad = subprocess.run(
+        [sys.executable, "-m", "flt_theory.cli", "leap", "__import__('os').system('true')"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert len(bad.stderr.splitlines()) == 1 and "Traceback" not in bad.stderr
