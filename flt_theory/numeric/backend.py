@@ -16,7 +16,7 @@ import torch
 from ..errors import FLTError, InvalidParameterError, InvalidParameterTypeError
 from ..symbolic.evaluate import Backend
 
-__all__ = ["TORCH", "NonFiniteError", "resolve_device", "resolve_dtype", "check_finite"]
+__all__ = ["TORCH", "NonFiniteError", "check_finite", "resolve_device", "resolve_dtype"]
 
 TORCH = Backend(
     "torch",
@@ -30,7 +30,7 @@ TORCH = Backend(
         "sign": torch.sign,
         "relu": torch.relu,
         "sigmoid": torch.sigmoid,
-        "heaviside": lambda x: (x > 0).to(x.dtype) + 0.5 * (x == 0).to(x.dtype),
+        "heaviside": lambda x: torch.sign(x).add_(1.0).mul_(0.5),  # (1 + sign x) / 2: H(0) = 1/2
     },
 )
 
@@ -66,7 +66,9 @@ def resolve_device(device: str | torch.device = "auto") -> torch.device:
     if resolved.type == "cuda" and not torch.cuda.is_available():
         raise InvalidParameterError(f"The 'device' parameter is {str(resolved)!r} but CUDA is not available here.")
     if resolved.type not in ("cpu", "cuda"):
-        raise InvalidParameterError(f"The 'device' parameter must be a CPU or CUDA device. Got {str(resolved)!r} instead.")
+        raise InvalidParameterError(
+            f"The 'device' parameter must be a CPU or CUDA device. Got {str(resolved)!r} instead."
+        )
     return resolved
 
 

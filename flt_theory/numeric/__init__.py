@@ -1,0 +1,61 @@
+"""Numeric layer (torch only): data, teacher, student, giant-step training and observables.
+
+Seeds are the leading batch dimension of every tensor; see :mod:`.data` for the seed contract.
+"""
+
+from .activation import Activation, as_activation
+from .backend import TORCH, NonFiniteError, check_finite, resolve_device, resolve_dtype
+from .data import BLOCK_ROWS, as_seeds, gaussian_chunks, seeded_normal, teacher_directions
+from .giant_step import (
+    GiantStepConfig,
+    GiantStepResult,
+    fit_second_layer,
+    giant_steps,
+    gradient_step,
+    test_error,
+    theory_step_size,
+)
+from .observables import (
+    complement_basis,
+    norm_growth,
+    overlaps,
+    principal_angles,
+    random_mass_baseline,
+    subspace_mass,
+    top_direction_overlap,
+    update_singular_values,
+)
+from .student import Student
+from .teacher import Teacher
+
+__all__ = [
+    "BLOCK_ROWS",
+    "TORCH",
+    "Activation",
+    "GiantStepConfig",
+    "GiantStepResult",
+    "NonFiniteError",
+    "Student",
+    "Teacher",
+    "as_activation",
+    "as_seeds",
+    "check_finite",
+    "complement_basis",
+    "fit_second_layer",
+    "gaussian_chunks",
+    "giant_steps",
+    "gradient_step",
+    "norm_growth",
+    "overlaps",
+    "principal_angles",
+    "random_mass_baseline",
+    "resolve_device",
+    "resolve_dtype",
+    "seeded_normal",
+    "subspace_mass",
+    "teacher_directions",
+    "test_error",
+    "theory_step_size",
+    "top_direction_overlap",
+    "update_singular_values",
+]
