@@ -22,7 +22,7 @@ import sympy as sp
 from .._validation import check_int
 from ..errors import InvalidTargetError, UnsupportedError
 from .evaluate import evaluate
-from .hermite import HermiteExpansion, hermite_coefficients, hermite_expansion
+from .hermite import HermiteExpansion, gauss_rule, hermite_coefficients, hermite_expansion
 
 __all__ = ["expand_target", "NUMERIC_ZERO", "DEFAULT_DEGREE"]
 
@@ -79,8 +79,7 @@ def _quadrature_expansion(target, degree: int) -> HermiteExpansion:
             f"a non-separable, non-polynomial target of rank {r} needs a {r}-dimensional quadrature that is too "
             "large; give it as a polynomial or as separable links"
         )
-    x, w = np.polynomial.hermite_e.hermegauss(nodes)
-    w = w / math.sqrt(2 * math.pi)
+    x, w = gauss_rule(nodes)
     grids = np.meshgrid(*([x] * r), indexing="ij")
     weights = math.prod(np.meshgrid(*([w] * r), indexing="ij"))
     with np.errstate(all="ignore"):

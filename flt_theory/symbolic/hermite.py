@@ -20,8 +20,10 @@ is :math:`C_j = \mathbb E[g(z)\,\mathrm{He}_j(z)] = \mathbb E[\nabla^j g]`, entr
 Levels (after ``sympy.polys.orthopolys``): exact rational recursions underneath
 (:func:`monomial_to_hermite`, :func:`half_gaussian_moment`), exact expansions of polynomials and of
 piecewise polynomials built from relu/abs/sign (:func:`hermite_coefficients`), Gauss–Hermite
-quadrature with a reported accuracy for other functions. Checked: exact tables up to degree 12
-against sympy integration, Parseval, orthogonality of the Vandermonde under Gauss weights (tests).
+quadrature with a reported accuracy for other functions. Checked (``tests/symbolic``): exact tables
+against ``sympy.integrate`` (relu to degree 12; relu², relu³, abs, sign to 8), numeric coefficients of
+tanh/erf/sigmoid against ``scipy.integrate.quad`` to 1e-8, Parseval, orthogonality of the
+Vandermonde under Gauss weights, and multivariate tensors against :math:`\mathbb E[\nabla^j g]`.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Mapping, Sequence
 
@@ -56,6 +59,9 @@ MultiIndex = tuple[int, ...]
 
 #: Number of Gauss–Hermite nodes of the coarse rule (the fine rule uses twice as many).
 QUADRATURE_NODES = 160
+#: Largest number of (monomial, Hermite term) pairs an exact expansion with rational coefficients may
+#: visit (about a second); other coefficients use the smaller ``target.MAX_POLYNOMIAL_TERMS``.
+MAX_EXPANSION_WORK = 2_000_000
 
 
 # ----------------------------------------------------------------------------------------------
@@ -158,9 +164,9 @@ def hermite_coefficients(sigma: sp.Expr | str, degree: int, variable: sp.Symbol 
         return HermiteCoefficients(tuple(float(c) for c in exact), exact, 0.0, "exact")
     coarse = _quadrature_coefficients(sigma, z, degree, QUADRATURE_NODES)
     fine = _quadrature_coefficients(sigma, z, degree, 2 * QUADRATURE_NODES)
-    accuracy = float(np.max(np.abs(fine - coarse)))
-    if not np.all(np.isfinite(fine)):
+    if not (np.all(np.isfinite(fine)) and np.all(np.isfinite(coarse))):
         raise InvalidTargetError(f"{sigma} is not square integrable under N(0,1) (quadrature gave non-finite values)")
+    accuracy = float(np.max(np.abs(fine - coarse)))
     return HermiteCoefficients(tuple(float(v) for v in fine), (None,) * (degree + 1), accuracy, "gauss-hermite")
 
 
@@ -209,13 +215,23 @@ def _exact_coefficient(pieces: tuple[sp.Poly, sp.Poly], z: sp.Symbol, j: int) ->
     return sp.simplify(total)
 
 
-def _quadrature_coefficients(sigma: sp.Expr, z: sp.Symbol, degree: int, nodes: int) -> np.ndarray:
+@lru_cache(maxsize=16)
+def gauss_rule(nodes: int) -> tuple[np.ndarray, np.ndarray]:
+    r"""Gauss–Hermite nodes and weights for :math:`\mathcal N(0, 1)` (weights sum to 1), read-only and
+    cached (the eigenvalue problem behind them costs far more than any use of them)."""
     x, w = np.polynomial.hermite_e.hermegauss(nodes)
     w = w / math.sqrt(2 * math.pi)
-    with np.errstate(all="ignore"):
+    x.flags.writeable = False
+    w.flags.writeable = False
+    return x, w
+
+
+def _quadrature_coefficients(sigma: sp.Expr, z: sp.Symbol, degree: int, nodes: int) -> np.ndarray:
+    x, w = gauss_rule(nodes)
+    with np.errstate(all="ignore"):  # overflow is reported by the caller as "not square integrable"
         fx = np.asarray(evaluate(sigma, [z], [x]), dtype=float)
         he = np.polynomial.hermite_e.hermevander(x, degree)  # He_j(x_i)
-    return (w * fx) @ he
+        return (w * fx) @ he
 
 
 def _is_nonzero(exact: sp.Expr | None, value: float, atol: float) -> bool:
@@ -243,8 +259,10 @@ class HermiteExpansion:
     truncation_degree: int | None = None
 
     def norm2(self) -> sp.Expr:
-        r""":math:`\|g\|_\gamma^2 = \sum_\alpha \hat g(\alpha)^2\,\alpha!` (Parseval)."""
-        return sp.nsimplify(sum((c**2 * _multi_factorial(a) for a, c in self.coefficients.items()), sp.Integer(0)))
+        r""":math:`\|g\|_\gamma^2 = \sum_\alpha \hat g(\alpha)^2\,\alpha!` (Parseval); a float when the
+        expansion is numeric (``exact=False``)."""
+        total = sum((c**2 * _multi_factorial(a) for a, c in self.coefficients.items()), sp.Integer(0))
+        return sp.nsimplify(total) if self.exact else sp.sympify(total).evalf()
 
     def degree(self) -> int:
         """Largest :math:`|\\alpha|` with a nonzero coefficient (0 for the zero function)."""
@@ -291,14 +309,32 @@ def hermite_expansion(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> HermiteE
             f"polynomial of degree up to {bound} in {len(variables)} variables is too large to expand exactly "
             f"(more than {MAX_POLYNOMIAL_TERMS} monomials)"
         )
-    out: dict[MultiIndex, sp.Expr] = {}
-    for monomial, c in sp.Poly(expr, *variables).terms():
-        per_variable = [monomial_to_hermite(m).items() for m in monomial]
+    terms = sp.poly(expr, *variables).terms()  # sp.poly, not sp.Poly: no expression-level expand
+    rational = all(c.is_Rational for _, c in terms)  # then exact Python arithmetic, much faster
+    work = sum(math.prod(m // 2 + 1 for m in monomial) for monomial, _ in terms)
+    limit = MAX_EXPANSION_WORK if rational else MAX_POLYNOMIAL_TERMS
+    if work > limit:
+        raise UnsupportedError(
+            f"the Hermite expansion of this polynomial ({len(terms)} monomials of degree up to {bound}) needs "
+            f"{work} monomial-to-Hermite terms, more than the limit {limit}"
+        )
+    out: dict[MultiIndex, object] = {}
+    for monomial, c in terms:
+        c = Fraction(int(c.p), int(c.q)) if rational else c
+        per_variable = [_monomial_to_hermite_int(m) for m in monomial]
         for combo in itertools.product(*per_variable):
             alpha = tuple(k for k, _ in combo)
-            out[alpha] = out.get(alpha, sp.Integer(0)) + c * sp.Mul(*(ck for _, ck in combo))
-    coefficients = {a: sp.nsimplify(c) if c.is_Rational else sp.simplify(c) for a, c in out.items()}
+            out[alpha] = out.get(alpha, 0) + c * math.prod(ck for _, ck in combo)
+    if rational:
+        coefficients = {a: sp.Rational(c.numerator, c.denominator) for a, c in out.items()}
+    else:
+        coefficients = {a: sp.nsimplify(c) if c.is_Rational else sp.simplify(c) for a, c in out.items()}
     return HermiteExpansion({a: c for a, c in coefficients.items() if not c.is_zero}, len(variables))
+
+
+@lru_cache(maxsize=None)
+def _monomial_to_hermite_int(m: int) -> tuple[tuple[int, int], ...]:
+    return tuple((k, int(c)) for k, c in monomial_to_hermite(m).items())
 
 
 def hermite_tensor(expansion: HermiteExpansion, order: int) -> sp.Array:

@@ -15,6 +15,7 @@ from typing import Mapping, Sequence
 
 import sympy as sp
 
+from ..errors import InvalidParameterError
 from .hermite import hermite_coefficients
 from .leap import leap_index
 from .one_step import one_step_subspace, student_coefficient
@@ -66,9 +67,14 @@ class Law:
 
     def __post_init__(self) -> None:
         if self.relation not in _RELATIONS:
-            raise ValueError(f"relation must be one of {sorted(_RELATIONS)}; got {self.relation!r}")
+            raise InvalidParameterError(
+                f"The 'relation' parameter of Law must be one of {sorted(_RELATIONS)}. Got {self.relation!r} instead."
+            )
         if self.status not in ("theorem", "conjecture", "derived"):
-            raise ValueError(f"status must be theorem, conjecture or derived; got {self.status!r}")
+            raise InvalidParameterError(
+                "The 'status' parameter of Law must be one of ['conjecture', 'derived', 'theorem']. "
+                f"Got {self.status!r} instead."
+            )
 
     def latex(self) -> str:
         r"""The law as display LaTeX, conditions after a comma.

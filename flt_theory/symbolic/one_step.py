@@ -15,9 +15,9 @@ the second term is parallel to :math:`w` (no new direction). Expanding
 
 With :math:`u_i \sim d^{-1/2}`, order :math:`j` contributes :math:`\frac{\eta}{p} d^{-(j-1)/2}`, while
 the sample noise adds :math:`\|w^1_i\|^2 \asymp 1 + d\eta^2/(np^2)`. With :math:`n \asymp d^\kappa`
-the largest step that keeps the norm bounded is :math:`\eta = p\,d^{(\lfloor\kappa\rfloor-1)/2}`, and
-then every order :math:`j \le \lfloor\kappa\rfloor` contributes an :math:`\Omega(1)` overlap, orders
-:math:`j > \kappa` vanish. The learned subspace is therefore
+the largest step that keeps the norm bounded is :math:`\eta = p\,d^{(\kappa-1)/2}`, and then order
+:math:`j` contributes :math:`d^{(\kappa-j)/2}`: an :math:`\Omega(1)` overlap for every
+:math:`j \le \lfloor\kappa\rfloor`, a vanishing one for :math:`j > \kappa`. The learned subspace is therefore
 
 .. math:: U_{\text{one step}}(\kappa) = \sum_{1 \le j \le \lfloor\kappa\rfloor,\ c_{\sigma,j}\neq0} \operatorname{range}(C_j),
 
@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 
-from .._validation import check_real
+from .._validation import check_int, check_real
 from .expansion import expand_target
 from .hermite import hermite_coefficients, hermite_tensor, unfold
 from .subspace import Subspace
@@ -56,6 +56,7 @@ def student_coefficient(activation, order: int):
     >>> student_coefficient("tanh(z)", 2)
     0
     """
+    order = check_int(order, "order", minimum=1, caller="student_coefficient")
     coeffs = hermite_coefficients(activation, order)
     exact = coeffs.exact[order]
     if exact is not None:

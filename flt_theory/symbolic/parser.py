@@ -13,8 +13,11 @@ recursive-descent parser build the sympy tree node by node from this grammar::
 ``VARIABLE`` is ``z`` (single-index shorthand for ``z1``) or ``z1 … zr``; ``FUNC`` is one of
 relu, tanh, sigmoid, erf, exp, sin, cos, abs, sign. ``He(k, z)`` / ``Hek(z)`` is the probabilists'
 Hermite polynomial He_k (E[He_j He_k] = j! δ_jk). Exponents must be numeric constants of absolute
-value at most :data:`MAX_EXPONENT`; Hermite degrees at most :data:`MAX_HERMITE_DEGREE`. Anything
-else raises :class:`~flt_theory.errors.InvalidTargetError` quoting the offending token.
+value at most :data:`MAX_EXPONENT`; Hermite degrees at most :data:`MAX_HERMITE_DEGREE`; every exact
+numeric constant sympy builds along the way (``2**64``, ``1e300``, ``(2**64)**64``) at most
+:data:`MAX_CONSTANT_BITS` bits, and constants must be real (``(-1)**(1/2)`` is refused), so parsing
+is fast whatever the input. Anything else raises :class:`~flt_theory.errors.InvalidTargetError`
+quoting the offending token.
 """
 
 from __future__ import annotations
@@ -27,13 +30,17 @@ import sympy as sp
 from ..errors import InvalidTargetError
 from .functions import relu, sigmoid
 
-__all__ = ["parse_expression", "variable", "MAX_EXPONENT", "MAX_HERMITE_DEGREE", "MAX_LENGTH"]
+__all__ = ["parse_expression", "variable", "MAX_EXPONENT", "MAX_HERMITE_DEGREE", "MAX_LENGTH", "MAX_CONSTANT_BITS"]
 
 MAX_LENGTH = 4000
 MAX_DEPTH = 60
 MAX_EXPONENT = 64
 MAX_HERMITE_DEGREE = 64
 MAX_VARIABLES = 64
+#: Largest size (bits of numerator or denominator) of an exact numeric constant in a parsed expression.
+MAX_CONSTANT_BITS = 2048
+#: Largest decimal exponent of a number literal (``1e1000``); larger ones are refused before being built.
+_MAX_LITERAL_EXPONENT = 1000
 
 FUNCTIONS = {
     "relu": relu,
@@ -92,6 +99,7 @@ class _Parser:
         self.i = 0
         self.depth = 0
         self.single_variable = single_variable
+        self.checked_nodes: set[sp.Basic] = set()
 
     # -- helpers -------------------------------------------------------------------------
     def peek(self) -> _Token:
@@ -113,6 +121,28 @@ class _Parser:
         if self.depth > MAX_DEPTH:
             raise InvalidTargetError(f"expression nested deeper than {MAX_DEPTH} levels: {self.text[:60]!r}...")
 
+    def checked(self, value: sp.Expr, pos: int) -> sp.Expr:
+        """``value`` after checking that it holds no exact constant of more than MAX_CONSTANT_BITS bits.
+
+        Every operand was checked when it was built, so only new nodes are walked; as each operation
+        combines constants of at most that size with exponents of at most MAX_EXPONENT, nothing
+        expensive is ever computed."""
+        stack = [value]
+        while stack:
+            node = stack.pop()
+            if node in self.checked_nodes:
+                continue
+            self.checked_nodes.add(node)
+            if node.is_Rational:
+                if max(abs(node.p).bit_length(), node.q.bit_length()) > MAX_CONSTANT_BITS:
+                    raise InvalidTargetError(
+                        f"numeric constant built at position {pos} ({self.text[pos:pos + 20]!r}...) exceeds "
+                        f"{MAX_CONSTANT_BITS} bits"
+                    )
+            else:
+                stack.extend(node.args)
+        return value
+
     # -- grammar -------------------------------------------------------------------------
     def parse(self) -> sp.Expr:
         expr = self.expr()
@@ -125,9 +155,10 @@ class _Parser:
         self.enter()
         value = self.term()
         while self.peek().text in ("+", "-"):
-            op = self.take().text
+            op_tok = self.take()
+            op, op_pos = op_tok.text, op_tok.pos
             rhs = self.term()
-            value = value + rhs if op == "+" else value - rhs
+            value = self.checked(value + rhs if op == "+" else value - rhs, op_pos)
         self.depth -= 1
         return value
 
@@ -139,18 +170,18 @@ class _Parser:
             if op.text == "/":
                 if rhs.is_zero:
                     raise InvalidTargetError(f"division by zero at position {op.pos} in {self.text!r}")
-                value = value / rhs
+                value = self.checked(value / rhs, op.pos)
             else:
-                value = value * rhs
+                value = self.checked(value * rhs, op.pos)
         return value
 
     def unary(self) -> sp.Expr:
         if self.peek().text in ("+", "-"):
             self.enter()
-            op = self.take().text
+            op = self.take()
             value = self.unary()
             self.depth -= 1
-            return -value if op == "-" else value
+            return self.checked(-value, op.pos) if op.text == "-" else value
         return self.power()
 
     def power(self) -> sp.Expr:
@@ -173,7 +204,12 @@ class _Parser:
                 )
             if base.is_zero and exponent.is_negative:
                 raise InvalidTargetError(f"0 raised to a negative power at position {tok.pos}")
-            return base**exponent
+            value = self.checked(base**exponent, tok.pos)
+            if value.is_number and value.is_extended_real is not True:
+                raise InvalidTargetError(
+                    f"the power at position {tok.pos} gives the non-real constant {value}; targets are real"
+                )
+            return value
         return base
 
     def atom(self) -> sp.Expr:
@@ -181,7 +217,13 @@ class _Parser:
         if tok.kind == "number":
             if len(tok.text) > 40:
                 raise InvalidTargetError(f"number literal {tok.text[:20]!r}... is too long")
-            return sp.Rational(tok.text)
+            _, _, decimal_exponent = tok.text.lower().partition("e")
+            if decimal_exponent and abs(int(decimal_exponent)) > _MAX_LITERAL_EXPONENT:
+                raise InvalidTargetError(
+                    f"number literal {tok.text!r} at position {tok.pos} is out of range "
+                    f"(decimal exponent beyond ±{_MAX_LITERAL_EXPONENT})"
+                )
+            return self.checked(sp.Rational(tok.text), tok.pos)
         if tok.text == "(":
             value = self.expr()
             self.expect(")")
@@ -199,7 +241,7 @@ class _Parser:
             self.expect("(")
             arg = self.expr()
             self.expect(")")
-            return FUNCTIONS[name](arg)
+            return self.checked(FUNCTIONS[name](arg), tok.pos)
         m = re.fullmatch(r"He(\d*)", name)
         if m:
             return self.hermite(tok, m.group(1))
@@ -246,7 +288,7 @@ class _Parser:
             )
         arg = self.expr()
         self.expect(")")
-        return sp.hermite_prob(degree, arg)
+        return self.checked(sp.hermite_prob(degree, arg), tok.pos)
 
 
 def parse_expression(text: str, *, single_variable: str | None = None) -> sp.Expr:

@@ -25,7 +25,8 @@ from typing import Sequence
 import sympy as sp
 
 from .._validation import check_int, check_real
-from .expansion import expand_target
+from ..errors import InvalidParameterError, InvalidParameterTypeError
+from .expansion import NUMERIC_ZERO, expand_target
 from .hermite import HermiteExpansion, hermite_expansion
 from .one_step import one_step_subspace
 from .staircase import staircase
@@ -64,6 +65,15 @@ def project(target, subspace: Subspace, kappa: float, degree: int | None = None)
     (z1*z2 + z1, 2, 4)
     """
     kappa = check_real(kappa, "kappa", minimum=0.0, caller="project")
+    if not isinstance(subspace, Subspace):
+        raise InvalidParameterTypeError(
+            f"The 'subspace' parameter of project must be a Subspace. Got {type(subspace).__name__} instead."
+        )
+    if subspace.ambient != target.rank:
+        raise InvalidParameterError(
+            f"The 'subspace' parameter of project must live in R^{target.rank} (the target's rank). "
+            f"Got a subspace of R^{subspace.ambient} instead."
+        )
     cutoff = int(math.floor(kappa + 1e-12))
     expansion = expand_target(target, degree)
     rotated, s, u = _rotated_expansion(expansion, target.variables, subspace)
@@ -74,7 +84,7 @@ def project(target, subspace: Subspace, kappa: float, degree: int | None = None)
     z = sp.Matrix(target.variables)
     back = dict(zip(list(s) + list(u), list(subspace.basis * z) + list(subspace.complement().basis * z)))
     fitted = sp.expand(fitted_rotated.xreplace(back))
-    fitted_expansion = hermite_expansion(fitted, target.variables) if rotated.exact else kept
+    fitted_expansion = _like(expansion, hermite_expansion(fitted, target.variables).coefficients, target.rank)
     return ProjectionResult(subspace, kappa, fitted, fitted_expansion, sp.simplify(dropped.norm2()), sp.simplify(expansion.norm2()))
 
 
@@ -156,29 +166,24 @@ def format_hermite(expansion: HermiteExpansion, names: Sequence[str] | None = No
 
 
 def _rotated_expansion(expansion: HermiteExpansion, variables, subspace: Subspace):
+    r"""The expansion in rotated coordinates :math:`z = B^\top s + Q^\top u` (``(s, u)`` order).
+
+    The Hermite chaos of each total degree is rotation invariant, so rotating a truncated numeric
+    expansion gives exactly the truncation of the rotated function."""
     s = sp.symbols(f"s1:{subspace.dim + 1}", real=True) if subspace.dim else ()
     complement = subspace.complement()
     u = sp.symbols(f"u1:{complement.dim + 1}", real=True) if complement.dim else ()
-    is_identity_rotation = subspace.dim == 0 or (subspace.is_exact and _is_coordinate_aligned(subspace))
-    if not expansion.exact:
-        if not is_identity_rotation:
-            from ..errors import UnsupportedError
-
-            raise UnsupportedError("projections of truncated numeric expansions need a coordinate-aligned subspace")
-        perm = _coordinate_permutation(subspace, complement)
-        coeffs = {tuple(a[i] for i in perm): c for a, c in expansion.coefficients.items()}
-        return HermiteExpansion(coeffs, expansion.rank, False, expansion.truncation_degree), s, u
     z = (subspace.basis.T * sp.Matrix(s) if subspace.dim else sp.zeros(len(variables), 1)) + (
         complement.basis.T * sp.Matrix(u) if complement.dim else sp.zeros(len(variables), 1)
     )
     g = sp.expand(expansion.to_expr(variables).xreplace(dict(zip(variables, z))))
-    return hermite_expansion(g, list(s) + list(u)), s, u
+    rotated = hermite_expansion(g, list(s) + list(u))
+    return _like(expansion, rotated.coefficients, rotated.rank), s, u
 
 
-def _is_coordinate_aligned(subspace: Subspace) -> bool:
-    return all(sum(1 for e in row if not e.is_zero) == 1 for row in subspace.rows())
-
-
-def _coordinate_permutation(subspace: Subspace, complement: Subspace) -> list[int]:
-    rows = subspace.rows() + complement.rows()
-    return [next(i for i, e in enumerate(row) if not sp.sympify(e).is_zero) for row in rows]
+def _like(source: HermiteExpansion, coefficients, rank: int) -> HermiteExpansion:
+    """``coefficients`` as an expansion with the truncation of ``source``, exact if ``source`` is and no
+    float crept in (a float basis); floating-point round-off (|c| <= NUMERIC_ZERO) is dropped."""
+    kept = {a: c for a, c in coefficients.items() if not (c.has(sp.Float) and abs(complex(c)) <= NUMERIC_ZERO)}
+    exact = source.exact and not any(c.has(sp.Float) for c in kept.values())
+    return HermiteExpansion(kept, rank, exact, source.truncation_degree)

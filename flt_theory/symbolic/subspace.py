@@ -78,7 +78,8 @@ class Subspace:
             return Subspace.full(self.ambient)
         if not self.is_exact:
             _, s, vt = np.linalg.svd(self.numpy(), full_matrices=True)
-            return Subspace(sp.Matrix(vt[self.dim :].tolist()), self.ambient)
+            rest = vt[self.dim :]
+            return Subspace(sp.Matrix(rest.tolist()) if len(rest) else sp.zeros(0, self.ambient), self.ambient)
         null = self.basis.nullspace(simplify=True)
         return Subspace.span([list(v) for v in null], self.ambient)
 

@@ -28,6 +28,7 @@ __all__ = ["Target", "parse_link", "variables_of_rank", "polynomial_degree_bound
 MAX_POLYNOMIAL_TERMS = 200_000
 
 _LINK_VARIABLE = "z"
+_SYMBOL_HINT = " (the real symbols variable(k) of flt_theory.symbolic.parser, not Symbol('zk'))"
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class Target:
         if unknown:
             raise InvalidTargetError(
                 f"unknown variable(s) {', '.join(unknown)} in target {self.expr}; a rank-{rank} target "
-                f"is a function of z1..z{rank} only"
+                f"is a function of z1..z{rank} only" + _SYMBOL_HINT
             )
 
     # -- constructors ----------------------------------------------------------------------
@@ -84,7 +85,9 @@ class Target:
         used = [_index_of(s) for s in expr.free_symbols]
         if any(k is None for k in used):
             bad = sorted(str(s) for s, k in zip(expr.free_symbols, used) if k is None)
-            raise InvalidTargetError(f"unknown variable(s) {', '.join(bad)}; targets are functions of z1..zr")
+            raise InvalidTargetError(
+                f"unknown variable(s) {', '.join(bad)}; targets are functions of z1..zr" + _SYMBOL_HINT
+            )
         inferred = max([k for k in used if k is not None], default=1)
         if rank is None:
             rank = inferred

@@ -1,0 +1,39 @@
+"""relu and sigmoid as sympy functions: evaluation, derivatives, rewriting, LaTeX."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from flt_theory.symbolic.functions import relu, sigmoid
+
+from _symbolic_helpers import Z
+
+
+def test_relu_evaluates_on_numbers_and_signed_symbols():
+    assert relu(sp.Integer(-2)) == 0
+    assert relu(sp.Rational(3, 2)) == sp.Rational(3, 2)
+    assert relu(sp.pi - 4) == 0 and relu(sp.pi - 3) == sp.pi - 3
+    assert relu(sp.Symbol("p", positive=True)) == sp.Symbol("p", positive=True)
+    assert relu(sp.Symbol("q", nonpositive=True)) == 0
+    assert isinstance(relu(Z), relu)  # unknown sign: stays symbolic
+
+
+def test_relu_derivative_and_rewrite():
+    assert sp.diff(relu(Z), Z) == sp.Heaviside(Z)
+    assert sp.diff(relu(Z) ** 2, Z) == 2 * relu(Z) * sp.Heaviside(Z)
+    assert relu(Z).rewrite(sp.Max) == sp.Max(0, Z)
+
+
+def test_sigmoid():
+    assert sigmoid(sp.Integer(0)) == sp.Rational(1, 2)
+    assert sp.diff(sigmoid(Z), Z) == sigmoid(Z) * (1 - sigmoid(Z))
+    assert sigmoid(Z).rewrite(sp.exp) == 1 / (1 + sp.exp(-Z))
+    assert float(sigmoid(Z).rewrite(sp.exp).subs(Z, 2)) == pytest.approx(1 / (1 + float(sp.exp(-2))), rel=1e-15)
+
+
+def test_latex():
+    assert sp.latex(relu(Z)) == r"\operatorname{ReLU}\left(z\right)"
+    assert sp.latex(relu(Z) ** 2) == r"\operatorname{ReLU}\left(z\right)^{2}"
+    assert sp.latex(sigmoid(Z)) == r"\operatorname{sigmoid}\left(z\right)"
+    assert sp.latex(sigmoid(Z) ** 3) == r"\operatorname{sigmoid}\left(z\right)^{3}"
