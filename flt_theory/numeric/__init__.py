@@ -17,6 +17,7 @@ from .giant_step import (
 )
 from .observables import (
     complement_basis,
+    least_direction_mass,
     norm_growth,
     overlaps,
     principal_angles,
@@ -41,6 +42,7 @@ __all__ = [
     "as_seeds",
     "check_finite",
     "complement_basis",
+    "least_direction_mass",
     "fit_second_layer",
     "gaussian_chunks",
     "giant_steps",

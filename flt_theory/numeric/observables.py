@@ -23,6 +23,7 @@ from ..errors import InvalidParameterError
 
 __all__ = [
     "complement_basis",
+    "least_direction_mass",
     "norm_growth",
     "overlaps",
     "principal_angles",
@@ -109,6 +110,27 @@ def subspace_mass(
     u = _lift(basis, w_star)
     mass = (weights @ u.transpose(-1, -2)).square().sum(-1) / weights.square().sum(-1)
     return mass if per_neuron else mass.mean(-1)
+
+
+def least_direction_mass(weights: torch.Tensor, w_star: torch.Tensor, basis: Any) -> torch.Tensor:
+    r"""Mass of the least-learned unit direction of :math:`U`, ``(..., seeds)``.
+
+    :math:`\lambda_{\min}(M)` with :math:`M = \frac1p \sum_i P_U \hat w_i \hat w_i^\top P_U`
+    restricted to :math:`U` (:math:`\hat w_i = w_i/\|w_i\|`): the smallest mass
+    :math:`\frac1p\sum_i \langle \hat w_i, u\rangle^2` over unit :math:`u \in U`. A claim "every
+    direction of :math:`U` is learned" needs this, not :func:`subspace_mass`, which one strongly
+    learned direction can carry alone. Random level: about :math:`1/d`.
+
+    >>> w_star = torch.eye(3)[None, :2]
+    >>> W = torch.tensor([[[1.0, 0.0, 0.0], [1.0, 0.0, 0.0]]])
+    >>> least_direction_mass(W, w_star, [[1.0, 0.0], [0.0, 1.0]])
+    tensor([0.])
+    """
+    _check(weights, w_star)
+    u = _lift(basis, w_star)
+    coords = (weights @ u.transpose(-1, -2)) / torch.linalg.vector_norm(weights, dim=-1, keepdim=True)
+    second_moment = coords.transpose(-1, -2) @ coords / weights.shape[-2]
+    return torch.linalg.eigvalsh(second_moment)[..., 0]
 
 
 def complement_basis(basis: Any, r: int) -> np.ndarray:
