@@ -1,1 +1,9 @@
-"""Systems of CLAIMS.md: each module wires symbolic laws to a numeric experiment and a check."""
+"""Systems of CLAIMS.md: each module wires symbolic laws to a numeric experiment and a check.
+
+Importing this package registers every system's claims (see :mod:`.claims`).
+"""
+
+from . import giant_step
+from .claims import Claim, ClaimVerdict, assert_claim, get_claim, registered_claims, verify
+
+__all__ = ["Claim", "ClaimVerdict", "assert_claim", "get_claim", "giant_step", "registered_claims", "verify"]

@@ -23,7 +23,17 @@ from ..compare.result import CheckResult
 from ..errors import InvalidParameterError
 from ..symbolic.laws import Law
 
-__all__ = ["Claim", "ClaimVerdict", "SCALES", "register", "registered_claims", "get_claim", "verify", "check_scale"]
+__all__ = [
+    "Claim",
+    "ClaimVerdict",
+    "SCALES",
+    "assert_claim",
+    "check_scale",
+    "get_claim",
+    "register",
+    "registered_claims",
+    "verify",
+]
 
 #: ``small``: the default pytest run (seconds per claim); ``paper``: the sizes of the source.
 SCALES = ("small", "paper")
@@ -109,3 +119,12 @@ def verify(claim: Claim, scale: str = "small") -> ClaimVerdict:
     """Run ``claim``'s check and its negative control at ``scale``."""
     scale = check_scale(scale)
     return ClaimVerdict(claim, claim.check(scale), claim.control(scale))
+
+
+def assert_claim(key: str, scale: str = "small") -> ClaimVerdict:
+    """Verify the claim registered under ``key``; raise ``AssertionError`` unless its law passed
+    AND its negative control failed (the form derivations use)."""
+    verdict = verify(get_claim(key), scale)
+    if not verdict.passed:
+        raise AssertionError(verdict.message())
+    return verdict

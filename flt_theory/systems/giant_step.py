@@ -33,6 +33,8 @@ import numpy as np
 import sympy as sp
 
 from ..compare import (
+    check_at_least,
+    check_ordering,
     check_not_learned,
     check_power_law,
     check_power_law_2d,
@@ -51,7 +53,7 @@ from ..numeric import (
     top_direction_overlap,
     update_singular_values,
 )
-from ..symbolic import Subspace, Target, giant_step_laws, leap_index, staircase
+from ..symbolic import Subspace, Target, conditional_variance, giant_step_laws, leap_index, staircase
 from ..symbolic.laws import Law
 from .claims import Claim, check_scale, register
 
@@ -76,6 +78,7 @@ STAIRCASE_EXAMPLES: dict[str, Target] = {
 LEAP1_TARGET = Target.from_links(["z + He2(z)"], name="He1 + He2")
 LEAP2_TARGET = Target.from_links(["He2(z)"], name="He2")
 SPIKE_TARGET = Target.from_links(["z + He2(z)", "2*z"], name="z1 + He2(z1) + 2 z2")
+SECOND_LAYER_TARGET = Target.parse("z1 + z1*z2", rank=2, name="z1 + z1*z2")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -347,6 +350,38 @@ def _new_part(previous: Subspace, current: Subspace) -> Subspace:
     return Subspace.span([list(map(float, r)) for r in rows], current.ambient) if np.abs(rows).max() > 1e-9 else Subspace.zero(current.ambient)
 
 
+def second_layer_errors(scale: str) -> dict[int, np.ndarray]:
+    r"""Test error of the ridge second layer after :math:`T = 0, 1, 2` steps, per seed.
+
+    Target :math:`z_1 + z_1z_2` (staircase :math:`\{0\} \subset \mathrm{span}(w_1) \subset V^*`),
+    :math:`p = 8` (the :math:`p = O(1)` regime of the theorem), :math:`n = 64d`, :math:`\eta = 4p`,
+    ridge :math:`\lambda = 10^{-4}` on 16384 fresh samples, test on 8192."""
+    s = SIZES[check_scale(scale)]
+    return {steps: _second_layer_error(s.staircase_d, steps, s.seeds) for steps in (0, 1, 2)}
+
+
+@lru_cache(maxsize=8)
+def _second_layer_error(d: int, steps: int, seeds: int) -> np.ndarray:
+    p = 8
+    res = giant_steps(SECOND_LAYER_TARGET, d=d, p=p, n=64 * d, steps=steps, eta=4.0 * p, seeds=seeds,
+                      ridge=1e-4, n_ridge=16384, n_test=8192, device="auto")
+    return _np(res.test_error)
+
+
+def _second_layer_bounds(scale: str, subspaces: Sequence[Subspace]) -> CheckResult:
+    r"""Error after :math:`T` steps :math:`\ge \mathbb E[\mathrm{Var}(f^*\mid P_{U_T}x)]` (Theorem,
+    :math:`p = O(1)`) for :math:`T = 0, 1, 2` with the given :math:`U_T`, and the errors strictly
+    decrease with :math:`T` (CIs over seeds). Lower bounds are read in ``consistent`` mode: a bound
+    fails only when the data exclude it."""
+    errors = second_layer_errors(scale)
+    parts = []
+    for steps, u in zip((0, 1, 2), subspaces):
+        bound = float(conditional_variance(SECOND_LAYER_TARGET, u))
+        parts.append(check_at_least(errors[steps], bound, name=f"T={steps}: error ≥ E[Var(f*|P_U x)] = {bound:g}, U = {u.latex()}"))
+    parts.append(check_ordering([errors[0], errors[1], errors[2]], name="error decreases with T"))
+    return _all_of("second layer: conditional-variance bounds", tuple(p.predicted for p in parts[:3]), parts)
+
+
 def _all_of(name: str, predicted, results: list[CheckResult]) -> CheckResult:
     """Conjunction of several checks (passes iff all pass); the failing parts are named."""
     passed = all(r.passed for r in results)
@@ -416,6 +451,15 @@ def _register_all() -> None:
             lambda scale, k=key: _staircase_check(scale, k, _wrong_staircase(k), every_direction=k != "d"),
             "wrong staircase " + " ⊂ ".join(u.latex() for u in _wrong_staircase(key)),
         ))
+    ladder = [Subspace.zero(2)] + staircase(SECOND_LAYER_TARGET, 2)
+    register(Claim(
+        SYSTEM, "second-layer-bounds",
+        next(l for l in giant_step_laws(SECOND_LAYER_TARGET) if l.name == "conditional-variance lower bound"),
+        "after T steps the ridge second layer's error is ≥ E[Var(f*|P_{U_T} x)] (2, 1, 0 for z1 + z1 z2) and decreases with T",
+        lambda scale: _second_layer_bounds(scale, ladder),
+        lambda scale: _second_layer_bounds(scale, [ladder[0], ladder[1], ladder[1]]),
+        "U_2 = U_1 (bound 1 after two steps)",
+    ))
     register(Claim(
         SYSTEM, "staircase-d-one-new-direction",
         Law("staircase (d) at finite width", r"\dim(\text{learned} \cap \mathrm{span}\{w^*_2, w^*_3\})", "eq", "1", sp.Integer(1),

@@ -1,0 +1,50 @@
+r"""One giant step, leap index 1: learning once :math:`n \gtrsim d`, and only the line :math:`v^*`.
+
+Claim (DKLPS '23, seed 004, Theorems 1–2; CLAIMS.md §1). Target
+:math:`f^*(x) = \mathrm{He}_1(z_1) + \mathrm{He}_2(z_1)` (:math:`\ell = 1`). With :math:`n = d^\kappa`
+and :math:`\eta = p`, one step learns :math:`w^*_1` for :math:`\kappa \ge 1` and nothing for
+:math:`\kappa < 1`; for a two-direction target the update :math:`W^1 - W^0` is rank one along
+:math:`v^* = \sum_k \mu^*_{k,1} w^*_k`.
+
+Derivation (symbolic). :math:`\mu^*_1 = 1 \neq 0` so :math:`\ell = 1`. The overlap law
+:math:`\langle w_i^1, w^*_k\rangle \approx \frac{\eta a_i}{p} c_\sigma \mu^*_{k,1}` with
+:math:`c_\sigma = \mu_1(\sigma)` (1/2 for ReLU, ≈ 0.6057 for tanh) is :math:`\Theta(1)` at
+:math:`\eta = p`, while the sample noise contributes :math:`\|w^1_i\|^2 - 1 \asymp d\eta^2/(np^2) = d/n`.
+The normalised mass on :math:`V^*` is :math:`m \approx S/(1+S+K d^{1-\kappa})`: it vanishes for
+:math:`\kappa<1`, saturates for :math:`\kappa>1`; its half-saturation point tends to :math:`\kappa = 1`.
+Since the overlap does not depend on :math:`w^0_i` when :math:`\ell = 1`, every neuron moves along the
+same :math:`v^*` (times :math:`a_i`): a rank-one update.
+
+Measurement: :mod:`flt_theory.systems.giant_step` (claims ``leap1-transition-relu``,
+``leap1-transition-tanh``, ``rank-one-update``). Negative controls: threshold :math:`\kappa^* = 2`;
+spike along :math:`w^*_1` instead of :math:`w^*_1 + 2w^*_2`.
+"""
+
+import pytest
+import sympy as sp
+
+from flt_theory.symbolic import Subspace, Target, leap_index, one_step_subspace, student_coefficient
+from flt_theory.systems.claims import assert_claim
+
+CLAIMS = ["giant-step/leap1-transition-relu", "giant-step/leap1-transition-tanh", "giant-step/rank-one-update"]
+
+
+def test_prediction_leap_index_and_subspace():
+    target = Target.from_links(["z + He2(z)"])
+    assert leap_index(target) == 1
+    assert student_coefficient("relu", 1) == sp.Rational(1, 2)
+    assert abs(float(student_coefficient("tanh", 1)) - 0.6057055) < 1e-6
+    assert one_step_subspace(target, 0.9).dim == 0  # kappa < ell: nothing
+    spike = Target.from_links(["z + He2(z)", "2*z"])
+    assert one_step_subspace(spike, 1) == Subspace.span([[1, 2]], 2)  # v* = w1 + 2 w2
+
+
+@pytest.mark.parametrize("key", CLAIMS)
+def test_claim(key):
+    assert_claim(key, "small")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", CLAIMS)
+def test_claim_paper(key):
+    assert_claim(key, "paper")

@@ -1,0 +1,33 @@
+r"""The norm law of one giant step: :math:`\|w_i^1\|^2 - 1 \asymp d\eta^2/(np^2)`.
+
+Derivation. :math:`w_i^1 = w_i^0 + \frac{\eta a_i}{p}\hat g_i` with
+:math:`\hat g_i = \frac1n\sum_\mu f^*(x_\mu)\sigma'(\langle w_i^0, x_\mu\rangle)x_\mu` (symmetric
+initialisation: :math:`\hat f \equiv 0`). Its fluctuation around the mean has covariance
+:math:`\frac1n\mathrm{Cov}(f^*\sigma' x)`, of trace :math:`\approx \frac dn\mathbb E[f^{*2}\sigma'^2]`,
+so :math:`\|w_i^1\|^2 - 1 = \frac{\eta^2}{p^2}\big(\frac dn K + O(1)\big) + O(\text{cross})`,
+:math:`K = \mathbb E[f^{*2}\sigma'^2]`. At fixed :math:`\eta = p` and :math:`n \ll d` the noise term
+dominates: exponents :math:`(1, -1)` in :math:`(d, n)`, fitted jointly with bootstrap CIs over seeds.
+
+Negative control: exponents :math:`(1, -2)`.
+"""
+
+import pytest
+
+from flt_theory.symbolic import SYMBOLS, Target, giant_step_laws
+from flt_theory.systems.claims import assert_claim
+
+
+def test_prediction():
+    law = next(l for l in giant_step_laws(Target.from_links(["z + He2(z)"])) if l.name == "norm law")
+    d, n, p, eta = (SYMBOLS[k] for k in ("d", "n", "p", "eta"))
+    assert law.expression == 1 + d * eta**2 / (n * p**2)
+    assert dict(law.exponents) == {"d": 1, "eta": 2, "n": -1, "p": -2}
+
+
+def test_claim():
+    assert_claim("giant-step/norm-law", "small")
+
+
+@pytest.mark.slow
+def test_claim_paper():
+    assert_claim("giant-step/norm-law", "paper")
