@@ -269,8 +269,9 @@ class HermiteExpansion:
         return max((sum(a) for a in self.coefficients), default=0)
 
     def support(self) -> list[MultiIndex]:
-        """The multi-indices with nonzero coefficients, sorted by degree then lexicographically."""
-        return sorted(self.coefficients, key=lambda a: (sum(a), a))
+        """The multi-indices with nonzero coefficients, by degree, then earlier variables first
+        (``z1`` before ``z2``, ``He2(z1)`` before ``z1*z2``)."""
+        return sorted(self.coefficients, key=lambda a: (sum(a), tuple(-k for k in a)))
 
     def to_expr(self, variables: Sequence[sp.Symbol]) -> sp.Expr:
         r"""The polynomial :math:`\sum_\alpha \hat g(\alpha)\,\mathrm{He}_\alpha(z)` expanded in ``variables``."""

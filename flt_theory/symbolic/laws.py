@@ -230,6 +230,18 @@ def _activation_expr(activation):
     return parse_link(activation) if isinstance(activation, str) else activation
 
 
+_TEXT_ESCAPES = {"\\": r"\textbackslash{}", "_": r"\_", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def _latex_text(text: str) -> str:
+    """Escape LaTeX's special characters in running text (law names, sources).
+
+    >>> print(_latex_text("staircase U_1 (50% & more)"))
+    staircase U\\_1 (50\\% \\& more)
+    """
+    return "".join(_TEXT_ESCAPES.get(ch, ch) for ch in text)
+
+
 def laws_latex_document(target, laws: Sequence[Law], title: str | None = None) -> str:
     r"""A standalone LaTeX document listing ``laws`` for ``target`` (one numbered equation each)."""
     lines = [
@@ -242,6 +254,6 @@ def laws_latex_document(target, laws: Sequence[Law], title: str | None = None) -
         r"\begin{enumerate}",
     ]
     for law in laws:
-        lines.append(rf"\item \textbf{{{law.name}}} ({law.status}; {law.source}): \[ {law.latex()} \]")
+        lines.append(rf"\item \textbf{{{_latex_text(law.name)}}} ({law.status}; {_latex_text(law.source)}): \[ {law.latex()} \]")
     lines += [r"\end{enumerate}", r"\end{document}", ""]
     return "\n".join(lines)

@@ -85,9 +85,8 @@ def staircase(target, steps: int = 3, degree: int | None = None) -> list[Subspac
 
 
 def _polynomial_expr(target, degree: int | None) -> sp.Expr:
-    if target.is_polynomial:
-        return target.expr
-    return expand_target(target, degree).to_expr(target.variables)
+    expansion = expand_target(target, degree)  # also refuses polynomials too large to expand
+    return target.expr if target.is_polynomial else expansion.to_expr(target.variables)
 
 
 def _gaussian_expectation(poly_expr: sp.Expr, u) -> sp.Expr:

@@ -110,7 +110,7 @@ class Subspace:
         parts = []
         for row in self.rows():
             scale = next(e for e in row if not e.is_zero)
-            coeffs = [sp.nsimplify(e / scale) if self.is_exact else e for e in row]
+            coeffs = [sp.nsimplify(e / scale) if self.is_exact else sp.Float(e / scale, 4) for e in row]
             parts.append(sp.latex(sum((c * sp.Symbol(n) for c, n in zip(coeffs, names)), sp.Integer(0))))
         return r"\mathrm{span}\{" + ", ".join(parts) + r"\}"
 

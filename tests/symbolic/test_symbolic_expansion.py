@@ -88,7 +88,7 @@ def test_worked_examples():
 
 def test_filter_and_unfold():
     e = hermite_expansion(z1 + z1 * z2 + (z2**2 - 1), [z1, z2])
-    assert e.filter(lambda a: sum(a) == 2).support() == [(0, 2), (1, 1)]
+    assert e.filter(lambda a: sum(a) == 2).support() == [(1, 1), (0, 2)]  # earlier variables first
     c2 = hermite_tensor(e, 2)
     m = unfold(c2, 2)
     assert m.shape == (2, 2) and m == sp.Matrix([[0, 1], [1, 2]])

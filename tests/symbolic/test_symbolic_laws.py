@@ -164,6 +164,6 @@ def test_laws_latex_document():
     assert r"\section*{He2 target}" in doc
     assert r"$f^*(x) = x_{1}^{2} - 1$" in doc
     for law in laws:
-        assert law.latex() in doc and rf"\textbf{{{law.name}}}" in doc
+        assert law.latex() in doc and rf"\textbf{{{law.name.replace('_', chr(92) + '_')}}}" in doc
     assert doc.count(r"\item") == len(laws)
     assert r"\section*{Predicted laws}" in laws_latex_document(target, [])

@@ -199,7 +199,7 @@ def test_rotated_projection_example_a_by_hand():
     assert sp.expand(r0.fitted - (z1 + z2)) == 0 and r0.residual_norm2 == 4 and r0.norm2 == 6
     r1 = project(t, u_space, 1)
     assert sp.expand(r1.fitted - t.expr) == 0 and r1.residual_norm2 == 0
-    assert format_hermite(r1.fitted_expansion) == "z2 + z1 - He2(z2) + He2(z1)"
+    assert format_hermite(r1.fitted_expansion) == "z1 + z2 + He2(z1) - He2(z2)"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -272,7 +272,7 @@ def test_format_hermite_examples():
     assert format_hermite(hermite_expansion(z1 + (z1**2 - 1) * z2, [z1, z2])) == "z1 + He2(z1)*z2"
     assert format_hermite(hermite_expansion(sp.Integer(0), [z1])) == "0"
     assert format_hermite(hermite_expansion(2 - z1, [z1])) == "2 - z1"
-    assert format_hermite(hermite_expansion(-z1 / 2 + 3 * z2, [z1, z2])) == "3*z2 + (-1/2)*z1"
+    assert format_hermite(hermite_expansion(-z1 / 2 + 3 * z2, [z1, z2])) == "(-1/2)*z1 + 3*z2"
     assert format_hermite(hermite_expansion(z1 * z2, [z1, z2]), names=["a", "b"]) == "a*b"
 
 
