@@ -20,7 +20,6 @@ Measurement: :mod:`flt_theory.systems.giant_step` (claims ``leap1-transition-rel
 spike along :math:`w^*_1` instead of :math:`w^*_1 + 2w^*_2`.
 """
 
-import pytest
 import sympy as sp
 
 from flt_theory.symbolic import Subspace, Target, leap_index, one_step_subspace, student_coefficient
@@ -39,12 +38,5 @@ def test_prediction_leap_index_and_subspace():
     assert one_step_subspace(spike, 1) == Subspace.span([[1, 2]], 2)  # v* = w1 + 2 w2
 
 
-@pytest.mark.parametrize("key", CLAIMS)
-def test_claim(key):
-    assert_claim(key, "small")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("key", CLAIMS)
-def test_claim_paper(key):
-    assert_claim(key, "paper")
+def test_claim(claim_key, scale):
+    assert_claim(claim_key, scale)

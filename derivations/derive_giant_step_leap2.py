@@ -19,8 +19,6 @@ Negative controls: threshold :math:`\kappa^* = 1` (predicts slope 0 at :math:`\k
 tanh student learns".
 """
 
-import pytest
-
 from flt_theory.symbolic import Target, leap_index, one_step_subspace, student_coefficient
 from flt_theory.symbolic.hermite import hermite_coefficients
 from flt_theory.systems.claims import assert_claim
@@ -38,12 +36,5 @@ def test_prediction():
     assert all(abs(v) < 1e-12 for v in hermite_coefficients("tanh", 6).values[0::2])  # tanh is odd
 
 
-@pytest.mark.parametrize("key", CLAIMS)
-def test_claim(key):
-    assert_claim(key, "small")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("key", CLAIMS)
-def test_claim_paper(key):
-    assert_claim(key, "paper")
+def test_claim(claim_key, scale):
+    assert_claim(claim_key, scale)

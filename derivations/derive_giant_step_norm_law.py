@@ -11,10 +11,10 @@ dominates: exponents :math:`(1, -1)` in :math:`(d, n)`, fitted jointly with boot
 Negative control: exponents :math:`(1, -2)`.
 """
 
-import pytest
-
 from flt_theory.symbolic import SYMBOLS, Target, giant_step_laws
 from flt_theory.systems.claims import assert_claim
+
+CLAIMS = ["giant-step/norm-law"]
 
 
 def test_prediction():
@@ -24,10 +24,5 @@ def test_prediction():
     assert dict(law.exponents) == {"d": 1, "eta": 2, "n": -1, "p": -2}
 
 
-def test_claim():
-    assert_claim("giant-step/norm-law", "small")
-
-
-@pytest.mark.slow
-def test_claim_paper():
-    assert_claim("giant-step/norm-law", "paper")
+def test_claim(claim_key, scale):
+    assert_claim(claim_key, scale)

@@ -19,10 +19,10 @@ holds (consistent with its CI) and the errors strictly decrease with :math:`T`. 
 wrong staircase :math:`U_2 = U_1`, whose bound 1 after two steps the measured error violates.
 """
 
-import pytest
-
 from flt_theory.symbolic import Subspace, conditional_variance, staircase
 from flt_theory.systems.claims import assert_claim
+
+CLAIMS = ["giant-step/second-layer-bounds"]
 from flt_theory.systems.giant_step import SECOND_LAYER_TARGET
 
 
@@ -31,10 +31,5 @@ def test_prediction():
     assert [conditional_variance(SECOND_LAYER_TARGET, u) for u in ladder] == [2, 1, 0]
 
 
-def test_claim():
-    assert_claim("giant-step/second-layer-bounds", "small")
-
-
-@pytest.mark.slow
-def test_claim_paper():
-    assert_claim("giant-step/second-layer-bounds", "paper")
+def test_claim(claim_key, scale):
+    assert_claim(claim_key, scale)

@@ -56,12 +56,5 @@ def test_prediction(key):
     assert got == [Subspace.span(v, target.rank) for v in EXPECTED[key]]
 
 
-@pytest.mark.parametrize("key", CLAIMS)
-def test_claim(key):
-    assert_claim(key, "small")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("key", CLAIMS)
-def test_claim_paper(key):
-    assert_claim(key, "paper")
+def test_claim(claim_key, scale):
+    assert_claim(claim_key, scale)
