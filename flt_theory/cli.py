@@ -8,6 +8,7 @@ Commands (``flt COMMAND --help`` for details)::
     flt limits TARGET --kappa-n A --kappa-p B         learned subspace and the learnable part P_{U,<=kappa} f*
     flt laws TARGET [--activation relu]               every predicted law of the giant-step system
     flt tour                                          the worked examples of seed 004
+    flt simulate giant-step TARGET --d D --kappa K    simulate giant steps, measure the learned subspace
 
 ``TARGET`` is a function of ``z1 .. zr`` in the restricted grammar of
 :mod:`flt_theory.symbolic.parser` (e.g. ``"z1 + He2(z2) + He2(z1)*z2"``); ``--links "z + He2(z); z -
@@ -638,6 +639,325 @@ def tour_command(as_json: bool) -> None:
     click.echo(
         "Next: flt leap TARGET, flt staircase TARGET, flt limits TARGET --kappa-n 2 --kappa-p 1, flt laws TARGET"
     )
+
+
+# ----------------------------------------------------------------------------------------------
+# flt simulate: the numeric layer (torch, imported on first use so the symbolic commands stay fast)
+
+#: Largest ``n * d * seeds`` (Gaussian numbers drawn per giant step) ``flt simulate giant-step`` accepts.
+MAX_SAMPLE_ENTRIES = 2e10
+#: Largest ``(steps + 1) * seeds * p * d`` (first-layer weights kept in memory) it accepts.
+MAX_WEIGHT_ENTRIES = 1e9
+
+
+class _IntList(click.ParamType):
+    """Comma-separated ints >= 1, e.g. ``32,64,128``."""
+
+    name = "D[,D...]"
+
+    def convert(self, value: Any, param, ctx) -> tuple[int, ...]:
+        if isinstance(value, tuple):
+            return value
+        parts = [part.strip() for part in str(value).split(",")]
+        try:
+            numbers = tuple(int(part) for part in parts)
+        except ValueError:
+            self.fail(f"expected comma-separated integers >= 1, e.g. '32,64'; got {value!r}", param, ctx)
+        if any(number < 1 for number in numbers):
+            self.fail(f"expected comma-separated integers >= 1; got {value!r}", param, ctx)
+        return numbers
+
+
+class _RealList(click.ParamType):
+    """Comma-separated finite reals >= 0, e.g. ``0.5,1,1.5``."""
+
+    name = "K[,K...]"
+
+    def convert(self, value: Any, param, ctx) -> tuple[float, ...]:
+        if isinstance(value, tuple):
+            return value
+        try:
+            numbers = tuple(float(part) for part in str(value).split(","))
+        except ValueError:
+            self.fail(f"expected comma-separated finite real numbers >= 0, e.g. '0.5,1.5'; got {value!r}", param, ctx)
+        if any(not math.isfinite(number) or number < 0 for number in numbers):
+            self.fail(f"expected comma-separated finite real numbers >= 0; got {value!r}", param, ctx)
+        return numbers
+
+
+class _StepSize(click.ParamType):
+    """``theory`` or a finite real number > 0."""
+
+    name = "ETA|theory"
+
+    def convert(self, value: Any, param, ctx) -> float | str:
+        if value == "theory" or isinstance(value, float):
+            return value
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = math.nan
+        if not math.isfinite(number) or number <= 0:
+            self.fail(f"expected a finite real number > 0 or 'theory'; got {value!r}", param, ctx)
+        return number
+
+
+def _simulated_target_options(func: Callable) -> Callable:
+    """``TARGET`` or ``--links``, as for the symbolic commands (no ``--degree``: the simulation
+    evaluates the target exactly; only the predicted subspaces use the default Hermite truncation)."""
+    func = click.option(
+        "--links",
+        "links",
+        default=None,
+        metavar="'S1; S2; ...'",
+        help="Separable target sum_k S_k(z_k): semicolon-separated 1-D links in z (instead of TARGET).",
+    )(func)
+    return click.argument("target", required=False)(func)
+
+
+def _json_ready(value: Any) -> Any:
+    """``value`` with every non-finite float replaced by ``None`` (JSON has no NaN) and ``-0.0`` by ``0.0``.
+
+    >>> _json_ready({"a": [1.0, float("nan")], "b": -0.0, "c": "x"})
+    {'a': [1.0, None], 'b': 0.0, 'c': 'x'}
+    """
+    if isinstance(value, dict):
+        return {key: _json_ready(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(item) for item in value]
+    if isinstance(value, float):
+        return _float(value) if math.isfinite(value) else None
+    return value
+
+
+def _guard_simulation_size(ds: Sequence[int], kappas: Sequence[float], p: int, steps: int, seeds: int) -> None:
+    """Refuse grids whose data (``n * d * seeds`` per step, ``n = d^kappa``) or weights would not fit."""
+    for d in ds:
+        for kappa in kappas:
+            # in logs: d ** kappa overflows a float long before it is refused
+            log_entries = kappa * math.log(d) + math.log(d * seeds)
+            if log_entries > math.log(MAX_SAMPLE_ENTRIES):
+                largest = math.log(MAX_SAMPLE_ENTRIES / (d * seeds)) / math.log(d) if d > 1 else -1.0
+                hint = f"choose kappa <= {math.floor(largest * 100) / 100:g} at d = {d} (or fewer --seeds)"
+                raise _InputError(
+                    "--kappa",
+                    f"n = d^kappa = {d}^{_number_text(kappa)} ~ {_exp_text(kappa * math.log(d))} samples per step: "
+                    f"n*d*seeds ~ {_exp_text(log_entries)} exceeds {MAX_SAMPLE_ENTRIES:.0e}; "
+                    + (hint if largest >= 0 else "use fewer --seeds or a smaller --d"),
+                )
+        if (steps + 1) * seeds * p * d > MAX_WEIGHT_ENTRIES:
+            raise _InputError(
+                "--p",
+                f"(steps+1)*seeds*p*d = {(steps + 1) * seeds * p * d:.3g} first-layer weights at d = {d} exceed "
+                f"{MAX_WEIGHT_ENTRIES:.0e}; use a smaller --p, --seeds or --steps",
+            )
+
+
+def _exp_text(log_value: float) -> str:
+    """``exp(log_value)`` in short scientific notation, also beyond the float range.
+
+    >>> _exp_text(math.log(4.5e15)), _exp_text(1000 * math.log(10))
+    ('4.5e+15', '1e+1000')
+    """
+    exponent = math.floor(log_value / math.log(10))
+    mantissa = math.exp(log_value - exponent * math.log(10))
+    if round(mantissa, 1) >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{mantissa:.2g}e{exponent:+03d}"
+
+
+def _stderr_is_terminal() -> bool:
+    """Whether progress lines go to stderr (text mode only, and only to a terminal, not to a log)."""
+    return sys.stderr.isatty()
+
+
+def _ci_text(ci: Sequence[float | None] | None) -> str:
+    if ci is None or None in ci:
+        return "-"
+    return f"[{ci[0]:.4f}, {ci[1]:.4f}]"
+
+
+@cli.group(
+    "simulate",
+    cls=_FLTGroup,
+    invoke_without_command=True,
+    short_help="Simulate a system of CLAIMS.md and measure its observables.",
+)
+@click.pass_context
+def simulate_group(ctx: click.Context) -> None:
+    """Simulate a system of CLAIMS.md (torch) and measure the observables of its laws."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+@simulate_group.command("giant-step", short_help="Giant-step GD on a Gaussian multi-index target.")
+@_simulated_target_options
+@click.option("--d", "ds", type=_IntList(), required=True, help="Input dimension(s), comma-separated: 32,64,128.")
+@click.option(
+    "--kappa", "kappas", type=_RealList(), required=True, help="Sample exponent(s) kappa, n = ceil(d^kappa) per step."
+)
+@click.option("--p", "p", type=int, default=64, show_default=True, help="Width p (even: symmetric initialisation).")
+@click.option(
+    "--eta",
+    type=_StepSize(),
+    default="theory",
+    show_default=True,
+    help="Step size: a number > 0, or 'theory' = p d^((l-1)/2) with l the leap index.",
+)
+@click.option("--steps", type=click.IntRange(1, 64), default=1, show_default=True, help="Number of giant steps T.")
+@click.option("--seeds", type=click.IntRange(min=1), default=4, show_default=True, help="Independent runs (seeds 0..S-1).")
+@click.option("--activation", default="relu", show_default=True, help="Student activation, a 1-D function of z.")
+@click.option(
+    "--ridge",
+    type=_NonNegativeReal(),
+    default=None,
+    help="Fit the second layer by ridge with this lambda after the last step and report its test error.",
+)
+@click.option("--device", default="auto", show_default=True, help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'.")
+@click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float32", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
+def simulate_giant_step_command(
+    target: str | None,
+    links: str | None,
+    ds: tuple[int, ...],
+    kappas: tuple[float, ...],
+    p: int,
+    eta: float | str,
+    steps: int,
+    seeds: int,
+    activation: str,
+    ridge: float | None,
+    device: str,
+    dtype: str,
+    as_json: bool,
+) -> None:
+    """T giant GD steps on the first layer of a width-p two-layer network, n = ceil(d^kappa) fresh
+    samples per step, for every d and kappa (seed 004, DKLPS '23; CLAIMS.md system 1).
+
+    Measures, per step and averaged over neurons and seeds: the mass ||P_V* w_i||^2/||w_i||^2 on
+    the teacher subspace V* (with a 95% CI over seeds; a random unit vector has r/d), the mass on
+    each teacher direction w*_k and on each predicted staircase subspace U_t, and with --ridge the
+    test error of a ridge second layer fitted after the last step.
+    """
+    if p < 2 or p % 2:
+        raise _InputError(
+            "--p", f"expected an even integer >= 2 (the symmetric initialisation pairs neuron i with p/2+i); got {p}"
+        )
+    f = _load_target(target, links)
+    _guard_size(f)
+    if min(ds) < f.rank:
+        raise _InputError("--d", f"d = {min(ds)} is smaller than the target rank r = {f.rank}; expected d >= r")
+    _guard_simulation_size(ds, kappas, p, steps, seeds)
+
+    from .numeric import Activation, NonFiniteError, resolve_device
+    from .symbolic import one_step_subspace
+    from .systems.giant_step import simulate
+
+    with _blame("--device"):
+        resolved = str(resolve_device(device))
+    with _blame("--activation"):
+        sigma = Activation.parse(activation).expr
+    with _blame("TARGET"), np.errstate(all="ignore"):
+        text, _, note = _describe_target(f, None)
+        ell = leap_index(f)
+        ladder = staircase(f, steps)
+        # C_j = 0 above the degree of the (truncated, default 8) expansion: cap kappa there, so that
+        # a large kappa does not build Hermite tensors of order kappa
+        top = polynomial_degree_bound(f.expr) if f.is_polynomial else None
+        top = 8 if top is None else top
+        one_step = {kappa: one_step_subspace(f, min(kappa, top), sigma) for kappa in kappas}
+
+    progress = not as_json and _stderr_is_terminal()
+    records = []
+    grid = [(d, kappa) for d in ds for kappa in kappas]
+    for index, (d, kappa) in enumerate(grid, start=1):
+        if progress:
+            click.echo(f"flt: [{index}/{len(grid)}] simulating d = {d}, kappa = {_number_text(kappa)} ...", err=True)
+        try:
+            points = simulate(
+                f, ds=[d], kappas=[kappa], p=p, eta=eta, steps=steps, seeds=seeds, activation=activation,
+                ridge=ridge, device=resolved, dtype=dtype,
+            )
+        except NonFiniteError as exc:
+            raise _InputError("simulation", str(exc)) from exc
+        for record in points:
+            record["mass_V_random"] = f.rank / d
+        records.extend(points)
+    records = _json_ready(records)
+
+    config = {
+        "system": "giant-step",
+        "target": text,
+        "rank": f.rank,
+        "leap_index": ell,
+        "ds": list(ds),
+        "kappas": list(kappas),
+        "p": p,
+        "eta": eta,
+        "steps": steps,
+        "seeds": seeds,
+        "activation": activation,
+        "ridge": ridge,
+        "device": resolved,
+        "dtype": dtype,
+    }
+    if as_json:
+        _emit_json(
+            {
+                "results": records,
+                "config": config,
+                "predicted": {
+                    "staircase": [{"step": t, "dim": u.dim, "basis": _basis(u)} for t, u in enumerate(ladder, start=1)],
+                    "one_step": [
+                        {"kappa": kappa, "dim": u.dim, "basis": _basis(u)} for kappa, u in one_step.items()
+                    ],
+                },
+            }
+        )
+        return
+
+    eta_text = f"theory = p d^((l-1)/2), l = {ell}" if eta == "theory" else _number_text(eta)
+    seeds_text = f"{seeds} seed{'s' if seeds > 1 else ''}"
+    ridge_text = "" if ridge is None else f", ridge lambda = {_number_text(ridge)}"
+    head = [
+        ("target", f"f*(z) = {text}   (rank r = {f.rank}, leap index l = {ell}{note})"),
+        ("student", f"{activation}, p = {p}, eta = {eta_text}, {seeds_text}, {dtype} on {resolved}{ridge_text}"),
+        (
+            "predicted",
+            "one step, n ~ d^kappa: "
+            + ", ".join(f"U({_number_text(kappa)}) = {_subspace_text(u)}" for kappa, u in one_step.items()),
+        ),
+        ("", "staircase, n = O(d): " + ", ".join(f"U_{t} = {_subspace_text(u)}" for t, u in enumerate(ladder, start=1))),
+        (
+            "random",
+            "mass of a random unit vector on V* is r/d = "
+            + ", ".join(f"{f.rank}/{d} = {f.rank / d:.4g}" for d in ds)
+            + "; column 'x r/d' = mass_V/(r/d) is about 1 at random initialisation",
+        ),
+    ]
+    click.echo(_table(head))
+    click.echo("mass_V: mean over neurons of ||P_V* w_i||^2/||w_i||^2, mean over seeds [95% CI]; U_t, wk: mass on them")
+    click.echo("")
+    header = ["d", "kappa", "n", "step", "eta", "mass_V", "95% CI", "x r/d"]
+    header += [f"U_{t}" for t in range(1, steps + 1)] + [f"w{k}" for k in range(1, f.rank + 1)]
+    header += ["test_error"] if ridge is not None else []
+    rows = [header]
+    for rec in records:
+        row = [
+            str(rec["d"]),
+            _number_text(rec["kappa"]),
+            str(rec["n"]),
+            str(rec["step"]),
+            f"{rec['eta']:.4g}",
+            f"{rec['mass_V']:.4f}",
+            _ci_text(rec["mass_V_ci"]),
+            f"{rec['mass_V'] / rec['mass_V_random']:.1f}",
+        ]
+        row += [f"{m:.4f}" for m in rec["mass_staircase"]] + [f"{m:.4f}" for m in rec["mass_dirs"]]
+        if ridge is not None:
+            row.append(f"{rec['test_error']:.4g}" if "test_error" in rec else "-")
+        rows.append(row)
+    click.echo(_table(rows))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

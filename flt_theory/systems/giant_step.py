@@ -102,7 +102,8 @@ def simulate(
     r"""Simulate ``target`` on the grid ``ds × kappas`` (:math:`n = \lceil d^\kappa\rceil`) and
     measure, per step, the observables of the giant-step laws. One JSON-ready record per
     (d, κ, step): ``d, n, p, eta, kappa, step, mass_V, mass_V_ci, mass_dirs, mass_staircase``
-    and ``test_error`` (mean over seeds, when ``ridge`` is given, last step only).
+    and ``test_error`` (mean over seeds, when ``ridge`` is given, last step only). ``mass_V_ci`` is
+    ``None`` for a single seed (no interval, rather than NaN, which JSON cannot hold).
 
     >>> recs = simulate(Target.from_links(["z + He2(z)"]), ds=[16], kappas=[1.0], p=8, seeds=2, device="cpu")
     >>> sorted(recs[0])[:5], recs[0]["n"]
@@ -121,10 +122,10 @@ def simulate(
             for step in range(1, steps + 1):
                 w = res.weights[step]
                 mass_v = _np(subspace_mass(w, res.w_star))
-                ci = mean_ci(mass_v).ci if seeds >= 2 else (float("nan"), float("nan"))
+                ci = [float(v) for v in mean_ci(mass_v).ci] if len(mass_v) >= 2 else None  # no CI from one seed
                 record = {
                     "d": d, "n": n, "p": p, "eta": float(res.config.eta[step - 1]), "kappa": kappa, "step": step,
-                    "mass_V": float(mass_v.mean()), "mass_V_ci": [float(ci[0]), float(ci[1])],
+                    "mass_V": float(mass_v.mean()), "mass_V_ci": ci,
                     "mass_dirs": _np(overlaps(w, res.w_star).square().mean(dim=(-3, -2))).tolist(),
                     "mass_staircase": [float(_np(subspace_mass(w, res.w_star, u)).mean()) if u.dim else 0.0 for u in ladder],
                 }
