@@ -17,7 +17,8 @@ and its control cost one simulation.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from functools import cached_property
+from typing import Callable, Union
 
 from ..compare.result import CheckResult
 from ..errors import InvalidParameterError
@@ -50,7 +51,8 @@ class Claim:
     system, name
         Registry key ``"system/name"``.
     law
-        The symbolic law being checked.
+        The symbolic law being checked (a :class:`Law`, or a function returning it, evaluated on
+        first use so that importing a system stays cheap).
     words
         The law in one line of words (for tables).
     check, control
@@ -61,7 +63,7 @@ class Claim:
 
     system: str
     name: str
-    law: Law
+    law_source: Union[Law, Callable[[], Law]]
     words: str
     check: Callable[[str], CheckResult]
     control: Callable[[str], CheckResult]
@@ -70,6 +72,11 @@ class Claim:
     @property
     def key(self) -> str:
         return f"{self.system}/{self.name}"
+
+    @cached_property
+    def law(self) -> Law:
+        """The law (built on first access when given as a function)."""
+        return self.law_source if isinstance(self.law_source, Law) else self.law_source()
 
 
 @dataclass(frozen=True)

@@ -201,6 +201,7 @@ SIZES = {
 }
 
 
+@lru_cache(maxsize=16)
 def _laws(target: Target, activation: str = "relu") -> dict[str, Law]:
     return {law.name: law for law in giant_step_laws(target, activation)}
 
@@ -412,43 +413,43 @@ def _wrong_staircase(example: str) -> list[Subspace]:
 
 
 def _register_all() -> None:
-    laws1 = _laws(LEAP1_TARGET)
+    def law(target: Target, name: str, activation: str = "relu"):
+        return lambda: _laws(target, activation)[name]
+
     for activation in ("relu", "tanh"):
         register(Claim(
-            SYSTEM, f"leap1-transition-{activation}", laws1["one-step threshold"],
+            SYSTEM, f"leap1-transition-{activation}", law(LEAP1_TARGET, "one-step threshold"),
             f"one giant step (η = p) learns the ℓ = 1 direction once n ≳ d ({activation} student)",
             lambda scale, a=activation: _leap1_transition(scale, 1.0, a),
             lambda scale, a=activation: _leap1_transition(scale, 2.0, a),
             "threshold κ* = 2",
         ))
-    laws2 = _laws(LEAP2_TARGET)
     register(Claim(
-        SYSTEM, "leap2-threshold", laws2["one-step threshold"],
+        SYSTEM, "leap2-threshold", law(LEAP2_TARGET, "one-step threshold"),
         "ℓ = 2, η = p√d: excess mass ∝ d^{min(0, κ−2)} — no learning for κ < 2, learning for κ ≥ 2",
         lambda scale: _leap2_slopes(scale, 2.0), lambda scale: _leap2_slopes(scale, 1.0), "threshold κ* = 1",
     ))
     register(Claim(
-        SYSTEM, "vanishing-student-coefficient", _laws(LEAP2_TARGET, "tanh")["vanishing student coefficient"],
+        SYSTEM, "vanishing-student-coefficient", law(LEAP2_TARGET, "vanishing student coefficient", "tanh"),
         "tanh student on an ℓ = 2 target: c_σ = μ₂(tanh) = 0, nothing is learned at any κ",
         lambda scale: _no_learning_vanishing_coefficient(scale, learns=False),
         lambda scale: _no_learning_vanishing_coefficient(scale, learns=True),
         "the tanh student learns (mass ∝ d⁰)",
     ))
     register(Claim(
-        SYSTEM, "norm-law", laws1["norm law"], "‖w¹‖² − 1 ∝ d η²/(n p²): exponents (1, −1) in (d, n)",
+        SYSTEM, "norm-law", law(LEAP1_TARGET, "norm law"), "‖w¹‖² − 1 ∝ d η²/(n p²): exponents (1, −1) in (d, n)",
         lambda scale: _norm_law(scale, (1.0, -1.0)), lambda scale: _norm_law(scale, (1.0, -2.0)),
         "exponents (1, −2)",
     ))
     register(Claim(
-        SYSTEM, "rank-one-update", _laws(SPIKE_TARGET)["one-step subspace"],
+        SYSTEM, "rank-one-update", law(SPIKE_TARGET, "one-step subspace"),
         "ℓ = 1: W¹ − W⁰ is a rank-one spike along v* = Σ_k μ*_{k,1} w*_k = w1 + 2 w2",
         lambda scale: _rank_one_spike(scale, (1.0, 2.0)), lambda scale: _rank_one_spike(scale, (1.0, 0.0)),
         "spike along w1",
     ))
     for key, target in STAIRCASE_EXAMPLES.items():
-        law = next(l for l in giant_step_laws(target) if l.name == "staircase U_2")
         register(Claim(
-            SYSTEM, f"staircase-{key}", law, f"staircase {target.name}: " + " ⊂ ".join(u.latex() for u in staircase(target, 2)),
+            SYSTEM, f"staircase-{key}", law(target, "staircase U_2"), f"staircase {target.name}: " + " ⊂ ".join(u.latex() for u in staircase(target, 2)),
             lambda scale, k=key, t=target: _staircase_check(scale, k, staircase(t, 2), every_direction=k != "d"),
             lambda scale, k=key: _staircase_check(scale, k, _wrong_staircase(k), every_direction=k != "d"),
             "wrong staircase " + " ⊂ ".join(u.latex() for u in _wrong_staircase(key)),
@@ -456,7 +457,7 @@ def _register_all() -> None:
     ladder = [Subspace.zero(2)] + staircase(SECOND_LAYER_TARGET, 2)
     register(Claim(
         SYSTEM, "second-layer-bounds",
-        next(l for l in giant_step_laws(SECOND_LAYER_TARGET) if l.name == "conditional-variance lower bound"),
+        law(SECOND_LAYER_TARGET, "conditional-variance lower bound"),
         "after T steps the ridge second layer's error is ≥ E[Var(f*|P_{U_T} x)] (2, 1, 0 for z1 + z1 z2) and decreases with T",
         lambda scale: _second_layer_bounds(scale, ladder),
         lambda scale: _second_layer_bounds(scale, [ladder[0], ladder[1], ladder[1]]),
