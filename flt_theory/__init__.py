@@ -29,6 +29,19 @@ from .symbolic import (
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str):
+    """``sweep`` and ``check`` load the runner (pandas, torch) only when first used."""
+    if name == "sweep":
+        from .runner import sweep
+
+        return sweep
+    if name == "check":
+        from .report import check
+
+        return check
+    raise AttributeError(f"module 'flt_theory' has no attribute {name!r}")
+
 __all__ = [
     "FLTError",
     "InvalidParameterError",
@@ -52,5 +65,7 @@ __all__ = [
     "random_feature_error",
     "regime_table",
     "staircase",
+    "check",
+    "sweep",
     "__version__",
 ]

@@ -960,6 +960,12 @@ def simulate_giant_step_command(
     click.echo(_table(rows))
 
 
+from .report.cli import check_command, sweep_command  # noqa: E402  (light: no torch/pandas at import)
+
+cli.add_command(check_command)
+cli.add_command(sweep_command)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``flt`` console script; returns the exit code when ``argv`` is given."""
     if argv is None:

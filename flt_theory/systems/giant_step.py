@@ -58,9 +58,16 @@ from ..symbolic.laws import Law
 from .claims import Claim, check_scale, register
 
 __all__ = [
-    "SYSTEM",
+    "LEAP1_TARGET",
+    "LEAP2_TARGET",
+    "SECOND_LAYER_TARGET",
+    "SIZES",
+    "SPIKE_TARGET",
     "STAIRCASE_EXAMPLES",
+    "SYSTEM",
     "excess_mass_curves",
+    "samples_for",
+    "second_layer_errors",
     "simulate",
     "staircase_masses",
 ]
@@ -159,8 +166,8 @@ def _one_step_mass(target: Target, d: int, kappa: float, p: int, seeds: int, act
 
 
 def staircase_masses(target: Target, *, d: int, p: int, n: int, eta: float, steps: int, seeds: int) -> dict:
-    r"""Mass on :math:`U_t` and on :math:`V^*\ominus U_t` after each step :math:`t` (per seed),
-    for the predicted staircase AND for any other candidate subspaces (the negative controls)."""
+    r"""The (cached) multi-step run behind the staircase claims: ``{"weights": (T+1, seeds, p, d),
+    "w_star": (seeds, r, d), "d": d}``, from which masses on any candidate staircase are read."""
     res = _staircase_run(target, d, p, n, float(eta), steps, seeds)
     return {"weights": res.weights, "w_star": res.w_star, "d": d}
 

@@ -1,0 +1,170 @@
+r"""Click commands ``flt check`` and ``flt sweep`` (attached to the ``flt`` group in :mod:`flt_theory.cli`).
+
+Exit codes follow the ``flt`` contract: 0 success (``check``: every claim passed), 1 a claim failed
+or errored, 2 bad input (an unknown claim path, an unknown experiment, a bad store or option).
+``--json`` prints exactly one JSON document on stdout and no progress bar; the progress bar is also
+off under CI (``CI=true``) and when stderr is not a terminal.
+
+>>> from click.testing import CliRunner
+>>> result = CliRunner().invoke(check_command, ["giant-step/nope"])
+>>> result.exit_code, "not a registered claim key" in result.output
+(2, True)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from ..errors import FLTError
+
+#: The scales of :mod:`flt_theory.systems.claims` (repeated here so that loading the ``flt`` command
+#: does not import the systems, and with them torch; a test checks that the two agree).
+SCALES = ("small", "paper")
+
+__all__ = ["check_command", "parse_param", "sweep_command"]
+
+
+class _InputError(click.UsageError):
+    """Bad input (exit code 2), printed as one line naming the parameter."""
+
+    def __init__(self, param: str, message: str):
+        super().__init__(f"{param}: {message}")
+
+
+def _fail(exc: FLTError) -> click.ClickException:
+    """Bad input (a store that is not ours, an unknown name, a bad option) exits 2; a failure while
+    running (an experiment raised, a full disk, an unreachable cluster) exits 1."""
+    from ..runner.errors import BackendError, ExperimentError, StoreWriteError
+
+    if isinstance(exc, (BackendError, ExperimentError, StoreWriteError)):
+        return click.ClickException(" ".join(str(exc).split("Worker traceback:")[0].split()))
+    return click.UsageError(str(exc))
+
+
+def _scheduler(scheduler: str | None, dask: str | None) -> str | None:
+    if scheduler and dask:
+        raise click.UsageError("--scheduler and --dask are mutually exclusive; give one of them")
+    return "local" if dask == "local" else scheduler
+
+
+def _backend_options(func):
+    func = click.option("--dask", type=click.Choice(["local"]), default=None,
+                        help="Start a local Dask cluster (loopback, no dashboard) and run on it.")(func)
+    func = click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                        help="Run on an existing Dask cluster (its scheduler address).")(func)
+    func = click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+                        help="Worker processes (1: in this process); Dask workers with --dask local.")(func)
+    return func
+
+
+@click.command("check", short_help="Run the claims with their negative controls; write a report.")
+@click.argument("paths", nargs=-1)
+@click.option("--scale", type=click.Choice(SCALES), default="small", show_default=True,
+              help="small: seconds per claim; paper: the sizes of the source.")
+@click.option("--report", "report_dir", default="report", show_default=True, metavar="DIR",
+              help="Folder for report.md, report.html, results.json and figures/.")
+@click.option("--no-report", is_flag=True, help="Print the table only; write no report folder.")
+@_backend_options
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
+@click.pass_context
+def check_command(ctx: click.Context, paths: tuple[str, ...], scale: str, report_dir: str, no_report: bool,
+                  jobs: int, scheduler: str | None, dask: str | None, as_json: bool) -> None:
+    """Run claims (default: every registered claim) and their negative controls.
+
+    PATHS are claim keys (giant-step/norm-law), systems (giant-step), derivation files
+    (derivations/derive_giant_step_norm_law.py) or folders of them. Prints the verdict table and
+    writes a report folder. Exit code 0 only when every claim passes: its law's check passes AND
+    its negative control (the same measurement against a deliberately wrong law) fails.
+    """
+    from .check import resolve_claims, run_check
+
+    try:
+        resolve_claims(list(paths))
+    except FLTError as exc:
+        raise _InputError("PATHS", str(exc)) from exc
+    try:
+        code = run_check(list(paths), scale, None if no_report else report_dir, jobs=jobs,
+                         scheduler=_scheduler(scheduler, dask), as_json=as_json)
+    except FLTError as exc:
+        raise _fail(exc) from exc
+    ctx.exit(code)
+
+
+def parse_param(text: str) -> tuple[str, list[Any]]:
+    """``NAME=V1,V2,...`` (or ``NAME=[json list]``) into a name and values; numbers become int/float.
+
+    >>> parse_param("kappa=0.5,1,1.5"), parse_param("target=z + He2(z)"), parse_param('eta=["theory", 64]')
+    (('kappa', [0.5, 1, 1.5]), ('target', ['z + He2(z)']), ('eta', ['theory', 64]))
+    """
+    name, sep, raw = text.partition("=")
+    name = name.strip()
+    if not sep or not name:
+        raise _InputError("--param", f"expected NAME=V1,V2,... Got {text!r} instead.")
+    raw = raw.strip()
+    if raw.startswith("["):
+        try:
+            values = json.loads(raw)
+        except ValueError as exc:
+            raise _InputError("--param", f"{name}: not a JSON list: {exc}") from None
+        if not isinstance(values, list):
+            raise _InputError("--param", f"{name}: expected a JSON list. Got {raw!r}.")
+        return name, values
+
+    def scalar(item: str) -> Any:
+        item = item.strip()
+        for kind in (int, float):
+            try:
+                return kind(item)
+            except ValueError:
+                pass
+        return item
+
+    return name, [scalar(v) for v in raw.split(",")]
+
+
+@click.command("sweep", short_help="Run a registered experiment on a grid × seeds (resumable).")
+@click.argument("experiment", required=False)
+@click.option("--param", "-p", "params", multiple=True, metavar="NAME=V1,V2",
+              help="A grid axis (repeat for several); values split on commas, or a JSON list.")
+@click.option("--seeds", type=click.IntRange(min=1), default=1, show_default=True, help="Seeds 0..N-1 per point.")
+@click.option("--store", default="flt_results.sqlite", show_default=True, metavar="FILE",
+              help="SQLite results store; re-running computes only the missing points.")
+@_backend_options
+@click.option("--list", "list_only", is_flag=True, help="List the registered experiments and exit.")
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
+def sweep_command(experiment: str | None, params: tuple[str, ...], seeds: int, store: str, jobs: int,
+                  scheduler: str | None, dask: str | None, list_only: bool, as_json: bool) -> None:
+    """Run EXPERIMENT on the grid of --param axes × --seeds; results go to --store.
+
+    Example: flt sweep giant-step/one-step-mass -p "target=z + He2(z)" -p d=64,128 -p kappa=0.5,1,1.5 --seeds 4
+    """
+    from ..runner import registered_experiments, sweep
+
+    if list_only:
+        exps = registered_experiments()
+        if as_json:
+            click.echo(json.dumps([{"name": e.name, "description": e.description, "defaults": e.defaults,
+                                    "parameters": list(e.types) if e.types else None} for e in exps]))
+        else:
+            for e in exps:
+                click.echo(f"{e.name}  {e.description}" + (f"  parameters: {', '.join(e.types)}" if e.types else ""))
+        return
+    if experiment is None:
+        raise click.UsageError("missing argument EXPERIMENT (or --list)")
+    grid = dict(parse_param(p) for p in params)
+    try:
+        frame = sweep(experiment, grid, seeds=seeds, store=store, jobs=jobs, scheduler=_scheduler(scheduler, dask),
+                      progress=False if as_json else None)
+    except FLTError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        click.echo(json.dumps({"experiment": experiment, "store": store, "computed": frame.attrs["computed"],
+                               "reused": frame.attrs["reused"], "rows": json.loads(frame.to_json(orient="records"))}))
+    else:
+        click.echo(frame.to_string(index=False))
+        click.echo(f"{frame.attrs['computed']} points computed, {frame.attrs['reused']} reused from {store}", err=True)
+    sys.stdout.flush()

@@ -1,0 +1,76 @@
+"""One sweep point as a picklable task, and the function every backend runs on it.
+
+:func:`run_point` imports the module that registered the experiment (so a spawned or remote worker
+finds it by name), runs it, and returns the values with the worker's provenance. With
+``capture=True`` (workers) an exception is returned as text, because arbitrary exceptions do not
+always pickle; in-process it is raised as :class:`~flt_theory.runner.errors.ExperimentError` with
+the original as its cause.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import ExperimentError
+from .executors import dask_worker_threads, set_torch_threads
+from .provenance import worker_provenance
+from .registry import get_experiment
+
+__all__ = ["PointTask", "describe", "run_point"]
+
+
+@dataclass(frozen=True)
+class PointTask:
+    """What a worker needs to compute one point."""
+
+    id: str
+    experiment: str
+    module: str
+    params: dict[str, Any] = field(hash=False)
+    seed: int
+    threads: int | None = None  # torch threads to set (pool workers), None: leave / Dask rule
+    parent_pid: int | None = None  # the sweeping process (Dask: do not touch threads there)
+    capture: bool = True
+
+
+def describe(experiment: str, params: dict[str, Any], seed: int) -> str:
+    """``name(k=v, ...) seed s`` for messages.
+
+    >>> describe("demo", {"d": 64, "kappa": 1.5}, 3)
+    'demo(d=64, kappa=1.5) seed 3'
+    """
+    return f"{experiment}({', '.join(f'{k}={v!r}' for k, v in params.items())}) seed {seed}"
+
+
+def run_point(task: PointTask) -> dict[str, Any]:
+    """Run ``task``; return ``{"id", "ok", "values", "wall_time", "finished_at", ...provenance}``
+    or, when it failed and ``task.capture``, ``{"id", "ok": False, "error", "traceback"}``."""
+    try:
+        exp = get_experiment(task.experiment, task.module)
+        if task.threads is not None:
+            set_torch_threads(task.threads)
+        elif task.parent_pid is not None:
+            dask_worker_threads(task.parent_pid)
+        start = time.perf_counter()
+        values = exp(task.params, task.seed)
+        wall = time.perf_counter() - start
+    except Exception as exc:
+        if not task.capture:
+            raise ExperimentError(
+                f"{describe(task.experiment, task.params, task.seed)} failed: {type(exc).__name__}: {exc}"
+            ) from exc
+        return {
+            "id": task.id, "ok": False, "error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc(),
+        }
+    return {
+        "id": task.id,
+        "ok": True,
+        "values": values,
+        "wall_time": wall,
+        "finished_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        **worker_provenance(task.params),
+    }

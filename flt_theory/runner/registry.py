@@ -1,0 +1,262 @@
+r"""Experiments: pure functions ``f(params, seed) -> {name: float}`` registered by name.
+
+A sweep point is identified by ``(experiment, params, seed)`` alone, so an experiment must be a
+*pure* function of its parameters and seed (draw every random number from ``seed``). It is looked
+up by name; a process-pool or Dask worker imports the module that registered it (recorded with the
+experiment) and finds it there, so experiments must live in importable modules, not in
+``__main__``.
+
+``defaults`` are merged into every point and ``types`` (name -> converter, e.g. ``int``, ``float``)
+normalise the values, so that ``kappa=1`` and ``kappa=1.0``, or an omitted default and the same
+value given explicitly, are the same point (the same row of the store). With ``types`` the set of
+parameters is closed: an unknown name is an error.
+
+>>> @experiment("demo/square", defaults={"scale": 1.0}, types={"x": float, "scale": float})
+... def square(params, seed):
+...     return {"y": params["scale"] * params["x"] ** 2 + seed}
+>>> get_experiment("demo/square").normalize({"x": 2})
+{'x': 2.0, 'scale': 1.0}
+>>> get_experiment("demo/square")({"x": 2}, seed=1)
+{'y': 5.0}
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import numbers
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InvalidParameterError, InvalidParameterTypeError
+from .errors import ExperimentError, UnknownExperimentError
+
+__all__ = [
+    "RESERVED_COLUMNS",
+    "Experiment",
+    "check_values",
+    "experiment",
+    "finite_float",
+    "get_experiment",
+    "registered_experiments",
+    "strict_int",
+]
+
+ExperimentFunction = Callable[[dict, int], Mapping[str, float]]
+
+#: Column names of the results table that no parameter may take. Results may not take these nor
+#: ``device``/``dtype`` (parameters may: they are what the provenance records; the DataFrame then
+#: names the provenance columns ``run_device``/``run_dtype``).
+RESERVED_COLUMNS = frozenset(
+    {
+        "id", "experiment", "seed", "wall_time", "finished_at", "flt_version", "git_commit", "python_version",
+        "torch_version", "sympy_version", "numpy_version", "host", "torch_threads",
+    }
+)
+_RESERVED_RESULTS = RESERVED_COLUMNS | {"device", "dtype"}
+
+_REGISTRY: dict[str, Experiment] = {}
+_BUILTIN_MODULES = ("flt_theory.runner.experiments",)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A registered experiment (see the module docstring).
+
+    Attributes
+    ----------
+    name
+        Registry key, e.g. ``"giant-step/one-step-mass"``.
+    function
+        ``f(params, seed) -> {name: float}``, pure.
+    defaults
+        Parameter values merged into every point.
+    types
+        Converters per parameter; when given, the parameter set is closed.
+    description
+        One line (the function's docstring summary by default).
+    """
+
+    name: str
+    function: ExperimentFunction = field(repr=False)
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    types: Mapping[str, Callable[[Any], Any]] | None = None
+    description: str = ""
+
+    @property
+    def module(self) -> str:
+        """The module that registers the experiment (imported by workers to find it)."""
+        return self.function.__module__
+
+    def normalize(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """``params`` with defaults merged and every value converted; raises on unknown or missing names."""
+        if not isinstance(params, Mapping):
+            raise InvalidParameterTypeError(
+                f"The parameters of experiment {self.name!r} must be a mapping name -> value. "
+                f"Got {params!r} of type {type(params).__name__} instead."
+            )
+        for key in params:
+            if not isinstance(key, str):
+                raise InvalidParameterTypeError(
+                    f"Parameter names of experiment {self.name!r} must be str. Got {key!r} instead."
+                )
+            if key in RESERVED_COLUMNS:
+                raise InvalidParameterError(
+                    f"The parameter name {key!r} of experiment {self.name!r} is reserved for the results table; "
+                    f"reserved: {sorted(RESERVED_COLUMNS)}."
+                )
+        merged = {**self.defaults, **params}
+        if self.types is None:
+            return merged
+        unknown = sorted(set(merged) - set(self.types))
+        if unknown:
+            raise InvalidParameterError(
+                f"Experiment {self.name!r} has no parameter {', '.join(map(repr, unknown))}; "
+                f"its parameters are {list(self.types)}."
+            )
+        missing = [k for k in self.types if k not in merged]
+        if missing:
+            raise InvalidParameterError(
+                f"Experiment {self.name!r} needs the parameter {', '.join(map(repr, missing))} "
+                f"(no default); its parameters are {list(self.types)}."
+            )
+        normalized = {}
+        for key, convert in self.types.items():
+            value = merged[key]
+            try:
+                normalized[key] = convert(value)
+            except (TypeError, ValueError) as exc:
+                raise InvalidParameterError(
+                    f"The {key!r} parameter of experiment {self.name!r} must be "
+                    f"{getattr(convert, '__name__', 'convertible')}-like. Got {value!r} instead ({exc})."
+                ) from None
+        return normalized
+
+    def __call__(self, params: Mapping[str, Any], seed: int) -> dict[str, float]:
+        """Run one point and validate what it returns (a mapping of names to real numbers)."""
+        params = self.normalize(params)
+        values = self.function(dict(params), int(seed))
+        return check_values(self.name, values, params)
+
+
+def check_values(name: str, values: Any, params: Mapping[str, Any] = {}) -> dict[str, float]:
+    """Validate an experiment's return value: ``{str: real}``, no clash with a parameter or column."""
+    if not isinstance(values, Mapping) or not values:
+        raise ExperimentError(
+            f"Experiment {name!r} must return a non-empty mapping name -> float. Got {values!r} instead."
+        )
+    out = {}
+    for key, value in values.items():
+        if not isinstance(key, str) or key in _RESERVED_RESULTS or key in params:
+            raise ExperimentError(
+                f"Experiment {name!r} returned the result name {key!r}, which is not a str or clashes with a "
+                "parameter or a column of the results table."
+            )
+        if isinstance(value, (str, bytes)) or not (isinstance(value, numbers.Real) or hasattr(value, "__float__")):
+            raise ExperimentError(
+                f"Experiment {name!r} returned {key}={value!r} of type {type(value).__name__}; results must be real numbers."
+            )
+        try:
+            out[key] = float(value)
+        except (TypeError, ValueError, RuntimeError) as exc:  # e.g. a torch tensor with several elements
+            raise ExperimentError(f"Experiment {name!r} returned {key}={value!r}, not a real number ({exc}).") from None
+    return out
+
+
+def experiment(
+    name: str,
+    *,
+    defaults: Mapping[str, Any] | None = None,
+    types: Mapping[str, Callable[[Any], Any]] | None = None,
+    description: str | None = None,
+) -> Callable[[ExperimentFunction], ExperimentFunction]:
+    """Register ``f(params: dict, seed: int) -> dict[str, float]`` under ``name`` (a decorator).
+
+    Re-registering a name from the same module and function (a reload) replaces it; from another
+    function it is an error. Returns the function unchanged.
+    """
+    if not isinstance(name, str) or not name or any(c.isspace() for c in name):
+        raise InvalidParameterError(f"The 'name' parameter of experiment must be a non-empty str without spaces. Got {name!r} instead.")
+    if types is not None:
+        for key, convert in types.items():
+            if not callable(convert):
+                raise InvalidParameterTypeError(f"types[{key!r}] of experiment {name!r} must be callable. Got {convert!r} instead.")
+
+    def register(function: ExperimentFunction) -> ExperimentFunction:
+        if not callable(function):
+            raise InvalidParameterTypeError(f"experiment {name!r} must decorate a function. Got {function!r} instead.")
+        old = _REGISTRY.get(name)
+        if old is not None and (old.module, old.function.__qualname__) != (function.__module__, function.__qualname__):
+            raise InvalidParameterError(
+                f"An experiment named {name!r} is already registered by {old.module}.{old.function.__qualname__}."
+            )
+        summary = description if description is not None else (function.__doc__ or "").strip().split("\n")[0]
+        exp = Experiment(name, function, dict(defaults or {}), None if types is None else dict(types), summary)
+        _REGISTRY[name] = exp
+        return function
+
+    return register
+
+
+def _load_builtins() -> None:
+    for module in _BUILTIN_MODULES:
+        importlib.import_module(module)
+
+
+def get_experiment(name: str | Experiment, module: str | None = None) -> Experiment:
+    """The experiment registered under ``name``; ``module`` is imported first if the name is unknown
+    (how workers find experiments registered outside flt_theory)."""
+    if isinstance(name, Experiment):
+        return name
+    if not isinstance(name, str):
+        raise InvalidParameterTypeError(f"The 'experiment' parameter must be a registered name (str). Got {name!r} instead.")
+    if name not in _REGISTRY and module is not None:
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise UnknownExperimentError(
+                f"experiment {name!r} is registered by module {module!r}, which cannot be imported here ({exc})."
+            ) from None
+    if name not in _REGISTRY:
+        _load_builtins()
+    if name not in _REGISTRY:
+        raise UnknownExperimentError(
+            f"no experiment {name!r}; registered experiments: {', '.join(sorted(_REGISTRY)) or 'none'} "
+            "(register one with @flt_theory.runner.experiment(name) in an importable module)"
+        )
+    return _REGISTRY[name]
+
+
+def registered_experiments() -> list[Experiment]:
+    """Every registered experiment (the built-in ones included), sorted by name."""
+    _load_builtins()
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+def finite_float(value: Any) -> float:
+    """A finite float (a ``types`` converter that refuses nan and inf).
+
+    >>> finite_float("1.5"), finite_float(2)
+    (1.5, 2.0)
+    """
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{value!r} is not finite")
+    return number
+
+
+def strict_int(value: Any) -> int:
+    """An int converter that refuses fractional values (``64.0`` is fine, ``64.5`` is not).
+
+    >>> strict_int(64.0), strict_int("128")
+    (64, 128)
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is a bool, not an int")
+    if isinstance(value, str):
+        return int(value.strip())
+    number = float(value) if not isinstance(value, numbers.Integral) else value
+    if isinstance(number, float) and not number.is_integer():
+        raise ValueError(f"{value!r} is not an integer")
+    return int(number)
