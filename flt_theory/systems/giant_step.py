@@ -31,6 +31,7 @@ from typing import Sequence
 
 import numpy as np
 import sympy as sp
+import torch
 
 from ..compare import (
     check_at_least,
@@ -178,7 +179,7 @@ def _staircase_run(target: Target, d: int, p: int, n: int, eta: float, steps: in
 
 
 def _np(tensor) -> np.ndarray:
-    return tensor.detach().to("cpu", dtype=__import__("torch").float64).numpy()
+    return tensor.detach().to("cpu", dtype=torch.float64).numpy()
 
 
 # ----------------------------------------------------------------------------------------------
