@@ -3,7 +3,17 @@
 Importing this package registers every system's claims (see :mod:`.claims`).
 """
 
-from . import giant_step
+from . import dictionary, giant_step, good_sets
 from .claims import Claim, ClaimVerdict, assert_claim, get_claim, registered_claims, verify
 
-__all__ = ["Claim", "ClaimVerdict", "assert_claim", "get_claim", "giant_step", "registered_claims", "verify"]
+__all__ = [
+    "Claim",
+    "ClaimVerdict",
+    "assert_claim",
+    "dictionary",
+    "get_claim",
+    "giant_step",
+    "good_sets",
+    "registered_claims",
+    "verify",
+]

@@ -1,0 +1,262 @@
+r"""Good property sets of the sparse-coding system: exact laws at initialisation and during training.
+
+Source: CLAIMS.md §3, seed ``000`` (FLT seminar session 2, after Allen-Zhu & Li, arXiv 2005.10190).
+Setting and notation as in :mod:`flt_theory.numeric.sparse_coding`: :math:`x = Mz + \xi`, :math:`M`
+orthonormal, :math:`\|z\|_0 = s`, :math:`y = \operatorname{sign}\langle w^*, z\rangle`, :math:`m` neurons
+:math:`w_i^{(0)} \sim \mathcal N(0, \sigma_1^2 I_d)`, :math:`C_{ij} = \langle w_i, M_j\rangle`, :math:`L = \log d`
+(natural log), :math:`g \sim \mathcal N(0, 1)`, :math:`\operatorname{P}(|g| \ge a) = \operatorname{erfc}(a/\sqrt2)`.
+
+Initial set sizes (derivation). Row :math:`i` of :math:`C^{(0)} = W^{(0)} M^\top` is
+:math:`M w_i^{(0)} \sim \mathcal N(0, \sigma_1^2 M M^\top) = \mathcal N(0, \sigma_1^2 I_d)`: because :math:`M` is
+orthonormal the :math:`md` coordinates :math:`C_{ij}^{(0)}` are **iid** :math:`\mathcal N(0, \sigma_1^2)`, and at
+:math:`t = 0` the scale is :math:`\sigma_3^{(0)} = \sigma_1` exactly, so :math:`C_{ij}/\sigma_3 = g_{ij}` iid standard.
+The three conditions of :math:`i \in S_{j,\text{sure}}^0` concern independent variables:
+:math:`|g_{ij}| \ge \sqrt{(c_1+c_2)L}`; :math:`|g_{ij'}| < \sqrt{(c_1-c_2)L}` for the :math:`d-1` other
+:math:`j'`, independent of :math:`g_{ij}` and of each other; and :math:`\operatorname{sign} g_{ij} = \operatorname{sign} w^*_j`,
+which has probability :math:`\tfrac12` independently of :math:`|g_{ij}|` because :math:`g_{ij}` is symmetric
+(:math:`|g|` and :math:`\operatorname{sign} g` are independent) and :math:`w^*` is fixed before the
+initialisation. Hence, exactly,
+
+.. math::
+
+    p_\text{sure} = \tfrac12\, \operatorname{P}\big(|g| \ge \sqrt{(c_1+c_2)L}\big)\,
+    \operatorname{P}\big(|g| < \sqrt{(c_1-c_2)L}\big)^{d-1}, \qquad
+    \mathbb E|S_{j,\text{sure}}^0| = m\, p_\text{sure},
+
+and :math:`p_\text{pot} = \operatorname{P}(|g| \ge \sqrt{(c_1-c_2)L})`, :math:`\mathbb E|S_{j,\text{pot}}^0| = m\,p_\text{pot}`.
+Neurons are independent, so :math:`|S_{j,\text{sure}}^0| \sim \mathrm{Bin}(m, p_\text{sure})`. A neuron is in
+at most one :math:`S_{j,\text{sure}}^0` (the other coordinates of a sure neuron are below the pot level,
+which is below the sure level when :math:`c_2 \ge 0`), so the total
+:math:`\sum_j |S_{j,\text{sure}}^0|` over :math:`k` independent seeds is exactly :math:`\mathrm{Bin}(km,\ d\,p_\text{sure})`,
+and :math:`\sum_j|S_{j,\text{pot}}^0| \sim \mathrm{Bin}(kmd, p_\text{pot})` (the :math:`kmd` coordinates are iid): a
+measured count is compared with the law through the exact Clopper–Pearson interval of a binomial
+proportion (:func:`flt_theory.systems.good_sets.clopper_pearson`).
+
+Structural laws. :math:`S_{j,\text{sure}}^t \subseteq S_{j,\text{pot}}^t` at every :math:`t` (the sure level
+:math:`(c_1+c_2)` is above the pot level :math:`(c_1-c_2)`); neurons enter the sure set from the pot set;
+no neuron ever exits the highest set (the seminar's principle).
+
+Growth of good neurons (derived here). While :math:`f \approx 0` the logistic derivative is
+:math:`\tfrac12`, and a neuron that fires exactly on the samples with :math:`z_j \ne 0` gets
+:math:`\Delta\langle w_i, M_j\rangle\operatorname{sign}w^*_j = \tfrac\eta2\,\mathbb E[y z_j \operatorname{sign} w^*_j\,\mathbb 1(z_j\ne0)]
+= \tfrac\eta2\,\tfrac sd\,\rho_s` per step, where, for balanced :math:`|w^*_j| = 1` and odd :math:`s`,
+:math:`y` is the majority vote of the :math:`s` active signed features and :math:`z_j` changes it iff the
+other :math:`s-1` votes tie: :math:`\rho_s = \binom{s-1}{(s-1)/2} 2^{1-s}`. The growth is linear in :math:`t`
+(the symmetric ReLU has slope 1 above threshold), at the rate
+
+.. math:: r^* = \frac{\eta\, s\, \rho_s}{2d}.
+
+Linear model. :math:`\langle Mw^*, x\rangle = \langle w^*, z\rangle + \langle w^*, \xi\rangle` with
+:math:`\langle w^*, z\rangle = 2B - s`, :math:`B \sim \mathrm{Bin}(s, \tfrac12)`, and
+:math:`\langle w^*,\xi\rangle \sim \mathcal N(0, \sigma_0^2 d)`, so its accuracy is exactly
+:math:`\sum_{k=0}^s \binom sk 2^{-s}\,\Phi\big(|2k - s|/(\sigma_0\sqrt d)\big)`.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import sympy as sp
+
+from ..errors import InvalidParameterError, InvalidParameterTypeError
+from .laws import Law
+
+__all__ = [
+    "GOOD_SET_SYMBOLS",
+    "SOURCE",
+    "expected_pot_size",
+    "expected_sure_size",
+    "gaussian_tail",
+    "good_set_laws",
+    "growth_rate",
+    "linear_accuracy",
+    "pot_probability",
+    "sure_probability",
+    "tie_probability",
+]
+
+SOURCE = "Allen-Zhu & Li, arXiv 2005.10190 (seed 000)"
+
+#: Symbols of the good-set laws.
+GOOD_SET_SYMBOLS = {name: sp.Symbol(name, positive=True) for name in ("m", "d", "c_1", "c_2", "s", "eta", "sigma_0")}
+
+
+def _number_or_symbol(value, name: str, caller: str, *, integer: bool = False, minimum=None, strict: bool = False):
+    """``value`` as a sympy object; numbers are range-checked, symbols pass through."""
+    if isinstance(value, sp.Basic) and not value.is_number:
+        return value
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, sp.Basic)):
+        raise InvalidParameterTypeError(
+            f"The {name!r} parameter of {caller} must be a {'int' if integer else 'real number'} or a sympy "
+            f"symbol. Got {value!r} of type {type(value).__name__} instead."
+        )
+    number = sp.nsimplify(value) if not isinstance(value, sp.Basic) else value
+    if integer and not number.is_integer:
+        raise InvalidParameterTypeError(f"The {name!r} parameter of {caller} must be an int. Got {value!r} instead.")
+    if minimum is not None and (number < minimum or (strict and number == minimum)):
+        relation = ">" if strict else ">="
+        raise InvalidParameterError(f"The {name!r} parameter of {caller} must be {relation} {minimum}. Got {value!r} instead.")
+    return number
+
+
+def _constants(c1, c2, caller: str):
+    c1 = _number_or_symbol(c1, "c1", caller, minimum=0, strict=True)
+    c2 = _number_or_symbol(c2, "c2", caller, minimum=0)
+    if (c1 - c2).is_number and not (c1 - c2) > 0:
+        raise InvalidParameterError(f"The 'c1' parameter of {caller} must be > c2 = {c2}. Got {c1} instead.")
+    return c1, c2
+
+
+def gaussian_tail(a) -> sp.Expr:
+    r""":math:`\operatorname{P}(|g| \ge a) = \operatorname{erfc}(a/\sqrt 2)` for :math:`g \sim \mathcal N(0,1)`, :math:`a \ge 0`.
+
+    >>> gaussian_tail(0), float(gaussian_tail(1.959963984540054)).__round__(6)
+    (1, 0.05)
+    """
+    a = sp.sympify(a)
+    return sp.erfc(a / sp.sqrt(2))
+
+
+def sure_probability(d, c1, c2) -> sp.Expr:
+    r""":math:`p_\text{sure} = \tfrac12 \operatorname{P}(|g| \ge \sqrt{(c_1+c_2)\log d})\,
+    \operatorname{P}(|g| < \sqrt{(c_1-c_2)\log d})^{d-1}`.
+
+    >>> p = sure_probability(32, 2.5, 0.5)
+    >>> round(float(p), 8)
+    0.00048478
+    >>> d, c1, c2 = (GOOD_SET_SYMBOLS[k] for k in ("d", "c_1", "c_2"))
+    >>> sure_probability(d, c1, c2)
+    erf(sqrt(2)*sqrt((c_1 - c_2)*log(d))/2)**(d - 1)*erfc(sqrt(2)*sqrt(c_1 + c_2)*sqrt(log(d))/2)/2
+    """
+    caller = "sure_probability"
+    d = _number_or_symbol(d, "d", caller, integer=True, minimum=2)
+    c1, c2 = _constants(c1, c2, caller)
+    log_d = sp.log(d)
+    inside = sp.erf(sp.sqrt((c1 - c2) * log_d) / sp.sqrt(2))  # P(|g| < a) = erf(a / sqrt 2)
+    return sp.Rational(1, 2) * gaussian_tail(sp.sqrt((c1 + c2) * log_d)) * inside ** (d - 1)
+
+
+def pot_probability(d, c1, c2) -> sp.Expr:
+    r""":math:`p_\text{pot} = \operatorname{P}(|g| \ge \sqrt{(c_1-c_2)\log d})`.
+
+    >>> round(float(pot_probability(32, 2.5, 0.5)), 6)
+    0.008469
+    """
+    caller = "pot_probability"
+    d = _number_or_symbol(d, "d", caller, integer=True, minimum=2)
+    c1, c2 = _constants(c1, c2, caller)
+    return gaussian_tail(sp.sqrt((c1 - c2) * sp.log(d)))
+
+
+def expected_sure_size(m, d, c1, c2) -> sp.Expr:
+    r""":math:`\mathbb E|S_{j,\text{sure}}^0| = m\,p_\text{sure}` (for each :math:`j`).
+
+    >>> round(float(expected_sure_size(256, 32, 2.5, 0.5)), 5)
+    0.1241
+    """
+    m = _number_or_symbol(m, "m", "expected_sure_size", integer=True, minimum=1)
+    return m * sure_probability(d, c1, c2)
+
+
+def expected_pot_size(m, d, c1, c2) -> sp.Expr:
+    r""":math:`\mathbb E|S_{j,\text{pot}}^0| = m\,p_\text{pot}` (for each :math:`j`).
+
+    >>> round(float(expected_pot_size(256, 32, 2.5, 0.5)), 4)
+    2.1681
+    """
+    m = _number_or_symbol(m, "m", "expected_pot_size", integer=True, minimum=1)
+    return m * pot_probability(d, c1, c2)
+
+
+def tie_probability(s: int) -> sp.Rational:
+    r""":math:`\rho_s = \mathbb E[y z_j \operatorname{sign} w^*_j \mid z_j \ne 0] = \binom{s-1}{(s-1)/2}2^{1-s}` (odd :math:`s`,
+    balanced :math:`|w^*_j| = 1`): the probability that the other :math:`s-1` votes tie.
+
+    >>> [tie_probability(s) for s in (1, 3, 5, 9)]
+    [1, 1/2, 3/8, 35/128]
+    """
+    if isinstance(s, bool) or not isinstance(s, numbers.Integral):
+        raise InvalidParameterTypeError(f"The 's' parameter of tie_probability must be an int. Got {s!r} instead.")
+    if s < 1 or s % 2 == 0:
+        raise InvalidParameterError(f"The 's' parameter of tie_probability must be an odd int >= 1. Got {s} instead.")
+    return sp.binomial(s - 1, (s - 1) // 2) / sp.Integer(2) ** (s - 1)
+
+
+def growth_rate(eta, s: int, d) -> sp.Expr:
+    r"""Rate of :math:`\langle w_i^{(t)}, M_j\rangle \operatorname{sign} w^*_j` per GD step for a good neuron while
+    :math:`f \approx 0`: :math:`r^* = \eta\, s\, \rho_s / (2d)`.
+
+    >>> growth_rate(sp.Symbol("eta"), 3, 32)
+    3*eta/128
+    """
+    caller = "growth_rate"
+    eta = _number_or_symbol(eta, "eta", caller, minimum=0, strict=True)
+    d = _number_or_symbol(d, "d", caller, integer=True, minimum=1)
+    if not isinstance(d, sp.Symbol) and s > d:
+        raise InvalidParameterError(f"The 's' parameter of {caller} must be <= d = {d}. Got {s} instead.")
+    return eta * s * tie_probability(s) / (2 * d)
+
+
+def linear_accuracy(s: int, d, sigma0) -> sp.Expr:
+    r"""Exact accuracy of :math:`\operatorname{sign}\langle M w^*, x\rangle`:
+    :math:`\sum_k \binom sk 2^{-s}\,\Phi(|2k-s|/(\sigma_0\sqrt d))` (1 when :math:`\sigma_0 = 0`).
+
+    >>> round(float(linear_accuracy(3, 32, 0.15)), 4), linear_accuracy(3, 32, 0)
+    (0.9105, 1)
+    """
+    caller = "linear_accuracy"
+    tie_probability(s)  # validates s
+    d = _number_or_symbol(d, "d", caller, integer=True, minimum=1)
+    sigma0 = _number_or_symbol(sigma0, "sigma0", caller, minimum=0)
+    if sigma0 == 0:
+        return sp.Integer(1)
+    total = sp.Integer(0)
+    for k in range(s + 1):
+        margin = abs(2 * k - s) / (sigma0 * sp.sqrt(d))
+        total += sp.binomial(s, k) / sp.Integer(2) ** s * (1 + sp.erf(margin / sp.sqrt(2))) / 2
+    return total
+
+
+def good_set_laws(
+    m: int = 256, d: int = 32, c1: float = 2.5, c2: float = 0.5, s: int = 3, eta=None, sigma0=None
+) -> list[Law]:
+    r"""The laws of the sparse-coding system (CLAIMS.md §3) as :class:`~flt_theory.symbolic.laws.Law` objects.
+
+    Numbers fill the expressions where given (``eta``/``sigma0`` stay symbolic when ``None``).
+
+    >>> laws = {law.name: law for law in good_set_laws()}
+    >>> sorted(laws)[:3]
+    ['entry from the lower set', 'good-set growth', 'inclusion']
+    >>> print(laws["initial sure size"].lhs)
+    \mathbb{E}|S_{j,\mathrm{sure}}^{0}|
+    """
+    sym = GOOD_SET_SYMBOLS
+    eta = sym["eta"] if eta is None else eta
+    sigma0 = sym["sigma_0"] if sigma0 is None else sigma0
+    p_sure = sure_probability(sym["d"], sym["c_1"], sym["c_2"])
+    p_pot = pot_probability(sym["d"], sym["c_1"], sym["c_2"])
+    values = {sym["m"]: m, sym["d"]: d, sym["c_1"]: sp.nsimplify(c1), sym["c_2"]: sp.nsimplify(c2)}
+    given = (rf"m = {m}", rf"d = {d}", rf"c_1 = {sp.latex(sp.nsimplify(c1))}", rf"c_2 = {sp.latex(sp.nsimplify(c2))}")
+    rate = growth_rate(eta, s, d)
+    return [
+        Law("initial sure size", r"\mathbb{E}|S_{j,\mathrm{sure}}^{0}|", "eq", sp.latex(sym["m"] * p_sure),
+            (sym["m"] * p_sure).subs(values), {}, (r"w_i^{(0)} \sim \mathcal{N}(0, \sigma_1^2 I_d)", r"M M^\top = I", *given),
+            "derived", SOURCE),
+        Law("initial pot size", r"\mathbb{E}|S_{j,\mathrm{pot}}^{0}|", "eq", sp.latex(sym["m"] * p_pot),
+            (sym["m"] * p_pot).subs(values), {}, (r"M M^\top = I", *given), "derived", SOURCE),
+        Law("inclusion", r"S_{j,\mathrm{sure}}^{t}", "in", r"S_{j,\mathrm{pot}}^{t}", None, {}, (r"c_2 \geq 0", r"\forall t, j"),
+            "theorem", SOURCE),
+        Law("entry from the lower set", r"S_{j,\mathrm{sure}}^{t+1} \setminus S_{j,\mathrm{sure}}^{t}", "in", r"S_{j,\mathrm{pot}}^{t}",
+            None, {}, (r"\eta\,\|\nabla_{w_i}\| \ll \sigma_3^{(t)}",), "theorem", SOURCE),
+        Law("no exit from the highest set", r"\#\{i \in S_{j,\mathrm{sure}}^{t} \setminus S_{j,\mathrm{sure}}^{t+1}\}", "eq", "0",
+            sp.Integer(0), {}, (r"\forall t", "small step size"), "theorem", SOURCE),
+        Law("good-set growth", r"\Delta_t \langle w_i^{(t)}, M_j\rangle \operatorname{sign} w^*_j", "eq",
+            r"\frac{\eta\, s\, \rho_s}{2d} = " + sp.latex(rate), rate, {"eta": sp.Integer(1)},
+            (r"f \approx 0", r"i \in S_{j,\mathrm{sure}}", rf"\rho_s = \binom{{s-1}}{{(s-1)/2}} 2^{{1-s}} = {sp.latex(tie_probability(s))}",
+             rf"s = {s}", rf"d = {d}"), "derived", SOURCE),
+        Law("linear accuracy", r"\Pr[\operatorname{sign}\langle M w^*, x\rangle = y]", "eq",
+            r"\sum_{k=0}^{s}\binom{s}{k}2^{-s}\,\Phi\!\Big(\tfrac{|2k-s|}{\sigma_0\sqrt d}\Big)", linear_accuracy(s, d, sigma0),
+            {}, (rf"s = {s}", rf"d = {d}", r"|w^*_j| = 1"), "derived", SOURCE),
+        Law("net beats linear", r"\Pr[\operatorname{sign} f(x) = y]", "geq", r"\Pr[\operatorname{sign}\langle M w^*, x\rangle = y]",
+            None, {}, (r"\sigma_0 \sqrt{d} \gtrsim 1", "after training"), "theorem", SOURCE),
+    ]
