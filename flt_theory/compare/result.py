@@ -29,6 +29,7 @@ import numpy as np
 
 __all__ = [
     "CheckResult",
+    "all_of",
     "assert_check",
     "assert_fails",
     "make_assert",
@@ -230,3 +231,17 @@ def within(value: float, low: float, high: float, tolerance: float = 0.0) -> boo
     """
     slack = tolerance + FLOAT_SLACK * max(1.0, abs(value))
     return bool(low - slack <= value <= high + slack)
+
+
+def all_of(name: str, predicted: Any, results: "list[CheckResult]") -> CheckResult:
+    """Conjunction of several checks on one claim: passes iff every part passes; the failing parts
+    are named in the message, every part is kept in ``details["parts"]``."""
+    passed = all(r.passed for r in results)
+    failing = [r.message for r in results if not r.passed]
+    message = f"{name}: " + (f"all {len(results)} parts PASS" if passed else "FAIL — " + " | ".join(failing))
+    return CheckResult(
+        name, passed, predicted if isinstance(predicted, (str, float, tuple)) else str(predicted),
+        tuple(float(np.mean(r.measured)) for r in results),
+        tuple(tuple(map(float, np.ravel(r.ci)[:2])) for r in results),
+        min(r.n_seeds for r in results), message, {"parts": [r.to_dict() for r in results]},
+    )

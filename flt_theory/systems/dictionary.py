@@ -33,7 +33,7 @@ import sympy as sp
 import torch
 
 from ..compare import check_at_least, check_at_most
-from ..compare.result import CheckResult
+from ..compare.result import CheckResult, all_of as _all_of
 from ..errors import InvalidParameterError
 from ..numeric.dictionary import DictionaryResult, train_dictionary
 from ..symbolic.laws import Law
@@ -132,17 +132,6 @@ def _np(t: torch.Tensor) -> np.ndarray:
     return t.detach().to("cpu", torch.float64).numpy()
 
 
-def _all_of(name: str, predicted, results: list[CheckResult]) -> CheckResult:
-    """Conjunction of several checks (passes iff all pass); the failing parts are named."""
-    passed = all(r.passed for r in results)
-    failing = [r.message for r in results if not r.passed]
-    message = f"{name}: " + (f"all {len(results)} parts PASS" if passed else "FAIL — " + " | ".join(failing))
-    return CheckResult(
-        name, passed, predicted if isinstance(predicted, (str, float, tuple)) else str(predicted),
-        tuple(float(np.mean(r.measured)) for r in results),
-        tuple(tuple(map(float, np.ravel(r.ci)[:2])) for r in results),
-        min(r.n_seeds for r in results), message, {"parts": [r.to_dict() for r in results]},
-    )
 
 
 def _gamma(scale: str, structured_law: bool) -> CheckResult:

@@ -43,7 +43,7 @@ from ..compare import (
     check_transition,
     mean_ci,
 )
-from ..compare.result import CheckResult
+from ..compare.result import CheckResult, all_of as _all_of
 from ..numeric import (
     complement_basis,
     giant_steps,
@@ -393,18 +393,6 @@ def _second_layer_bounds(scale: str, subspaces: Sequence[Subspace]) -> CheckResu
     return _all_of("second layer: conditional-variance bounds", tuple(p.predicted for p in parts[:3]), parts)
 
 
-def _all_of(name: str, predicted, results: list[CheckResult]) -> CheckResult:
-    """Conjunction of several checks (passes iff all pass); the failing parts are named."""
-    passed = all(r.passed for r in results)
-    failing = [r.message for r in results if not r.passed]
-    message = f"{name}: " + ("all %d parts PASS" % len(results) if passed else "FAIL — " + " | ".join(failing))
-    first = results[0]
-    return CheckResult(
-        name, passed, predicted if isinstance(predicted, (str, float, tuple)) else str(predicted),
-        tuple(float(np.mean(r.measured)) for r in results),
-        tuple(tuple(map(float, np.ravel(r.ci)[:2])) for r in results),
-        min(r.n_seeds for r in results), message, {"parts": [r.to_dict() for r in results]},
-    )
 
 
 def _wrong_staircase(example: str) -> list[Subspace]:

@@ -46,7 +46,7 @@ import torch
 from scipy import stats
 
 from ..compare import check_at_least, check_at_most, mean_ci
-from ..compare.result import CheckResult, fmt, fmt_ci, make_result
+from ..compare.result import CheckResult, all_of as _all_of, fmt, fmt_ci, make_result
 from ..errors import InvalidParameterError
 from ..numeric.data import as_seeds
 from ..numeric.sparse_coding import SparseCodingResult, train_sparse_coding
@@ -223,17 +223,6 @@ def _counts(res: SparseCodingResult, kind: str) -> np.ndarray:
 # claims
 
 
-def _all_of(name: str, predicted, results: list[CheckResult]) -> CheckResult:
-    """Conjunction of several checks (passes iff all pass); the failing parts are named."""
-    passed = all(r.passed for r in results)
-    failing = [r.message for r in results if not r.passed]
-    message = f"{name}: " + (f"all {len(results)} parts PASS" if passed else "FAIL — " + " | ".join(failing))
-    return CheckResult(
-        name, passed, predicted if isinstance(predicted, (str, float, tuple)) else str(predicted),
-        tuple(float(np.mean(r.measured)) for r in results),
-        tuple(tuple(map(float, np.ravel(r.ci)[:2])) for r in results),
-        min(r.n_seeds for r in results), message, {"parts": [r.to_dict() for r in results]},
-    )
 
 
 def _initial_sizes(scale: str, c1: float) -> CheckResult:
