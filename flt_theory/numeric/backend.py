@@ -16,7 +16,7 @@ import torch
 from ..errors import FLTError, InvalidParameterError, InvalidParameterTypeError
 from ..symbolic.evaluate import Backend
 
-__all__ = ["TORCH", "NonFiniteError", "check_finite", "resolve_device", "resolve_dtype"]
+__all__ = ["to_numpy", "TORCH", "NonFiniteError", "check_finite", "resolve_device", "resolve_dtype"]
 
 TORCH = Backend(
     "torch",
@@ -97,3 +97,12 @@ def check_finite(tensor: torch.Tensor, what: str, hint: str = "") -> torch.Tenso
     if not bool(torch.isfinite(tensor).all()):
         raise NonFiniteError(f"{what} contains NaN or infinite values" + (f"; {hint}" if hint else ""))
     return tensor
+
+
+def to_numpy(tensor: torch.Tensor):
+    """A tensor (any device, any dtype) as a float64 numpy array, for the comparator layer.
+
+    >>> to_numpy(torch.tensor([1.0, 2.0])).dtype
+    dtype('float64')
+    """
+    return tensor.detach().to("cpu", torch.float64).numpy()

@@ -30,9 +30,9 @@ from functools import lru_cache
 
 import numpy as np
 import sympy as sp
-import torch
 
 from ..compare import check_at_least, check_at_most
+from ..numeric.backend import to_numpy as _np
 from ..compare.result import CheckResult, all_of as _all_of
 from ..errors import InvalidParameterError
 from ..numeric.dictionary import DictionaryResult, train_dictionary
@@ -128,8 +128,6 @@ def wrong_direction_fraction(res: DictionaryResult, threshold: float = 0.9) -> n
     return _np((cos > threshold).to(cos.dtype).mean(-1))
 
 
-def _np(t: torch.Tensor) -> np.ndarray:
-    return t.detach().to("cpu", torch.float64).numpy()
 
 
 

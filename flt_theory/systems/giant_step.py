@@ -31,7 +31,6 @@ from typing import Sequence
 
 import numpy as np
 import sympy as sp
-import torch
 
 from ..compare import (
     check_at_least,
@@ -43,6 +42,7 @@ from ..compare import (
     check_transition,
     mean_ci,
 )
+from ..numeric.backend import to_numpy as _np
 from ..compare.result import CheckResult, all_of as _all_of
 from ..numeric import (
     complement_basis,
@@ -178,8 +178,6 @@ def _staircase_run(target: Target, d: int, p: int, n: int, eta: float, steps: in
     return giant_steps(target, d=d, p=p, n=n, steps=steps, eta=eta, seeds=seeds, ridge=None, device="auto")
 
 
-def _np(tensor) -> np.ndarray:
-    return tensor.detach().to("cpu", dtype=torch.float64).numpy()
 
 
 # ----------------------------------------------------------------------------------------------
