@@ -14,10 +14,20 @@ module                      object
 :mod:`.transition`          threshold and sharpening of a phase transition
 :mod:`.subspace`            learned / not-learned subspaces from masses
 :mod:`.inequality`          one-sided bounds and orderings of regimes
+:mod:`.count`               counts against a binomial law (exact Clopper–Pearson intervals)
+:mod:`.family`              p-values of checks, Holm's procedure, per-claim levels
 ==========================  ==================================================================
+
+Bounded quantities (masses, error rates, fractions, ratios) get intervals inside their range:
+``bounds=(low, high)`` in :func:`mean_ci`, :func:`check_at_least`, :func:`check_at_most`
+(default: none assumed), inferred as (0, 1) by the subspace checks (a mass is in [0, 1] by
+definition), exact in :func:`check_count`. Checks whose law is the null hypothesis report
+``details["p_value"]`` so that a family of claims can be held at one level (:mod:`.family`).
 """
 
 from .bootstrap import MIN_BOOTSTRAP_SEEDS, Estimate, bootstrap_groups, bootstrap_statistic, mean_ci
+from .count import assert_count, binomial_p_value, check_count, clopper_pearson
+from .family import holm, holm_adjusted, p_value_by_inversion, per_claim_level
 from .inequality import (
     assert_at_least,
     assert_at_most,
@@ -35,7 +45,7 @@ from .power_law import (
     fit_power_law,
     fit_power_law_2d,
 )
-from .result import CheckResult, assert_check, assert_fails, make_assert
+from .result import CheckResult, all_of, assert_check, assert_fails, fmt, fmt_ci, make_assert
 from .subspace import assert_not_learned, assert_subspace_learned, check_not_learned, check_subspace_learned
 from .transition import NoCrossingError, assert_transition, check_transition, crossing_point, curves_crossing
 
@@ -47,7 +57,9 @@ __all__ = [
     "PowerLawFit",
     "assert_at_least",
     "assert_at_most",
+    "all_of",
     "assert_check",
+    "assert_count",
     "assert_fails",
     "assert_not_learned",
     "assert_ordering",
@@ -55,20 +67,29 @@ __all__ = [
     "assert_power_law_2d",
     "assert_subspace_learned",
     "assert_transition",
+    "binomial_p_value",
     "bootstrap_groups",
     "bootstrap_statistic",
     "check_at_least",
     "check_at_most",
+    "check_count",
     "check_not_learned",
     "check_ordering",
     "check_power_law",
     "check_power_law_2d",
     "check_subspace_learned",
     "check_transition",
+    "clopper_pearson",
     "crossing_point",
     "curves_crossing",
     "fit_power_law",
     "fit_power_law_2d",
+    "fmt",
+    "fmt_ci",
+    "holm",
+    "holm_adjusted",
     "make_assert",
     "mean_ci",
+    "p_value_by_inversion",
+    "per_claim_level",
 ]

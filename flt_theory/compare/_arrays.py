@@ -15,9 +15,16 @@ from numpy.typing import ArrayLike
 from .._validation import check_int, check_real
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 
-__all__ = ["Mode", "as_array", "check_confidence", "check_mode", "check_nonnegative", "check_options", "is_scalar"]
+__all__ = [
+    "Bounds",
+    "Mode",
+    "as_array",
+    "check_bounds",
+    "check_within", "check_confidence", "check_mode", "check_nonnegative", "check_options", "is_scalar"]
 
 Mode = Literal["consistent", "demonstrated"]
+#: The range ``(low, high)`` of a bounded quantity; either end may be infinite.
+Bounds = tuple[float, float]
 
 
 def _where(name: str, caller: str) -> str:
@@ -98,6 +105,51 @@ def check_options(confidence: float, n_resamples: int, caller: str) -> tuple[flo
     """
     n_resamples = check_int(n_resamples, "n_resamples", minimum=1, caller=caller)
     return check_confidence(confidence, caller), n_resamples
+
+
+def check_bounds(bounds: object, caller: str) -> Bounds | None:
+    """Check a quantity's range: None, or a pair ``(low, high)`` of reals with ``low < high`` (ends may be infinite).
+
+    >>> check_bounds((0, 1), "f"), check_bounds((0, float("inf")), "f"), check_bounds(None, "f")
+    ((0.0, 1.0), (0.0, inf), None)
+    >>> check_bounds((1, 0), "f")
+    Traceback (most recent call last):
+    ...
+    flt_theory.errors.InvalidParameterError: The 'bounds' parameter of f must be a pair (low, high) with low < high. Got (1.0, 0.0) instead.
+    """
+    if bounds is None:
+        return None
+    what = "must be a pair (low, high) of reals (either may be infinite) or None"
+    if isinstance(bounds, (str, bytes)) or np.shape(bounds) != (2,):
+        raise InvalidParameterTypeError(f"{_where('bounds', caller)} {what}. Got {bounds!r} instead.")
+    low, high = bounds  # type: ignore[misc]
+    if not all(isinstance(end, numbers.Real) and not isinstance(end, bool) for end in (low, high)):
+        raise InvalidParameterTypeError(f"{_where('bounds', caller)} {what}. Got {bounds!r} instead.")
+    low, high = float(low), float(high)
+    if not low < high:  # also catches NaN
+        raise InvalidParameterError(
+            f"{_where('bounds', caller)} must be a pair (low, high) with low < high. Got ({low}, {high}) instead."
+        )
+    return low, high
+
+
+def check_within(array: np.ndarray, bounds: Bounds | None, name: str, caller: str) -> np.ndarray:
+    """Check that every entry of ``array`` lies in ``[low, high]`` (nothing to check without bounds).
+
+    >>> check_within(np.array([0.2, 1.5]), (0.0, 1.0), "values", "f")
+    Traceback (most recent call last):
+    ...
+    flt_theory.errors.InvalidParameterError: The 'values' parameter of f must lie within bounds [0, 1] everywhere. Got 1.5 at index (1,) instead.
+    """
+    if bounds is not None:
+        bad = (array < bounds[0]) | (array > bounds[1])
+        if bad.any():
+            index = tuple(int(i) for i in np.argwhere(bad)[0])
+            raise InvalidParameterError(
+                f"{_where(name, caller)} must lie within bounds [{bounds[0]:g}, {bounds[1]:g}] everywhere. "
+                f"Got {array[index]} at index {index} instead."
+            )
+    return array
 
 
 def check_mode(mode: object, caller: str) -> Mode:

@@ -16,6 +16,20 @@ Which side of the confidence interval (CI) of the mean decides is the ``mode``:
 
 ``slack = tolerance + rel_tol * |bound|``. The mean's CI comes from
 :func:`~flt_theory.compare.bootstrap.mean_ci` (Student t below 5 seeds, bootstrap from there on).
+
+**Bounded quantities.** Error rates, accuracies and fractions lie in [0, 1], ratios in
+:math:`[0, \infty)`: pass ``bounds=(0, 1)`` (or ``(0, inf)``) and the mean's CI is formed on the
+logit (log) scale, inside the range (:mod:`.bootstrap`). The default ``bounds=None`` keeps the
+plain-scale interval: these checks take any measurement, so no range is assumed. In
+``mode="consistent"`` a true tight law (:math:`\mathbb E\,X = b`) should FAIL about
+:math:`\alpha/2` of the time; for a right-skewed error rate (Beta(1, 49) per seed, 200 data
+sets at nominal 95%) the plain interval false-FAILs 9.5% (3 seeds) and 8.0% (8 seeds), the
+logit-scale one 5.0% and 6.0% (tests/compare/test_compare_inequality.py).
+
+**p-values.** In ``mode="consistent"`` (the law is the null hypothesis) ``details["p_value"]``
+is the largest :math:`\alpha` at which the check still passes at confidence :math:`1-\alpha`
+(:func:`~flt_theory.compare.family.p_value_by_inversion`; conservative, as one end of a
+two-sided interval decides), for a family-wise level across claims (:mod:`.family`).
 """
 
 from __future__ import annotations
@@ -27,8 +41,9 @@ from numpy.typing import ArrayLike
 
 from .._validation import check_real
 from ..errors import InvalidParameterError, InvalidParameterTypeError
-from ._arrays import Mode, as_array, check_mode, check_nonnegative, check_options
-from .bootstrap import Estimate, RngLike, batched_interval, mean_interval
+from ._arrays import Bounds, Mode, as_array, check_bounds, check_mode, check_nonnegative, check_options, check_within
+from .bootstrap import Estimate, RngLike, bootstrap_distribution, mean_interval
+from .family import p_value_by_inversion
 from .result import FLOAT_SLACK, CheckResult, fmt, fmt_ci, make_assert, make_result
 
 __all__ = [
@@ -48,10 +63,22 @@ def one_sided(estimate: Estimate, bound: float, *, at_least: bool, mode: Mode) -
     >>> [one_sided(est, 1.1, at_least=True, mode=mode) for mode in ("consistent", "demonstrated")]
     [True, False]
     """
+    return _one_sided(estimate.ci, bound, at_least=at_least, mode=mode)
+
+
+def _one_sided(ci: tuple[float, float], bound: float, *, at_least: bool, mode: Mode) -> bool:
     slack = FLOAT_SLACK * max(1.0, abs(bound))
+    low, high = ci
     if at_least:
-        return bool((estimate.high if mode == "consistent" else estimate.low) >= bound - slack)
-    return bool((estimate.low if mode == "consistent" else estimate.high) <= bound + slack)
+        return bool((high if mode == "consistent" else low) >= bound - slack)
+    return bool((low if mode == "consistent" else high) <= bound + slack)
+
+
+def _scale(bounds: Bounds | None) -> str:
+    if bounds is None:
+        return "plain"
+    finite = [v for v in bounds if np.isfinite(v)]
+    return "logit" if len(finite) == 2 else "log" if finite else "plain"
 
 
 def _check_bound(
@@ -66,26 +93,36 @@ def _check_bound(
     n_resamples: int,
     rng: RngLike,
     caller: str,
+    bounds: Bounds | None,
 ) -> CheckResult:
     confidence, n_resamples = check_options(confidence, n_resamples, caller)
-    values = as_array(measured, "measured", caller, shape="(seeds,)", min_len=2)
+    bounds = check_bounds(bounds, caller)
+    values = check_within(as_array(measured, "measured", caller, shape="(seeds,)", min_len=2), bounds, "measured", caller)
     bound = check_real(bound, "bound", caller=caller)
     mode = check_mode(mode, caller)
     slack = check_nonnegative(tolerance, "tolerance", caller)
     slack += check_nonnegative(rel_tol, "rel_tol", caller) * abs(bound)
-    estimate = mean_interval(values, confidence=confidence, n_resamples=n_resamples, rng=rng)
+    estimate = mean_interval(values, confidence=confidence, n_resamples=n_resamples, rng=rng, bounds=bounds)
     relation = ">=" if at_least else "<="
+    shifted = bound - slack if at_least else bound + slack
+    details = {"bound": bound, "slack": slack, "mode": mode, "method": estimate.method, "scale": _scale(bounds)}
+    if bounds is not None:
+        details["bounds"] = bounds
+    if mode == "consistent":
+        details["p_value"] = p_value_by_inversion(
+            lambda level: _one_sided(estimate.at(level), shifted, at_least=at_least, mode=mode)
+        )
     return make_result(
         name=name,
-        passed=one_sided(estimate, bound - slack if at_least else bound + slack, at_least=at_least, mode=mode),
-        predicted=f"{relation} {bound:g}",
+        passed=one_sided(estimate, shifted, at_least=at_least, mode=mode),
+        predicted=f"{relation} {fmt(bound)}",
         measured=estimate.value,
         ci=estimate.ci,
         n_seeds=estimate.n_seeds,
         summary=f"mean {fmt(estimate.value)} {fmt_ci(estimate.ci)} vs bound {relation} {fmt(bound)}"
         + (f" (slack {fmt(slack)})" if slack else "")
-        + f" [{mode}, {estimate.method}]",
-        details={"bound": bound, "slack": slack, "mode": mode, "method": estimate.method},
+        + f" [{mode}, {estimate.method}" + (f", {details['scale']} scale]" if bounds is not None else "]"),
+        details=details,
     )
 
 
@@ -100,6 +137,7 @@ def check_at_least(
     confidence: float = 0.95,
     n_resamples: int = 2000,
     rng: RngLike = 0,
+    bounds: Bounds | None = None,
 ) -> CheckResult:
     r"""Check the lower-bound law :math:`\mathbb E[\text{measured}] \ge \text{bound}`.
 
@@ -120,19 +158,32 @@ def check_at_least(
         Label of the check.
     confidence, n_resamples, rng
         Options of the mean's CI.
+    bounds : (float, float), optional
+        The range of the measured quantity, e.g. ``(0, 1)`` for an error rate: the CI is formed on
+        the logit (log) scale and stays inside it (module docstring). Default: plain scale.
 
     Returns
     -------
     CheckResult
+        ``details``: ``bound``, ``slack``, ``mode``, ``method``, ``scale`` and, in
+        ``mode="consistent"``, ``p_value`` (module docstring).
 
     Examples
     --------
     >>> error = 0.30 + 0.01 * np.random.default_rng(0).standard_normal(8)
     >>> check_at_least(error, 0.30).passed, check_at_least(error, 0.40).passed
     (True, False)
+    >>> check_at_least(error, 0.40).details["p_value"] < 0.05 < check_at_least(error, 0.30).details["p_value"]
+    True
+
+    An error rate near 0 over 3 seeds: its interval stays inside [0, 1] with ``bounds``.
+
+    >>> check_at_most([0.002, 0.011, 0.004], 0.05, bounds=(0, 1)).message
+    'at most: mean 0.005667 [0.000709, 0.04377] vs bound <= 0.05 [consistent, t, logit scale]: PASS'
     """
     return _check_bound(
-        measured, bound, True, mode, tolerance, rel_tol, name, confidence, n_resamples, rng, "check_at_least"
+        measured, bound, True, mode, tolerance, rel_tol, name, confidence, n_resamples, rng, "check_at_least",
+        bounds,
     )
 
 
@@ -147,12 +198,13 @@ def check_at_most(
     confidence: float = 0.95,
     n_resamples: int = 2000,
     rng: RngLike = 0,
+    bounds: Bounds | None = None,
 ) -> CheckResult:
     r"""Check the upper-bound law :math:`\mathbb E[\text{measured}] \le \text{bound}`.
 
     ``mode="consistent"``: PASSES iff the CI's lower end <= ``bound + slack``.
     ``mode="demonstrated"``: PASSES iff the CI's upper end <= ``bound + slack``.
-    Parameters as in :func:`check_at_least`.
+    Parameters and ``details`` as in :func:`check_at_least`.
 
     Examples
     --------
@@ -161,7 +213,8 @@ def check_at_most(
     (True, False)
     """
     return _check_bound(
-        measured, bound, False, mode, tolerance, rel_tol, name, confidence, n_resamples, rng, "check_at_most"
+        measured, bound, False, mode, tolerance, rel_tol, name, confidence, n_resamples, rng, "check_at_most",
+        bounds,
     )
 
 
@@ -195,7 +248,8 @@ def check_ordering(
     Returns
     -------
     CheckResult
-        ``measured`` and ``ci``: the gaps and their CIs; ``details["means"]``: the regime means.
+        ``measured`` and ``ci``: the gaps and their CIs; ``details["means"]``: the regime means,
+        ``details["labels"]``: ``"gap i-(i+1)"``; in ``mode="consistent"`` ``details["p_value"]``.
 
     Examples
     --------
@@ -226,9 +280,18 @@ def check_ordering(
         means = np.stack([b.mean(axis=1) for b in batches], axis=-1)
         return means[:, :-1] - means[:, 1:]
 
-    value, low, high = batched_interval(groups, gaps, n_resamples=n_resamples, confidence=confidence, rng=rng)
-    passed = bool(np.all(low > 0 if mode == "demonstrated" else high > 0))
+    dist = bootstrap_distribution(groups, gaps, n_resamples=n_resamples, rng=rng)
+    value, (low, high) = dist.point, dist.interval(confidence)
+
+    def ordered(lows: np.ndarray, highs: np.ndarray) -> bool:
+        return bool(np.all(lows > 0 if mode == "demonstrated" else highs > 0))
+
+    passed = ordered(low, high)
     cis = tuple((float(lo), float(hi)) for lo, hi in zip(low, high))
+    details: dict = {"means": [float(g.mean()) for g in groups], "mode": mode}
+    details["labels"] = [f"gap {i}-{i + 1}" for i in range(len(groups) - 1)]
+    if mode == "consistent":
+        details["p_value"] = p_value_by_inversion(lambda level: ordered(*dist.interval(level)))
     return make_result(
         name=name,
         passed=passed,
@@ -237,7 +300,7 @@ def check_ordering(
         ci=cis,
         n_seeds=min(len(g) for g in groups),
         summary="gaps " + ", ".join(f"{fmt(v)} {fmt_ci(c)}" for v, c in zip(value, cis)) + f" vs all > 0 [{mode}]",
-        details={"means": [float(g.mean()) for g in groups], "mode": mode},
+        details=details,
     )
 
 

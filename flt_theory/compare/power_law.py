@@ -18,13 +18,23 @@ Verdict: a check PASSES iff every predicted exponent lies in its CI widened by `
 (an absolute tolerance in exponent units). With several exponents each CI is taken at the
 Bonferroni level :math:`1 - (1 - \text{confidence})/k`, so a true law passes with probability at
 least ``confidence``. Checked on noise-free data (exact to 1e-8 for slopes in [-3, 3]) and on
-multiplicative log-normal noise (tests/compare/test_power_law.py).
+multiplicative log-normal noise (tests/compare/test_compare_power_law.py).
+
+**Ranges.** The exponents are unbounded reals, so their intervals need no range; the range of
+:math:`y` (> 0, validated) enters only through :math:`\log \bar y`, finite on the data and on
+every resample (a mean of positive values), and the prefactor :math:`C = e^{\hat a}` is positive
+by construction. Hence no ``bounds`` argument here, unlike :func:`~flt_theory.compare.mean_ci`.
+
+**p-value** (``details["p_value"]``): the largest :math:`\alpha` at which the check still passes
+with its intervals formed at confidence :math:`1-\alpha` from the same replicates (Bonferroni
+over the exponents included); the check FAILS at ``confidence`` iff ``p_value < 1 - confidence``
+(:mod:`.family`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -32,7 +42,8 @@ from numpy.typing import ArrayLike
 from .._validation import check_real
 from ..errors import InvalidParameterError
 from ._arrays import as_array, check_nonnegative, check_options
-from .bootstrap import RngLike, batched_interval
+from .bootstrap import BootstrapDistribution, RngLike, bootstrap_distribution
+from .family import p_value_by_inversion
 from .result import CheckResult, fmt, fmt_ci, make_assert, make_result, within
 
 __all__ = [
@@ -64,6 +75,8 @@ class PowerLawFit:
         Coverage of each interval.
     n_seeds : int
         Seeds behind the fit.
+    cis_at : callable or None
+        ``confidence -> cis`` from the same replicates (nested in ``confidence``); not compared.
 
     Examples
     --------
@@ -77,6 +90,7 @@ class PowerLawFit:
     prefactor: float
     confidence: float
     n_seeds: int
+    cis_at: Callable[[float], tuple[tuple[float, float], ...]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def exponent(self) -> float:
@@ -114,20 +128,30 @@ def _fit(
             "instead."
         )
     solve = np.linalg.pinv(design).T  # (points, k + 1)
-    point, low, high = batched_interval(
-        [y],
-        lambda batch: np.log(batch.mean(axis=1)) @ solve,
-        n_resamples=n_resamples,
-        confidence=confidence,
-        rng=rng,
+    dist = bootstrap_distribution(
+        [y], lambda batch: np.log(batch.mean(axis=1)) @ solve, n_resamples=n_resamples, rng=rng
     )
+    cis_at = _ExponentIntervals(dist)
+    point = dist.point
     return PowerLawFit(
         exponents=tuple(float(b) for b in point[1:]),
-        cis=tuple((float(lo), float(hi)) for lo, hi in zip(low[1:], high[1:])),
+        cis=cis_at(confidence),
         prefactor=float(np.exp(point[0])),
         confidence=confidence,
         n_seeds=len(y),
+        cis_at=cis_at,
     )
+
+
+class _ExponentIntervals:
+    """``confidence -> ((low, high) per exponent)`` from the fit's replicates (picklable)."""
+
+    def __init__(self, dist: BootstrapDistribution) -> None:
+        self.dist = dist
+
+    def __call__(self, confidence: float) -> tuple[tuple[float, float], ...]:
+        low, high = self.dist.interval(confidence)
+        return tuple((float(lo), float(hi)) for lo, hi in zip(low[1:], high[1:]))
 
 
 def fit_power_law(
@@ -204,22 +228,33 @@ def fit_power_law_2d(
 
 
 def _verdict(
-    fit: PowerLawFit, predicted: Sequence[float], tolerance: float, name: str, caller: str
+    fit: PowerLawFit, predicted: Sequence[float], tolerance: float, name: str, caller: str, labels: Sequence[str]
 ) -> CheckResult:
     tolerance = check_nonnegative(tolerance, "tolerance", caller)
     one = len(predicted) == 1
     shown = ", ".join(f"{fmt(b)} {fmt_ci(c)}" for b, c in zip(fit.exponents, fit.cis))
     predicted_value = predicted[0] if one else tuple(predicted)
+    k = len(predicted)
+
+    def passes(cis: Sequence[tuple[float, float]]) -> bool:
+        return all(within(p, lo, hi, tolerance) for p, (lo, hi) in zip(predicted, cis))
+
+    details = {"prefactor": fit.prefactor, "confidence_per_exponent": fit.confidence, "tolerance": tolerance}
+    if not one:
+        details["labels"] = list(labels)
+    if fit.cis_at is not None:
+        cis_at = fit.cis_at
+        details["p_value"] = p_value_by_inversion(lambda level: passes(cis_at(1 - (1 - level) / k)))
     return make_result(
         name=name,
-        passed=all(within(p, lo, hi, tolerance) for p, (lo, hi) in zip(predicted, fit.cis)),
+        passed=passes(fit.cis),
         predicted=predicted_value,
         measured=fit.exponents[0] if one else fit.exponents,
         ci=fit.cis[0] if one else fit.cis,
         n_seeds=fit.n_seeds,
         summary=f"exponent{'' if one else 's'} {shown} vs predicted {fmt(predicted_value)}"
         + (f" ± {fmt(tolerance)}" if tolerance else ""),
-        details={"prefactor": fit.prefactor, "confidence_per_exponent": fit.confidence, "tolerance": tolerance},
+        details=details,
     )
 
 
@@ -256,7 +291,8 @@ def check_power_law(
     Returns
     -------
     CheckResult
-        ``measured`` is the fitted exponent, ``details["prefactor"]`` the fitted :math:`C`.
+        ``measured`` is the fitted exponent, ``details["prefactor"]`` the fitted :math:`C`,
+        ``details["p_value"]`` the check's p-value (module docstring).
 
     Examples
     --------
@@ -268,7 +304,7 @@ def check_power_law(
     """
     predicted = check_real(predicted_exponent, "predicted_exponent", caller="check_power_law")
     fit = fit_power_law(x, y, confidence=confidence, n_resamples=n_resamples, rng=rng)
-    return _verdict(fit, (predicted,), tolerance, name, "check_power_law")
+    return _verdict(fit, (predicted,), tolerance, name, "check_power_law", ("exponent",))
 
 
 def check_power_law_2d(
@@ -301,7 +337,8 @@ def check_power_law_2d(
     Returns
     -------
     CheckResult
-        ``measured`` and ``ci`` are pairs (one entry per exponent).
+        ``measured`` and ``ci`` are pairs (one entry per exponent, ``details["labels"]``);
+        ``details["p_value"]`` as in :func:`check_power_law`.
 
     Examples
     --------
@@ -320,7 +357,7 @@ def check_power_law_2d(
     predicted = tuple(check_real(b, "predicted_exponents", caller=caller) for b in predicted_exponents)
     confidence = check_options(confidence, n_resamples, caller)[0]
     fit = fit_power_law_2d(x1, x2, y, confidence=1 - (1 - confidence) / 2, n_resamples=n_resamples, rng=rng)
-    return _verdict(fit, predicted, tolerance, name, caller)
+    return _verdict(fit, predicted, tolerance, name, caller, ("exponent of x1", "exponent of x2"))
 
 
 assert_power_law = make_assert(check_power_law)

@@ -86,6 +86,34 @@ class CheckResult:
     def __bool__(self) -> bool:
         return bool(self.passed)
 
+    def entries(self) -> tuple[tuple[str, float, tuple[float, float]], ...]:
+        """Every estimate with its own interval, one ``(label, value, (low, high))`` per entry of ``measured``.
+
+        A single-valued result gives one entry labelled by ``name``; a multi-valued one gives one
+        per value, labelled ``"<name>: <label>"`` with ``details["labels"]`` where present (else
+        the index). A ``measured`` and a ``ci`` that do not pair up raise ``ValueError``.
+
+        >>> r = CheckResult("exponents", True, (1.0, -1.0), (1.02, -0.98), ((0.9, 1.1), (-1.1, -0.9)), 8, "m",
+        ...                 {"labels": ["b_d", "b_n"]})
+        >>> r.entries()
+        (('exponents: b_d', 1.02, (0.9, 1.1)), ('exponents: b_n', -0.98, (-1.1, -0.9)))
+        """
+        values = np.atleast_1d(np.asarray(self.measured, dtype=float)).ravel()
+        cis = np.asarray(self.ci, dtype=float).reshape(-1, 2)
+        if len(values) != len(cis):
+            raise ValueError(
+                f"CheckResult {self.name!r} must have one (low, high) pair per measured value. Got "
+                f"{len(values)} values and ci {self.ci!r} instead."
+            )
+        if not isinstance(self.measured, tuple):
+            return ((self.name, float(values[0]), (float(cis[0, 0]), float(cis[0, 1]))),)
+        labels = self.details.get("labels")
+        if not isinstance(labels, (list, tuple)) or len(labels) != len(values):
+            labels = [f"[{i}]" for i in range(len(values))]
+        return tuple(
+            (f"{self.name}: {label}", float(v), (float(lo), float(hi))) for label, v, (lo, hi) in zip(labels, values, cis)
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """Return the fields as JSON-safe builtins (non-finite floats become ``"inf"``, ``"nan"``).
 
@@ -234,14 +262,42 @@ def within(value: float, low: float, high: float, tolerance: float = 0.0) -> boo
 
 
 def all_of(name: str, predicted: Any, results: "list[CheckResult]") -> CheckResult:
-    """Conjunction of several checks on one claim: passes iff every part passes; the failing parts
-    are named in the message, every part is kept in ``details["parts"]``."""
+    r"""Conjunction of several checks on one claim: PASSES iff every part passes.
+
+    Every entry of every part keeps its own estimate and interval (:meth:`CheckResult.entries`):
+    ``measured`` and ``ci`` are the parts' entries in order, one ``(low, high)`` pair per value,
+    and ``details["labels"]`` names them (the part's name, with the entry's label for a
+    multi-valued part). The failing parts are named in the message; every part is kept whole in
+    ``details["parts"]``. Where every part reports ``details["p_value"]`` the conjunction reports
+    the Bonferroni combination :math:`\min\{1, k \min_j p_j\}` over its :math:`k` parts (valid
+    under any dependence between them; :mod:`.family`).
+
+    >>> a = CheckResult("slope", True, 1.0, 1.02, (0.95, 1.09), 8, "slope: PASS", {"p_value": 0.6})
+    >>> b = CheckResult("gaps", False, "decreasing", (0.3, 0.9), ((0.2, 0.4), (0.85, 0.99)), 8, "gaps: FAIL",
+    ...                 {"p_value": 0.01, "labels": ["1-2", "2-3"]})
+    >>> both = all_of("claim", "law", [a, b])
+    >>> both.passed, both.measured, both.ci
+    (False, (1.02, 0.3, 0.9), ((0.95, 1.09), (0.2, 0.4), (0.85, 0.99)))
+    >>> both.details["labels"], both.details["p_value"], both.message
+    (['slope', 'gaps: 1-2', 'gaps: 2-3'], 0.02, 'claim: FAIL — gaps: FAIL')
+    """
     passed = all(r.passed for r in results)
     failing = [r.message for r in results if not r.passed]
     message = f"{name}: " + (f"all {len(results)} parts PASS" if passed else "FAIL — " + " | ".join(failing))
+    entries = [entry for r in results for entry in r.entries()]
+    details: dict[str, Any] = {"parts": [r.to_dict() for r in results], "labels": [label for label, _, _ in entries]}
+    p_values = [r.details.get("p_value") for r in results]
+    if results and all(isinstance(p, numbers.Real) for p in p_values):
+        details["p_value"] = min(1.0, len(results) * float(min(p_values)))  # type: ignore[type-var]
+    if isinstance(predicted, numbers.Real) and not isinstance(predicted, bool):
+        predicted = float(predicted)
     return CheckResult(
-        name, passed, predicted if isinstance(predicted, (str, float, tuple)) else str(predicted),
-        tuple(float(np.mean(r.measured)) for r in results),
-        tuple(tuple(map(float, np.ravel(r.ci)[:2])) for r in results),
-        min(r.n_seeds for r in results), message, {"parts": [r.to_dict() for r in results]},
+        name,
+        passed,
+        predicted if isinstance(predicted, (str, float, tuple)) else str(predicted),
+        tuple(value for _, value, _ in entries),
+        tuple(ci for _, _, ci in entries),
+        min(r.n_seeds for r in results),
+        message,
+        details,
     )

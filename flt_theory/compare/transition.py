@@ -21,6 +21,11 @@ If there is no sign change there, the curve does not cross on the grid: for the 
 side: the crossing lies right of the grid) or ``-inf`` (left of it), so the interval honestly
 reaches beyond the grid.
 
+**p-value** (``details["p_value"]``): the largest :math:`\alpha` at which the threshold still
+lies in the crossing's interval formed at confidence :math:`1-\alpha` from the same replicates
+(:mod:`.family`); 0 when sharpening is required and absent, since the check then fails at every
+level (sharpening compares point estimates, it is not a test with a level).
+
 **Verdict** (:func:`check_transition`): PASSES iff the predicted threshold lies in the CI
 (widened by ``tolerance``) of the crossing of the **largest** size (``level`` given) or of the two
 largest sizes (``level=None``), the estimates closest to the large-:math:`d` limit, AND, unless
@@ -41,7 +46,8 @@ from numpy.typing import ArrayLike
 from .._validation import check_int, check_real
 from ..errors import FLTError, InvalidParameterError, InvalidParameterTypeError
 from ._arrays import as_array, check_nonnegative, check_options
-from .bootstrap import Estimate, RngLike, as_generator, batched_interval
+from .bootstrap import Estimate, RngLike, as_generator, bootstrap_distribution
+from .family import p_value_by_inversion
 from .result import CheckResult, fmt, fmt_ci, make_assert, make_result, within
 
 __all__ = [
@@ -106,14 +112,14 @@ def _locate(
             f"{what} never cross(es) on kappas in [{fmt(kappas[0])}, {fmt(kappas[-1])}]: the difference "
             f"stays in [{fmt(diff.min())}, {fmt(diff.max())}]."
         )
-    value, low, high = batched_interval(
+    dist = bootstrap_distribution(
         groups,
         lambda *batches: _crossings(kappas, difference(*batches), sign[0])[0],
         n_resamples=n_resamples,
-        confidence=confidence,
         rng=rng,
     )
-    return Estimate(float(value), float(low), float(high), confidence, min(len(g) for g in groups))
+    low, high = dist(confidence)
+    return Estimate(float(dist.point), low, high, confidence, dist.n_seeds, "bootstrap", None, dist)
 
 
 def crossing_point(
@@ -269,8 +275,9 @@ def check_transition(
     -------
     CheckResult
         ``measured``/``ci``: the crossing of the largest size(s). ``details``: ``crossings`` (every
-        size or pair: value, low, high), ``steepness``, ``sharpens``. If a mean curve never
-        crosses, the result FAILS with ``measured = nan``.
+        size or pair: value, low, high), ``steepness``, ``sharpens``, ``p_value`` (module
+        docstring). If a mean curve never crosses, the result FAILS with ``measured = nan`` and
+        no p-value.
 
     Examples
     --------
@@ -327,9 +334,13 @@ def check_transition(
         )
     largest = list(crossings)[-1]
     primary = crossings[largest]
+    shape_ok = sharpens or not require_sharpening
+    p_value = (
+        p_value_by_inversion(lambda level: within(predicted, *primary.at(level), tolerance)) if shape_ok else 0.0
+    )
     return make_result(
         name=name,
-        passed=within(predicted, primary.low, primary.high, tolerance) and (sharpens or not require_sharpening),
+        passed=within(predicted, primary.low, primary.high, tolerance) and shape_ok,
         predicted=predicted,
         measured=primary.value,
         ci=primary.ci,
@@ -343,6 +354,7 @@ def check_transition(
             "sharpens": sharpens,
             "level": level,
             "tolerance": tolerance,
+            "p_value": p_value,
         },
     )
 

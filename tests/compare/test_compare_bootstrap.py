@@ -112,3 +112,91 @@ def test_estimate_ci_property():
 def test_bad_input_raises_named_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+# ---------------------------------------------------------------------------------------------
+# bounded quantities
+
+
+def _mass_near_zero(rng: np.random.Generator, seeds: int) -> np.ndarray:
+    """A mass with mean 0.01 per seed: the mean over 4 neurons of Beta(0.5, 49.5) (right-skewed)."""
+    return rng.beta(0.5, 49.5, (seeds, 4)).mean(axis=1)
+
+
+@pytest.mark.parametrize(
+    ("draw", "truth", "seeds", "most"),
+    [
+        (_mass_near_zero, 0.01, 3, 0.08),  # measured 4.0% (plain scale: 6.7%, reaching below 0)
+        (_mass_near_zero, 0.01, 8, 0.09),  # measured 8.7% (plain: 9.7%); 6.1% on 2000 data sets
+        (lambda rng, n: rng.beta(5, 5, n), 0.5, 3, 0.08),  # measured 7.3% (plain: 8.7%); 5.6% on 2000 data sets
+        (lambda rng, n: rng.beta(5, 5, n), 0.5, 8, 0.08),  # measured 4.3% (plain: 4.3%)
+    ],
+)
+def test_bounded_mean_ci_keeps_nominal_coverage_inside_the_range(draw, truth, seeds, most):
+    """300 data sets per row at nominal 95%: the logit-scale interval misses the true mean at about
+    the nominal 5% rate (2000 data sets: the bootstrap module's table), and never leaves [0, 1]."""
+    rng = np.random.default_rng(seeds)
+    missed = 0
+    for i in range(300):
+        est = mean_ci(draw(rng, seeds), bounds=(0, 1), n_resamples=400, rng=i)
+        assert 0 <= est.low <= est.value <= est.high <= 1
+        missed += not est.low <= truth <= est.high
+    assert 0.01 <= missed / 300 <= most
+
+
+@given(
+    values=st.lists(st.floats(0, 1), min_size=2, max_size=10),
+    bounds=st.sampled_from([(0.0, 1.0), (0.0, np.inf), (-np.inf, 1.0), (-1.0, 2.0)]),
+    confidence=st.floats(0.5, 0.999),
+)
+@settings(max_examples=60, deadline=None)
+def test_bounded_interval_lies_in_its_range_and_holds_the_estimate(values, bounds, confidence):
+    est = mean_ci(values, bounds=bounds, confidence=confidence, n_resamples=200)
+    assert bounds[0] <= est.low <= est.value <= est.high <= bounds[1] and est.bounds == bounds
+    wider = est.at(min(0.9999, confidence + (1 - confidence) / 2))
+    assert wider[0] <= est.low and est.high <= wider[1]
+
+
+def test_plain_interval_of_a_mass_near_zero_leaves_the_range_and_the_bounded_one_does_not():
+    """The issue's example: two seeds of a mass give [-0.297, 0.502] on the plain scale."""
+    plain = mean_ci([0.0135, 0.19])
+    bounded = mean_ci([0.0135, 0.19], bounds=(0, 1))
+    assert plain.low < 0 and 0 < bounded.low < 0.0135 and bounded.high < 1
+    assert mean_ci([0.3, 0.3, 0.3], bounds=(0, 1)).ci == (0.3, 0.3)
+    assert mean_ci([0.0, 0.0, 0.0, 0.0, 0.0, 0.0], bounds=(0, 1)).ci == (0.0, 0.0)
+    assert mean_ci([1.0, 1.0, 0.9, 1.0, 1.0, 1.0], bounds=(0, 1)).high == 1.0  # seeds on the end
+
+
+def test_bounds_none_is_the_plain_interval_and_at_reproduces_it():
+    values = np.random.default_rng(3).normal(0.5, 0.1, 8)
+    est = mean_ci(values, rng=2)
+    assert est == mean_ci(values, rng=2, bounds=None) and est.bounds is None
+    assert est.at(0.95) == est.ci and est.at(0.99)[0] < est.low
+    assert bootstrap_statistic(SAMPLES, _spread, rng=1, bounds=(-1, 1)).at(0.5)[1] <= 1
+
+
+def test_estimate_without_replicates_knows_only_its_own_interval():
+    from flt_theory.errors import UnsupportedError
+
+    est = Estimate(1.0, 0.5, 1.5, 0.9, 4)
+    assert est.at(0.9) == (0.5, 1.5)
+    with pytest.raises(UnsupportedError, match="keeps no replicates"):
+        est.at(0.95)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: mean_ci([0.2, 1.5], bounds=(0, 1)), InvalidParameterError,
+         r"'values' parameter of mean_ci must lie within bounds \[0, 1\] everywhere\. Got 1\.5 at index \(1,\)"),
+        (lambda: mean_ci([0.2, 0.5], bounds=(1, 0)), InvalidParameterError, r"'bounds' .* low < high\. Got \(1\.0, 0\.0\)"),
+        (lambda: mean_ci([0.2, 0.5], bounds=(0, np.nan)), InvalidParameterError, r"'bounds' .* low < high"),
+        (lambda: mean_ci([0.2, 0.5], bounds=1.0), InvalidParameterTypeError, r"'bounds' parameter of mean_ci must be a pair"),
+        (lambda: mean_ci([0.2, 0.5], bounds=("0", "1")), InvalidParameterTypeError, r"'bounds' .* pair"),
+        (lambda: bootstrap_statistic(SAMPLES, _spread, bounds=(0, 0.01)), InvalidParameterError,
+         r"'statistic' parameter must stay within bounds \[0, 0\.01\]"),
+    ],
+)  # fmt: skip
+def test_bad_bounds_raise_named_errors(call, error, match):
+    with pytest.raises(error, match=match):
+        call()

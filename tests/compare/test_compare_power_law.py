@@ -137,3 +137,22 @@ def test_exact_2d_power_law_is_recovered(b1, b2):
 def test_bad_input_raises_named_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_p_value_is_consistent_with_the_verdict():
+    """check at confidence 1 - alpha FAILS iff p_value < alpha, for 1-d and 2-d (Bonferroni) checks."""
+    y = noisy_power_law(0)
+    for predicted in (1.4, 1.45, 1.5, 1.6):
+        p_value = check_power_law(X, y, predicted, n_resamples=500).details["p_value"]
+        for confidence in (0.5, 0.9, 0.99):
+            if abs(p_value - (1 - confidence)) > 1e-6:
+                passed = check_power_law(X, y, predicted, confidence=confidence, n_resamples=500).passed
+                assert passed == (p_value >= 1 - confidence)
+    norm = norm_law(0)
+    for wrong in [(1, -1), (1, -1.05), (1.1, -1)]:
+        p_value = check_power_law_2d(D, N, norm, wrong, n_resamples=500).details["p_value"]
+        for confidence in (0.9, 0.99):
+            if abs(p_value - (1 - confidence)) > 1e-6:
+                passed = check_power_law_2d(D, N, norm, wrong, confidence=confidence, n_resamples=500).passed
+                assert passed == (p_value >= 1 - confidence)
+    assert check_power_law_2d(D, N, norm, (1, -1)).details["labels"] == ["exponent of x1", "exponent of x2"]

@@ -135,3 +135,15 @@ def test_bad_input_raises_named_errors(call, error, match):
 
 def test_single_curve_is_enough_for_a_level_crossing_without_sharpening():
     assert_transition(KAPPAS, {256: sigmoid(256, 0)}, 2.0, level=0.5, require_sharpening=False)
+
+
+def test_p_value_is_consistent_with_the_verdict():
+    data = curves(0)
+    for threshold in (1.9, 1.97, 2.0, 2.1):
+        p_value = check_transition(KAPPAS, data, threshold, n_resamples=500).details["p_value"]
+        for confidence in (0.5, 0.9, 0.99):
+            if abs(p_value - (1 - confidence)) > 1e-6:
+                passed = check_transition(KAPPAS, data, threshold, confidence=confidence, n_resamples=500).passed
+                assert passed == (p_value >= 1 - confidence)
+    flat = {d: sigmoid(64, seed=d) for d in DS}
+    assert check_transition(KAPPAS, flat, 2.0, level=0.5).details["p_value"] == 0.0  # fails at every level
