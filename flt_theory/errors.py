@@ -13,6 +13,7 @@ __all__ = [
     "InvalidParameterError",
     "InvalidParameterTypeError",
     "UnsupportedError",
+    "DivergenceError",
 ]
 
 
@@ -34,3 +35,19 @@ class InvalidParameterTypeError(FLTError, TypeError):
 
 class UnsupportedError(FLTError, NotImplementedError):
     """The request is well formed but outside what flt_theory can compute exactly or at all."""
+
+
+class DivergenceError(FLTError, ArithmeticError):
+    """A run produced NaN or infinite values (training diverged, or the target overflowed); the
+    message names the parameter to change (e.g. ``eta``) and its value."""
+
+
+class BudgetExceededError(FLTError, ValueError):
+    """The request is well formed but would exceed a work budget (degree, number of terms, size of a
+    constant, precision). The message names the limit and the environment variable that raises it
+    (see :mod:`flt_theory.symbolic.budget`)."""
+
+
+class NotSquareIntegrableError(InvalidTargetError):
+    """A function whose square-integrability under N(0, 1) could not be established, so no Hermite
+    expansion is computed; the message says why (e.g. a pole, or growth like exp(q z^2) with q >= 1/4)."""

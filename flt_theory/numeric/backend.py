@@ -7,16 +7,45 @@ its formulas through it, so the symbolic layer and the simulation cannot drift a
 
 The Heaviside step is :math:`H(x) = \mathbb 1[x > 0] + \tfrac12 \mathbb 1[x = 0]`, sympy's convention
 :math:`H(0) = 1/2` (it is what ``sympy.diff(relu(z), z)`` produces).
+
+Threads (one place decides them)
+--------------------------------
+The numeric layer runs two kinds of CPU work that alternate and never overlap: torch's intra-op
+threads (GEMMs, elementwise passes) and the Gaussian sampler, whose serial ``torch.randn`` calls
+(one per seed and block, see :mod:`.data`) run on a pool of :func:`sampler_workers` Python threads.
+:func:`configure_threads` sets the intra-op count; the sampler uses the same count, never more
+than the cores this process may run on, so at no time are more threads runnable than
+:func:`configure_threads` allows. Resolution order: the ``threads`` argument, then the environment
+variable ``FLT_THREADS``, else torch's own choice is left alone (``OMP_NUM_THREADS`` if set when torch
+loaded, else the number of cores; this is what :mod:`flt_theory.runner.executors` sets per pool
+worker). On a machine shared with other processes ask for fewer threads than cores: an OpenMP team
+whose thread shares a core with another process waits for it at every barrier.
 """
 
 from __future__ import annotations
 
+import os
+
 import torch
 
-from ..errors import FLTError, InvalidParameterError, InvalidParameterTypeError
+from ..errors import DivergenceError, InvalidParameterError, InvalidParameterTypeError
 from ..symbolic.evaluate import Backend
 
-__all__ = ["to_numpy", "TORCH", "NonFiniteError", "check_finite", "resolve_device", "resolve_dtype"]
+__all__ = [
+    "THREADS_ENV",
+    "TORCH",
+    "NonFiniteError",
+    "available_cores",
+    "check_finite",
+    "configure_threads",
+    "resolve_device",
+    "resolve_dtype",
+    "sampler_workers",
+    "to_numpy",
+]
+
+#: Environment variable read by :func:`configure_threads` when no ``threads`` argument is given.
+THREADS_ENV = "FLT_THREADS"
 
 TORCH = Backend(
     "torch",
@@ -30,15 +59,68 @@ TORCH = Backend(
         "sign": torch.sign,
         "relu": torch.relu,
         "sigmoid": torch.sigmoid,
-        "heaviside": lambda x: torch.sign(x).add_(1.0).mul_(0.5),  # (1 + sign x) / 2: H(0) = 1/2
+        "heaviside": lambda x: torch.heaviside(x, x.new_full((), 0.5)),  # H(0) = 1/2, one pass
     },
 )
 
 _DTYPES = {"float32": torch.float32, "float64": torch.float64}
 
 
-class NonFiniteError(FLTError, FloatingPointError):
-    """A simulation produced NaN or infinite values (training diverged, or the target overflowed)."""
+class NonFiniteError(DivergenceError, FloatingPointError):
+    """A simulation produced NaN or infinite values (training diverged, or the target overflowed);
+    a :class:`~flt_theory.errors.DivergenceError`."""
+
+
+def available_cores() -> int:
+    """CPU cores this process may run on (its affinity mask where the OS has one).
+
+    >>> available_cores() >= 1
+    True
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def configure_threads(threads: int | None = None) -> int:
+    """Decide torch's intra-op CPU thread count (module docstring) and return it.
+
+    ``threads`` if given, else ``$FLT_THREADS`` if set, else torch's current count is kept; capped at
+    :func:`available_cores`. Calls ``torch.set_num_threads`` only when the count changes.
+
+    >>> configure_threads(1)
+    1
+    """
+    if threads is None:
+        text = os.environ.get(THREADS_ENV, "").strip()
+        if not text:
+            return min(torch.get_num_threads(), available_cores())
+        try:
+            threads = int(text)
+        except ValueError:
+            raise InvalidParameterError(
+                f"The environment variable {THREADS_ENV} must be an int >= 1. Got {text!r} instead."
+            ) from None
+        source = f"environment variable {THREADS_ENV}"
+    else:
+        source = "'threads' parameter"
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise InvalidParameterError(f"The {source} must be an int >= 1. Got {threads!r} instead.")
+    threads = min(threads, available_cores())
+    if torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
+    return threads
+
+
+def sampler_workers() -> int:
+    """Threads drawing Gaussian blocks on the CPU: torch's intra-op count, at most the available
+    cores (the sampling and the GEMM phases alternate, so the two never run at once).
+
+    >>> 1 <= sampler_workers() <= available_cores()
+    True
+    """
+    return max(1, min(torch.get_num_threads(), available_cores()))
 
 
 def resolve_device(device: str | torch.device = "auto") -> torch.device:

@@ -19,8 +19,9 @@ rows (1024 on the CPU, 16384 on CUDA, where a kernel launch per small block woul
 
 Numbers differ between CPU and CUDA (different generator algorithms) and between float32 and
 float64. Blocks are drawn one ``torch.randn`` call per (seed, block) — the price of streams that do not
-depend on the batch — on a thread pool on the CPU (torch's CPU sampler is serial) and queued in order
-on CUDA; all arithmetic is batched.
+depend on the batch — on a thread pool on the CPU (torch's CPU sampler is serial; the pool's size is
+decided with torch's thread count in :mod:`.backend`) and queued in order on CUDA; all arithmetic is
+batched.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import torch
 
 from .._validation import check_int
 from ..errors import InvalidParameterError, InvalidParameterTypeError
-from .backend import resolve_device, resolve_dtype
+from .backend import resolve_device, resolve_dtype, sampler_workers
 
 __all__ = ["BLOCK_ROWS", "as_seeds", "default_chunk_size", "gaussian_chunks", "seeded_normal", "teacher_directions"]
 
@@ -107,8 +108,8 @@ def _draw(task: tuple[torch.Tensor, int, str, int]) -> None:
 
 def _draw_all(tasks: list[tuple[torch.Tensor, int, str, int]]) -> None:
     """Fill every ``(out, seed, stream, block)`` in place. On the CPU the (serial) torch sampler
-    runs on a pool of ``torch.get_num_threads()`` threads; on CUDA kernels are queued in order."""
-    threads = torch.get_num_threads()
+    runs on a pool of :func:`~.backend.sampler_workers` threads; on CUDA kernels are queued in order."""
+    threads = sampler_workers()
     if len(tasks) < 2 or threads < 2 or tasks[0][0].device.type != "cpu":
         for task in tasks:
             _draw(task)

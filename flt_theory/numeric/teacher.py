@@ -2,8 +2,8 @@ r"""Teacher :math:`f^*(x) = g(\langle w^*_1, x\rangle, \dots, \langle w^*_r, x\r
 
 The link :math:`g` is the symbolic :class:`~flt_theory.symbolic.target.Target` itself, evaluated on
 the projections :math:`z = W^* x` through :data:`~flt_theory.numeric.backend.TORCH`, so the
-simulated labels are those of the object the symbolic laws are derived from. Source: CLAIMS.md §1,
-seed ``004`` (DKLPS '23, arXiv 2305.18270).
+simulated labels are those of the object the symbolic laws are derived from. Source: Dandi,
+Krzakala, Loureiro, Pesce, Stephan 2023 (arXiv 2305.18270).
 """
 
 from __future__ import annotations
