@@ -23,7 +23,7 @@ spike along :math:`w^*_1` instead of :math:`w^*_1 + 2w^*_2`.
 import sympy as sp
 
 from flt_theory.symbolic import Subspace, Target, leap_index, one_step_subspace, student_coefficient
-from flt_theory.systems.claims import assert_claim
+from flt_theory.systems import assert_claim
 
 CLAIMS = ["giant-step/leap1-transition-relu", "giant-step/leap1-transition-tanh", "giant-step/rank-one-update"]
 

@@ -21,7 +21,7 @@ tanh student learns".
 
 from flt_theory.symbolic import Target, leap_index, one_step_subspace, student_coefficient
 from flt_theory.symbolic.hermite import hermite_coefficients
-from flt_theory.systems.claims import assert_claim
+from flt_theory.systems import assert_claim
 
 CLAIMS = ["giant-step/leap2-threshold", "giant-step/vanishing-student-coefficient"]
 

@@ -20,15 +20,16 @@ wrong staircase :math:`U_2 = U_1`, whose bound 1 after two steps the measured er
 """
 
 from flt_theory.symbolic import Subspace, conditional_variance, staircase
-from flt_theory.systems.claims import assert_claim
+from flt_theory.systems import assert_claim
 
 CLAIMS = ["giant-step/second-layer-bounds"]
-from flt_theory.systems.giant_step import SECOND_LAYER_TARGET
+from flt_theory.systems.giant_step.declaration import SECOND_LAYER_TARGET, target
 
 
 def test_prediction():
-    ladder = [Subspace.zero(2)] + staircase(SECOND_LAYER_TARGET, 2)
-    assert [conditional_variance(SECOND_LAYER_TARGET, u) for u in ladder] == [2, 1, 0]
+    f = target(SECOND_LAYER_TARGET)
+    ladder = [Subspace.zero(2)] + staircase(f, 2)
+    assert [conditional_variance(f, u) for u in ladder] == [2, 1, 0]
 
 
 def test_claim(claim_key, scale):

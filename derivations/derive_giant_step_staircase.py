@@ -30,8 +30,8 @@ is the weaker "step 2 adds mass on :math:`\mathrm{span}(w_2,w_3)`" plus the regi
 import pytest
 
 from flt_theory.symbolic import Subspace, staircase
-from flt_theory.systems.claims import assert_claim
-from flt_theory.systems.giant_step import STAIRCASE_EXAMPLES
+from flt_theory.systems import assert_claim
+from flt_theory.systems.giant_step.declaration import STAIRCASE_EXAMPLES, target
 
 CLAIMS = [
     "giant-step/staircase-a",
@@ -51,9 +51,9 @@ EXPECTED = {
 
 @pytest.mark.parametrize("key", "abcd")
 def test_prediction(key):
-    target = STAIRCASE_EXAMPLES[key]
-    got = staircase(target, 2)
-    assert got == [Subspace.span(v, target.rank) for v in EXPECTED[key]]
+    f = target(STAIRCASE_EXAMPLES[key])
+    got = staircase(f, 2)
+    assert got == [Subspace.span(v, f.rank) for v in EXPECTED[key]]
 
 
 def test_claim(claim_key, scale):

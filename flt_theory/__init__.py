@@ -2,17 +2,17 @@
 
 Layers (imports point downward only): :mod:`flt_theory.symbolic` (sympy) predicts,
 :mod:`flt_theory.numeric` (torch) simulates, :mod:`flt_theory.compare` (numpy/scipy) gives
-verdicts, :mod:`flt_theory.systems` wires them per system of CLAIMS.md, :mod:`flt_theory.cli` is
+verdicts, :mod:`flt_theory.systems` wires them, one folder per system (found by discovery), :mod:`flt_theory.cli` is
 the ``flt`` command.
 """
 
 from .errors import FLTError, InvalidParameterError, InvalidParameterTypeError, InvalidTargetError, UnsupportedError
 from .symbolic import (
     Law,
+    Source,
     Subspace,
     Target,
     conditional_variance,
-    giant_step_laws,
     hermite_coefficients,
     hermite_expansion,
     information_exponent,
@@ -30,16 +30,31 @@ from .symbolic import (
 __version__ = "0.1.0"
 
 
+#: Names of :mod:`flt_theory.systems` offered here (loaded on first use).
+_SYSTEMS_API = ("Claim", "Measurement", "Option", "SimulateCommand", "System", "verify")
+
+
 def __getattr__(name: str):
-    """``sweep`` and ``check`` load the runner (pandas, torch) only when first used."""
+    """``sweep``, ``check`` and the systems' names load the runner and systems (pandas, torch) only
+    when first used."""
     if name == "sweep":
         from .runner import sweep
+        from .systems import discover
 
+        discover()  # the systems' experiments become known by name
         return sweep
     if name == "check":
         from .report import check
 
         return check
+    if name in _SYSTEMS_API:
+        from . import systems
+
+        return getattr(systems, name)
+    if name == "giant_step_laws":
+        from .systems.giant_step.laws import giant_step_laws
+
+        return giant_step_laws
     raise AttributeError(f"module 'flt_theory' has no attribute {name!r}")
 
 __all__ = [
@@ -48,6 +63,13 @@ __all__ = [
     "InvalidParameterTypeError",
     "InvalidTargetError",
     "Law",
+    "Source",
+    "Claim",
+    "Measurement",
+    "Option",
+    "SimulateCommand",
+    "System",
+    "verify",
     "Subspace",
     "Target",
     "UnsupportedError",

@@ -1,4 +1,4 @@
-r"""The ``flt`` command: the symbolic layer from a shell.
+r"""The ``flt`` command: derive, simulate and check feature-learning laws from a shell.
 
 Commands (``flt COMMAND --help`` for details)::
 
@@ -7,8 +7,11 @@ Commands (``flt COMMAND --help`` for details)::
     flt staircase TARGET [--steps T]                  learned subspaces U_1..U_T (n = O(d))
     flt limits TARGET --kappa-n A --kappa-p B         learned subspace and the learnable part P_{U,<=kappa} f*
     flt laws TARGET [--activation relu]               every predicted law of the giant-step system
-    flt tour                                          the worked examples of seed 004
-    flt simulate giant-step TARGET --d D --kappa K    simulate giant steps, measure the learned subspace
+    flt tour                                          the worked examples of Dandi et al. 2023
+    flt simulate SYSTEM [OPTIONS]                     simulate a system, measure the observables of its laws
+    flt check [PATHS]                                 run claims with their negative controls, write a report
+    flt claims [--json | --markdown]                  the catalogue of claims
+    flt sweep EXPERIMENT -p NAME=V1,V2                run a registered experiment on a grid (resumable)
 
 ``TARGET`` is a function of ``z1 .. zr`` in the restricted grammar of
 :mod:`flt_theory.symbolic.parser` (e.g. ``"z1 + He2(z2) + He2(z1)*z2"``); ``--links "z + He2(z); z -
@@ -43,6 +46,8 @@ import click
 import numpy as np
 import sympy as sp
 
+from ._text import as_float as _float, basis as _basis, json_ready as _json_ready, number_text as _number_text
+from ._text import subspace_text as _subspace_text, table as _table
 from .errors import FLTError
 from .symbolic import (
     HermiteExpansion,
@@ -50,7 +55,6 @@ from .symbolic import (
     Target,
     expand_target,
     format_hermite,
-    giant_step_laws,
     hermite_coefficients,
     information_exponent,
     laws_latex_document,
@@ -66,14 +70,14 @@ from .symbolic.target import MAX_POLYNOMIAL_TERMS, polynomial_degree_bound
 
 __all__ = ["TOUR_REGIMES", "TOUR_STAIRCASES", "TOUR_TARGET", "cli", "main"]
 
-#: Worked staircase examples (a)-(d) of seed 004: (label, links or None, target text).
+#: Worked staircase examples (a)-(d) of Dandi et al. 2023 (arXiv 2305.18270): (label, links or None, target text).
 TOUR_STAIRCASES: tuple[tuple[str, tuple[str, ...] | None, str | None], ...] = (
     ("(a)", ("z + He2(z)", "z - He2(z)"), None),
     ("(b)", ("z + He2(z)", "z + He2(z)"), None),
     ("(c)", None, "z1 + z1*z2 + z1*z3"),
     ("(d)", None, "z1 + z1*z2 + He3(z1)*z3"),
 )
-#: The five-direction example of seed 004 and its five (kappa_n, kappa_p) regimes.
+#: The five-direction example of Dandi et al. 2023 and its five (kappa_n, kappa_p) regimes.
 TOUR_TARGET = "z1 + He2(z2) + He2(z1)*z2 + He4(z1)*He2(z2)*z3 + He2(z2)*He2(z3)"
 TOUR_REGIMES: tuple[tuple[int, int], ...] = ((1, 0), (1, 1), (2, 0), (2, 1), (2, 2))
 
@@ -85,10 +89,11 @@ _CONVENTION = "probabilists' He_j, E[He_j He_k] = j! delta_jk"
 
 
 class _InputError(click.UsageError):
-    """Bad input attributed to one parameter; printed as ``flt: error: PARAM: message``."""
+    """Bad input attributed to one parameter; printed as ``flt: error: PARAM: message`` (``param`` None:
+    the message already names it, as the errors of the systems' simulate commands do)."""
 
-    def __init__(self, param: str, message: str):
-        super().__init__(f"{param}: {message}")
+    def __init__(self, param: str | None, message: str):
+        super().__init__(message if param is None else f"{param}: {message}")
 
 
 @contextlib.contextmanager
@@ -220,64 +225,6 @@ def _guard_size(target: Target) -> None:
 # formatting
 
 
-def _float(value: Any) -> float:
-    """A JSON-ready float (``-0.0`` becomes ``0.0``)."""
-    number = float(value)
-    return 0.0 if number == 0 else number
-
-
-def _basis(subspace: Subspace) -> list[list[float]]:
-    return [[_float(x) for x in row] for row in subspace.to_json()]
-
-
-def _number_text(value: Any) -> str:
-    """``1`` for an integral value, else a short decimal.
-
-    >>> _number_text(2.0), _number_text(1.5), _number_text(sp.Integer(57))
-    ('2', '1.5', '57')
-    """
-    if isinstance(value, sp.Basic) and value.is_Integer:
-        return str(value)
-    number = float(value)
-    return str(int(number)) if number.is_integer() and abs(number) < 1e15 else f"{number:.10g}"
-
-
-def _subspace_text(subspace: Subspace) -> str:
-    """Plain-text span of a subspace (vectors unnormalised when exact).
-
-    >>> _subspace_text(Subspace.span([[1, 1, 0], [0, 0, 2]], 3))
-    'span{w1 + w2, w3}'
-    >>> _subspace_text(Subspace.zero(2)), _subspace_text(Subspace.span([[0.0, -1.0, 0.0]], 3))
-    ('{0}', 'span{w2}')
-    """
-    if subspace.dim == 0:
-        return "{0}"
-    if subspace.dim == subspace.ambient:  # all of V*, however the basis came out
-        return "span{" + ", ".join(f"w{k}" for k in range(1, subspace.ambient + 1)) + "}"
-    parts = []
-    for row in subspace.rows():
-        if subspace.is_exact:
-            scale = next(e for e in row if not e.is_zero)
-            coeffs: Sequence[Any] = [sp.nsimplify(e / scale) for e in row]
-        else:  # unit vector, sign fixed so that its first nonzero entry is positive
-            coeffs = [float(e) if abs(float(e)) > 1e-12 else 0.0 for e in row]
-            sign = math.copysign(1.0, next(c for c in coeffs if c != 0))
-            coeffs = [sign * c + 0.0 for c in coeffs]
-        terms = []
-        for k, c in enumerate(coeffs, start=1):
-            if c == 0:
-                continue
-            if c == 1:
-                terms.append(f"w{k}")
-            elif c == -1:
-                terms.append(f"-w{k}")
-            else:
-                shown = f"{c:.4g}" if isinstance(c, float) else str(c)
-                terms.append(f"({shown})*w{k}" if isinstance(c, sp.Add) else f"{shown}*w{k}")
-        parts.append(" + ".join(terms).replace("+ -", "- "))
-    return "span{" + ", ".join(parts) + "}"
-
-
 def _hermite_latex(expansion: HermiteExpansion) -> str:
     r"""LaTeX of :math:`\sum_\alpha \hat g(\alpha)\mathrm{He}_\alpha(x)`, with :math:`x_k = \langle x, w^*_k\rangle`.
 
@@ -321,12 +268,6 @@ def _emit_json(document: Any) -> None:
     click.echo(json.dumps(document, indent=2, allow_nan=False))
 
 
-def _table(rows: Sequence[Sequence[str]], indent: str = "") -> str:
-    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
-    lines = [indent + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
-    return "\n".join(lines)
-
-
 # ----------------------------------------------------------------------------------------------
 # commands
 
@@ -335,7 +276,7 @@ def _table(rows: Sequence[Sequence[str]], indent: str = "") -> str:
 @click.version_option(package_name="flt-theory", prog_name="flt")
 @click.pass_context
 def cli(ctx: click.Context) -> None:
-    """Derive feature-learning-theory laws of two-layer networks (symbolic layer).
+    """Derive feature-learning-theory laws of two-layer networks (derive, simulate, check).
 
     TARGET is a function of z1..zr, e.g. "z1 + He2(z2) + He2(z1)*z2" (He_k: probabilists'
     Hermite polynomials, E[He_j He_k] = j! delta_jk). Start with `flt tour`.
@@ -430,7 +371,7 @@ def leap_command(target: str | None, links: str | None, truncation: int | None, 
 def staircase_command(
     target: str | None, links: str | None, truncation: int | None, steps: int, as_json: bool, as_latex: bool
 ) -> None:
-    """Staircase U_1 .. U_T of subspaces learned by T giant steps with n = O(d) (seed 004, Conjecture 1).
+    """Staircase U_1 .. U_T of subspaces learned by T giant steps with n = O(d) (Dandi et al. 2023, arXiv 2305.18270, Conjecture 1).
 
     Bases are orthonormal, in w*-coordinates (component k along w*_k).
     """
@@ -487,7 +428,7 @@ def limits_command(
 ) -> None:
     """Learned subspace U and learnable part P_{U,<=kappa} f*, kappa = min(kappa_n, kappa_p).
 
-    The residual ||P_{U,>kappa} f*||^2 is the conjectured limiting error (seed 004, Conjecture 3).
+    The residual ||P_{U,>kappa} f*||^2 is the conjectured limiting error (Dandi et al. 2023, Conjecture 3).
     """
     fmt = _output_format(as_json, as_latex)
     if steps > 1 and kappa_n != 1:
@@ -549,12 +490,14 @@ def limits_command(
 def laws_command(
     target: str | None, links: str | None, truncation: int | None, activation: str, as_json: bool, as_latex: bool
 ) -> None:
-    """Every predicted law of the giant-step system (seed 004) for TARGET and a student activation."""
+    """Every predicted law of the giant-step system (Dandi et al. 2023, arXiv 2305.18270) for TARGET and a student activation."""
     fmt = _output_format(as_json, as_latex)
     f = _load_target(target, links)
     with _blame("--activation"):
         parse_link(activation)
     with _blame("TARGET"), np.errstate(all="ignore"):
+        from .systems.giant_step.laws import giant_step_laws
+
         laws = giant_step_laws(f, activation, truncation)
     if fmt == "json":
         _emit_json([law.to_dict() for law in laws])
@@ -567,10 +510,10 @@ def laws_command(
         click.echo(_table([("law", "status", "latex")] + [(law.name, law.status, law.latex()) for law in laws]))
 
 
-@cli.command("tour", short_help="Worked examples of seed 004 (start here).")
+@cli.command("tour", short_help="Worked examples of Dandi et al. 2023 (start here).")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 def tour_command(as_json: bool) -> None:
-    """The worked examples of seed 004: staircases (a)-(d) and the five-regime table."""
+    """The worked examples of Dandi et al. 2023 (arXiv 2305.18270): staircases (a)-(d) and the five-regime table."""
     examples = []
     for label, links, text in TOUR_STAIRCASES:
         if links is not None:
@@ -611,7 +554,7 @@ def tour_command(as_json: bool) -> None:
             }
         )
         return
-    click.echo("flt tour: the symbolic predictions of seed 004 (DKLPS '23, arXiv 2305.18270)")
+    click.echo("flt tour: the symbolic predictions of Dandi, Krzakala, Loureiro, Pesce, Stephan 2023 (arXiv 2305.18270)")
     click.echo(f"Hermite convention: {_CONVENTION}; w1..wr are the teacher directions w*_k.")
     click.echo("")
     click.echo("1. Staircase U_t learned by t giant steps with n = O(d) (Conjecture 1)")
@@ -642,47 +585,51 @@ def tour_command(as_json: bool) -> None:
 
 
 # ----------------------------------------------------------------------------------------------
-# flt simulate: the numeric layer (torch, imported on first use so the symbolic commands stay fast)
-
-#: Largest ``n * d * seeds`` (Gaussian numbers drawn per giant step) ``flt simulate giant-step`` accepts.
-MAX_SAMPLE_ENTRIES = 2e10
-#: Largest ``(steps + 1) * seeds * p * d`` (first-layer weights kept in memory) it accepts.
-MAX_WEIGHT_ENTRIES = 1e9
+# flt simulate SYSTEM: one subcommand per discovered system, generated from its declaration (torch
+# and the systems are imported only when a subcommand or its help is asked for)
 
 
-class _IntList(click.ParamType):
-    """Comma-separated ints >= 1, e.g. ``32,64,128``."""
+class _NumberList(click.ParamType):
+    """Comma-separated numbers (``32,64,128`` / ``0.5,1,1.5``) within optional bounds."""
 
-    name = "D[,D...]"
+    def __init__(self, kind: type, minimum: float | None, maximum: float | None):
+        self.kind, self.minimum, self.maximum = kind, minimum, maximum
+        self.name = "N[,N...]" if kind is int else "X[,X...]"
 
-    def convert(self, value: Any, param, ctx) -> tuple[int, ...]:
-        if isinstance(value, tuple):
-            return value
-        parts = [part.strip() for part in str(value).split(",")]
-        try:
-            numbers = tuple(int(part) for part in parts)
-        except ValueError:
-            self.fail(f"expected comma-separated integers >= 1, e.g. '32,64'; got {value!r}", param, ctx)
-        if any(number < 1 for number in numbers):
-            self.fail(f"expected comma-separated integers >= 1; got {value!r}", param, ctx)
-        return numbers
-
-
-class _RealList(click.ParamType):
-    """Comma-separated finite reals >= 0, e.g. ``0.5,1,1.5``."""
-
-    name = "K[,K...]"
-
-    def convert(self, value: Any, param, ctx) -> tuple[float, ...]:
+    def convert(self, value: Any, param, ctx) -> tuple:
         if isinstance(value, tuple):
             return value
         try:
-            numbers = tuple(float(part) for part in str(value).split(","))
+            numbers = tuple(self.kind(part.strip()) for part in str(value).split(","))
         except ValueError:
-            self.fail(f"expected comma-separated finite real numbers >= 0, e.g. '0.5,1.5'; got {value!r}", param, ctx)
-        if any(not math.isfinite(number) or number < 0 for number in numbers):
-            self.fail(f"expected comma-separated finite real numbers >= 0; got {value!r}", param, ctx)
+            self.fail(f"expected comma-separated {'integers' if self.kind is int else 'real numbers'}, e.g. "
+                      f"{'32,64' if self.kind is int else '0.5,1.5'}; got {value!r}", param, ctx)
+        for number in numbers:
+            if not math.isfinite(number) or (self.minimum is not None and number < self.minimum) or (
+                    self.maximum is not None and number > self.maximum):
+                self.fail(f"expected finite values in [{self.minimum}, {self.maximum}]; got {value!r}", param, ctx)
         return numbers
+
+
+class _Bounded(click.ParamType):
+    """A finite int or real within optional bounds (rejects nan and inf, unlike ``click.FloatRange``)."""
+
+    def __init__(self, kind: type, minimum: float | None, maximum: float | None):
+        self.kind, self.minimum, self.maximum = kind, minimum, maximum
+        self.name = "INTEGER" if kind is int else "REAL"
+
+    def convert(self, value: Any, param, ctx):
+        try:
+            number = self.kind(value) if not isinstance(value, bool) else math.nan
+        except (TypeError, ValueError):
+            number = math.nan
+        if not math.isfinite(number) or (self.minimum is not None and number < self.minimum) or (
+                self.maximum is not None and number > self.maximum):
+            low = "-inf" if self.minimum is None else _number_text(self.minimum)
+            high = "inf" if self.maximum is None else _number_text(self.maximum)
+            self.fail(f"expected a finite {'integer' if self.kind is int else 'real number'} in [{low}, {high}]; "
+                      f"got {value!r}", param, ctx)
+        return number
 
 
 class _StepSize(click.ParamType):
@@ -702,262 +649,104 @@ class _StepSize(click.ParamType):
         return number
 
 
-def _simulated_target_options(func: Callable) -> Callable:
-    """``TARGET`` or ``--links``, as for the symbolic commands (no ``--degree``: the simulation
-    evaluates the target exactly; only the predicted subspaces use the default Hermite truncation)."""
-    func = click.option(
-        "--links",
-        "links",
-        default=None,
-        metavar="'S1; S2; ...'",
-        help="Separable target sum_k S_k(z_k): semicolon-separated 1-D links in z (instead of TARGET).",
-    )(func)
-    return click.argument("target", required=False)(func)
+def _click_parameter(option) -> click.Parameter:
+    """The click argument or option of a declared :class:`~flt_theory.systems.declaration.Option`."""
+    types = {
+        "int": _Bounded(int, option.minimum, option.maximum), "float": _Bounded(float, option.minimum, option.maximum),
+        "ints": _NumberList(int, option.minimum, option.maximum), "floats": _NumberList(float, option.minimum, option.maximum),
+        "eta": _StepSize(), "str": click.STRING, "choice": click.Choice(list(option.choices)),
+    }
+    if option.argument:
+        return click.Argument([option.dest], required=option.required)
+    flag = "--" + option.name
+    if option.kind == "flag":
+        return click.Option([flag, option.dest], is_flag=True, help=option.help)
+    extra = {} if option.default is None else {"default": option.default, "show_default": True}  # click: None is a value
+    return click.Option([flag, option.dest], type=types[option.kind], required=option.required, help=option.help, **extra)
 
 
-def _json_ready(value: Any) -> Any:
-    """``value`` with every non-finite float replaced by ``None`` (JSON has no NaN) and ``-0.0`` by ``0.0``.
+def _simulate_command(system) -> click.Command:
+    spec = system.simulate
 
-    >>> _json_ready({"a": [1.0, float("nan")], "b": -0.0, "c": "x"})
-    {'a': [1.0, None], 'b': 0.0, 'c': 'x'}
-    """
-    if isinstance(value, dict):
-        return {key: _json_ready(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_ready(item) for item in value]
-    if isinstance(value, float):
-        return _float(value) if math.isfinite(value) else None
-    return value
+    def callback(as_json: bool, **options: Any) -> None:
+        try:
+            document = spec.run(**options)
+        except FLTError as exc:
+            raise _InputError(None, str(exc)) from exc
+        if as_json:
+            _emit_json(_json_ready({k: v for k, v in document.items() if not k.startswith("_")}))
+        else:
+            click.echo(spec.table(document) if spec.table else _records_table(document["records"]))
 
-
-def _guard_simulation_size(ds: Sequence[int], kappas: Sequence[float], p: int, steps: int, seeds: int) -> None:
-    """Refuse grids whose data (``n * d * seeds`` per step, ``n = d^kappa``) or weights would not fit."""
-    for d in ds:
-        for kappa in kappas:
-            # in logs: d ** kappa overflows a float long before it is refused
-            log_entries = kappa * math.log(d) + math.log(d * seeds)
-            if log_entries > math.log(MAX_SAMPLE_ENTRIES):
-                largest = math.log(MAX_SAMPLE_ENTRIES / (d * seeds)) / math.log(d) if d > 1 else -1.0
-                hint = f"choose kappa <= {math.floor(largest * 100) / 100:g} at d = {d} (or fewer --seeds)"
-                raise _InputError(
-                    "--kappa",
-                    f"n = d^kappa = {d}^{_number_text(kappa)} ~ {_exp_text(kappa * math.log(d))} samples per step: "
-                    f"n*d*seeds ~ {_exp_text(log_entries)} exceeds {MAX_SAMPLE_ENTRIES:.0e}; "
-                    + (hint if largest >= 0 else "use fewer --seeds or a smaller --d"),
-                )
-        if (steps + 1) * seeds * p * d > MAX_WEIGHT_ENTRIES:
-            raise _InputError(
-                "--p",
-                f"(steps+1)*seeds*p*d = {(steps + 1) * seeds * p * d:.3g} first-layer weights at d = {d} exceed "
-                f"{MAX_WEIGHT_ENTRIES:.0e}; use a smaller --p, --seeds or --steps",
-            )
+    params = [_click_parameter(o) for o in spec.options]
+    params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print exactly one JSON document on stdout."))
+    return click.Command(system.name, callback=callback, params=params, help=spec.help,
+                         short_help=system.title[:80])
 
 
-def _exp_text(log_value: float) -> str:
-    """``exp(log_value)`` in short scientific notation, also beyond the float range.
+def _records_table(records: Sequence[dict]) -> str:
+    """Records as an aligned text table (one column per key, lists shortened)."""
+    if not records:
+        return "(no records)"
+    keys = list(dict.fromkeys(k for r in records for k in r))
 
-    >>> _exp_text(math.log(4.5e15)), _exp_text(1000 * math.log(10))
-    ('4.5e+15', '1e+1000')
-    """
-    exponent = math.floor(log_value / math.log(10))
-    mantissa = math.exp(log_value - exponent * math.log(10))
-    if round(mantissa, 1) >= 10:
-        mantissa, exponent = mantissa / 10, exponent + 1
-    return f"{mantissa:.2g}e{exponent:+03d}"
+    def cell(value: Any) -> str:
+        if value is None:
+            return "-"
+        if isinstance(value, float):
+            return f"{value:.4g}"
+        if isinstance(value, (list, tuple)):
+            return "[" + ", ".join(cell(v) for v in value[:4]) + (", ...]" if len(value) > 4 else "]")
+        return str(value)
 
-
-def _stderr_is_terminal() -> bool:
-    """Whether progress lines go to stderr (text mode only, and only to a terminal, not to a log)."""
-    return sys.stderr.isatty()
-
-
-def _ci_text(ci: Sequence[float | None] | None) -> str:
-    if ci is None or None in ci:
-        return "-"
-    return f"[{ci[0]:.4f}, {ci[1]:.4f}]"
+    return _table([keys] + [[cell(r.get(k)) for k in keys] for r in records])
 
 
-@cli.group(
-    "simulate",
-    cls=_FLTGroup,
-    invoke_without_command=True,
-    short_help="Simulate a system of CLAIMS.md and measure its observables.",
-)
+class _SimulateGroup(_FLTGroup):
+    """``flt simulate``: a subcommand per discovered system that declares one."""
+
+    def _systems(self) -> dict:
+        from .systems import discover
+
+        return {name: s for name, s in discover().items() if s.simulate is not None}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(self._systems())
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        system = self._systems().get(name)
+        return None if system is None else _simulate_command(system)
+
+
+@cli.group("simulate", cls=_SimulateGroup, invoke_without_command=True,
+           short_help="Simulate a system and measure the observables of its laws.")
 @click.pass_context
 def simulate_group(ctx: click.Context) -> None:
-    """Simulate a system of CLAIMS.md (torch) and measure the observables of its laws."""
+    """Simulate a system (torch) and measure the observables of its laws: one subcommand per system,
+    generated from its declaration. --json prints {"system", "records", ...}."""
     if ctx.invoked_subcommand is None:
         click.echo(ctx.get_help())
 
 
-@simulate_group.command("giant-step", short_help="Giant-step GD on a Gaussian multi-index target.")
-@_simulated_target_options
-@click.option("--d", "ds", type=_IntList(), required=True, help="Input dimension(s), comma-separated: 32,64,128.")
-@click.option(
-    "--kappa", "kappas", type=_RealList(), required=True, help="Sample exponent(s) kappa, n = ceil(d^kappa) per step."
-)
-@click.option("--p", "p", type=int, default=64, show_default=True, help="Width p (even: symmetric initialisation).")
-@click.option(
-    "--eta",
-    type=_StepSize(),
-    default="theory",
-    show_default=True,
-    help="Step size: a number > 0, or 'theory' = p d^((l-1)/2) with l the leap index.",
-)
-@click.option("--steps", type=click.IntRange(1, 64), default=1, show_default=True, help="Number of giant steps T.")
-@click.option("--seeds", type=click.IntRange(min=1), default=4, show_default=True, help="Independent runs (seeds 0..S-1).")
-@click.option("--activation", default="relu", show_default=True, help="Student activation, a 1-D function of z.")
-@click.option(
-    "--ridge",
-    type=_NonNegativeReal(),
-    default=None,
-    help="Fit the second layer by ridge with this lambda after the last step and report its test error.",
-)
-@click.option("--device", default="auto", show_default=True, help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'.")
-@click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float32", show_default=True)
+@cli.command("claims", short_help="The catalogue of claims: laws, status, sources, negative controls.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
-def simulate_giant_step_command(
-    target: str | None,
-    links: str | None,
-    ds: tuple[int, ...],
-    kappas: tuple[float, ...],
-    p: int,
-    eta: float | str,
-    steps: int,
-    seeds: int,
-    activation: str,
-    ridge: float | None,
-    device: str,
-    dtype: str,
-    as_json: bool,
-) -> None:
-    """T giant GD steps on the first layer of a width-p two-layer network, n = ceil(d^kappa) fresh
-    samples per step, for every d and kappa (seed 004, DKLPS '23; CLAIMS.md system 1).
+@click.option("--markdown", "as_markdown", is_flag=True, help="Print the catalogue as Markdown (CLAIMS.md).")
+def claims_command(as_json: bool, as_markdown: bool) -> None:
+    """Every claim of every system, from the registry: key, law (words and LaTeX), status, source,
+    regime of validity and the wrong law of its negative control."""
+    from .report.catalogue import catalogue, catalogue_markdown
 
-    Measures, per step and averaged over neurons and seeds: the mass ||P_V* w_i||^2/||w_i||^2 on
-    the teacher subspace V* (with a 95% CI over seeds; a random unit vector has r/d), the mass on
-    each teacher direction w*_k and on each predicted staircase subspace U_t, and with --ridge the
-    test error of a ridge second layer fitted after the last step.
-    """
-    if p < 2 or p % 2:
-        raise _InputError(
-            "--p", f"expected an even integer >= 2 (the symmetric initialisation pairs neuron i with p/2+i); got {p}"
-        )
-    f = _load_target(target, links)
-    _guard_size(f)
-    if min(ds) < f.rank:
-        raise _InputError("--d", f"d = {min(ds)} is smaller than the target rank r = {f.rank}; expected d >= r")
-    _guard_simulation_size(ds, kappas, p, steps, seeds)
-
-    from .numeric import Activation, NonFiniteError, resolve_device
-    from .symbolic import one_step_subspace
-    from .systems.giant_step import simulate
-
-    with _blame("--device"):
-        resolved = str(resolve_device(device))
-    with _blame("--activation"):
-        sigma = Activation.parse(activation).expr
-    with _blame("TARGET"), np.errstate(all="ignore"):
-        text, _, note = _describe_target(f, None)
-        ell = leap_index(f)
-        ladder = staircase(f, steps)
-        # C_j = 0 above the degree of the (truncated, default 8) expansion: cap kappa there, so that
-        # a large kappa does not build Hermite tensors of order kappa
-        top = polynomial_degree_bound(f.expr) if f.is_polynomial else None
-        top = 8 if top is None else top
-        one_step = {kappa: one_step_subspace(f, min(kappa, top), sigma) for kappa in kappas}
-
-    progress = not as_json and _stderr_is_terminal()
-    records = []
-    grid = [(d, kappa) for d in ds for kappa in kappas]
-    for index, (d, kappa) in enumerate(grid, start=1):
-        if progress:
-            click.echo(f"flt: [{index}/{len(grid)}] simulating d = {d}, kappa = {_number_text(kappa)} ...", err=True)
-        try:
-            points = simulate(
-                f, ds=[d], kappas=[kappa], p=p, eta=eta, steps=steps, seeds=seeds, activation=activation,
-                ridge=ridge, device=resolved, dtype=dtype,
-            )
-        except NonFiniteError as exc:
-            raise _InputError("simulation", str(exc)) from exc
-        for record in points:
-            record["mass_V_random"] = f.rank / d
-        records.extend(points)
-    records = _json_ready(records)
-
-    config = {
-        "system": "giant-step",
-        "target": text,
-        "rank": f.rank,
-        "leap_index": ell,
-        "ds": list(ds),
-        "kappas": list(kappas),
-        "p": p,
-        "eta": eta,
-        "steps": steps,
-        "seeds": seeds,
-        "activation": activation,
-        "ridge": ridge,
-        "device": resolved,
-        "dtype": dtype,
-    }
-    if as_json:
-        _emit_json(
-            {
-                "results": records,
-                "config": config,
-                "predicted": {
-                    "staircase": [{"step": t, "dim": u.dim, "basis": _basis(u)} for t, u in enumerate(ladder, start=1)],
-                    "one_step": [
-                        {"kappa": kappa, "dim": u.dim, "basis": _basis(u)} for kappa, u in one_step.items()
-                    ],
-                },
-            }
-        )
+    if as_json and as_markdown:
+        raise click.UsageError("--json and --markdown are mutually exclusive; give one of them")
+    if as_markdown:
+        click.echo(catalogue_markdown(), nl=False)
         return
-
-    eta_text = f"theory = p d^((l-1)/2), l = {ell}" if eta == "theory" else _number_text(eta)
-    seeds_text = f"{seeds} seed{'s' if seeds > 1 else ''}"
-    ridge_text = "" if ridge is None else f", ridge lambda = {_number_text(ridge)}"
-    head = [
-        ("target", f"f*(z) = {text}   (rank r = {f.rank}, leap index l = {ell}{note})"),
-        ("student", f"{activation}, p = {p}, eta = {eta_text}, {seeds_text}, {dtype} on {resolved}{ridge_text}"),
-        (
-            "predicted",
-            "one step, n ~ d^kappa: "
-            + ", ".join(f"U({_number_text(kappa)}) = {_subspace_text(u)}" for kappa, u in one_step.items()),
-        ),
-        ("", "staircase, n = O(d): " + ", ".join(f"U_{t} = {_subspace_text(u)}" for t, u in enumerate(ladder, start=1))),
-        (
-            "random",
-            "mass of a random unit vector on V* is r/d = "
-            + ", ".join(f"{f.rank}/{d} = {f.rank / d:.4g}" for d in ds)
-            + "; column 'x r/d' = mass_V/(r/d) is about 1 at random initialisation",
-        ),
-    ]
-    click.echo(_table(head))
-    click.echo("mass_V: mean over neurons of ||P_V* w_i||^2/||w_i||^2, mean over seeds [95% CI]; U_t, wk: mass on them")
-    click.echo("")
-    header = ["d", "kappa", "n", "step", "eta", "mass_V", "95% CI", "x r/d"]
-    header += [f"U_{t}" for t in range(1, steps + 1)] + [f"w{k}" for k in range(1, f.rank + 1)]
-    header += ["test_error"] if ridge is not None else []
-    rows = [header]
-    for rec in records:
-        row = [
-            str(rec["d"]),
-            _number_text(rec["kappa"]),
-            str(rec["n"]),
-            str(rec["step"]),
-            f"{rec['eta']:.4g}",
-            f"{rec['mass_V']:.4f}",
-            _ci_text(rec["mass_V_ci"]),
-            f"{rec['mass_V'] / rec['mass_V_random']:.1f}",
-        ]
-        row += [f"{m:.4f}" for m in rec["mass_staircase"]] + [f"{m:.4f}" for m in rec["mass_dirs"]]
-        if ridge is not None:
-            row.append(f"{rec['test_error']:.4g}" if "test_error" in rec else "-")
-        rows.append(row)
-    click.echo(_table(rows))
+    entries = catalogue()
+    if as_json:
+        _emit_json(entries)
+        return
+    click.echo(_table([("claim", "status", "law (in words)")]
+                     + [(e["key"], e["status"], e["words"]) for e in entries]))
 
 
 from .report.cli import check_command, sweep_command  # noqa: E402  (light: no torch/pandas at import)

@@ -1,23 +1,26 @@
-r"""``flt check``: run claims with their negative controls, tabulate the verdicts, write a report.
+r"""``flt check``: measure each claim once, compare it with its law and its wrong law, tabulate, report.
 
 A claim PASSES when its law's check passes AND its negative control — the same measurement
-compared with a deliberately wrong law — fails (:class:`~flt_theory.systems.claims.ClaimVerdict`).
+compared with a deliberately wrong law — fails (:class:`~flt_theory.systems.declaration.ClaimVerdict`).
 
 Selecting claims. ``paths`` may hold claim keys (``giant-step/norm-law``), system names
-(``giant-step``: all its claims), derivation files (their module-level ``CLAIMS`` list, read
-without importing the file) or folders of derivation files (``derive_*.py``). Nothing selects
-every registered claim. Anything else raises
-:class:`~flt_theory.runner.errors.UnknownClaimPathError`.
+(``giant-step``: all its claims), Python files, or folders of derivation files (``derive_*.py``).
+A Python file is the user's own code and is imported, the way pytest imports a test file: its
+``CLAIMS`` (claim keys, or :class:`~flt_theory.systems.declaration.Claim` objects) and its
+``SYSTEM`` (a :class:`~flt_theory.systems.declaration.System`) are what it selects. Nothing selects
+every discovered claim. Anything else raises :class:`~flt_theory.runner.errors.UnknownClaimPathError`.
 
-Execution. Each claim (its check, control and figure data, which share the system's cached
-measurement) is one task for the runner's backends: in this process, a process pool (``jobs``) or
-Dask (``scheduler``). An exception inside a claim is recorded as verdict ``ERROR``, not raised.
+Measurements are stored. Each claim's measurement is a runner sweep into ONE store for the whole
+run (``store``: an SQLite file, kept between runs, or an in-memory store for this call), so claims
+that share points compute them once, and a second run on the same file reuses every stored point
+(``fresh=True`` recomputes). ``seed_base`` shifts every claim's seeds. An exception inside a claim is
+recorded as verdict ``ERROR``, not raised.
 """
 
 from __future__ import annotations
 
-import ast
 import difflib
+import importlib.util
 import json
 import os
 import sys
@@ -27,93 +30,116 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..compare.result import fmt, fmt_ci
-from ..errors import InvalidParameterTypeError
+from ..errors import InvalidParameterError, InvalidParameterTypeError
 from ..runner.errors import UnknownClaimPathError
-from ..runner.executors import make_backend
+from ..runner.store import ResultStore
 from ..runner.sweep import progress_bar, progress_enabled
-from .figures import figure_specs, plain_text
+from .figures import plain_text
+from .table import format_table
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from ..systems.claims import Claim
+    from ..systems.declaration import Claim
 
-__all__ = ["COLUMNS", "check", "format_table", "resolve_claims", "run_check", "run_claims"]
+__all__ = ["COLUMNS", "check", "import_claims_file", "resolve_claims", "run_check", "run_claims"]
 
 #: Columns of the verdict table, in order.
 COLUMNS = (
-    "claim", "law", "status", "predicted", "measured", "ci", "n_seeds", "check", "control", "verdict", "passed",
-    "seconds", "wrong_law", "message", "control_message",
+    "claim", "law", "status", "predicted", "measured", "ci", "n_seeds", "seeds", "check", "control", "verdict", "passed",
+    "seconds", "computed", "reused", "wrong_law", "message", "control_message",
 )
 
 
-def _claims_module():
-    from ..systems import (
-        claims,  # importing flt_theory.systems registers every system's claims
-    )
+def _registry():
+    from ..systems import registry
 
+    return registry
+
+
+def import_claims_file(path: Path) -> list[Claim]:
+    """Import the user's Python file ``path`` and return the claims it selects (module docstring)."""
+    from ..systems.declaration import Claim, System
+
+    registry = _registry()
+    name = f"flt_user_claims_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise UnknownClaimPathError(f"cannot import {str(path)!r} as a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    sys.path.insert(0, str(path.resolve().parent))
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # noqa: BLE001 - the user's code: named, one line
+        raise UnknownClaimPathError(f"importing {str(path)!r} failed: {type(exc).__name__}: {exc}") from exc
+    finally:
+        sys.path.remove(str(path.resolve().parent))
+    claims: list[Claim] = []
+    system = getattr(module, "SYSTEM", None)
+    if isinstance(system, System):
+        claims += list(system.claims)
+    for item in getattr(module, "CLAIMS", None) or []:
+        if isinstance(item, str):
+            claims.append(registry.get_claim(item) if item in {c.key for c in registry.registered_claims()} else _unknown(path, item))
+        elif isinstance(item, Claim):
+            claims.append(item if item.system else _with_system(item, path.stem))
+        else:
+            raise UnknownClaimPathError(f"{str(path)!r}: CLAIMS holds {item!r}; expected claim keys or Claim objects")
+    if not claims:
+        raise UnknownClaimPathError(
+            f"{str(path)!r} defines no CLAIMS list (claim keys or Claim objects) and no SYSTEM = System(...)")
     return claims
 
 
-def _derivation_keys(path: Path) -> list[str]:
-    """The ``CLAIMS`` list literal of a derivation file."""
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError) as exc:
-        raise UnknownClaimPathError(f"cannot read derivation file {str(path)!r}: {exc}") from None
-    for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-        if any(isinstance(t, ast.Name) and t.id == "CLAIMS" for t in targets) and node.value is not None:
-            try:
-                keys = ast.literal_eval(node.value)
-            except ValueError:
-                break
-            if isinstance(keys, (list, tuple)) and all(isinstance(k, str) for k in keys):
-                return list(keys)
-            break
-    raise UnknownClaimPathError(
-        f"derivation file {str(path)!r} has no CLAIMS = [\"system/claim\", ...] list of claim keys"
-    )
+def _unknown(path: Path, key: str):
+    raise UnknownClaimPathError(f"{str(path)!r} names the claim {key!r}, which is not registered")
+
+
+def _with_system(claim: Claim, system: str) -> Claim:
+    import dataclasses
+
+    return dataclasses.replace(claim, system=system)
 
 
 def resolve_claims(paths: Sequence[str] | None = None) -> list[Claim]:
     """The claims selected by ``paths`` (module docstring), in order, without duplicates."""
-    claims = _claims_module()
-    registry = {c.key: c for c in claims.registered_claims()}
+    registry = _registry()
+    claims = {c.key: c for c in registry.registered_claims()}
     if paths is None or len(paths) == 0:
-        return list(registry.values())
+        try:
+            registry.check_loaded()  # "every claim" must not silently miss a broken system
+        except registry.SystemLoadError as exc:
+            raise UnknownClaimPathError(str(exc)) from exc
+        return list(claims.values())
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    systems = {c.system for c in registry.values()}
+    systems = {c.system for c in claims.values()}
     selected: dict[str, Any] = {}
     for raw in paths:
         if not isinstance(raw, (str, os.PathLike)):
             raise InvalidParameterTypeError(f"Each path given to check must be a str. Got {raw!r} instead.")
         text = os.fspath(raw)
-        keys: list[str]
-        if text in registry:
-            keys = [text]
+        if text in claims:
+            found = [claims[text]]
         elif text in systems:
-            keys = [c.key for c in registry.values() if c.system == text]
+            found = [c for c in claims.values() if c.system == text]
         elif Path(text).is_file():
-            keys = _derivation_keys(Path(text))
+            found = import_claims_file(Path(text))
         elif Path(text).is_dir():
             files = sorted(Path(text).glob("derive_*.py"))
             if not files:
                 raise UnknownClaimPathError(f"folder {text!r} holds no derivation files (derive_*.py)")
-            keys = [k for f in files for k in _derivation_keys(f)]
+            found = [c for f in files for c in import_claims_file(f)]
         else:
-            near = difflib.get_close_matches(text, list(registry) + sorted(systems), n=3)
+            near = difflib.get_close_matches(text, list(claims) + sorted(systems), n=3)
             hint = f" Did you mean {' or '.join(map(repr, near))}?" if near else ""
             raise UnknownClaimPathError(
-                f"{text!r} is not a registered claim key, a system or an existing derivation file or folder.{hint} "
-                f"Known claims: {', '.join(registry)}."
+                f"{text!r} is not a registered claim key, a system or an existing Python file or folder.{hint} "
+                f"Known systems: {', '.join(sorted(systems))}; list the claims with 'flt check --list'."
             )
-        for key in keys:
-            if key not in registry:
-                raise UnknownClaimPathError(f"{text!r} names the claim {key!r}, which is not registered")
-            selected[key] = registry[key]
+        for claim in found:
+            selected[claim.key] = claim
     return list(selected.values())
 
 
@@ -121,47 +147,59 @@ def resolve_claims(paths: Sequence[str] | None = None) -> list[Claim]:
 # running
 
 
-def _claim_task(item: tuple[str, str, bool]) -> dict[str, Any]:
-    """Verify one claim and gather its figure data (a backend task: picklable in and out)."""
-    key, scale, with_figures = item
-    claims = _claims_module()
+def _run_one(claim: Claim, scale: str, store: ResultStore, refreshed: set, options: dict[str, Any]) -> dict[str, Any]:
+    """Measure ``claim`` (reusing the store) and compare it with its law and its wrong law."""
     start = time.perf_counter()
+    m = claim.measurement
+    signature = (m.experiment, json.dumps(list(m.points[scale]), sort_keys=True, default=str))
+    fresh = bool(options.get("fresh")) and signature not in refreshed
+    refreshed.add(signature)
     try:
-        verdict = claims.verify(claims.get_claim(key), scale)
+        frame = m.run(scale, seed_base=options.get("seed_base", 0), store=store, jobs=options.get("jobs", 1),
+                      scheduler=options.get("scheduler"), fresh=fresh)
+        verdict = claim.verdict(frame)
     except Exception as exc:  # noqa: BLE001 - a broken claim is an ERROR row, not a crash
-        return {"key": key, "check": None, "control": None, "seconds": time.perf_counter() - start,
-                "error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc(), "figures": {}}
-    seconds = time.perf_counter() - start
-    figures: dict[str, Any] = {}
-    if with_figures:
-        for spec in figure_specs(key):
-            try:
-                figures[spec.name] = spec.data(scale)
-            except Exception as exc:  # noqa: BLE001 - a figure must not sink the verdict
-                figures[spec.name] = {"error": f"{type(exc).__name__}: {exc}"}
-    return {"key": key, "check": verdict.check.to_dict(), "control": verdict.control.to_dict(), "seconds": seconds,
-            "error": None, "traceback": None, "figures": figures}
+        return {"key": claim.key, "check": None, "control": None, "seconds": time.perf_counter() - start,
+                "error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc(), "frame": None,
+                "computed": 0, "reused": 0, "seeds": []}
+    return {"key": claim.key, "check": verdict.check.to_dict(), "control": verdict.control.to_dict(),
+            "seconds": time.perf_counter() - start, "error": None, "traceback": None, "frame": frame,
+            "computed": int(frame.attrs.get("computed", 0)), "reused": int(frame.attrs.get("reused", 0)),
+            "seeds": sorted(int(s) for s in frame["seed"].unique())}
 
 
 def run_claims(
     claims: Sequence[Claim],
     scale: str = "small",
     *,
+    store: str | os.PathLike | ResultStore | None = None,
+    seed_base: int = 0,
+    fresh: bool = False,
     jobs: int = 1,
     scheduler: Any = None,
-    figures: bool = True,
     progress: bool | None = None,
 ) -> list[dict[str, Any]]:
-    """Run each claim's check and control (and figure data); one dict per claim, in ``claims`` order."""
-    scale = _claims_module().check_scale(scale)
-    items = [(c.key, scale, figures) for c in claims]
-    done: dict[str, dict[str, Any]] = {}
-    bar_options = {"desc": f"flt check ({scale})", "unit": "claim", "enabled": progress_enabled(progress)}
-    with make_backend(jobs, scheduler) as backend, progress_bar(len(items), **bar_options) as bar:
-        for outcome in backend.imap_unordered(_claim_task, items):
-            done[outcome["key"]] = outcome
-            bar.update(1)
-    return [done[c.key] for c in claims]
+    """Measure and compare each claim, in order; one dict per claim (``check``/``control`` as dicts,
+    ``frame``: the measured table, ``computed``/``reused``: points computed or read from the store)."""
+    from ..systems.declaration import check_scale
+
+    scale = check_scale(scale)
+    if isinstance(seed_base, bool) or not isinstance(seed_base, int) or seed_base < 0:
+        raise InvalidParameterError(f"The 'seed_base' parameter must be an int ≥ 0. Got {seed_base!r} instead.")
+    own = not isinstance(store, ResultStore)
+    st = store if isinstance(store, ResultStore) else ResultStore(":memory:" if store is None else store)
+    options = {"seed_base": seed_base, "fresh": fresh, "jobs": jobs, "scheduler": scheduler}
+    refreshed: set = set()
+    runs = []
+    try:
+        with progress_bar(len(claims), desc=f"flt check ({scale})", unit="claim", enabled=progress_enabled(progress)) as bar:
+            for claim in claims:
+                runs.append(_run_one(claim, scale, st, refreshed, options))
+                bar.update(1)
+    finally:
+        if own:
+            st.close()
+    return runs
 
 
 def _row(claim: Claim, run: dict[str, Any]) -> dict[str, Any]:
@@ -172,20 +210,27 @@ def _row(claim: Claim, run: dict[str, Any]) -> dict[str, Any]:
         check_text = "PASS" if check["passed"] else "FAIL"
         control_text = "rejected" if not control["passed"] else "NOT rejected"
         verdict = "PASS" if check["passed"] and not control["passed"] else "FAIL"
+    try:
+        status, wrong = claim.the_law.status, claim.the_wrong_law.text()
+    except Exception as exc:  # noqa: BLE001 - a law that cannot be built is reported in the row
+        status, wrong = "unknown", f"(wrong law unavailable: {exc})"
     return {
         "claim": claim.key,
         "law": claim.words,
-        "status": claim.law.status,
+        "status": status,
         "predicted": plain_text(check["predicted"]) if check else "",
         "measured": check["measured"] if check else None,
         "ci": check["ci"] if check else None,
         "n_seeds": check["n_seeds"] if check else None,
+        "seeds": run["seeds"],
         "check": check_text,
         "control": control_text,
         "verdict": verdict,
         "passed": verdict == "PASS",
         "seconds": float(run["seconds"]),
-        "wrong_law": claim.wrong_law,
+        "computed": run["computed"],
+        "reused": run["reused"],
+        "wrong_law": wrong,
         "message": check["message"] if check else run["error"],
         "control_message": control["message"] if control else "",
     }
@@ -198,53 +243,14 @@ def verdict_frame(claims: Sequence[Claim], runs: Sequence[dict[str, Any]]) -> pd
     return pd.DataFrame([_row(c, r) for c, r in zip(claims, runs)], columns=list(COLUMNS))
 
 
-def measured_text(measured: Any, ci: Any, limit: int | None = None) -> str:
-    """``1.02 [0.95, 1.09]``; components joined by ``; `` (at most ``limit`` shown).
-
-    >>> measured_text(1.0234, [0.95, 1.09]), measured_text([1.0, 2.0], [[0.9, 1.1], [1.8, 2.2]], limit=1)
-    ('1.023 [0.95, 1.09]', '1 [0.9, 1.1]; … (+1)')
-    """
-    if measured is None:
-        return "—"
-
-    def one(value: Any, interval: Any) -> str:
-        shown = fmt(float(value)) if not isinstance(value, str) else value
-        if isinstance(interval, (list, tuple)) and len(interval) == 2 and not isinstance(interval[0], (list, tuple)):
-            return f"{shown} {fmt_ci((float(interval[0]), float(interval[1])))}"
-        return shown
-
-    if isinstance(measured, (list, tuple)):
-        cis = list(ci) if isinstance(ci, (list, tuple)) else [None] * len(measured)
-        parts = [one(m, c) for m, c in zip(measured, cis)]
-        if limit is not None and len(parts) > limit:
-            parts = parts[:limit] + [f"… (+{len(measured) - limit})"]
-        return "; ".join(parts)
-    return one(measured, ci)
-
-
-def _cut(text: str, width: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def format_table(frame: pd.DataFrame, *, wide: bool = False) -> str:
-    """The verdict table as aligned text: claim, law, predicted, measured [CI], verdict, control."""
-    header = ("claim", "law (in words)", "predicted", "measured [95% CI]", "verdict", "negative control")
-    widths = (None, 58, 30, 44, None, None) if not wide else (None,) * 6
-    rows = [header]
-    for rec in frame.to_dict("records"):
-        cells = (rec["claim"], plain_text(rec["law"]), rec["predicted"], measured_text(rec["measured"], rec["ci"], None if wide else 2),
-                 rec["verdict"], rec["control"] or "—")
-        rows.append(tuple(_cut(c, w) if w else str(c) for c, w in zip(cells, widths)))
-    sizes = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    return "\n".join("  ".join(c.ljust(s) for c, s in zip(r, sizes)).rstrip() for r in rows)
-
-
 def check(
     paths: Sequence[str] | None = None,
     *,
     scale: str = "small",
     report_dir: str | os.PathLike | None = None,
+    store: str | os.PathLike | ResultStore | None = None,
+    seed_base: int = 0,
+    fresh: bool = False,
     jobs: int = 1,
     scheduler: Any = None,
     progress: bool | None = False,
@@ -254,13 +260,19 @@ def check(
     Parameters
     ----------
     paths
-        Claim keys, system names, derivation files or folders (module docstring); None: all.
+        Claim keys, system names, Python files or folders of derivation files (module docstring); None: all.
     scale
         ``"small"`` (seconds per claim) or ``"paper"``.
     report_dir
         If given, write ``report.md``, ``report.html``, ``results.json`` and ``figures/*.png`` there.
+    store
+        SQLite file of the measurements (reused by later runs), a ResultStore, or None (in memory).
+    seed_base
+        Every claim's seeds are ``seed_base .. seed_base + S - 1``.
+    fresh
+        Recompute the measurements even when the store holds them.
     jobs, scheduler
-        As in :func:`flt_theory.runner.sweep` (one task per claim).
+        As in :func:`flt_theory.runner.sweep` (the measurements' points run in parallel).
     progress
         Progress bar on stderr (off by default in the API).
 
@@ -277,14 +289,15 @@ def check(
     [['giant-step/rank-one-update', 'PASS', 'rejected', 'PASS']]
     """
     claims = resolve_claims(paths)
-    runs = run_claims(claims, scale, jobs=jobs, scheduler=scheduler, figures=report_dir is not None, progress=progress)
+    runs = run_claims(claims, scale, store=store, seed_base=seed_base, fresh=fresh, jobs=jobs, scheduler=scheduler,
+                      progress=progress)
     frame = verdict_frame(claims, runs)
     report = None
     if report_dir is not None:
         from .markdown import write_report
 
-        report = write_report(report_dir, claims, runs, frame, scale)
-    frame.attrs.update(passed=bool(len(frame)) and bool(frame["passed"].all()), scale=scale,
+        report = write_report(report_dir, claims, runs, frame, scale, seed_base=seed_base)
+    frame.attrs.update(passed=bool(len(frame)) and bool(frame["passed"].all()), scale=scale, seed_base=seed_base,
                        report=None if report is None else str(report))
     return frame
 
@@ -294,6 +307,9 @@ def run_check(
     scale: str = "small",
     report_dir: str | os.PathLike | None = "report",
     *,
+    store: str | os.PathLike | None = None,
+    seed_base: int = 0,
+    fresh: bool = False,
     jobs: int = 1,
     scheduler: Any = None,
     as_json: bool = False,
@@ -306,12 +322,13 @@ def run_check(
     :class:`~flt_theory.errors.FLTError` (the command turns it into exit code 2).
     """
     out = out or sys.stdout
-    frame = check(paths, scale=scale, report_dir=report_dir, jobs=jobs, scheduler=scheduler,
-                  progress=False if as_json else progress)
+    frame = check(paths, scale=scale, report_dir=report_dir, store=store, seed_base=seed_base, fresh=fresh, jobs=jobs,
+                  scheduler=scheduler, progress=False if as_json else progress)
     passed = frame.attrs["passed"]
     if as_json:
         document = {
             "scale": scale,
+            "seed_base": seed_base,
             "passed": passed,
             "report": frame.attrs["report"],
             "claims": json.loads(frame.to_json(orient="records")),
@@ -320,9 +337,12 @@ def run_check(
     else:
         out.write(format_table(frame) + "\n\n")
         n_pass = int(frame["passed"].sum())
-        summary = f"{n_pass}/{len(frame)} claims pass at scale {scale!r}"
+        reused = int(frame["reused"].sum())
+        summary = f"{n_pass}/{len(frame)} claims pass at scale {scale!r}, seeds from {seed_base}"
         summary += " (a claim passes when its law's check passes AND its negative control is rejected)"
         out.write(summary + "\n")
+        if reused:
+            out.write(f"{reused} stored measurement rows reused (--fresh recomputes them)\n")
         for rec in frame.to_dict("records"):
             if not rec["passed"]:
                 out.write(f"  {rec['verdict']} {rec['claim']}: {rec['message']}"

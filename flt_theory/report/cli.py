@@ -14,6 +14,7 @@ off under CI (``CI=true``) and when stderr is not a terminal.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -65,30 +66,51 @@ def _backend_options(func):
 @click.argument("paths", nargs=-1)
 @click.option("--scale", type=click.Choice(SCALES), default="small", show_default=True,
               help="small: seconds per claim; paper: the sizes of the source.")
+@click.option("--seed-base", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Run every claim on seeds K..K+S-1 instead of 0..S-1.")
 @click.option("--report", "report_dir", default="report", show_default=True, metavar="DIR",
               help="Folder for report.md, report.html, results.json and figures/.")
 @click.option("--no-report", is_flag=True, help="Print the table only; write no report folder.")
+@click.option("--store", default=None, metavar="FILE",
+              help="SQLite file of the measurements, reused by later runs [default: DIR/measurements.sqlite; "
+                   "none with --no-report].")
+@click.option("--fresh", is_flag=True, help="Recompute the measurements even when the store holds them.")
+@click.option("--list", "list_only", is_flag=True, help="List the selected claims (default: all) and exit.")
 @_backend_options
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.pass_context
-def check_command(ctx: click.Context, paths: tuple[str, ...], scale: str, report_dir: str, no_report: bool,
-                  jobs: int, scheduler: str | None, dask: str | None, as_json: bool) -> None:
-    """Run claims (default: every registered claim) and their negative controls.
+def check_command(ctx: click.Context, paths: tuple[str, ...], scale: str, seed_base: int, report_dir: str, no_report: bool,
+                  store: str | None, fresh: bool, list_only: bool, jobs: int, scheduler: str | None, dask: str | None,
+                  as_json: bool) -> None:
+    """Run claims (default: every claim of every system) and their negative controls.
 
-    PATHS are claim keys (giant-step/norm-law), systems (giant-step), derivation files
-    (derivations/derive_giant_step_norm_law.py) or folders of them. Prints the verdict table and
-    writes a report folder. Exit code 0 only when every claim passes: its law's check passes AND
-    its negative control (the same measurement against a deliberately wrong law) fails.
+    PATHS are claim keys (giant-step/norm-law), systems (giant-step), Python files or folders of
+    derivation files (derive_*.py). A Python file is YOUR code and is imported, the way pytest
+    imports a test file: it selects its CLAIMS (claim keys or flt_theory.Claim objects) and its
+    SYSTEM. Each claim is measured once (stored in --store; a second run reuses it) and compared
+    with its law and with the wrong law of its negative control. Exit code 0 only when every claim
+    passes: its law's check passes AND the wrong law fails on the same measurement.
     """
     from .check import resolve_claims, run_check
 
     try:
-        resolve_claims(list(paths))
+        claims = resolve_claims(list(paths))
     except FLTError as exc:
         raise _InputError("PATHS", str(exc)) from exc
+    if list_only:
+        rows = [{"claim": c.key, "words": c.words, "experiment": c.measurement.experiment} for c in claims]
+        if as_json:
+            click.echo(json.dumps(rows))
+        else:
+            for row in rows:
+                click.echo(f"{row['claim']}  {row['words']}")
+        return
+    if store is None and not no_report:
+        store = os.path.join(report_dir, "measurements.sqlite")
+        os.makedirs(report_dir, exist_ok=True)
     try:
-        code = run_check(list(paths), scale, None if no_report else report_dir, jobs=jobs,
-                         scheduler=_scheduler(scheduler, dask), as_json=as_json)
+        code = run_check(list(paths), scale, None if no_report else report_dir, store=store, seed_base=seed_base,
+                         fresh=fresh, jobs=jobs, scheduler=_scheduler(scheduler, dask), as_json=as_json)
     except FLTError as exc:
         raise _fail(exc) from exc
     ctx.exit(code)
@@ -143,7 +165,12 @@ def sweep_command(experiment: str | None, params: tuple[str, ...], seeds: int, s
     Example: flt sweep giant-step/one-step-mass -p "target=z + He2(z)" -p d=64,128 -p kappa=0.5,1,1.5 --seeds 4
     """
     from ..runner import registered_experiments, sweep
+    from ..systems import discover
 
+    try:
+        discover()  # the systems' experiments become known by name
+    except FLTError as exc:
+        raise _fail(exc) from exc
     if list_only:
         exps = registered_experiments()
         if as_json:

@@ -1,4 +1,5 @@
-r"""Figures of ``flt check``: one generic figure per claim, plus system-specific ones.
+r"""Figures of ``flt check``: one generic figure per claim (system-specific figures are declared by
+each system, :class:`~flt_theory.systems.declaration.Figure`, and drawn on a figure made here).
 
 Generic figure. Every :class:`~flt_theory.compare.result.CheckResult` is read into
 :class:`Comparison` rows — measured value with its CI against the predicted value (an equality,
@@ -9,10 +10,7 @@ measurement (the wrong law) is drawn in grey where it lines up. What each check 
 (inequalities), ``max_ratio`` (not learned), ``tolerance`` (power laws, transitions), ``parts``
 (conjunctions).
 
-System-specific figures are registered per claim key with :func:`register_figure`: a ``data``
-function (runs where the claim ran, so that it reuses the system's cached measurements) and a
-``draw`` function (runs here). Drawing uses matplotlib's object API on the Agg canvas — no pyplot,
-no global backend switch.
+Drawing uses matplotlib's object API on the Agg canvas — no pyplot, no global backend switch.
 """
 
 from __future__ import annotations
@@ -27,13 +25,10 @@ from typing import Any
 
 __all__ = [
     "Comparison",
-    "FigureSpec",
     "comparisons",
-    "figure_specs",
     "new_figure",
     "plain_text",
     "plot_comparisons",
-    "register_figure",
     "save_figure",
     "slug",
 ]
@@ -261,37 +256,3 @@ def _panel(ax, row: Comparison, wrong: Comparison | None) -> None:
     ax.set_title(_wrap(plain_text(row.label), 38), fontsize=8)
     ax.tick_params(labelsize=7)
     ax.grid(axis="y", alpha=0.3)
-
-
-# ----------------------------------------------------------------------------------------------
-# system-specific figures
-
-
-@dataclass(frozen=True)
-class FigureSpec:
-    """A claim-specific figure: ``data(scale) -> dict`` (picklable; runs where the claim ran) and
-    ``draw(data, check, control, path)`` (check/control as ``to_dict()``)."""
-
-    name: str
-    data: Callable[[str], dict[str, Any]]
-    draw: Callable[[dict[str, Any], Mapping[str, Any], Mapping[str, Any] | None, Path], None]
-
-
-_FIGURES: dict[str, list[FigureSpec]] = {}
-_SYSTEM_FIGURE_MODULES = ("flt_theory.report.giant_step",)
-
-
-def register_figure(claim_key: str, spec: FigureSpec) -> FigureSpec:
-    """Attach ``spec`` to the claim ``claim_key`` (re-registering a name replaces it)."""
-    specs = [s for s in _FIGURES.setdefault(claim_key, []) if s.name != spec.name]
-    _FIGURES[claim_key] = specs + [spec]
-    return spec
-
-
-def figure_specs(claim_key: str) -> Sequence[FigureSpec]:
-    """The specific figures registered for ``claim_key`` (system modules loaded on first use)."""
-    import importlib
-
-    for module in _SYSTEM_FIGURE_MODULES:
-        importlib.import_module(module)
-    return tuple(_FIGURES.get(claim_key, ()))

@@ -17,25 +17,45 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidParameterError
 from ..runner.provenance import static_provenance, worker_provenance
-from .check import format_table, measured_text
-from .figures import figure_specs, plain_text, plot_comparisons, slug
+from .figures import new_figure, plain_text, plot_comparisons, save_figure, slug
+from .table import format_table, measured_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from ..systems.claims import Claim
+    from ..systems.declaration import Claim
 
 __all__ = ["write_report"]
 
 _MATHJAX = "https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js"
 
 
+def _seeds_text(seeds: Sequence[int]) -> str:
+    """``8 (0..7)`` for a contiguous range, else the list."""
+    seeds = list(seeds)
+    if not seeds:
+        return "none"
+    if seeds == list(range(seeds[0], seeds[0] + len(seeds))):
+        return f"{len(seeds)} ({seeds[0]}..{seeds[-1]})"
+    return f"{len(seeds)} ({', '.join(map(str, seeds))})"
+
+
 def _md_cell(text: Any) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
+def _declared_figures(claim: Claim) -> list:
+    from ..systems import registry
+
+    try:
+        return registry.get_system(claim.system).figures_of(claim.name)
+    except InvalidParameterError:  # a claim of the user's own file: no declared figures
+        return []
+
+
 def _figures(directory: Path, claim: Claim, run: dict[str, Any], row: dict[str, Any]) -> list[tuple[str, str]]:
-    """Draw the claim's figures; ``[(caption, relative path)]``."""
+    """Draw the claim's figures (the generic comparison, then the system's declared ones from the
+    measured frame); ``[(caption, relative path)]``."""
     if run["check"] is None:
         return []
     name = slug(claim.key)
@@ -44,16 +64,16 @@ def _figures(directory: Path, claim: Claim, run: dict[str, Any], row: dict[str, 
     plot_comparisons(claim.key, run["check"], run["control"], generic,
                      title=f"{claim.key}: {row['verdict']} — {claim.words}")
     out.append(("measured vs predicted (95% CI); negative control's wrong law in grey", f"figures/{generic.name}"))
-    specs = {s.name: s for s in figure_specs(claim.key)}
-    for fig_name, data in (run.get("figures") or {}).items():
-        spec = specs.get(fig_name)
-        if spec is None or (isinstance(data, dict) and "error" in data and len(data) == 1):
-            if isinstance(data, dict) and "error" in data:
-                out.append((f"figure {fig_name!r} could not be computed: {data['error']}", ""))
+    for spec in _declared_figures(claim):
+        path = directory / "figures" / f"{name}-{spec.name}.png"
+        try:
+            fig = new_figure(spec.width, spec.height)
+            spec.draw(fig, run["frame"], claim.the_law, claim.the_wrong_law, run["check"], run["control"])
+            save_figure(fig, path)
+        except Exception as exc:  # noqa: BLE001 - a figure must not sink the report
+            out.append((f"figure {spec.name!r} could not be drawn: {type(exc).__name__}: {exc}", ""))
             continue
-        path = directory / "figures" / f"{name}-{fig_name}.png"
-        spec.draw(data, run["check"], run["control"], path)
-        out.append((fig_name.replace("-", " "), f"figures/{path.name}"))
+        out.append((spec.caption, f"figures/{path.name}"))
     return out
 
 
@@ -63,6 +83,8 @@ def write_report(
     runs: Sequence[dict[str, Any]],
     frame: pd.DataFrame,
     scale: str,
+    *,
+    seed_base: int = 0,
 ) -> Path:
     """Write the report folder; return the path of ``report.md``."""
     directory = Path(report_dir)
@@ -85,7 +107,7 @@ def write_report(
     rule = ("A claim passes when its law's check passes AND its negative control — the same measurement "
             "compared with a deliberately wrong law — fails.")
 
-    md = [f"# flt check — scale `{scale}`", "", header, "",
+    md = [f"# flt check — scale `{scale}`, seeds from {seed_base}", "", header, "",
           f"**{n_pass}/{len(rows)} claims pass.** {rule}", "",
           "| claim | law (in words) | predicted | measured [95% CI] | verdict | negative control |",
           "|---|---|---|---|---|---|"]
@@ -96,12 +118,13 @@ def write_report(
     md.append("")
     for claim, r, figs in zip(claims, rows, figures):
         md += [f'<a id="{slug(claim.key)}"></a>', f"## {claim.key} — {r['verdict']}", "",
-               f"*{claim.law.name}* ({claim.law.status}; source: {claim.law.source})", "",
-               "$$", claim.law.latex(), "$$", "", f"In words: {claim.words}", "",
+               f"*{claim.the_law.name}* ({claim.the_law.status}; source: {claim.the_law.source.cite()})", "",
+               "$$", claim.the_law.latex(), "$$", "", f"In words: {claim.words}", "",
                f"- **Check** ({r['check']}): {r['message']}",
-               (f"- **Negative control** — wrong law: {claim.wrong_law} — {r['control'] or 'not run'}: "
+               (f"- **Negative control** — wrong law: {r['wrong_law']} — {r['control'] or 'not run'}: "
                 f"{r['control_message'] or '—'}"),
-               f"- Seeds: {r['n_seeds']}; time {r['seconds']:.2f} s", ""]
+               f"- Seeds: {_seeds_text(r['seeds'])}; time {r['seconds']:.2f} s "
+               f"({r['computed']} points computed, {r['reused']} read from the store)", ""]
         for caption, rel in figs:
             md += [f"![{caption}]({rel})" if rel else f"*{caption}*", ""]
     md += ["## Plain-text table", "", "```", format_table(frame, wide=True), "```", ""]
@@ -124,10 +147,10 @@ def write_report(
     for claim, r, figs in zip(claims, rows, figures):
         body += [(f"<h2 id='{slug(claim.key)}'>{e(claim.key)} — <span class='{'pass' if r['passed'] else 'fail'}'>"
                   f"{e(r['verdict'])}</span></h2>"),
-                 f"<p><em>{e(claim.law.name)}</em> ({e(claim.law.status)}; source: {e(claim.law.source)})</p>",
-                 f"<p class='law'>\\[{e(claim.law.latex())}\\]</p>", f"<p>In words: {e(claim.words)}</p>",
+                 f"<p><em>{e(claim.the_law.name)}</em> ({e(claim.the_law.status)}; source: {e(claim.the_law.source.cite())})</p>",
+                 f"<p class='law'>\\[{e(claim.the_law.latex())}\\]</p>", f"<p>In words: {e(claim.words)}</p>",
                  (f"<ul><li><strong>Check</strong> ({e(r['check'])}): {e(r['message'])}</li>"
-                  f"<li><strong>Negative control</strong> — wrong law: {e(claim.wrong_law)} — "
+                  f"<li><strong>Negative control</strong> — wrong law: {e(r['wrong_law'])} — "
                   f"{e(r['control'] or 'not run')}: {e(r['control_message'] or '—')}</li></ul>")]
         for caption, rel in figs:
             body.append(f"<figure><img src='{e(rel)}' alt='{e(caption)}'><figcaption>{e(caption)}</figcaption></figure>"
@@ -141,7 +164,7 @@ def write_report(
         "</style></head><body>" + "\n".join(body) + "</body></html>\n"
     )
     (directory / "report.html").write_text(page, encoding="utf-8")
-    results = {"scale": scale, "provenance": {**prov, "finished_at": when},
+    results = {"scale": scale, "seed_base": seed_base, "provenance": {**prov, "finished_at": when},
                "claims": [{**{k: v for k, v in r.items() if k not in ("measured", "ci")},
                            "check": run["check"], "control": run["control"], "error": run["error"]}
                           for r, run in zip(rows, runs)]}

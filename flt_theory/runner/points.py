@@ -27,28 +27,31 @@ __all__ = ["PointTask", "describe", "run_point"]
 class PointTask:
     """What a worker needs to compute one point."""
 
-    id: str
+    ids: tuple[str, ...]  # one row id per seed
     experiment: str
     module: str
     params: dict[str, Any] = field(hash=False)
-    seed: int
+    seeds: tuple[int, ...]
     threads: int | None = None  # torch threads to set (pool workers), None: leave / Dask rule
     parent_pid: int | None = None  # the sweeping process (Dask: do not touch threads there)
     capture: bool = True
 
 
-def describe(experiment: str, params: dict[str, Any], seed: int) -> str:
-    """``name(k=v, ...) seed s`` for messages.
+def describe(experiment: str, params: dict[str, Any], seed: int | tuple[int, ...]) -> str:
+    """``name(k=v, ...) seed s`` (or ``seeds s1, s2``) for messages.
 
-    >>> describe("demo", {"d": 64, "kappa": 1.5}, 3)
-    'demo(d=64, kappa=1.5) seed 3'
+    >>> describe("demo", {"d": 64, "kappa": 1.5}, 3), describe("demo", {}, (0, 1))
+    ('demo(d=64, kappa=1.5) seed 3', 'demo() seeds 0, 1')
     """
-    return f"{experiment}({', '.join(f'{k}={v!r}' for k, v in params.items())}) seed {seed}"
+    seeds = seed if isinstance(seed, tuple) else (seed,)
+    which = f"seed {seeds[0]}" if len(seeds) == 1 else "seeds " + ", ".join(map(str, seeds))
+    return f"{experiment}({', '.join(f'{k}={v!r}' for k, v in params.items())}) {which}"
 
 
 def run_point(task: PointTask) -> dict[str, Any]:
-    """Run ``task``; return ``{"id", "ok", "values", "wall_time", "finished_at", ...provenance}``
-    or, when it failed and ``task.capture``, ``{"id", "ok": False, "error", "traceback"}``."""
+    """Run ``task`` (one point, its seeds in one call when the experiment is batched); return
+    ``{"ids", "ok", "values" (one dict per seed), "wall_time" (per seed), "finished_at", ...provenance}``
+    or, when it failed and ``task.capture``, ``{"ids", "ok": False, "error", "traceback"}``."""
     try:
         exp = get_experiment(task.experiment, task.module)
         if task.threads is not None:
@@ -56,18 +59,18 @@ def run_point(task: PointTask) -> dict[str, Any]:
         elif task.parent_pid is not None:
             dask_worker_threads(task.parent_pid)
         start = time.perf_counter()
-        values = exp(task.params, task.seed)
-        wall = time.perf_counter() - start
+        values = exp.run_seeds(task.params, task.seeds)
+        wall = (time.perf_counter() - start) / len(task.seeds)
     except Exception as exc:
         if not task.capture:
             raise ExperimentError(
-                f"{describe(task.experiment, task.params, task.seed)} failed: {type(exc).__name__}: {exc}"
+                f"{describe(task.experiment, task.params, task.seeds)} failed: {type(exc).__name__}: {exc}"
             ) from exc
         return {
-            "id": task.id, "ok": False, "error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc(),
+            "ids": task.ids, "ok": False, "error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc(),
         }
     return {
-        "id": task.id,
+        "ids": task.ids,
         "ok": True,
         "values": values,
         "wall_time": wall,

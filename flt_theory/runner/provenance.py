@@ -49,10 +49,9 @@ def _version(distribution: str) -> str | None:
 
 def static_provenance() -> dict[str, Any]:
     """What is the same for every point of a sweep run from this process."""
-    from .. import __version__
 
     return {
-        "flt_version": __version__,
+        "flt_version": _version("flt-theory"),
         "git_commit": git_commit(),
         "python_version": platform.python_version(),
         "torch_version": _version("torch"),

@@ -25,7 +25,7 @@ from __future__ import annotations
 import importlib
 import math
 import numbers
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +35,7 @@ from .errors import ExperimentError, UnknownExperimentError
 __all__ = [
     "RESERVED_COLUMNS",
     "Experiment",
+    "add_experiment_source",
     "check_values",
     "experiment",
     "finite_float",
@@ -57,7 +58,8 @@ RESERVED_COLUMNS = frozenset(
 _RESERVED_RESULTS = RESERVED_COLUMNS | {"device", "dtype"}
 
 _REGISTRY: dict[str, Experiment] = {}
-_BUILTIN_MODULES = ("flt_theory.runner.experiments",)
+#: Callables that register more experiments when a name is unknown (see :func:`add_experiment_source`).
+_SOURCES: list[Callable[[], Any]] = []
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,7 @@ class Experiment:
     defaults: Mapping[str, Any] = field(default_factory=dict)
     types: Mapping[str, Callable[[Any], Any]] | None = None
     description: str = ""
+    batched: bool = False
 
     @property
     def module(self) -> str:
@@ -135,9 +138,22 @@ class Experiment:
 
     def __call__(self, params: Mapping[str, Any], seed: int) -> dict[str, float]:
         """Run one point and validate what it returns (a mapping of names to real numbers)."""
+        return self.run_seeds(params, [seed])[0]
+
+    def run_seeds(self, params: Mapping[str, Any], seeds: Sequence[int]) -> list[dict[str, float]]:
+        """Run one point for each of ``seeds`` (one call of a batched experiment, else one call per
+        seed) and validate each result."""
         params = self.normalize(params)
-        values = self.function(dict(params), int(seed))
-        return check_values(self.name, values, params)
+        seeds = [int(s) for s in seeds]
+        if self.batched:
+            values = self.function(dict(params), list(seeds))
+            if not isinstance(values, Sequence) or isinstance(values, (str, bytes, Mapping)) or len(values) != len(seeds):
+                raise ExperimentError(
+                    f"Batched experiment {self.name!r} must return one mapping per seed ({len(seeds)}). Got {values!r} instead."
+                )
+        else:
+            values = [self.function(dict(params), seed) for seed in seeds]
+        return [check_values(self.name, v, params) for v in values]
 
 
 def check_values(name: str, values: Any, params: Mapping[str, Any] = {}) -> dict[str, float]:
@@ -170,8 +186,14 @@ def experiment(
     defaults: Mapping[str, Any] | None = None,
     types: Mapping[str, Callable[[Any], Any]] | None = None,
     description: str | None = None,
+    batched: bool = False,
 ) -> Callable[[ExperimentFunction], ExperimentFunction]:
     """Register ``f(params: dict, seed: int) -> dict[str, float]`` under ``name`` (a decorator).
+
+    With ``batched=True`` the function is ``f(params: dict, seeds: list[int]) -> list[dict]`` (one
+    result per seed, in order), called once for all the seeds of a point that the store lacks; its
+    result for a seed must not depend on which other seeds share the call (draw each seed's numbers
+    from its own generator), so that stored rows are the same whatever was computed together.
 
     Re-registering a name from the same module and function (a reload) replaces it; from another
     function it is an error. Returns the function unchanged.
@@ -192,16 +214,24 @@ def experiment(
                 f"An experiment named {name!r} is already registered by {old.module}.{old.function.__qualname__}."
             )
         summary = description if description is not None else (function.__doc__ or "").strip().split("\n")[0]
-        exp = Experiment(name, function, dict(defaults or {}), None if types is None else dict(types), summary)
+        exp = Experiment(name, function, dict(defaults or {}), None if types is None else dict(types), summary,
+                         bool(batched))
         _REGISTRY[name] = exp
         return function
 
     return register
 
 
+def add_experiment_source(loader: Callable[[], Any]) -> None:
+    """Register ``loader``, called (once per lookup miss) to register more experiments — how the
+    systems layer above makes its experiments findable by name without the runner importing it."""
+    if loader not in _SOURCES:
+        _SOURCES.append(loader)
+
+
 def _load_builtins() -> None:
-    for module in _BUILTIN_MODULES:
-        importlib.import_module(module)
+    for loader in list(_SOURCES):
+        loader()
 
 
 def get_experiment(name: str | Experiment, module: str | None = None) -> Experiment:

@@ -343,6 +343,21 @@ class ResultStore:
             found.update(i for (i,) in self._read(f"SELECT id FROM flt_results WHERE id IN ({','.join('?' * len(chunk))})", chunk))
         return found
 
+    def delete(self, ids: Iterable[str]) -> int:
+        """Remove the rows ``ids``; the number removed (used to recompute them: ``sweep(..., fresh=True)``)."""
+        if self.readonly:
+            raise StoreError(f"results store {self.path!r} was opened read-only")
+        ids = list(ids)
+        removed = 0
+        try:
+            with self._conn:
+                for start in range(0, len(ids), _CHUNK):
+                    chunk = ids[start : start + _CHUNK]
+                    removed += self._conn.execute(f"DELETE FROM flt_results WHERE id IN ({','.join('?' * len(chunk))})", chunk).rowcount
+        except sqlite3.Error as exc:
+            raise self._write_error(exc, f"delete {len(ids)} rows") from None
+        return removed
+
     def put(self, row: Mapping[str, Any]) -> bool:
         """Insert one row (from :func:`make_row`) in one transaction; False if its id was already stored."""
         if self.readonly:

@@ -125,6 +125,7 @@ def sweep(
     scheduler: Any = None,
     progress: bool | None = None,
     provenance: bool = False,
+    fresh: bool = False,
 ) -> pd.DataFrame:
     r"""Run ``experiment`` on ``grid`` (or ``points``) × ``seeds``; compute only what ``store`` lacks.
 
@@ -153,6 +154,8 @@ def sweep(
         Progress bar on stderr; default: only on a terminal and not under CI.
     provenance
         Add the provenance columns (versions, git commit, device, dtype, wall time, ...) and ``id``.
+    fresh
+        Recompute every point even when the store holds it (its stored rows are replaced).
 
     Returns
     -------
@@ -190,6 +193,8 @@ def sweep(
 
     st, own = _open_store(store)
     try:
+        if fresh:
+            st.delete(ids)
         done = st.existing(ids)
         todo = [t for t in tasks if t[0] not in done]
         computed = _run(exp, todo, st, len(tasks), jobs, scheduler, progress) if todo else 0
@@ -201,6 +206,16 @@ def sweep(
     return frame
 
 
+def _batches(exp: Experiment, todo: list) -> list[list]:
+    """The tasks of ``todo`` as batches: one per point for a batched experiment, else one per seed."""
+    if not exp.batched:
+        return [[t] for t in todo]
+    groups: dict[str, list] = {}
+    for t in todo:
+        groups.setdefault(t[3], []).append(t)
+    return list(groups.values())
+
+
 def _run(exp: Experiment, todo: list, st: ResultStore, total: int, jobs: int, scheduler: Any, progress: bool | None) -> int:
     static = static_provenance()
     computed = 0
@@ -210,23 +225,27 @@ def _run(exp: Experiment, todo: list, st: ResultStore, total: int, jobs: int, sc
         parent = None if in_process or threads is not None else os.getpid()
         by_id = {t[0]: t for t in todo}
         items = (
-            PointTask(pid, exp.name, exp.module, params, seed, threads=threads, parent_pid=parent, capture=not in_process)
-            for pid, params, seed, _ in todo
+            PointTask(tuple(t[0] for t in batch), exp.name, exp.module, batch[0][1], tuple(t[2] for t in batch),
+                      threads=threads, parent_pid=parent, capture=not in_process)
+            for batch in _batches(exp, todo)
         )
         with progress_bar(total, initial=total - len(todo), desc=exp.name, enabled=progress_enabled(progress)) as bar:
             for outcome in backend.imap_unordered(run_point, items):
-                _, params, seed, params_json = by_id[outcome["id"]]
+                first = by_id[outcome["ids"][0]]
                 if not outcome["ok"]:
+                    seeds = tuple(by_id[i][2] for i in outcome["ids"])
                     raise ExperimentError(
-                        f"{describe(exp.name, params, seed)} failed: {outcome['error']}; the {st.count(exp.name)} points "
+                        f"{describe(exp.name, first[1], seeds)} failed: {outcome['error']}; the {st.count(exp.name)} points "
                         f"of {exp.name!r} stored so far are kept — fix it and re-run to resume.\n"
                         f"Worker traceback:\n{outcome['traceback']}"
                     )
                 provenance = {k: outcome[k] for k in ("device", "dtype", "host", "torch_threads")}
-                st.put(make_row(exp.name, params, seed, outcome["values"], wall_time=outcome["wall_time"],
-                                finished_at=outcome["finished_at"], params_json=params_json, **static, **provenance))
-                computed += 1
-                bar.update(1)
+                for pid, values in zip(outcome["ids"], outcome["values"]):
+                    _, params, seed, params_json = by_id[pid]
+                    st.put(make_row(exp.name, params, seed, values, wall_time=outcome["wall_time"],
+                                    finished_at=outcome["finished_at"], params_json=params_json, **static, **provenance))
+                    computed += 1
+                bar.update(len(outcome["ids"]))
     return computed
 
 

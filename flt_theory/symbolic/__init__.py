@@ -10,7 +10,7 @@ from .hermite import (
     monomial_to_hermite,
     unfold,
 )
-from .laws import SYMBOLS, Law, giant_step_laws, laws_latex_document
+from .law import SYMBOLS, THIS_PROJECT, Law, Source, laws_latex_document
 from .leap import information_exponent, leap_complexity, leap_complexity_of_support, leap_index
 from .one_step import one_step_subspace, student_coefficient
 from .parser import parse_expression, variable
@@ -35,13 +35,14 @@ __all__ = [
     "ProjectionResult",
     "RegimeRow",
     "SYMBOLS",
+    "Source",
+    "THIS_PROJECT",
     "Subspace",
     "Target",
     "conditional_mean_gradient",
     "conditional_variance",
     "expand_target",
     "format_hermite",
-    "giant_step_laws",
     "hermite_coefficients",
     "hermite_expansion",
     "hermite_tensor",

@@ -1,19 +1,38 @@
-"""Systems of CLAIMS.md: each module wires symbolic laws to a numeric experiment and a check.
+"""Systems: each folder wires its symbolic laws to its numeric model through claims.
 
-Importing this package registers every system's claims (see :mod:`.claims`).
+A system is a folder ``flt_theory/systems/<name>/`` (``laws.py``, ``model.py``, ``declaration.py``
+with ``SYSTEM = System(...)``), found by discovery (:mod:`.registry`). See :mod:`.declaration` for
+what a declaration holds, and the README section "Adding a system".
 """
 
-from . import dictionary, giant_step, good_sets
-from .claims import Claim, ClaimVerdict, assert_claim, get_claim, registered_claims, verify
+from .declaration import SCALES, Claim, ClaimVerdict, Figure, Measurement, Option, SimulateCommand, System, check_scale
+from .registry import (
+    assert_claim,
+    discover,
+    get_claim,
+    get_system,
+    measure,
+    registered_claims,
+    systems,
+    verify,
+)
 
 __all__ = [
+    "SCALES",
     "Claim",
     "ClaimVerdict",
+    "Figure",
+    "Measurement",
+    "Option",
+    "SimulateCommand",
+    "System",
     "assert_claim",
-    "dictionary",
+    "check_scale",
+    "discover",
     "get_claim",
-    "giant_step",
-    "good_sets",
+    "get_system",
+    "measure",
     "registered_claims",
+    "systems",
     "verify",
 ]

@@ -31,9 +31,10 @@ def report(tmp_path_factory):
 def test_verdict_table_golden_structure(report):
     table, _ = report
     assert list(table.columns) == [
-        "claim", "law", "status", "predicted", "measured", "ci", "n_seeds", "check", "control", "verdict", "passed",
-        "seconds", "wrong_law", "message", "control_message",
+        "claim", "law", "status", "predicted", "measured", "ci", "n_seeds", "seeds", "check", "control", "verdict",
+        "passed", "seconds", "computed", "reused", "wrong_law", "message", "control_message",
     ] == list(COLUMNS)
+    assert table.seeds.tolist()[0] == list(range(8))
     assert table.claim.tolist() == CHEAP
     assert table[["check", "control", "verdict"]].values.tolist() == [["PASS", "rejected", "PASS"]] * 2
     assert table.passed.all() and table.attrs["passed"]
@@ -73,10 +74,21 @@ def test_resolve_paths():
         resolve_claims(["giant-step/nope"])
 
 
+def test_a_python_file_of_the_user_is_imported(tmp_path):
+    """flt check my_claims.py runs the user's own code, like pytest: its Claim objects are selected."""
+    mine = tmp_path / "my_claims.py"
+    mine.write_text(
+        "from flt_theory.systems import get_claim\n"
+        "import dataclasses\n"
+        "CLAIMS = [dataclasses.replace(get_claim('giant-step/rank-one-update'), system='', name='my-spike')]\n")
+    (claim,) = resolve_claims([str(mine)])
+    assert claim.key == "my_claims/my-spike" and claim.measurement.experiment == "giant-step/spike"
+
+
 def test_derivation_file_without_claims(tmp_path):
     bad = tmp_path / "derive_nothing.py"
     bad.write_text("X = 1\n")
-    with pytest.raises(UnknownClaimPathError, match="has no CLAIMS"):
+    with pytest.raises(UnknownClaimPathError, match="defines no CLAIMS"):
         resolve_claims([str(bad)])
     bad.write_text('CLAIMS = ["giant-step/not-registered"]\n')
     with pytest.raises(UnknownClaimPathError, match="names the claim 'giant-step/not-registered'"):
@@ -104,17 +116,17 @@ def test_cli_attached_to_flt_group(tmp_path):
 
 
 def test_failing_claim_exits_1_and_error_is_a_row(monkeypatch, capsys):
-    from flt_theory.systems import claims
+    from flt_theory.systems.declaration import Claim, ClaimVerdict
 
-    real_verify = claims.verify
+    real_verdict = Claim.verdict
 
-    def fake_verify(claim, scale="small"):
-        if claim.name == "rank-one-update":
+    def fake_verdict(self, frame):
+        if self.name == "rank-one-update":
             raise RuntimeError("simulated crash")
-        verdict = real_verify(claim, scale)
-        return claims.ClaimVerdict(claim, verdict.check, verdict.check)  # the "control" passes: no power
+        verdict = real_verdict(self, frame)
+        return ClaimVerdict(claim=self, check=verdict.check, control=verdict.check)  # the "control" passes: no power
 
-    monkeypatch.setattr(claims, "verify", fake_verify)
+    monkeypatch.setattr(Claim, "verdict", fake_verdict)
     code = run_check(CHEAP, "small", None)
     out = capsys.readouterr().out
     assert code == 1
@@ -146,7 +158,7 @@ def test_attaching_the_commands_keeps_flt_light():
     import sys
 
     from flt_theory.report import cli as report_cli
-    from flt_theory.systems.claims import SCALES
+    from flt_theory.systems.declaration import SCALES
 
     assert report_cli.SCALES == SCALES
     code = "import sys, flt_theory.cli, flt_theory.report.cli; print(sorted(m for m in ('torch', 'pandas', 'matplotlib') if m in sys.modules))"

@@ -8,7 +8,7 @@ import torch
 
 from flt_theory.errors import InvalidParameterError, InvalidParameterTypeError
 from flt_theory.numeric.data import teacher_directions
-from flt_theory.numeric.dictionary import (
+from flt_theory.systems.dictionary.model import (
     _hinge_grad_w,
     dictionary_data,
     relevant_sets,
@@ -16,8 +16,8 @@ from flt_theory.numeric.dictionary import (
     train_dictionary,
     truncated_relu,
 )
-from flt_theory.systems import dictionary as system
-from flt_theory.systems.claims import registered_claims
+from flt_theory.systems import registered_claims
+from flt_theory.systems.dictionary import laws as system
 
 F64 = dict(device="cpu", dtype="float64")
 
@@ -129,5 +129,5 @@ def test_claims_are_registered_with_controls():
     claims = {c.name: c for c in registered_claims("dictionary")}
     assert set(claims) == {"gamma", "emergence", "advantage", "no-structure"}
     for claim in claims.values():
-        assert claim.law.latex() and claim.wrong_law and claim.check is not claim.control
-    assert math.isclose(float(claims["gamma"].law.expression), 0.125)
+        assert claim.the_law.latex() and claim.the_wrong_law.latex() != claim.the_law.latex()
+    assert math.isclose(claims["gamma"].the_law.number(), 0.125)

@@ -1,7 +1,7 @@
 r"""Good property sets of the sparse-coding system: exact laws at initialisation and during training.
 
-Source: CLAIMS.md §3, seed ``000`` (FLT seminar session 2, after Allen-Zhu & Li, arXiv 2005.10190).
-Setting and notation as in :mod:`flt_theory.numeric.sparse_coding`: :math:`x = Mz + \xi`, :math:`M`
+Source: the good-property-set argument of Allen-Zhu & Li 2020 (arXiv 2005.10190), as presented in an FLT seminar.
+Setting and notation as in :mod:`.model`: :math:`x = Mz + \xi`, :math:`M`
 orthonormal, :math:`\|z\|_0 = s`, :math:`y = \operatorname{sign}\langle w^*, z\rangle`, :math:`m` neurons
 :math:`w_i^{(0)} \sim \mathcal N(0, \sigma_1^2 I_d)`, :math:`C_{ij} = \langle w_i, M_j\rangle`, :math:`L = \log d`
 (natural log), :math:`g \sim \mathcal N(0, 1)`, :math:`\operatorname{P}(|g| \ge a) = \operatorname{erfc}(a/\sqrt2)`.
@@ -58,8 +58,8 @@ import numbers
 
 import sympy as sp
 
-from ..errors import InvalidParameterError, InvalidParameterTypeError
-from .laws import Law
+from ...errors import InvalidParameterError, InvalidParameterTypeError
+from ...symbolic.law import Law, Source
 
 __all__ = [
     "GOOD_SET_SYMBOLS",
@@ -75,7 +75,15 @@ __all__ = [
     "tie_probability",
 ]
 
-SOURCE = "Allen-Zhu & Li, arXiv 2005.10190 (seed 000)"
+SOURCE = Source(authors="Allen-Zhu, Li", year=2020,
+                title="Feature purification: how adversarial training performs robust deep learning", arxiv="2005.10190")
+
+#: Named objects the set laws compare with (their LaTeX is what the laws print).
+SETS = {
+    "sure": sp.Symbol(r"S_{j,\mathrm{sure}}^{t}"),
+    "pot": sp.Symbol(r"S_{j,\mathrm{pot}}^{t}"),
+    "linear": sp.Symbol(r"\Pr[\operatorname{sign}\langle M w^*, x\rangle = y]"),
+}
 
 #: Symbols of the good-set laws.
 GOOD_SET_SYMBOLS = {name: sp.Symbol(name, positive=True) for name in ("m", "d", "c_1", "c_2", "s", "eta", "sigma_0")}
@@ -220,7 +228,7 @@ def linear_accuracy(s: int, d, sigma0) -> sp.Expr:
 def good_set_laws(
     m: int = 256, d: int = 32, c1: float = 2.5, c2: float = 0.5, s: int = 3, eta=None, sigma0=None
 ) -> list[Law]:
-    r"""The laws of the sparse-coding system (CLAIMS.md §3) as :class:`~flt_theory.symbolic.laws.Law` objects.
+    r"""The laws of the sparse-coding system as :class:`~flt_theory.symbolic.law.Law` objects.
 
     Numbers fill the expressions where given (``eta``/``sigma0`` stay symbolic when ``None``).
 
@@ -238,25 +246,31 @@ def good_set_laws(
     values = {sym["m"]: m, sym["d"]: d, sym["c_1"]: sp.nsimplify(c1), sym["c_2"]: sp.nsimplify(c2)}
     given = (rf"m = {m}", rf"d = {d}", rf"c_1 = {sp.latex(sp.nsimplify(c1))}", rf"c_2 = {sp.latex(sp.nsimplify(c2))}")
     rate = growth_rate(eta, s, d)
+    sure_total = sp.Tuple(sym["m"] * p_sure, sym["m"] * p_pot).subs(values)
     return [
-        Law("initial sure size", r"\mathbb{E}|S_{j,\mathrm{sure}}^{0}|", "eq", sp.latex(sym["m"] * p_sure),
-            (sym["m"] * p_sure).subs(values), {}, (r"w_i^{(0)} \sim \mathcal{N}(0, \sigma_1^2 I_d)", r"M M^\top = I", *given),
-            "derived", SOURCE),
-        Law("initial pot size", r"\mathbb{E}|S_{j,\mathrm{pot}}^{0}|", "eq", sp.latex(sym["m"] * p_pot),
-            (sym["m"] * p_pot).subs(values), {}, (r"M M^\top = I", *given), "derived", SOURCE),
-        Law("inclusion", r"S_{j,\mathrm{sure}}^{t}", "in", r"S_{j,\mathrm{pot}}^{t}", None, {}, (r"c_2 \geq 0", r"\forall t, j"),
-            "theorem", SOURCE),
-        Law("entry from the lower set", r"S_{j,\mathrm{sure}}^{t+1} \setminus S_{j,\mathrm{sure}}^{t}", "in", r"S_{j,\mathrm{pot}}^{t}",
-            None, {}, (r"\eta\,\|\nabla_{w_i}\| \ll \sigma_3^{(t)}",), "theorem", SOURCE),
-        Law("no exit from the highest set", r"\#\{i \in S_{j,\mathrm{sure}}^{t} \setminus S_{j,\mathrm{sure}}^{t+1}\}", "eq", "0",
-            sp.Integer(0), {}, (r"\forall t", "small step size"), "theorem", SOURCE),
-        Law("good-set growth", r"\Delta_t \langle w_i^{(t)}, M_j\rangle \operatorname{sign} w^*_j", "eq",
-            r"\frac{\eta\, s\, \rho_s}{2d} = " + sp.latex(rate), rate, {"eta": sp.Integer(1)},
-            (r"f \approx 0", r"i \in S_{j,\mathrm{sure}}", rf"\rho_s = \binom{{s-1}}{{(s-1)/2}} 2^{{1-s}} = {sp.latex(tie_probability(s))}",
-             rf"s = {s}", rf"d = {d}"), "derived", SOURCE),
-        Law("linear accuracy", r"\Pr[\operatorname{sign}\langle M w^*, x\rangle = y]", "eq",
-            r"\sum_{k=0}^{s}\binom{s}{k}2^{-s}\,\Phi\!\Big(\tfrac{|2k-s|}{\sigma_0\sqrt d}\Big)", linear_accuracy(s, d, sigma0),
-            {}, (rf"s = {s}", rf"d = {d}", r"|w^*_j| = 1"), "derived", SOURCE),
-        Law("net beats linear", r"\Pr[\operatorname{sign} f(x) = y]", "geq", r"\Pr[\operatorname{sign}\langle M w^*, x\rangle = y]",
-            None, {}, (r"\sigma_0 \sqrt{d} \gtrsim 1", "after training"), "theorem", SOURCE),
+        Law(name="initial set sizes", lhs=r"(\mathbb{E}|S_{j,\mathrm{sure}}^{0}|,\ \mathbb{E}|S_{j,\mathrm{pot}}^{0}|)",
+            relation="eq", value=tuple(sure_total),
+            conditions=(r"w_i^{(0)} \sim \mathcal{N}(0, \sigma_1^2 I_d)", r"M M^\top = I", *given), status="derived",
+            source=SOURCE, words=f"E|S_sure^0| = m/2·P(|g| ≥ √((c1+c2) log d))·P(|g| < √((c1−c2) log d))^(d−1), "
+                                 f"E|S_pot^0| = m·P(|g| ≥ √((c1−c2) log d)) at c1 = {c1:g}, c2 = {c2:g}"),
+        Law(name="inclusion", lhs=r"S_{j,\mathrm{sure}}^{t}", relation="in", value=SETS["pot"],
+            conditions=(r"c_2 \geq 0", r"\forall t, j"), source=SOURCE, words="S_sure^t ⊆ S_pot^t at every step"),
+        Law(name="entry from the lower set", lhs=r"|S_{\mathrm{sure}}^{T}| / \max(1, |S_{\mathrm{sure}}^{0}|)", relation="geq",
+            value=2, conditions=(r"S_{j,\mathrm{sure}}^{t+1} \setminus S_{j,\mathrm{sure}}^{t} \subseteq S_{j,\mathrm{pot}}^{t}",
+                                 r"\eta\,\|\nabla_{w_i}\| \ll \sigma_3^{(t)}"), source=SOURCE,
+            words="neurons enter S_sure (it grows ≥ 2×) and every entry comes from S_pot"),
+        Law(name="no exit from the highest set", lhs=r"\#\{i \in S_{j,\mathrm{sure}}^{t} \setminus S_{j,\mathrm{sure}}^{t+1}\}",
+            relation="eq", value=0, conditions=(r"\forall t", "small step size"), source=SOURCE,
+            words="no neuron ever exits S_sure (the literal principle)"),
+        Law(name="good-set growth", lhs=r"\Delta_t \langle w_i^{(t)}, M_j\rangle \operatorname{sign} w^*_j", relation="eq",
+            value=rate, conditions=(r"f \approx 0", r"i \in S_{j,\mathrm{sure}}",
+                                    rf"\rho_s = \binom{{s-1}}{{(s-1)/2}} 2^{{1-s}} = {sp.latex(tie_probability(s))}",
+                                    rf"s = {s}", rf"d = {d}"),
+            status="derived", source=SOURCE, words="good neurons' coordinate grows at r* = η s ρ_s/(2d) per step while f ≈ 0"),
+        Law(name="linear accuracy", lhs=r"\Pr[\operatorname{sign}\langle M w^*, x\rangle = y]", relation="eq",
+            value=linear_accuracy(s, d, sigma0), conditions=(rf"s = {s}", rf"d = {d}", r"|w^*_j| = 1"), status="derived",
+            source=SOURCE, words="accuracy of the linear model sign<Mw*, x> (exact Gaussian law)"),
+        Law(name="net beats linear", lhs=r"\Pr[\operatorname{sign} f(x) = y]", relation="geq", value=SETS["linear"],
+            conditions=(r"\sigma_0 \sqrt{d} \gtrsim 1", "after training"), source=SOURCE,
+            words="the trained net is more accurate than the linear model sign<Mw*, x>"),
     ]

@@ -1,0 +1,55 @@
+"""The verdict table of ``flt check`` as aligned plain text (used by the CLI output and the report)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..compare.result import fmt, fmt_ci
+from .figures import plain_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["format_table", "measured_text"]
+
+
+def measured_text(measured: Any, ci: Any, limit: int | None = None) -> str:
+    """``1.02 [0.95, 1.09]``; components joined by ``; `` (at most ``limit`` shown).
+
+    >>> measured_text(1.0234, [0.95, 1.09]), measured_text([1.0, 2.0], [[0.9, 1.1], [1.8, 2.2]], limit=1)
+    ('1.023 [0.95, 1.09]', '1 [0.9, 1.1]; … (+1)')
+    """
+    if measured is None:
+        return "—"
+
+    def one(value: Any, interval: Any) -> str:
+        shown = fmt(float(value)) if not isinstance(value, str) else value
+        if isinstance(interval, (list, tuple)) and len(interval) == 2 and not isinstance(interval[0], (list, tuple)):
+            return f"{shown} {fmt_ci((float(interval[0]), float(interval[1])))}"
+        return shown
+
+    if isinstance(measured, (list, tuple)):
+        cis = list(ci) if isinstance(ci, (list, tuple)) else [None] * len(measured)
+        parts = [one(m, c) for m, c in zip(measured, cis)]
+        if limit is not None and len(parts) > limit:
+            parts = parts[:limit] + [f"… (+{len(measured) - limit})"]
+        return "; ".join(parts)
+    return one(measured, ci)
+
+
+def _cut(text: str, width: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def format_table(frame: pd.DataFrame, *, wide: bool = False) -> str:
+    """The verdict table as aligned text: claim, law, predicted, measured [CI], verdict, control."""
+    header = ("claim", "law (in words)", "predicted", "measured [95% CI]", "verdict", "negative control")
+    widths = (None, 58, 30, 44, None, None) if not wide else (None,) * 6
+    rows = [header]
+    for rec in frame.to_dict("records"):
+        cells = (rec["claim"], plain_text(rec["law"]), rec["predicted"], measured_text(rec["measured"], rec["ci"], None if wide else 2),
+                 rec["verdict"], rec["control"] or "—")
+        rows.append(tuple(_cut(c, w) if w else str(c) for c, w in zip(cells, widths)))
+    sizes = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    return "\n".join("  ".join(c.ljust(s) for c, s in zip(r, sizes)).rstrip() for r in rows)

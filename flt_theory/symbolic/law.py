@@ -1,0 +1,362 @@
+r"""A predicted law as one object: its value (sympy), its LaTeX (rendered from that value), its
+status, its source and its regime.
+
+A :class:`Law` is what the rest of flt_theory exchanges. A system's claim compares a measurement
+with a law, and its negative control compares the SAME measurement with a deliberately wrong law —
+another :class:`Law`, usually made by :meth:`Law.replace` from the right one. Comparisons read their
+prediction from the law (:meth:`Law.exponent`, :meth:`Law.number`, :meth:`Law.numbers`,
+:attr:`Law.value` for subspaces), never from a second, hand-typed copy, so editing a law edits its
+check.
+
+One source of truth: ``lhs`` is LaTeX of the measured quantity (a name, not a formula to
+evaluate); the right-hand side is :attr:`Law.value` — a sympy expression, a number, a tuple of
+them, a :class:`~flt_theory.symbolic.subspace.Subspace` or a tuple of subspaces — and its LaTeX is
+rendered from that value by :meth:`Law.rhs_latex`.
+
+Sources are :class:`Source` objects (authors, year, title, arXiv id); there is no default source, so
+a law is never silently credited to a paper. A finding of this project cites :data:`THIS_PROJECT`.
+
+>>> d, n = sp.symbols("d n", positive=True)
+>>> law = Law(name="norm", lhs=r"\|w\|^2 - 1", relation="asymp", value=d / n, status="derived", source=THIS_PROJECT)
+>>> law.latex(), law.exponent("n")
+('\\|w\\|^2 - 1 \\asymp \\frac{d}{n}', -1)
+>>> law.replace(value=d / n**2).exponent("n")
+-2
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import sympy as sp
+
+from ..errors import InvalidParameterError, InvalidParameterTypeError
+from .subspace import Subspace
+
+__all__ = ["Law", "Source", "STATUSES", "SYMBOLS", "THIS_PROJECT", "laws_latex_document"]
+
+#: Symbols shared by the giant-step laws: dimension, samples per step, width, step size.
+SYMBOLS = {name: sp.Symbol(name, positive=True) for name in ("d", "n", "p", "eta")}
+
+_RELATIONS = {"asymp": r"\asymp", "approx": r"\approx", "eq": "=", "geq": r"\geq", "leq": r"\leq",
+              "in": r"\subseteq", "to": r"\to", "subset": r"\subset"}
+_RELATION_TEXT = {"asymp": "≍", "approx": "≈", "eq": "=", "geq": "≥", "leq": "≤", "in": "⊆", "to": "→", "subset": "⊂"}
+
+#: ``theorem`` (proved in the source), ``conjecture`` (stated in the source without proof),
+#: ``derived`` (derived here from a source's setting, with the derivation in a docstring),
+#: ``finding`` (a result of this project that corrects or narrows a stated one).
+STATUSES = ("theorem", "conjecture", "derived", "finding")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Source:
+    """A citable source: authors, year, title and arXiv id (any of the last two may be empty).
+
+    >>> Source(authors="Dandi, Krzakala, Loureiro, Pesce, Stephan", year=2023, arxiv="2305.18270").cite()
+    'Dandi, Krzakala, Loureiro, Pesce, Stephan 2023, arXiv 2305.18270'
+    """
+
+    authors: str
+    year: int
+    title: str = ""
+    arxiv: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.authors, str) or not self.authors.strip():
+            raise InvalidParameterError(f"The 'authors' of a Source must be a non-empty str. Got {self.authors!r} instead.")
+
+    def cite(self) -> str:
+        """``Authors Year, "Title", arXiv id`` with the empty parts left out."""
+        parts = [f"{self.authors} {self.year}"]
+        if self.title:
+            parts.append(f'"{self.title}"')
+        if self.arxiv:
+            parts.append(f"arXiv {self.arxiv}")
+        return ", ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"authors": self.authors, "year": self.year, "title": self.title, "arxiv": self.arxiv, "cite": self.cite()}
+
+    def __str__(self) -> str:
+        return self.cite()
+
+
+#: The source of the findings and derivations of this project.
+THIS_PROJECT = Source(authors="flt_theory", year=2026, title="finding of this project (derivation in its docstring)")
+
+LawValue = Any  # sympy expression / number, Subspace, or a tuple of them
+
+
+def _sympify_value(value: Any) -> Any:
+    if isinstance(value, Subspace):
+        return value
+    if isinstance(value, (tuple, list)):
+        return tuple(_sympify_value(v) for v in value)
+    if isinstance(value, (sp.Basic, bool)):
+        return value
+    if isinstance(value, (int, float)):
+        return sp.nsimplify(value) if isinstance(value, int) else sp.Float(value)
+    raise InvalidParameterTypeError(
+        f"The 'value' of a Law must be a sympy expression, a number, a Subspace or a tuple of them. Got {value!r} "
+        f"of type {type(value).__name__} instead."
+    )
+
+
+def _latex_number(expr: sp.Basic, names: Mapping[str, str] | None = None) -> str:
+    """LaTeX of a sympy value, floats rounded to 4 significant digits, symbols renamed by ``names``."""
+    if isinstance(expr, sp.Basic):
+        expr = expr.xreplace({f: sp.Float(f, 4) for f in expr.atoms(sp.Float)})
+        mapping = {s: names[s.name] for s in expr.free_symbols if names and s.name in names}
+        return sp.latex(expr, symbol_names=mapping) if mapping else sp.latex(expr)
+    return sp.latex(expr)
+
+
+def _value_latex(value: Any, names: Mapping[str, str] | None = None) -> str:
+    if isinstance(value, Subspace):
+        return value.latex()
+    if isinstance(value, tuple):
+        return r",\ ".join(_value_latex(v, names) for v in value)
+    return _latex_number(value, names)
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, Subspace):
+        rows = "; ".join("(" + ", ".join(f"{x:.4g}" for x in row) + ")" for row in value.to_json())
+        return f"span{{{rows}}}" if value.dim else "{0}"
+    if isinstance(value, tuple):
+        return ", ".join(_value_text(v) for v in value)
+    if isinstance(value, sp.Basic):
+        value = value.xreplace({f: sp.Float(f, 4) for f in value.atoms(sp.Float)})
+        return sp.sstr(value)
+    return str(value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Law:
+    r"""A predicted law ``lhs relation value``.
+
+    Attributes
+    ----------
+    name
+        Short identifier, e.g. ``"one-step threshold"``.
+    lhs
+        LaTeX of the measured quantity.
+    relation
+        One of ``asymp, approx, eq, geq, leq, in, to, subset``.
+    value
+        The prediction (module docstring); its LaTeX is rendered from it.
+    conditions
+        LaTeX conditions under which the law holds.
+    status
+        One of :data:`STATUSES`.
+    source
+        A :class:`Source` (required: no default).
+    words
+        The law in one line of plain text (tables, JSON); empty: ``lhs relation value`` as text.
+    regime
+        Plain-text regime of validity (sizes, scalings) where it is narrower than the conditions.
+    symbol_latex
+        LaTeX of symbols of :attr:`value` whose names are plain identifiers (``{"w0": r"\langle w_i^0, w^*_k\rangle"}``).
+    """
+
+    name: str
+    lhs: str
+    relation: str
+    value: LawValue
+    source: Source
+    status: str = "theorem"
+    conditions: Sequence[str] = ()
+    words: str = ""
+    regime: str = ""
+    symbol_latex: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.relation not in _RELATIONS:
+            raise InvalidParameterError(
+                f"The 'relation' parameter of Law must be one of {sorted(_RELATIONS)}. Got {self.relation!r} instead."
+            )
+        if self.status not in STATUSES:
+            raise InvalidParameterError(
+                f"The 'status' parameter of Law must be one of {list(STATUSES)}. Got {self.status!r} instead."
+            )
+        if not isinstance(self.source, Source):
+            raise InvalidParameterTypeError(
+                f"The 'source' parameter of Law must be a Source (authors, year, title, arxiv). Got {self.source!r} instead."
+            )
+        object.__setattr__(self, "value", _sympify_value(self.value))
+        object.__setattr__(self, "conditions", tuple(self.conditions))
+
+    # -- rendering ----------------------------------------------------------------------------
+
+    def rhs_latex(self) -> str:
+        """LaTeX of :attr:`value` (floats rounded to 4 significant digits)."""
+        return _value_latex(self.value, self.symbol_latex)
+
+    def latex(self) -> str:
+        r"""The law as display LaTeX, conditions in parentheses.
+
+        >>> Law(name="t", lhs="n^*", relation="asymp", value=SYMBOLS["d"] ** 2, conditions=(r"\ell = 2",),
+        ...     source=THIS_PROJECT).latex()
+        'n^* \\asymp d^{2} \\quad (\\ell = 2)'
+        """
+        body = f"{self.lhs} {_RELATIONS[self.relation]} {self.rhs_latex()}"
+        return body + (r" \quad (" + r",\ ".join(self.conditions) + ")" if self.conditions else "")
+
+    def _repr_latex_(self) -> str:
+        return f"$${self.latex()}$$"
+
+    def text(self) -> str:
+        """The law in plain text: :attr:`words` if given, else the relation with the value as text."""
+        return self.words or f"{self.name} {_RELATION_TEXT[self.relation]} {_value_text(self.value)}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "latex": self.latex(),
+            "text": self.text(),
+            "status": self.status,
+            "source": self.source.to_dict(),
+            "regime": self.regime,
+            "value": _value_text(self.value),
+            "expression": None if isinstance(self.value, (tuple, Subspace)) else str(self.value),
+            "exponents": self._exponents(),
+        }
+
+    def _exponents(self) -> dict[str, str]:
+        """Exponents of a power-law value in each of its symbols (empty when it is not one)."""
+        if isinstance(self.value, (tuple, Subspace)):
+            return {}
+        expr = sp.sympify(self.value)
+        out = {}
+        for x in sorted(expr.free_symbols, key=lambda s: s.name):
+            slope = sp.simplify(x * sp.diff(expr, x) / expr) if expr != 0 else sp.Integer(0)
+            if slope.free_symbols:
+                return {}
+            out[x.name] = str(slope)
+        return out
+
+    # -- predictions read by the comparisons ---------------------------------------------------
+
+    def replace(self, **changes: Any) -> "Law":
+        """A copy with ``changes`` (e.g. a wrong value for a negative control)."""
+        return dataclasses.replace(self, **changes)
+
+    def exponent(self, symbol: str | sp.Symbol) -> float:
+        r"""The exponent :math:`\partial \log v/\partial \log x` of a power-law :attr:`value` in ``symbol``.
+
+        Raises :class:`InvalidParameterError` when the value is not a power law in that symbol.
+        """
+        value = self._expression()
+        x = _symbol(value, symbol)
+        if x is None:
+            return 0.0
+        slope = sp.simplify(x * sp.diff(value, x) / value)
+        if slope.free_symbols:
+            raise InvalidParameterError(f"law {self.name!r}: {self.rhs_latex()} is not a power law in {symbol}")
+        number = float(slope)
+        return int(number) if number.is_integer() else number
+
+    def number(self, **substitutions: float) -> float:
+        """The value as a float after substituting ``substitutions`` (symbols by name)."""
+        value = self._expression()
+        subs = {s: substitutions[s.name] for s in value.free_symbols if s.name in substitutions}
+        out = value.subs(subs)
+        if out.free_symbols:
+            raise InvalidParameterError(
+                f"law {self.name!r}: its value {self.rhs_latex()} still depends on "
+                f"{sorted(s.name for s in out.free_symbols)}; give them as keywords"
+            )
+        result = float(out)
+        if not math.isfinite(result):
+            raise InvalidParameterError(f"law {self.name!r}: its value is not finite ({result}) at {substitutions}")
+        return result
+
+    def numbers(self, **substitutions: float) -> tuple[float, ...]:
+        """A tuple :attr:`value` as floats (each entry as in :meth:`number`)."""
+        if not isinstance(self.value, tuple):
+            return (self.number(**substitutions),)
+        return tuple(self.replace(value=v).number(**substitutions) for v in self.value)
+
+    def subspaces(self) -> tuple[Subspace, ...]:
+        """A subspace :attr:`value` (or a tuple of them) as a tuple."""
+        values = self.value if isinstance(self.value, tuple) else (self.value,)
+        if not all(isinstance(v, Subspace) for v in values):
+            raise InvalidParameterError(f"law {self.name!r} predicts {self.rhs_latex()}, not subspaces")
+        return values
+
+    def mutant(self) -> "Law | None":
+        r"""A deliberately wrong copy of the law for mutation tests: a one-sided bound on a number (``geq`` /
+        ``leq``) has its side flipped (moving a bound away from the data is no error); a power law gets every
+        exponent of its first symbol raised by one (a threshold :math:`d^\ell` becomes :math:`d^{\ell+1}`), a number
+        is doubled (0 becomes 1), each entry of a tuple likewise, a subspace of :math:`V^*` is replaced by its orthogonal
+        complement (by all of :math:`V^*` when it is :math:`\{0\}` or :math:`V^*` itself, by :math:`\{0\}` then).
+        None for a law whose value is a named object (a set, a direction): its comparison dispatches on it,
+        and its negative control already names the alternative."""
+        def one(value: Any) -> Any:
+            if isinstance(value, Subspace):
+                if value.dim == 0:
+                    return Subspace.full(value.ambient)
+                return value.complement() if value.dim < value.ambient else Subspace.zero(value.ambient)
+            if isinstance(value, tuple):
+                return tuple(one(v) for v in value)
+            expr = sp.sympify(value)
+            if expr.free_symbols:
+                if any(isinstance(a, sp.Symbol) and not a.is_positive for a in expr.free_symbols):
+                    return None
+                first = sorted(expr.free_symbols, key=lambda x: x.name)[0]
+                return expr * first
+            return sp.Integer(1) if expr == 0 else 2 * expr
+
+        flip = {"geq": "leq", "leq": "geq"}
+        if self.relation in flip and not isinstance(self.value, (tuple, Subspace)) and not sp.sympify(self.value).free_symbols:
+            return self.replace(relation=flip[self.relation], name=f"mutant of {self.name}", words=f"mutant of: {self.text()}")
+        value = one(self.value)
+        if value is None or (isinstance(value, tuple) and any(v is None for v in value)):
+            return None
+        return self.replace(value=value, name=f"mutant of {self.name}", words=f"mutant of: {self.text()}")
+
+    def _expression(self) -> sp.Expr:
+        if isinstance(self.value, (tuple, Subspace)):
+            raise InvalidParameterError(f"law {self.name!r} predicts {self.rhs_latex()}, not one number or expression")
+        return sp.sympify(self.value)
+
+
+def _symbol(expr: sp.Expr, name: str | sp.Symbol) -> sp.Symbol | None:
+    name = name.name if isinstance(name, sp.Symbol) else name
+    return next((s for s in expr.free_symbols if s.name == name), None)
+
+
+_TEXT_ESCAPES = {"\\": r"\textbackslash{}", "_": r"\_", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "{": r"\{",
+                 "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def _latex_text(text: str) -> str:
+    """Escape LaTeX's special characters in running text (law names, sources).
+
+    >>> print(_latex_text("staircase U_1 (50% & more)"))
+    staircase U\\_1 (50\\% \\& more)
+    """
+    return "".join(_TEXT_ESCAPES.get(ch, ch) for ch in text)
+
+
+def laws_latex_document(target: Any, laws: Sequence[Law], title: str | None = None) -> str:
+    r"""A standalone LaTeX document listing ``laws`` for ``target`` (one numbered item each)."""
+    lines = [
+        r"\documentclass{article}",
+        r"\usepackage{amsmath,amssymb}",
+        r"\begin{document}",
+        r"\section*{" + _latex_text(title or "Predicted laws") + "}",
+        r"Target: $f^*(z) = " + target.latex() + r"$, with $z_k = \langle x, w^*_k\rangle$; "
+        r"Hermite convention: probabilists' $\mathrm{He}_j$, $\mathbb{E}[\mathrm{He}_j\mathrm{He}_k] = j!\,\delta_{jk}$.",
+        r"\begin{enumerate}",
+    ]
+    for law in laws:
+        lines.append(rf"\item \textbf{{{_latex_text(law.name)}}} ({law.status}; {_latex_text(law.source.cite())}): \[ {law.latex()} \]")
+    lines += [r"\end{enumerate}", r"\end{document}", ""]
+    return "\n".join(lines)

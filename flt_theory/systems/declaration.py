@@ -1,0 +1,318 @@
+r"""Systems as declarations: one :class:`System` object names a system's laws, experiments, claims,
+figures and the options of its ``flt simulate`` subcommand.
+
+A system is a folder ``flt_theory/systems/<name>/`` with
+
+* ``laws.py`` — its laws (sympy only, :class:`~flt_theory.symbolic.law.Law` objects);
+* ``model.py`` — its data model, network and training (torch only);
+* ``declaration.py`` — the runner experiments (per-seed measurements registered with
+  :func:`flt_theory.runner.experiment`) and ONE ``SYSTEM = System(...)``.
+
+The registry (:mod:`.registry`) finds systems by discovery, so the runner, the report and the CLI
+know a new system without being edited.
+
+A claim is a measurement plus two comparisons
+---------------------------------------------
+:class:`Measurement` names a registered experiment, the parameter points it runs at each scale and
+the number of seeds; it runs through :func:`flt_theory.runner.sweep`, so every (point, seed) is
+stored once in the SQLite store with its provenance and reused by every claim and every later run
+that asks for it. :class:`Claim` holds that measurement, its :class:`Law`, the deliberately wrong
+law of its negative control (another :class:`Law`), and ONE comparison function
+``compare(frame, law) -> CheckResult``. The check is ``compare(frame, claim.law)`` and the control
+is ``compare(frame, claim.wrong_law)`` on the same ``frame``: both read their predictions from
+the law object they are given (exponents, thresholds, subspaces, bounds), so the control differs
+from the check only by its law, and editing a law edits its check.
+
+>>> from flt_theory.symbolic.law import Law, THIS_PROJECT
+>>> import sympy as sp
+>>> law = Law(name="mean", lhs=r"\bar y", relation="eq", value=sp.Integer(1), source=THIS_PROJECT, status="derived")
+>>> claim = Claim(name="mean-one", words="the mean is 1", law=law, wrong_law=law.replace(value=sp.Integer(3)),
+...               measurement=Measurement(experiment="demo/none", points={"small": [{}], "paper": [{}]},
+...                                       seeds={"small": 4, "paper": 8}),
+...               compare=lambda frame, law: None)
+>>> claim.wrong_law.rhs_latex(), claim.measurement.seed_list("small", seed_base=100)
+('3', [100, 101, 102, 103])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Union
+
+from ..compare.result import CheckResult
+from ..errors import InvalidParameterError, InvalidParameterTypeError
+from ..symbolic.law import Law, Source
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = [
+    "SCALES",
+    "Claim",
+    "ClaimVerdict",
+    "Figure",
+    "Measurement",
+    "Option",
+    "SimulateCommand",
+    "System",
+    "check_scale",
+]
+
+#: ``small``: the default pytest run (seconds per claim); ``paper``: the sizes of the source.
+SCALES = ("small", "paper")
+
+LawLike = Union[Law, Callable[[], Law]]
+Comparison = Callable[["pd.DataFrame", Law], CheckResult]
+
+
+def check_scale(scale: str) -> str:
+    """Validate a scale name."""
+    if scale not in SCALES:
+        raise InvalidParameterError(f"The 'scale' parameter must be one of {SCALES}. Got {scale!r} instead.")
+    return scale
+
+
+def _law(value: LawLike, what: str) -> Law:
+    law = value() if callable(value) and not isinstance(value, Law) else value
+    if not isinstance(law, Law):
+        raise InvalidParameterTypeError(f"{what} must be a Law (or a function returning one). Got {law!r} instead.")
+    return law
+
+
+@dataclass(frozen=True, kw_only=True)
+class Measurement:
+    """A registered runner experiment at a list of parameter points per scale, over seeds.
+
+    Attributes
+    ----------
+    experiment
+        Name of a registered experiment (:func:`flt_theory.runner.experiment`).
+    points
+        ``{scale: [params, ...]}`` (every scale of :data:`SCALES`).
+    seeds
+        ``{scale: number of seeds}``; the seeds are ``seed_base .. seed_base + k - 1``.
+    """
+
+    experiment: str
+    points: Mapping[str, Sequence[Mapping[str, Any]]]
+    seeds: Mapping[str, int]
+
+    def __post_init__(self) -> None:
+        for scale in SCALES:
+            if scale not in self.points or scale not in self.seeds:
+                raise InvalidParameterError(
+                    f"Measurement of {self.experiment!r} needs points and seeds for every scale {SCALES}; "
+                    f"got points for {sorted(self.points)} and seeds for {sorted(self.seeds)}."
+                )
+
+    def seed_list(self, scale: str, *, seed_base: int = 0) -> list[int]:
+        """The seeds of ``scale``, shifted by ``seed_base``."""
+        base = int(seed_base)
+        if base < 0:
+            raise InvalidParameterError(f"The 'seed_base' parameter must be ≥ 0. Got {seed_base!r} instead.")
+        return list(range(base, base + int(self.seeds[check_scale(scale)])))
+
+    def run(self, scale: str, *, seed_base: int = 0, store: Any = None, jobs: int = 1, scheduler: Any = None,
+            fresh: bool = False, progress: bool | None = False) -> pd.DataFrame:
+        """The measurement's table (one row per point and seed), computing only what ``store`` lacks."""
+        from ..runner import sweep
+
+        return sweep(self.experiment, points=list(self.points[check_scale(scale)]),
+                     seeds=self.seed_list(scale, seed_base=seed_base), store=store, jobs=jobs, scheduler=scheduler,
+                     progress=progress, fresh=fresh)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Claim:
+    """A comparator-backed claim: one measurement, compared with its law and with a wrong law.
+
+    Attributes
+    ----------
+    name
+        Key within its system (``"norm-law"``); the registry key is ``"system/name"``.
+    words
+        The claim in one line of plain text.
+    law, wrong_law
+        :class:`Law` objects (or functions returning them, built on first use). ``wrong_law`` is the
+        negative control: the same measurement compared with it must FAIL.
+    measurement
+        What to measure (:class:`Measurement`).
+    compare
+        ``compare(frame, law) -> CheckResult``: reads its prediction from ``law``.
+    system
+        Set by the :class:`System` that declares the claim.
+    """
+
+    name: str
+    words: str
+    law: LawLike = field(repr=False)
+    wrong_law: LawLike = field(repr=False)
+    measurement: Measurement
+    compare: Comparison = field(repr=False)
+    system: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.system}/{self.name}"
+
+    @cached_property
+    def the_law(self) -> Law:
+        """The law (built on first access when given as a function)."""
+        return _law(self.law, f"the law of claim {self.key!r}")
+
+    @cached_property
+    def the_wrong_law(self) -> Law:
+        """The wrong law of the negative control."""
+        return _law(self.wrong_law, f"the wrong law of claim {self.key!r}")
+
+    def evaluate(self, frame: pd.DataFrame, law: Law | None = None) -> CheckResult:
+        """The comparison of ``frame`` with ``law`` (default: the claim's law)."""
+        return self.compare(frame, self.the_law if law is None else law)
+
+    def verdict(self, frame: pd.DataFrame) -> ClaimVerdict:
+        """Check and control on the same measured ``frame``."""
+        return ClaimVerdict(claim=self, check=self.evaluate(frame), control=self.evaluate(frame, self.the_wrong_law))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimVerdict:
+    """A claim's check (its law) and control (its wrong law) on one measurement."""
+
+    claim: Claim
+    check: CheckResult
+    control: CheckResult
+
+    @property
+    def passed(self) -> bool:
+        """True iff the law passed AND the wrong law failed on the same measurement."""
+        return bool(self.check.passed) and not bool(self.control.passed)
+
+    @property
+    def message(self) -> str:
+        control = "rejected" if not self.control.passed else "NOT rejected (the check has no power)"
+        return f"{self.claim.key}: {self.check.message}; wrong law ({self.claim.the_wrong_law.text()}) {control}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Option:
+    """One option of a generated ``flt simulate SYSTEM`` subcommand.
+
+    ``kind`` is one of ``int``, ``float``, ``str``, ``choice`` (with ``choices``), ``flag``,
+    ``ints`` / ``floats`` (comma-separated lists), or ``eta`` (``"theory"`` or a positive number);
+    ``argument=True`` makes it a positional argument. ``dest`` is the keyword passed to the run
+    function (default: the name with ``-`` as ``_``). ``minimum``/``maximum`` bound numeric values.
+    """
+
+    name: str
+    kind: str = "str"
+    default: Any = None
+    required: bool = False
+    help: str = ""
+    choices: Sequence[str] = ()
+    dest: str = ""
+    argument: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+
+    _KINDS = ("int", "float", "str", "choice", "flag", "ints", "floats", "eta")
+
+    def __post_init__(self) -> None:
+        if self.kind not in self._KINDS:
+            raise InvalidParameterError(f"Option {self.name!r}: kind must be one of {self._KINDS}. Got {self.kind!r} instead.")
+        if self.kind == "choice" and not self.choices:
+            raise InvalidParameterError(f"Option {self.name!r} of kind 'choice' needs its choices.")
+        if not self.dest:
+            object.__setattr__(self, "dest", self.name.replace("-", "_"))
+
+
+@dataclass(frozen=True, kw_only=True)
+class SimulateCommand:
+    """``flt simulate SYSTEM``: options, a run function and a text renderer.
+
+    ``run(**options) -> dict`` returns the JSON-ready document ``{"system": name, "records": [...],
+    ...}`` that ``--json`` prints (keys starting with ``_`` are private to ``table`` and not
+    printed); ``table(document) -> str`` renders it as text (default: one aligned row per record).
+    Bad input raises an :class:`~flt_theory.errors.FLTError` whose message starts with the option
+    (``--p: ...``): the command prints it as one line and exits 2.
+    """
+
+    help: str
+    options: Sequence[Option]
+    run: Callable[..., dict] = field(repr=False)
+    table: Callable[[dict], str] | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Figure:
+    """A system-specific figure of a claim, drawn from the claim's measured frame.
+
+    ``draw(figure, frame, law, wrong_law)`` draws on a matplotlib ``Figure`` (object API, Agg).
+    """
+
+    name: str
+    claim: str
+    caption: str
+    draw: Callable[..., None] = field(repr=False)
+    width: float = 6.4
+    height: float = 4.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class System:
+    """Everything one system declares (module docstring).
+
+    Attributes
+    ----------
+    name
+        CLI and registry name (``"giant-step"``).
+    title, summary
+        One line, and a paragraph of plain text for the catalogue.
+    sources
+        The papers the system encodes.
+    laws
+        A function returning the system's laws (built on first use).
+    claims
+        The :class:`Claim` objects (their ``system`` is set here).
+    experiments
+        Names of the runner experiments the declaration registers (``flt sweep --list``).
+    figures
+        System-specific :class:`Figure` objects (a generic comparison figure is drawn for every claim).
+    simulate
+        The ``flt simulate`` subcommand, if any.
+    """
+
+    name: str
+    title: str
+    summary: str
+    sources: Sequence[Source]
+    laws: Callable[[], Sequence[Law]] = field(repr=False)
+    claims: Sequence[Claim]
+    experiments: Sequence[str] = ()
+    figures: Sequence[Figure] = ()
+    simulate: SimulateCommand | None = None
+
+    def __post_init__(self) -> None:
+        if not self.name or any(c.isspace() or c == "/" for c in self.name):
+            raise InvalidParameterError(f"A system name must be non-empty, without spaces or '/'. Got {self.name!r} instead.")
+        claims = tuple(dataclasses.replace(c, system=self.name) for c in self.claims)
+        names = [c.name for c in claims]
+        if len(set(names)) != len(names):
+            raise InvalidParameterError(f"system {self.name!r} declares a claim name twice: {names}")
+        object.__setattr__(self, "claims", claims)
+        object.__setattr__(self, "sources", tuple(self.sources))
+        object.__setattr__(self, "figures", tuple(self.figures))
+        unknown = sorted({f.claim for f in self.figures} - set(names))
+        if unknown:
+            raise InvalidParameterError(f"system {self.name!r}: figures name unknown claims {unknown}")
+
+    def claim(self, name: str) -> Claim:
+        for c in self.claims:
+            if c.name == name:
+                return c
+        raise InvalidParameterError(f"system {self.name!r} has no claim {name!r}; its claims: {[c.name for c in self.claims]}")
+
+    def figures_of(self, claim_name: str) -> list[Figure]:
+        return [f for f in self.figures if f.claim == claim_name]

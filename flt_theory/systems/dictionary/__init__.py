@@ -1,0 +1,1 @@
+"""Dictionary-learning inputs: emergence and advantage over fixed features (Shi, Wei, Liang 2022)."""

@@ -1,0 +1,221 @@
+r"""The dictionary system: dictionary-learning inputs, feature emergence, advantage over fixed features.
+
+Source: Shi, Wei, Liang 2022 (ICLR; arXiv 2206.01717). Simulator: :func:`.model.train_dictionary`
+(data, network, two-stage training and fixed features are described there). Laws (as
+:class:`~flt_theory.symbolic.law.Law` objects, :func:`dictionary_laws`) and their exact constants are
+derived here with sympy:
+
+* :math:`\gamma` for the label rule used (:math:`y = +1` iff the number :math:`c` of active relevant patterns
+  is even, :math:`c` uniform on :math:`\{1..k\}`, the active ones a uniform :math:`c`-subset of :math:`A`):
+  :math:`\mathbb E[\phi_i\mid c] = c/k` for :math:`i \in A`, so
+  :math:`\gamma = \operatorname{Cov}(y, \phi_i) = \operatorname{Cov}(y, c)/k = \frac1k\sum_{c=1}^k \frac1k\, y(c)\, c`
+  (:math:`\mathbb E y = 0`) :math:`= \frac{1}{k^2}\cdot\frac k2 = \frac{1}{2k}` (the :math:`k/2` pairs
+  :math:`(2j-1, 2j)` each contribute :math:`2j - (2j-1) = 1`). Without input structure (:math:`\phi` uniform),
+  the parity of :math:`c \sim \mathrm{Bin}(k, \tfrac12)` is uncorrelated with every product of fewer than :math:`k`
+  coordinates, in particular :math:`\gamma = 0`: no first-order signal for gradient descent, and the SQ
+  lower bound of the source applies.
+* emergence: after the feature step every neuron is :math:`\eta_1 a_i(\gamma\sqrt k\, v + \text{noise})`, so its
+  cosine with :math:`\pm v = \pm\sum_{i\in A}M_i/\sqrt k` is
+  :math:`\approx (1 + \mathbb E\|x\|^2/(n\gamma^2 k))^{-1/2} \approx 0.97` at the small sizes (noise of
+  :math:`\mathbb E_n[yx]`: :math:`\sqrt{\mathbb E\|x\|^2/n}`).
+
+Measurement (``dictionary/run``, one stored row per seed): a structured and an unstructured run, each with
+its fixed-feature model of the same width. Each comparison reads its prediction from the law it is given.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ...compare import check_at_least, check_at_most
+from ...compare.result import CheckResult, all_of
+from ...numeric.backend import to_numpy
+from ...runner import experiment
+from ...runner.registry import finite_float, strict_int
+from ...symbolic.law import Law
+from ..declaration import Claim, Measurement, Option, SimulateCommand, System
+from .laws import DIRECTIONS, SOURCE, dictionary_gamma, dictionary_laws
+from .model import DictionaryResult, train_dictionary
+
+__all__ = ["SIZES", "SYSTEM", "wrong_direction_fraction"]
+
+NAME = "dictionary"
+SIZES: dict[str, dict[str, Any]] = {
+    "small": dict(seeds=6, D=64, k=4, p0=0.25, width=128, n=4096, n_test=4096, feature_lr=40.0, iterations=150),
+    "paper": dict(seeds=12, D=128, k=4, p0=0.25, width=256, n=8192, n_test=8192, feature_lr=56.0, iterations=300),
+}
+SCALES = tuple(SIZES)
+L2 = 1e-4
+
+
+def wrong_direction_fraction(res: DictionaryResult, threshold: float = 0.9) -> np.ndarray:
+    r"""Cluster fraction around :math:`\pm\sum_{i\in B}M_i` for :math:`B` the first :math:`k` *irrelevant* patterns
+    (what the wrong emergence law predicts), per seed."""
+    k = res.config.k
+    irrelevant = (~res.relevant).to(res.M.dtype)
+    first = irrelevant * (irrelevant.cumsum(-1) <= k)
+    u = (res.M * first[..., None]).sum(-2)
+    u = u / u.norm(dim=-1, keepdim=True)
+    cos = (res.weights @ u[..., None]).squeeze(-1).abs() / res.weights.norm(dim=-1)
+    return to_numpy((cos > threshold).to(cos.dtype).mean(-1))
+
+
+@experiment("dictionary/run", batched=True, defaults={"p0": 0.25, "l2": L2},
+            types={"structured": strict_int, "D": strict_int, "k": strict_int, "p0": finite_float, "width": strict_int,
+                   "n": strict_int, "n_test": strict_int, "feature_lr": finite_float, "iterations": strict_int,
+                   "l2": finite_float})
+def run(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
+    """Train the network and the fixed-feature model; γ̂, cluster fractions, test errors per seed."""
+    res = train_dictionary(seeds, D=params["D"], k=params["k"], p0=params["p0"], width=params["width"], n=params["n"],
+                           n_test=params["n_test"], structured=bool(params["structured"]), feature_lr=params["feature_lr"],
+                           l2=params["l2"], solver_iterations=params["iterations"], device="auto")
+    frac = to_numpy(res.cluster_fraction())  # (T+1, S)
+    wrong = wrong_direction_fraction(res)
+    return [{"gamma_hat": float(g), "cluster_initial": float(frac[0, s]), "cluster_relevant": float(frac[-1, s]),
+             "cluster_irrelevant": float(wrong[s]), "test_error": float(e), "fixed_error": float(f)}
+            for s, (g, e, f) in enumerate(zip(to_numpy(res.gamma_hat), to_numpy(res.test_error), to_numpy(res.fixed_test_error)))]
+
+
+def _values(frame: pd.DataFrame, column: str, structured: int = 1) -> np.ndarray:
+    rows = frame[frame["structured"] == structured].sort_values("seed")
+    return rows[column].to_numpy(dtype=float)
+
+
+def compare_gamma(frame: pd.DataFrame, law: Law) -> CheckResult:
+    """Training-set γ̂ (mean over A) against γ = ``law.number()`` (consistent both ways)."""
+    gamma = law.number()
+    measured = _values(frame, "gamma_hat")
+    return all_of(f"γ = {gamma:g} (training-set covariance, mean over A)", gamma, [
+        check_at_least(measured, gamma, name=f"γ̂ ≥ {gamma:g}"), check_at_most(measured, gamma, name=f"γ̂ ≤ {gamma:g}")])
+
+
+#: Stored cluster fraction for each direction an emergence law may name.
+_CLUSTER = {DIRECTIONS["relevant"]: "cluster_relevant", DIRECTIONS["irrelevant"]: "cluster_irrelevant"}
+
+
+def compare_emergence(frame: pd.DataFrame, law: Law) -> CheckResult:
+    """Cluster fraction (|cos| > 0.9) at the law's direction: ≤ 0.05 at t = 0 and ≥ 0.8 after training (demonstrated)."""
+    start = check_at_most(_values(frame, "cluster_initial"), 0.05, mode="demonstrated", name="cluster fraction at t = 0 ≤ 0.05")
+    end = check_at_least(_values(frame, _CLUSTER[law.value]), 0.8, mode="demonstrated",
+                         name=f"fraction with |cos| > 0.9 at {law.rhs_latex()} ≥ 0.8")
+    return all_of("feature emergence", "0 → most neurons", [start, end])
+
+
+def compare_advantage(frame: pd.DataFrame, law: Law) -> CheckResult:
+    """``leq``: network error ≤ 0.1 and ≥ 0.2 below fixed features; ``geq``: fixed features at least as accurate."""
+    net, fixed = _values(frame, "test_error"), _values(frame, "fixed_error")
+    if law.relation == "leq":
+        parts = [check_at_most(net, 0.1, mode="demonstrated", name="network test error ≤ 0.1"),
+                 check_at_least(fixed - net, 0.2, mode="demonstrated", name="fixed − network error ≥ 0.2")]
+    else:
+        parts = [check_at_most(fixed - net, 0.0, mode="demonstrated", name="fixed features at least as accurate")]
+    return all_of("network vs fixed features at equal width", law.text(), parts)
+
+
+def compare_no_structure(frame: pd.DataFrame, law: Law) -> CheckResult:
+    """φ uniform. ``geq`` (error ≥ ``law.number()`` − o(1)): network error ≥ 0.45, no better than fixed features
+    − 0.05, no emergence; ``leq`` (the advantage kept): error ≤ the structured error + 0.1."""
+    net, fixed = _values(frame, "test_error", 0), _values(frame, "fixed_error", 0)
+    if law.relation == "leq":
+        structured = float(_values(frame, "test_error", 1).mean())
+        return check_at_most(net, structured + 0.1, mode="demonstrated",
+                             name="φ uniform: network error ≤ its structured error + 0.1 (advantage kept)")
+    level = law.number() - 0.05
+    return all_of("φ uniform: the network is at chance, like fixed features", f"err ≥ {law.number():g} − o(1)", [
+        check_at_least(net, level, mode="demonstrated", name=f"network test error ≥ {level:g}"),
+        check_at_least(fixed - net, -0.05, mode="demonstrated", name="network no better than fixed features − 0.05"),
+        check_at_most(_values(frame, "cluster_relevant", 0), 0.05, mode="demonstrated", name="no emergence (cluster fraction ≤ 0.05)"),
+    ])
+
+
+def _laws() -> dict[str, Law]:
+    return {law.name: law for law in dictionary_laws(SIZES["small"]["k"])}
+
+
+def _measurement(*structured: int) -> Measurement:
+    keys = ("D", "k", "p0", "width", "n", "n_test", "feature_lr", "iterations")
+    return Measurement(experiment="dictionary/run", seeds={k: SIZES[k]["seeds"] for k in SCALES},
+                       points={scale: [{"structured": s, **{k: SIZES[scale][k] for k in keys}} for s in structured]
+                               for scale in SCALES})
+
+
+def _claims() -> list[Claim]:
+    return [
+        Claim(name="gamma", words="the label rule has γ = 1/(2k) > 0 with input structure", law=lambda: _laws()["gamma"],
+              wrong_law=lambda: _laws()["gamma"].replace(value=dictionary_gamma(SIZES["small"]["k"], structured=False),
+                                                        words="γ = 0 (its value without structure)"),
+              measurement=_measurement(1), compare=compare_gamma),
+        Claim(name="emergence", words="neurons cluster at ±Σ_{i∈A} M_i: the fraction with cosine > 0.9 grows from 0 to most neurons",
+              law=lambda: _laws()["feature emergence"],
+              wrong_law=lambda: _laws()["feature emergence"].replace(
+                  value=DIRECTIONS["irrelevant"], words="the neurons cluster at ±Σ_{i∈B} M_i for k irrelevant patterns B"),
+              measurement=_measurement(1), compare=compare_emergence),
+        Claim(name="advantage",
+              words="at equal width the network's error is ≤ 0.1 and ≥ 0.2 below random fixed features (same second-layer norm penalty)",
+              law=lambda: _laws()["advantage over fixed features"],
+              wrong_law=lambda: _laws()["advantage over fixed features"].replace(
+                  relation="geq", words="fixed features are at least as accurate"),
+              measurement=_measurement(1), compare=compare_advantage),
+        Claim(name="no-structure",
+              words="with φ uniform (γ = 0) the network is at chance, no better than fixed features, and no feature emerges",
+              law=lambda: _laws()["no input structure"],
+              wrong_law=lambda: _laws()["no input structure"].replace(
+                  relation="leq", words="the network keeps its structured-data accuracy"),
+              measurement=_measurement(0, 1), compare=compare_no_structure),
+    ]
+
+
+def simulate_document(*, D: int = 64, k: int = 4, p0: float = 0.25, width: int = 128, n: int = 4096, n_test: int = 4096,
+                      feature_lr: float = 40.0, iterations: int = 150, structured: bool = True, seeds: int = 2,
+                      device: str = "auto") -> dict[str, Any]:
+    """Per feature step and seed: the fraction of neurons whose |cos| with ±Σ_{i∈A} M_i exceeds 0.9 and its mean
+    |cos|; per seed at the end: test error of the network and of fixed features of the same width, and γ̂."""
+    res = train_dictionary(seeds, D=D, k=k, p0=p0, width=width, n=n, n_test=n_test, structured=structured,
+                           feature_lr=feature_lr, l2=L2, solver_iterations=iterations, device=device)
+    cos = to_numpy(res.cosines)  # (T+1, S, 2m)
+    net, fixed, gamma = to_numpy(res.test_error), to_numpy(res.fixed_test_error), to_numpy(res.gamma_hat)
+    records = []
+    for s in range(cos.shape[1]):
+        for t in range(cos.shape[0]):
+            record = {"seed": s, "step": t, "cluster_fraction": float((cos[t, s] > 0.9).mean()),
+                      "mean_cosine": float(cos[t, s].mean())}
+            if t == cos.shape[0] - 1:
+                record.update(test_error=float(net[s]), fixed_features_error=float(fixed[s]), gamma_hat=float(gamma[s]))
+            records.append(record)
+    return {"system": NAME, "records": records,
+            "config": {"D": D, "k": k, "p0": p0, "width": width, "n": n, "n_test": n_test, "feature_lr": feature_lr,
+                       "iterations": iterations, "structured": structured, "seeds": seeds}}
+
+
+SYSTEM = System(
+    name=NAME,
+    title="Dictionary-learning inputs: feature emergence and advantage over fixed features",
+    summary=("x = M phi with orthonormal patterns M_i and phi in {0,1}^D; the label depends on the count of active "
+             "relevant patterns A. A two-layer network with truncated ReLU, hinge loss + L2, GD: its neurons cluster "
+             "at ±Σ_{i∈A} M_i and it beats fixed features of the same width; without input structure it cannot."),
+    sources=(SOURCE,),
+    laws=lambda: list(_laws().values()),
+    claims=_claims(),
+    experiments=("dictionary/run",),
+    simulate=SimulateCommand(
+        help=("Dictionary-learning inputs (Shi, Wei, Liang 2022): emergence cosine per feature step, and the test "
+              "error of the network against fixed features of the same width."),
+        options=(
+            Option(name="D", kind="int", default=64, minimum=4, help="Number of patterns (= input dimension)."),
+            Option(name="k", kind="int", default=4, minimum=2, help="Relevant patterns (even)."),
+            Option(name="p0", kind="float", default=0.25, minimum=0, maximum=1, help="Probability of an irrelevant pattern."),
+            Option(name="width", kind="int", default=128, minimum=2, help="Neurons (2m)."),
+            Option(name="n", kind="int", default=4096, minimum=2, help="Training samples."),
+            Option(name="n-test", kind="int", default=4096, minimum=2, help="Test samples."),
+            Option(name="feature-lr", kind="float", default=40.0, minimum=0, help="Step size of the feature step."),
+            Option(name="iterations", kind="int", default=150, minimum=1, maximum=100000, help="Solver iterations."),
+            Option(name="unstructured", kind="flag", dest="unstructured", help="phi uniform (no input structure)."),
+            Option(name="seeds", kind="int", default=2, minimum=1, maximum=1000, help="Independent runs."),
+            Option(name="device", default="auto", help="'auto', 'cpu', 'cuda'."),
+        ),
+        run=lambda unstructured=False, **options: simulate_document(structured=not unstructured, **options),
+    ),
+)

@@ -1,0 +1,538 @@
+r"""The giant-step system: one declaration of its experiments, claims, figures and ``flt simulate``.
+
+Giant-step GD on Gaussian multi-index targets (Dandi, Krzakala, Loureiro, Pesce, Stephan 2023,
+arXiv 2305.18270). Laws: :mod:`.laws`; per-seed measurements: :mod:`.model`; figures: :mod:`.figures`.
+
+Every claim is ONE stored measurement (a runner experiment over seeds) and ONE comparison
+``compare(frame, law)`` called twice: with the claim's law and with the wrong law of its negative
+control. Each comparison reads its prediction from the law it is given: the threshold
+:math:`\kappa^*` is ``law.exponent("d")`` of :math:`n^* \asymp d^\ell`; the norm-law exponents are
+``law.exponent("d")``, ``law.exponent("n")`` of :math:`d\eta^2/(np^2)`; the staircase is
+``law.subspaces()``; the second-layer bounds are ``law.numbers()``.
+
+Order parameter of the transitions. The mass :math:`m = \frac1p\sum_i \|P_{U} w_i\|^2/\|w_i\|^2`
+on a subspace :math:`U` of :math:`V^*` (averaged over neurons, per seed); a random unit vector has
+:math:`\mathbb E\,m = \dim U/d`. The *excess mass* :math:`(m - r/d)/(1 - r/d)` on :math:`V^*` removes
+the random level, which depends on :math:`d`, so that the curves of different :math:`d` cross at
+the threshold. Why they cross at :math:`\kappa = \ell`: with :math:`\eta = p\,d^{(\ell-1)/2}` the
+signal part of the update has :math:`\Theta(1)` norm along :math:`V^*` and the sample noise has squared
+norm :math:`\asymp d\eta^2/(np^2) = d^{\ell-\kappa}`, so :math:`m \approx S/(1 + S + K d^{\ell-\kappa})`:
+a function of :math:`(\ell-\kappa)\log d`, the same for every :math:`d` at :math:`\kappa = \ell`.
+
+Sizes: ``small`` keeps each claim to seconds on 2 CPU cores (default pytest run); ``paper`` uses
+the sizes at which the source reports the effects (``pytest -m slow``).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import sympy as sp
+
+from ...compare import (
+    check_at_least,
+    check_not_learned,
+    check_ordering,
+    check_power_law,
+    check_power_law_2d,
+    check_subspace_learned,
+    check_transition,
+)
+from ...compare.result import CheckResult, all_of
+from ...runner import experiment
+from ...runner.registry import finite_float, strict_int
+from ...symbolic import Subspace, Target, conditional_variance, leap_index, staircase
+from ...symbolic.law import SYMBOLS, THIS_PROJECT, Law
+from ...symbolic.one_step import student_coefficient
+from ..declaration import Claim, Figure, Measurement, Option, SimulateCommand, System
+from . import model
+from .figures import draw_staircase, draw_transition
+from .laws import DKLPS, MMM, giant_step_laws, subspace_law
+from .simulate import samples_for, simulate_document, simulate_table
+
+__all__ = ["SIZES", "STAIRCASE_EXAMPLES", "SYSTEM"]
+
+NAME = "giant-step"
+
+#: The worked staircase examples (a)–(d) of Dandi et al. 2023 (target text, rank).
+STAIRCASE_EXAMPLES: dict[str, str] = {
+    "a": "z1 + He2(z1) + z2 - He2(z2)",
+    "b": "z1 + He2(z1) + z2 + He2(z2)",
+    "c": "z1 + z1*z2 + z1*z3",
+    "d": "z1 + z1*z2 + He3(z1)*z3",
+}
+LEAP1_TARGET = "z + He2(z)"
+LEAP2_TARGET = "He2(z)"
+SPIKE_TARGET = "z1 + He2(z1) + 2*z2"
+SECOND_LAYER_TARGET = "z1 + z1*z2"
+
+#: Sizes per scale.
+SIZES: dict[str, dict[str, Any]] = {
+    "small": dict(leap1_ds=(64, 128, 256), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 2.0), leap2_ds=(64, 128, 256),
+                  leap2_kappas=(1.0, 1.5, 2.0), p=32, seeds=8, norm_ds=(128, 256, 512), norm_ns=(8, 16, 32), spike_d=128,
+                  staircase_d=128, staircase_p=64),
+    "paper": dict(leap1_ds=(128, 256, 512), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0), leap2_ds=(128, 256, 512),
+                  leap2_kappas=(1.0, 1.5, 2.0, 2.25), p=64, seeds=8, norm_ds=(256, 512, 1024), norm_ns=(8, 16, 32, 64),
+                  spike_d=256, staircase_d=256, staircase_p=256),
+}
+SCALES = tuple(SIZES)
+
+
+@functools.lru_cache(maxsize=64)
+def target(text: str) -> Target:
+    """The target parsed from its text (cached: experiments are called per point)."""
+    return Target.parse(text)
+
+
+def _eta(value: Any) -> float | str:
+    """``"theory"`` or a finite positive number."""
+    if isinstance(value, str) and value.strip() == "theory":
+        return "theory"
+    number = finite_float(value)
+    if number <= 0:
+        raise ValueError(f"{value!r} is not > 0")
+    return number
+
+
+# ----------------------------------------------------------------------------------------------
+# experiments (batched over seeds; one stored row per point and seed)
+
+
+@experiment("giant-step/one-step-mass", batched=True,
+            defaults={"p": 32, "activation": "relu", "eta": "theory", "dtype": "float32"},
+            types={"target": str, "d": strict_int, "kappa": finite_float, "p": strict_int, "activation": str, "eta": _eta,
+                   "dtype": str})
+def one_step_mass(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
+    r"""Mass on V* and excess mass after one giant step, :math:`n = \lceil d^\kappa\rceil`."""
+    f = target(params["target"])
+    return model.one_step_mass_rows(f, d=params["d"], n=samples_for(params["d"], params["kappa"]), p=params["p"],
+                                    eta=params["eta"], leap_index=leap_index(f), activation=params["activation"],
+                                    dtype=params["dtype"], seeds=seeds)
+
+
+@experiment("giant-step/norm-growth", batched=True, defaults={"p": 32},
+            types={"target": str, "d": strict_int, "n": strict_int, "p": strict_int, "eta": finite_float})
+def norm_growth(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
+    r"""Mean :math:`\|w_i^1\|^2 - 1` after one step of size ``eta`` on ``n`` samples."""
+    return model.norm_growth_rows(target(params["target"]), d=params["d"], n=params["n"], p=params["p"],
+                                  eta=params["eta"], seeds=seeds)
+
+
+@experiment("giant-step/spike", batched=True,
+            types={"target": str, "d": strict_int, "kappa": finite_float, "p": strict_int})
+def spike(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
+    r"""Outlier ratio and top right singular vector (in w*-coordinates) of :math:`W^1 - W^0`."""
+    return model.spike_rows(target(params["target"]), d=params["d"], n=samples_for(params["d"], params["kappa"]),
+                            p=params["p"], seeds=seeds)
+
+
+@experiment("giant-step/staircase", batched=True,
+            types={"target": str, "d": strict_int, "n": strict_int, "p": strict_int, "eta": finite_float,
+                   "steps": strict_int})
+def staircase_moments(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
+    r"""Second moments :math:`M_t` of the normalised overlaps after steps :math:`t = 0..T`."""
+    return model.staircase_rows(target(params["target"]), d=params["d"], n=params["n"], p=params["p"],
+                                eta=params["eta"], steps=params["steps"], seeds=seeds)
+
+
+@experiment("giant-step/second-layer", batched=True,
+            defaults={"ridge": 1e-4, "n_ridge": 16384, "n_test": 8192},
+            types={"target": str, "d": strict_int, "n": strict_int, "p": strict_int, "eta": finite_float,
+                   "steps": strict_int, "ridge": finite_float, "n_ridge": strict_int, "n_test": strict_int})
+def second_layer(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
+    r"""Test error of a ridge second layer after ``steps`` giant steps."""
+    return model.second_layer_rows(target(params["target"]), d=params["d"], n=params["n"], p=params["p"],
+                                   eta=params["eta"], steps=params["steps"], ridge=params["ridge"],
+                                   n_ridge=params["n_ridge"], n_test=params["n_test"], seeds=seeds)
+
+
+# ----------------------------------------------------------------------------------------------
+# reading the stored frame
+
+
+def per_seed(frame: pd.DataFrame, column: str, **where: Any) -> np.ndarray:
+    """``column`` at the rows matching ``where``, in seed order, ``(seeds,)``."""
+    rows = frame
+    for key, value in where.items():
+        rows = rows[np.isclose(rows[key].astype(float), float(value))] if isinstance(value, float) else rows[rows[key] == value]
+    if rows.empty:
+        raise KeyError(f"no measured rows with {where}")
+    return rows.sort_values("seed")[column].to_numpy(dtype=float)
+
+
+def curves(frame: pd.DataFrame, column: str) -> tuple[list[float], dict[int, np.ndarray]]:
+    """``kappas`` and, per ``d``, ``column`` as ``(seeds, kappas)``."""
+    kappas = sorted(float(k) for k in frame["kappa"].unique())
+    return kappas, {int(d): np.stack([per_seed(frame, column, d=d, kappa=k) for k in kappas], axis=1)
+                    for d in sorted(frame["d"].unique())}
+
+
+def second_moments(frame: pd.DataFrame, step: int, r: int) -> np.ndarray:
+    r""":math:`M_t` per seed, ``(seeds, r, r)`` (see :mod:`.model`)."""
+    rows = frame.sort_values("seed")
+    return np.stack([[rows[f"m{step}_{a}{b}"].to_numpy(float) for b in range(r)] for a in range(r)], axis=-1).transpose(1, 0, 2)
+
+
+def _masses(moments: np.ndarray, basis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Total mass :math:`\\mathrm{tr}(BMB^\\top)` and least-direction mass :math:`\\lambda_{\\min}(BMB^\\top)` per seed."""
+    if len(basis) == 0:
+        zero = np.zeros(moments.shape[0])
+        return zero, zero
+    projected = basis @ moments @ basis.T
+    return np.trace(projected, axis1=-2, axis2=-1), np.linalg.eigvalsh(projected)[..., 0]
+
+
+def _orthonormal(rows: np.ndarray, tol: float = 1e-9) -> np.ndarray:
+    if rows.size == 0:
+        return rows
+    _, s, vt = np.linalg.svd(rows, full_matrices=False)
+    return vt[s > tol]
+
+
+def new_part(previous: Subspace, current: Subspace) -> np.ndarray:
+    r"""Orthonormal rows of :math:`U_t \ominus U_{t-1}` in w*-coordinates."""
+    b = current.numpy()
+    if previous.dim == 0 or len(b) == 0:
+        return b
+    p = previous.numpy()
+    return _orthonormal(b - b @ p.T @ p)
+
+
+# ----------------------------------------------------------------------------------------------
+# comparisons: each reads its prediction from the law it is given
+
+
+def compare_transition(frame: pd.DataFrame, law: Law) -> CheckResult:
+    r"""ℓ = 1, η = p: where the excess mass reaches half its saturation value, per d, against the
+    threshold :math:`\kappa^*` = ``law.exponent("d")`` of :math:`n^* \asymp d^{\kappa^*}`.
+
+    From :math:`m \approx S/(1 + S + K d^{1-\kappa})` the half-saturation point is
+    :math:`\kappa_{1/2} = 1 + \log(K/(1+S))/\log d \to 1`; the level is half the mean excess mass at
+    the largest κ (measured). Sharpening is not demanded: the slope at the crossing grows only like
+    :math:`\log d`, which 8 seeds do not resolve."""
+    threshold = float(law.exponent("d"))
+    kappas, data = curves(frame, "excess_mass")
+    level = 0.5 * float(np.mean([c[:, -1].mean() for c in data.values()]))
+    return check_transition(kappas, data, threshold, level=level, tolerance=0.25, require_sharpening=False,
+                            name=f"one-step transition at κ* = {threshold:g} (half-saturation level {level:.3f})")
+
+
+def compare_leap2_slopes(frame: pd.DataFrame, law: Law) -> CheckResult:
+    r"""Slope of the excess mass in :math:`d` at each κ: predicted :math:`\min(0, \kappa - \kappa^*)`
+    with :math:`\kappa^*` = ``law.exponent("d")``."""
+    threshold = float(law.exponent("d"))
+    kappas, data = curves(frame, "excess_mass")
+    ds = np.array(sorted(data), dtype=float)
+    results = []
+    for j, kappa in enumerate(kappas):
+        y = np.clip(np.stack([data[int(d)][:, j] for d in ds], axis=1), 1e-6, None)
+        results.append(check_power_law(ds, y, min(0.0, kappa - threshold), tolerance=0.3,
+                                       name=f"excess mass ∝ d^(min(0, κ − {threshold:g})) at κ = {kappa:g}"))
+    return all_of(f"one-step threshold κ* = {threshold:g}", threshold, results)
+
+
+def compare_student_coefficient(frame: pd.DataFrame, law: Law) -> CheckResult:
+    r"""He2 target, :math:`\eta = p\sqrt d`, largest d and κ of the ℓ = 2 grid, against the student
+    coefficient :math:`c_\sigma` = ``law.number()``.
+
+    :math:`c_\sigma = 0`: the population update has no component along :math:`V^*` at any order, so
+    the mass stays at its random level :math:`1/d` up to the sample noise, which is anisotropic
+    (along :math:`w^*` its variance is :math:`\mathbb E[z^2\mathrm{He}_2(z)^2]/\mathbb E[\mathrm{He}_2(z)^2] = 5`
+    times larger): at most 8× the random level. :math:`c_\sigma \ne 0`: a mass of order one, ≥ 0.1."""
+    d = int(frame["d"].max())
+    mass = per_seed(frame, "mass_V", d=d, kappa=float(frame["kappa"].max()))
+    c_sigma = law.number()
+    if c_sigma == 0:
+        return check_not_learned(mass, 1 / d, max_ratio=8.0, name=f"c_σ = 0: mass on V* at random level 1/d (d = {d})")
+    return check_subspace_learned(mass, np.zeros_like(mass), 1.0, min_mass=0.1,
+                                  name=f"c_σ = {c_sigma:.3g} ≠ 0: mass on V* ≥ 0.1 (d = {d})")
+
+
+def compare_norm_law(frame: pd.DataFrame, law: Law) -> CheckResult:
+    r"""Norm law :math:`\|w_i^1\|^2 - 1 \propto d^a n^b` at fixed :math:`\eta = p`, fitted jointly
+    with :math:`(a, b)` = ``law.exponent("d"), law.exponent("n")`` (noise-dominated regime
+    :math:`n \ll d`, where the :math:`\Theta(1)` signal part is a small correction)."""
+    exponents = (float(law.exponent("d")), float(law.exponent("n")))
+    points = frame[["d", "n"]].drop_duplicates().sort_values(["d", "n"]).to_numpy()
+    ys = np.stack([per_seed(frame, "norm_growth", d=int(d), n=int(n)) for d, n in points], axis=1)
+    return check_power_law_2d(points[:, 0].astype(float), points[:, 1].astype(float), ys, exponents, tolerance=0.1,
+                              name=f"norm law ‖w¹‖² − 1 ∝ d^{exponents[0]:g} n^{exponents[1]:g}")
+
+
+def compare_spike(frame: pd.DataFrame, law: Law) -> CheckResult:
+    r"""ℓ = 1: :math:`W^1 - W^0` has one outlier singular value (:math:`s_1/s_2 \ge 2`, demonstrated)
+    whose right vector lies along the one-step subspace ``law.subspaces()[0]`` (squared overlap ≥ 0.8)."""
+    (u,) = law.subspaces()
+    direction = u.numpy()[0]
+    r = len(direction)
+    rows = frame.sort_values("seed")
+    outer = np.stack([[rows[f"spike_{a}{b}"].to_numpy(float) for b in range(r)] for a in range(r)], axis=-1).transpose(1, 0, 2)
+    align = np.einsum("a,sab,b->s", direction, outer, direction)
+    ratio = rows["sv_ratio"].to_numpy(float)
+    parts = [check_at_least(ratio, 2.0, mode="demonstrated", name="outlier ratio s1/s2 ≥ 2"),
+             check_subspace_learned(align, np.zeros_like(align), 1.0, min_mass=0.8,
+                                    name=f"top right singular vector ∥ {u.latex()}: squared overlap ≥ 0.8")]
+    return all_of("rank-one update along the one-step subspace", u.latex(), parts)
+
+
+def compare_staircase(frame: pd.DataFrame, law: Law, *, every_direction: bool) -> CheckResult:
+    r"""After step :math:`t`: the new part :math:`U_t \ominus U_{t-1}` carries ≥ 10× its random mass
+    and :math:`V^*\ominus U_t` stays ≤ 3× its random level (CIs over seeds), for the staircase
+    ``law.subspaces()``. With ``every_direction`` the new part's least-learned direction must carry
+    ≥ 10/d, otherwise its total mass ≥ 10·dim/d. A step that adds no direction is checked on the
+    mass of :math:`U_t` itself (learned earlier, it must still carry ≥ 10× its random level).
+    Sizes: :math:`n = 64d`, :math:`\eta = 4p` at every step."""
+    claimed = law.subspaces()
+    r = claimed[0].ambient
+    d = int(frame["d"].iloc[0])
+    checks, previous = [], Subspace.zero(r)
+    for t, u in enumerate(claimed, start=1):
+        moments = second_moments(frame, t, r)
+        new = new_part(previous, u)
+        comp = u.complement().numpy() if u.dim < r else np.zeros((0, r))
+        off = _masses(moments, comp)[0]
+        if len(new) == 0:
+            on, base = _masses(moments, u.numpy())[0], u.dim / d
+        elif every_direction:
+            on, base = _masses(moments, new)[1], 1 / d
+        else:
+            on, base = _masses(moments, new)[0], len(new) / d
+        checks.append(check_subspace_learned(on, off, max(len(comp), 1) / d, min_factor=10.0, baseline_on_U=base,
+                                             max_ratio=3.0, name=f"step {t}: U_{t} = {u.latex()}"))
+        previous = u
+    return all_of("staircase", " ⊂ ".join(u.latex() for u in claimed), checks)
+
+
+def compare_plane_directions(frame: pd.DataFrame, law: Law) -> CheckResult:
+    r"""Example (d) at finite width: how many directions of :math:`\mathrm{span}(w^*_2, w^*_3)` step 2
+    adds, against ``law.number()`` (1: the least-learned direction of the plane stays ≤ 3× its random
+    level :math:`1/d`; 2: it carries ≥ 10/d).
+
+    Derivation. After an ℓ = 1 first step every neuron has the same :math:`|\langle w_i, w^*_1\rangle|`
+    (the update is rank one, :math:`\propto a_i v^*` with :math:`a_i = \pm 1`), and the step-2 update
+    of neuron :math:`i` along :math:`(w^*_2, w^*_3)` is
+    :math:`\propto a_i\,(\mathbb E[z_1\sigma'(w_i\cdot x)],\ \mathbb E[\mathrm{He}_3(z_1)\sigma'(w_i\cdot x)])`,
+    a function of that common overlap only, up to a sign shared by both entries (both Hermite
+    polynomials are odd). So all neurons move along ONE direction of the plane, while the full-plane
+    reading of the staircase conjecture predicts two."""
+    d = int(frame["d"].iloc[0])
+    least = _masses(second_moments(frame, 2, 3), np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]))[1]
+    if int(law.number()) <= 1:
+        return check_not_learned(least, 1 / d, max_ratio=3.0, name="step 2: least direction of span(w2, w3) at random level")
+    return check_subspace_learned(least, np.zeros_like(least), 1.0, min_factor=10.0, baseline_on_U=1 / d,
+                                  name="step 2: every direction of span(w2, w3) learned")
+
+
+def compare_second_layer(frame: pd.DataFrame, law: Law) -> CheckResult:
+    r"""Error after :math:`T = 0, 1, 2` steps :math:`\ge` the bounds ``law.numbers()``
+    (:math:`\mathbb E[\mathrm{Var}(f^*\mid P_{U_T}x)]`, Theorem for :math:`p = O(1)`), read in
+    ``consistent`` mode (a bound fails only when the data exclude it), and the errors strictly
+    decrease with :math:`T` (demonstrated)."""
+    bounds = law.numbers()
+    errors = [per_seed(frame, "test_error", steps=t) for t in range(len(bounds))]
+    parts = [check_at_least(e, b, name=f"T = {t}: error ≥ {b:g}") for t, (e, b) in enumerate(zip(errors, bounds))]
+    parts.append(check_ordering(errors, name="error decreases with T"))
+    return all_of("second layer: conditional-variance bounds", tuple(bounds), parts)
+
+
+# ----------------------------------------------------------------------------------------------
+# laws of the claims (built on first use)
+
+
+@functools.lru_cache(maxsize=16)
+def _law(text: str, name: str, activation: str = "relu") -> Law:
+    return {law.name: law for law in giant_step_laws(target(text), activation)}[name]
+
+
+def _threshold_law(text: str, ell: int | None = None) -> Law:
+    law = _law(text, "one-step threshold")
+    if ell is None:
+        return law
+    d = SYMBOLS["d"]
+    return law.replace(value=d**ell, words=f"wrong threshold: one step learns once n ≳ d^{ell}")
+
+
+def _staircase_law(example: str) -> Law:
+    u1, u2 = staircase(target(STAIRCASE_EXAMPLES[example]), 2)
+    return subspace_law(f"staircase ({example})", (u1, u2), words=f"staircase ({example}): U_1 = {u1.latex()}, U_2 = {u2.latex()}")
+
+
+def _wrong_staircase_law(example: str) -> Law:
+    """A deliberately wrong staircase for each example (the negative control)."""
+    f = target(STAIRCASE_EXAMPLES[example])
+    full = Subspace.full(f.rank)
+    right = staircase(f, 2)
+    wrong = {
+        "a": (full, full),  # everything learned at step 1
+        "b": (right[0], full),  # the second direction learned at step 2
+        "c": (right[0], full),  # w2 - w3 learned too
+        "d": (right[0], Subspace.span([[1, 0, 0], [0, 1, 1]], 3)),  # (c)'s staircase: w2 - w3 not learned
+    }[example]
+    return subspace_law(f"wrong staircase ({example})", wrong,
+                        words="wrong staircase " + " ⊂ ".join(u.latex() for u in wrong))
+
+
+def _second_layer_law(*, wrong: bool = False) -> Law:
+    f = target(SECOND_LAYER_TARGET)
+    ladder = [Subspace.zero(f.rank)] + staircase(f, 2)
+    if wrong:
+        ladder[2] = ladder[1]
+    bounds = tuple(conditional_variance(f, u) for u in ladder)
+    words = ("after T steps the ridge second layer's error is ≥ E[Var(f*|P_(U_T) x)] = "
+             + ", ".join(str(b) for b in bounds) + " (T = 0, 1, 2) and decreases with T")
+    return Law(name="conditional-variance bounds" + (" (wrong: U_2 = U_1)" if wrong else ""),
+               lhs=r"\mathbb{E}[(f^* - \hat f_T)^2],\ T = 0, 1, 2", relation="geq", value=bounds,
+               conditions=(r"p = O(1)", r"f^* = z_1 + z_1 z_2", r"U_T \text{ of the staircase}"),
+               status="theorem", source=DKLPS, words=words)
+
+
+def _plane_law(directions: int) -> Law:
+    return Law(name="staircase (d) at finite width" if directions == 1 else "full-plane reading of the staircase conjecture",
+               lhs=r"\dim(\text{learned at } t = 2 \cap \mathrm{span}\{w^*_2, w^*_3\})", relation="eq", value=directions,
+               conditions=(r"a_i = \pm 1", r"\sigma = \mathrm{ReLU}", "t = 2"),
+               status="finding" if directions == 1 else "conjecture", source=THIS_PROJECT if directions == 1 else DKLPS,
+               words=f"example (d): step 2 adds {'ONE direction' if directions == 1 else 'every direction'} of span(w2, w3)")
+
+
+# ----------------------------------------------------------------------------------------------
+# measurements
+
+
+def _points(scale_fn) -> dict[str, list[dict]]:
+    return {scale: scale_fn(SIZES[scale]) for scale in SCALES}
+
+
+def _seeds() -> dict[str, int]:
+    return {scale: SIZES[scale]["seeds"] for scale in SCALES}
+
+
+def _transition_measurement(text: str, which: str, activation: str = "relu") -> Measurement:
+    return Measurement(experiment="giant-step/one-step-mass", seeds=_seeds(), points=_points(lambda s: [
+        {"target": text, "d": d, "kappa": k, "p": s["p"], "activation": activation}
+        for d in s[f"{which}_ds"] for k in s[f"{which}_kappas"]]))
+
+
+def _vanishing_measurement() -> Measurement:
+    return Measurement(experiment="giant-step/one-step-mass", seeds=_seeds(), points=_points(lambda s: [
+        {"target": LEAP2_TARGET, "d": s["leap2_ds"][-1], "kappa": s["leap2_kappas"][-1], "p": s["p"], "activation": "tanh"}]))
+
+
+def _staircase_measurement(text: str) -> Measurement:
+    return Measurement(experiment="giant-step/staircase", seeds=_seeds(), points=_points(lambda s: [
+        {"target": text, "d": s["staircase_d"], "n": 64 * s["staircase_d"], "p": s["staircase_p"],
+         "eta": 4.0 * s["staircase_p"], "steps": 2}]))
+
+
+def _claims() -> list[Claim]:
+    claims = []
+    for activation in ("relu", "tanh"):
+        claims.append(Claim(
+            name=f"leap1-transition-{activation}",
+            words=f"one giant step (η = p) learns the ℓ = 1 direction once n ≳ d ({activation} student)",
+            law=functools.partial(_threshold_law, LEAP1_TARGET), wrong_law=functools.partial(_threshold_law, LEAP1_TARGET, 2),
+            measurement=_transition_measurement(LEAP1_TARGET, "leap1", activation), compare=compare_transition))
+    claims.append(Claim(
+        name="leap2-threshold", words="ℓ = 2, η = p√d: excess mass ∝ d^(min(0, κ−2)): no learning for κ < 2, learning for κ ≥ 2",
+        law=functools.partial(_threshold_law, LEAP2_TARGET), wrong_law=functools.partial(_threshold_law, LEAP2_TARGET, 1),
+        measurement=_transition_measurement(LEAP2_TARGET, "leap2"), compare=compare_leap2_slopes))
+    claims.append(Claim(
+        name="vanishing-student-coefficient",
+        words="tanh student on an ℓ = 2 target: c_σ = μ₂(tanh) = 0, nothing is learned at any κ",
+        law=lambda: _law(LEAP2_TARGET, "student coefficient", "tanh"),
+        wrong_law=lambda: _law(LEAP2_TARGET, "student coefficient", "tanh").replace(
+            value=student_coefficient("relu", 2), words="the tanh student learns like a student with c_σ = μ₂(relu) ≠ 0"),
+        measurement=_vanishing_measurement(), compare=compare_student_coefficient))
+    claims.append(Claim(
+        name="norm-law", words="‖w¹‖² − 1 ∝ d η²/(n p²): exponents (1, −1) in (d, n)",
+        law=lambda: _law(LEAP1_TARGET, "norm law"),
+        wrong_law=lambda: _law(LEAP1_TARGET, "norm law").replace(
+            value=SYMBOLS["d"] * SYMBOLS["eta"] ** 2 / (SYMBOLS["n"] ** 2 * SYMBOLS["p"] ** 2), words="‖w¹‖² − 1 ∝ d η²/(n² p²)"),
+        measurement=Measurement(experiment="giant-step/norm-growth", seeds=_seeds(), points=_points(lambda s: [
+            {"target": LEAP1_TARGET, "d": d, "n": n, "p": s["p"], "eta": float(s["p"])} for d in s["norm_ds"] for n in s["norm_ns"]])),
+        compare=compare_norm_law))
+    claims.append(Claim(
+        name="rank-one-update", words="ℓ = 1: W¹ − W⁰ is a rank-one spike along v* = Σ_k μ*_{k,1} w*_k = w1 + 2 w2",
+        law=lambda: _law(SPIKE_TARGET, "one-step subspace"),
+        wrong_law=lambda: _law(SPIKE_TARGET, "one-step subspace").replace(
+            value=Subspace.span([[1, 0]], 2), words="the spike is along w1"),
+        measurement=Measurement(experiment="giant-step/spike", seeds=_seeds(), points=_points(lambda s: [
+            {"target": SPIKE_TARGET, "d": s["spike_d"], "kappa": 1.5, "p": 2 * s["p"]}])),
+        compare=compare_spike))
+    for key, text in STAIRCASE_EXAMPLES.items():
+        claims.append(Claim(
+            name=f"staircase-{key}", words=f"staircase ({key}) of f* = {text}: U_1 ⊂ U_2 as derived by subspace conditioning",
+            law=functools.partial(_staircase_law, key), wrong_law=functools.partial(_wrong_staircase_law, key),
+            measurement=_staircase_measurement(text),
+            compare=functools.partial(compare_staircase, every_direction=key != "d")))
+    claims.append(Claim(
+        name="second-layer-bounds",
+        words="after T steps the ridge second layer's error is ≥ E[Var(f*|P_(U_T) x)] (2, 1, 0 for z1 + z1 z2) and decreases with T",
+        law=_second_layer_law, wrong_law=functools.partial(_second_layer_law, wrong=True),
+        measurement=Measurement(experiment="giant-step/second-layer", seeds=_seeds(), points=_points(lambda s: [
+            {"target": SECOND_LAYER_TARGET, "d": s["staircase_d"], "n": 64 * s["staircase_d"], "p": 8, "eta": 32.0, "steps": t}
+            for t in (0, 1, 2)])),
+        compare=compare_second_layer))
+    claims.append(Claim(
+        name="staircase-d-one-new-direction",
+        words="example (d): step 2 adds ONE direction of span(w2, w3), not the plane the staircase conjecture predicts",
+        law=functools.partial(_plane_law, 1), wrong_law=functools.partial(_plane_law, 2),
+        measurement=_staircase_measurement(STAIRCASE_EXAMPLES["d"]), compare=compare_plane_directions))
+    return claims
+
+
+def _figures() -> list[Figure]:
+    figures = [Figure(name="order-parameter", claim=name, caption="excess mass against κ, one curve per d, 95% CI over seeds",
+                      draw=functools.partial(draw_transition, log=log, no_learning=False))
+               for name, log in (("leap1-transition-relu", False), ("leap1-transition-tanh", False), ("leap2-threshold", True))]
+    figures += [Figure(name="staircase", claim=f"staircase-{key}",
+                       caption="mass on U_1, U_2 ⊖ U_1 and V* ⊖ U_2 over the steps, in units of its random level",
+                       draw=draw_staircase, width=7.2, height=4.8) for key in STAIRCASE_EXAMPLES]
+    return figures
+
+
+def _all_laws() -> list[Law]:
+    return giant_step_laws(target(LEAP1_TARGET)) + [_second_layer_law(), _plane_law(1)]
+
+
+SYSTEM = System(
+    name=NAME,
+    title="Giant-step GD on Gaussian multi-index targets",
+    summary=("x ~ N(0, I_d), f*(x) = g(<w*_1, x>, ..., <w*_r, x>); a width-p two-layer network whose first layer takes "
+             "full-batch GD steps of size eta on n = d^kappa fresh samples each, then a ridge second layer. Laws: "
+             "leap index and one-step threshold, overlap and norm laws, staircase of learned subspaces, "
+             "conditional-variance and random-feature bounds."),
+    sources=(DKLPS, MMM),
+    laws=_all_laws,
+    claims=_claims(),
+    experiments=("giant-step/one-step-mass", "giant-step/norm-growth", "giant-step/spike", "giant-step/staircase",
+                 "giant-step/second-layer"),
+    figures=_figures(),
+    simulate=SimulateCommand(
+        help=("T giant GD steps on the first layer of a width-p two-layer network, n = ceil(d^kappa) fresh samples "
+              "per step, for every d and kappa (Dandi et al. 2023, arXiv 2305.18270). Measures, per step: the mass "
+              "||P_V* w_i||^2/||w_i||^2 on the teacher subspace V* (95% CI over seeds; a random unit vector has r/d), "
+              "the mass on each teacher direction and on each predicted staircase subspace U_t, and with --ridge the "
+              "test error of a ridge second layer fitted after the last step."),
+        options=(
+            Option(name="target", argument=True, help="Target f*(z1, ..., zr) (or give --links)."),
+            Option(name="links", help="Separable target sum_k S_k(z_k): semicolon-separated 1-D links in z (instead of TARGET)."),
+            Option(name="d", kind="ints", required=True, minimum=1, help="Input dimension(s), comma-separated: 32,64,128."),
+            Option(name="kappa", kind="floats", required=True, minimum=0, help="Sample exponent(s) kappa, n = ceil(d^kappa) per step."),
+            Option(name="p", kind="int", default=64, help="Width p (even: symmetric initialisation)."),
+            Option(name="eta", kind="eta", default="theory",
+                   help="Step size: a number > 0, or 'theory' = p d^((l-1)/2) with l the leap index."),
+            Option(name="steps", kind="int", default=1, minimum=1, maximum=64, help="Number of giant steps T."),
+            Option(name="seeds", kind="int", default=4, minimum=1, help="Independent runs (seeds 0..S-1)."),
+            Option(name="activation", default="relu", help="Student activation, a 1-D function of z."),
+            Option(name="ridge", kind="float", default=None, minimum=0,
+                   help="Fit the second layer by ridge with this lambda after the last step and report its test error."),
+            Option(name="device", default="auto", help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'."),
+            Option(name="dtype", kind="choice", choices=("float32", "float64"), default="float32", help="Floating-point type."),
+        ),
+        run=simulate_document,
+        table=simulate_table,
+    ),
+)

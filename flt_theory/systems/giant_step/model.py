@@ -1,0 +1,96 @@
+r"""Measurements of the giant-step system, per seed (torch only).
+
+The training algorithm itself is the shared toolkit :func:`flt_theory.numeric.giant_steps` (Dandi,
+Krzakala, Loureiro, Pesce, Stephan 2023, arXiv 2305.18270): full-batch GD steps of the first layer
+of :math:`\hat f(x) = \frac1p\sum_i a_i\sigma(\langle w_i, x\rangle)` on fresh samples, then a ridge
+second layer. Each function here runs it for a list of seeds (the leading batch dimension; every
+seed's numbers are drawn from its own generator, so a seed's result does not depend on the other
+seeds of the batch) and returns one dict of floats per seed — the rows the runner stores.
+
+What is stored is chosen so that every comparison of the system (a law and its wrong law) reads
+its prediction off the same stored numbers:
+
+* the :math:`r\times r` second moment of the normalised overlaps after step :math:`t`,
+  :math:`M_t = \frac1p\sum_i c_i c_i^\top` with :math:`c_i = W^*\hat w_i`,
+  :math:`\hat w_i = w_i/\|w_i\|` (keys ``m{t}_{a}{b}``): the mass on any :math:`U \subseteq V^*`
+  with orthonormal basis rows :math:`B` is :math:`\operatorname{tr}(BM_tB^\top)`, and the mass of its
+  least-learned direction is :math:`\lambda_{\min}(BM_tB^\top)` — any candidate staircase, right
+  or wrong, is evaluated from :math:`M_t`;
+* for the rank-one update, the outlier ratio :math:`s_1/s_2` of :math:`W^1 - W^0` and the outer
+  product :math:`cc^\top` of :math:`c = W^*v_1` (:math:`v_1` its top right singular vector, keys
+  ``spike_{a}{b}``): the squared overlap with any unit direction :math:`u` of :math:`V^*` is
+  :math:`u^\top cc^\top u`.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import torch
+
+from ...numeric import giant_steps, norm_growth, overlaps, subspace_mass
+from ...numeric.backend import to_numpy
+from ...symbolic import Target
+
+__all__ = ["norm_growth_rows", "one_step_mass_rows", "second_layer_rows", "spike_rows", "staircase_rows"]
+
+
+def one_step_mass_rows(target: Target, *, d: int, n: int, p: int, eta: float | str, leap_index: int, activation: str,
+                       dtype: str, seeds: Sequence[int]) -> list[dict[str, float]]:
+    r"""Mass :math:`m = \frac1p\sum_i\|P_{V^*}w_i^1\|^2/\|w_i^1\|^2` on :math:`V^*` after one step
+    and the excess mass :math:`(m - r/d)/(1 - r/d)`, per seed."""
+    res = giant_steps(target, d=d, p=p, n=n, steps=1, eta=eta, leap_index=leap_index, activation=activation,
+                      seeds=list(seeds), ridge=None, device="auto", dtype=dtype)
+    mass = to_numpy(subspace_mass(res.weights[1], res.w_star))
+    base = target.rank / d
+    return [{"mass_V": float(m), "excess_mass": float((m - base) / (1 - base))} for m in mass]
+
+
+def norm_growth_rows(target: Target, *, d: int, n: int, p: int, eta: float, seeds: Sequence[int]) -> list[dict[str, float]]:
+    r""":math:`\frac1p\sum_i(\|w_i^1\|^2 - 1)` after one step, per seed."""
+    res = giant_steps(target, d=d, p=p, n=n, steps=1, eta=eta, seeds=list(seeds), ridge=None, device="auto")
+    return [{"norm_growth": float(v)} for v in to_numpy(norm_growth(res.weights[1]).mean(-1))]
+
+
+def _second_moments(weights: torch.Tensor, w_star: torch.Tensor) -> torch.Tensor:
+    """:math:`M = \\frac1p\\sum_i c_ic_i^\\top`, ``(seeds, r, r)``."""
+    c = overlaps(weights, w_star)
+    return c.transpose(-1, -2) @ c / weights.shape[-2]
+
+
+def _matrix_keys(prefix: str, matrix: torch.Tensor) -> list[dict[str, float]]:
+    r = matrix.shape[-1]
+    values = to_numpy(matrix)
+    return [{f"{prefix}_{a}{b}": float(m[a, b]) for a in range(r) for b in range(r)} for m in values]
+
+
+def staircase_rows(target: Target, *, d: int, n: int, p: int, eta: float, steps: int,
+                   seeds: Sequence[int]) -> list[dict[str, float]]:
+    r"""The second moments :math:`M_t` (module docstring) after steps :math:`t = 0..T`, per seed."""
+    res = giant_steps(target, d=d, p=p, n=n, steps=steps, eta=eta, seeds=list(seeds), ridge=None, device="auto")
+    rows = [dict() for _ in seeds]
+    for t in range(steps + 1):
+        for row, values in zip(rows, _matrix_keys(f"m{t}", _second_moments(res.weights[t], res.w_star))):
+            row.update(values)
+    return rows
+
+
+def spike_rows(target: Target, *, d: int, n: int, p: int, seeds: Sequence[int]) -> list[dict[str, float]]:
+    r"""Outlier ratio :math:`s_1/s_2` of :math:`W^1 - W^0` and :math:`cc^\top`, :math:`c = W^*v_1` (module
+    docstring), after one step with the theory step size, per seed."""
+    res = giant_steps(target, d=d, p=p, n=n, steps=1, eta="theory", seeds=list(seeds), ridge=None, device="auto")
+    _, s, vh = torch.linalg.svd(res.weights[1] - res.weights[0], full_matrices=False)
+    c = (res.w_star @ vh[..., 0, :, None])[..., 0]  # (seeds, r)
+    outer = c[..., :, None] * c[..., None, :]
+    rows = _matrix_keys("spike", outer)
+    for row, ratio in zip(rows, to_numpy(s[..., 0] / s[..., 1])):
+        row["sv_ratio"] = float(ratio)
+    return rows
+
+
+def second_layer_rows(target: Target, *, d: int, n: int, p: int, eta: float, steps: int, ridge: float, n_ridge: int,
+                      n_test: int, seeds: Sequence[int]) -> list[dict[str, float]]:
+    r"""Test error of the ridge second layer after ``steps`` giant steps, per seed."""
+    res = giant_steps(target, d=d, p=p, n=n, steps=steps, eta=eta, seeds=list(seeds), ridge=ridge, n_ridge=n_ridge,
+                      n_test=n_test, device="auto")
+    return [{"test_error": float(e)} for e in to_numpy(res.test_error)]
