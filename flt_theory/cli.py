@@ -749,8 +749,9 @@ def claims_command(as_json: bool, as_markdown: bool) -> None:
                      + [(e["key"], e["status"], e["words"]) for e in entries]))
 
 
-from .report.cli import check_command, sweep_command  # noqa: E402  (light: no torch/pandas at import)
+from .report.cli import calibrate_command, check_command, sweep_command  # noqa: E402  (light: no torch/pandas at import)
 
+cli.add_command(calibrate_command)
 cli.add_command(check_command)
 cli.add_command(sweep_command)
 

@@ -1,4 +1,4 @@
-r"""Observables of the first layer that the giant-step laws talk about (CLAIMS.md §1, seed ``004``).
+r"""Observables of the first layer that the giant-step laws talk about (Dandi et al. 2023, arXiv 2305.18270).
 
 Every function takes weights of shape ``(..., seeds, p, d)`` — one :math:`W` ``(seeds, p, d)``, or the
 whole trajectory ``(T+1, seeds, p, d)`` of :attr:`GiantStepResult.weights

@@ -1,7 +1,7 @@
 r"""Two-layer student :math:`\hat f(x) = \frac1p \sum_{i=1}^p a_i\, \sigma(\langle w_i, x\rangle)`.
 
-Mean-field normalisation :math:`1/p` and symmetric initialisation of CLAIMS.md §1 / seed ``004``
-(DKLPS '23, arXiv 2305.18270): :math:`w_i^0 \sim \mathrm{Unif}(\mathbb S^{d-1})`,
+Mean-field normalisation :math:`1/p` and symmetric initialisation of Dandi, Krzakala, Loureiro, Pesce,
+Stephan 2023 (arXiv 2305.18270): :math:`w_i^0 \sim \mathrm{Unif}(\mathbb S^{d-1})`,
 :math:`a_i \in \{\pm 1\}` uniform, and for :math:`i \le p/2`: :math:`w_{p/2+i} = w_i`,
 :math:`a_{p/2+i} = -a_i`, so that :math:`\hat f \equiv 0` at initialisation.
 """

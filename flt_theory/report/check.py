@@ -15,6 +15,15 @@ run (``store``: an SQLite file, kept between runs, or an in-memory store for thi
 that share points compute them once, and a second run on the same file reuses every stored point
 (``fresh=True`` recomputes). ``seed_base`` shifts every claim's seeds. An exception inside a claim is
 recorded as verdict ``ERROR``, not raised.
+
+A level for the whole run. With :math:`K` claims, each comparison that has a p-value (the law as null
+hypothesis: ``CheckResult.details["p_value"]``, :mod:`flt_theory.compare.family`) is decided at the
+Bonferroni level :math:`\alpha/K` (``alpha`` = :data:`ALPHA` = 0.05 by default): the law's check passes
+iff :math:`p \ge \alpha/K`, the control is rejected iff its :math:`p < \alpha/K`. Then the chance that a
+run rejects any true law with a p-value is at most :math:`\alpha`, under any dependence between the
+claims. Comparisons whose data must *demonstrate* the law (subspaces learned, ``mode="demonstrated"``)
+have no p-value and keep their own verdict; their false rejections are a matter of power, measured by
+``flt calibrate``. The table states the level each claim was decided at.
 """
 
 from __future__ import annotations
@@ -47,8 +56,11 @@ __all__ = ["COLUMNS", "check", "import_claims_file", "resolve_claims", "run_chec
 #: Columns of the verdict table, in order.
 COLUMNS = (
     "claim", "law", "status", "predicted", "measured", "ci", "n_seeds", "seeds", "check", "control", "verdict", "passed",
-    "seconds", "computed", "reused", "wrong_law", "message", "control_message",
+    "level", "p_check", "p_control", "seconds", "computed", "reused", "wrong_law", "message", "control_message",
 )
+
+#: Family-wise false-rejection rate of a whole ``flt check`` run (module docstring).
+ALPHA = 0.05
 
 
 def _registry():
@@ -202,14 +214,26 @@ def run_claims(
     return runs
 
 
-def _row(claim: Claim, run: dict[str, Any]) -> dict[str, Any]:
+def _p_value(result: dict[str, Any] | None) -> float | None:
+    value = ((result or {}).get("details") or {}).get("p_value")
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def decide(result: dict[str, Any], level: float) -> bool:
+    """Whether a comparison passes at ``level``: by its p-value where it has one, else its own verdict."""
+    p = _p_value(result)
+    return bool(result["passed"]) if p is None else p >= level
+
+
+def _row(claim: Claim, run: dict[str, Any], level: float) -> dict[str, Any]:
     check, control = run["check"], run["control"]
     if run["error"] is not None:
         check_text, control_text, verdict = "ERROR", "", "ERROR"
     else:
-        check_text = "PASS" if check["passed"] else "FAIL"
-        control_text = "rejected" if not control["passed"] else "NOT rejected"
-        verdict = "PASS" if check["passed"] and not control["passed"] else "FAIL"
+        check_passes, control_passes = decide(check, level), decide(control, level)
+        check_text = "PASS" if check_passes else "FAIL"
+        control_text = "rejected" if not control_passes else "NOT rejected"
+        verdict = "PASS" if check_passes and not control_passes else "FAIL"
     try:
         status, wrong = claim.the_law.status, claim.the_wrong_law.text()
     except Exception as exc:  # noqa: BLE001 - a law that cannot be built is reported in the row
@@ -227,6 +251,9 @@ def _row(claim: Claim, run: dict[str, Any]) -> dict[str, Any]:
         "control": control_text,
         "verdict": verdict,
         "passed": verdict == "PASS",
+        "level": level if _p_value(check) is not None or _p_value(control) is not None else None,
+        "p_check": _p_value(check),
+        "p_control": _p_value(control),
         "seconds": float(run["seconds"]),
         "computed": run["computed"],
         "reused": run["reused"],
@@ -236,11 +263,16 @@ def _row(claim: Claim, run: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def verdict_frame(claims: Sequence[Claim], runs: Sequence[dict[str, Any]]) -> pd.DataFrame:
-    """The verdict table (:data:`COLUMNS`) of ``runs``."""
+def verdict_frame(claims: Sequence[Claim], runs: Sequence[dict[str, Any]], alpha: float = ALPHA) -> pd.DataFrame:
+    """The verdict table (:data:`COLUMNS`) of ``runs``, each claim decided at ``alpha / len(claims)``."""
     import pandas as pd
 
-    return pd.DataFrame([_row(c, r) for c, r in zip(claims, runs)], columns=list(COLUMNS))
+    from ..compare.family import per_claim_level
+
+    level = per_claim_level(alpha, max(1, len(claims)))
+    frame = pd.DataFrame([_row(c, r, level) for c, r in zip(claims, runs)], columns=list(COLUMNS))
+    frame.attrs.update(alpha=alpha, level=level)
+    return frame
 
 
 def check(
@@ -251,6 +283,7 @@ def check(
     store: str | os.PathLike | ResultStore | None = None,
     seed_base: int = 0,
     fresh: bool = False,
+    alpha: float = ALPHA,
     jobs: int = 1,
     scheduler: Any = None,
     progress: bool | None = False,
@@ -271,6 +304,8 @@ def check(
         Every claim's seeds are ``seed_base .. seed_base + S - 1``.
     fresh
         Recompute the measurements even when the store holds them.
+    alpha
+        Family-wise false-rejection rate of the run (module docstring).
     jobs, scheduler
         As in :func:`flt_theory.runner.sweep` (the measurements' points run in parallel).
     progress
@@ -291,7 +326,7 @@ def check(
     claims = resolve_claims(paths)
     runs = run_claims(claims, scale, store=store, seed_base=seed_base, fresh=fresh, jobs=jobs, scheduler=scheduler,
                       progress=progress)
-    frame = verdict_frame(claims, runs)
+    frame = verdict_frame(claims, runs, alpha)
     report = None
     if report_dir is not None:
         from .markdown import write_report
@@ -310,6 +345,7 @@ def run_check(
     store: str | os.PathLike | None = None,
     seed_base: int = 0,
     fresh: bool = False,
+    alpha: float = ALPHA,
     jobs: int = 1,
     scheduler: Any = None,
     as_json: bool = False,
@@ -322,13 +358,15 @@ def run_check(
     :class:`~flt_theory.errors.FLTError` (the command turns it into exit code 2).
     """
     out = out or sys.stdout
-    frame = check(paths, scale=scale, report_dir=report_dir, store=store, seed_base=seed_base, fresh=fresh, jobs=jobs,
-                  scheduler=scheduler, progress=False if as_json else progress)
+    frame = check(paths, scale=scale, report_dir=report_dir, store=store, seed_base=seed_base, fresh=fresh, alpha=alpha,
+                  jobs=jobs, scheduler=scheduler, progress=False if as_json else progress)
     passed = frame.attrs["passed"]
     if as_json:
         document = {
             "scale": scale,
             "seed_base": seed_base,
+            "alpha": alpha,
+            "level": frame.attrs["level"],
             "passed": passed,
             "report": frame.attrs["report"],
             "claims": json.loads(frame.to_json(orient="records")),
@@ -341,6 +379,8 @@ def run_check(
         summary = f"{n_pass}/{len(frame)} claims pass at scale {scale!r}, seeds from {seed_base}"
         summary += " (a claim passes when its law's check passes AND its negative control is rejected)"
         out.write(summary + "\n")
+        out.write(f"family-wise level {alpha:g}: comparisons with a p-value decided at {alpha:g}/{len(frame)} = "
+                  f"{frame.attrs['level']:.2g}; the others by their own verdict (their power: flt calibrate)\n")
         if reused:
             out.write(f"{reused} stored measurement rows reused (--fresh recomputes them)\n")
         for rec in frame.to_dict("records"):

@@ -36,7 +36,7 @@ import sympy as sp
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 from .subspace import Subspace
 
-__all__ = ["Law", "Source", "STATUSES", "SYMBOLS", "THIS_PROJECT", "laws_latex_document"]
+__all__ = ["Law", "Mutation", "Source", "STATUSES", "SYMBOLS", "THIS_PROJECT", "laws_latex_document"]
 
 #: Symbols shared by the giant-step laws: dimension, samples per step, width, step size.
 SYMBOLS = {name: sp.Symbol(name, positive=True) for name in ("d", "n", "p", "eta")}
@@ -321,10 +321,105 @@ class Law:
             return None
         return self.replace(value=value, name=f"mutant of {self.name}", words=f"mutant of: {self.text()}")
 
+    def mutation_panel(self) -> list["Mutation"]:
+        r"""Mutants of the law for calibration (``flt calibrate``): wrong laws of graded size, each
+        compared with the same measurement as the law to measure the power of its check.
+
+        * a power law: every exponent of every symbol :math:`\pm 0.25, \pm 0.5, \pm 1` (a threshold
+          :math:`n^* \asymp d^{\ell}` is an exponent of :math:`d`: these are the threshold mutants);
+        * a number: scaled by 0.8 and 1.25, and by 0.5 and 2 (0 is moved by +0.5 and +1); a one-sided
+          bound only in the direction that makes it false (a lower bound raised by ×1.25, ×2, an upper
+          bound lowered by ×0.8, ×0.5 — the other direction is a weaker, still true, law), and its side
+          flipped;
+        * a tuple of numbers (bounds): all entries scaled likewise;
+        * subspaces of :math:`V^*`: every basis vector rotated by 30° towards the complement, and a neighbour
+          (one direction of the complement added, or the last direction dropped);
+        * a named object (a set, a direction): no mutant (its comparison dispatches on it).
+        """
+        out: list[Mutation] = []
+
+        def add(kind: str, size: float, label: str, **changes: Any) -> None:
+            out.append(Mutation(kind=kind, size=size, label=label,
+                                law=self.replace(name=f"{self.name} [{label}]", words=f"mutant {label} of: {self.text()}", **changes)))
+
+        value = self.value
+        if isinstance(value, Subspace) or (isinstance(value, tuple) and value and all(isinstance(v, Subspace) for v in value)):
+            spaces = value if isinstance(value, tuple) else (value,)
+            wrap = (lambda vs: tuple(vs)) if isinstance(value, tuple) else (lambda vs: vs[0])
+            rotated = [_rotate(u, math.pi / 6) for u in spaces]
+            if all(r is not None for r in rotated):
+                add("subspace rotation", 30.0, "rotated 30°", value=wrap(rotated))
+            for name, change in (("one direction added", _add_direction), ("one direction dropped", _drop_direction)):
+                moved = [change(u) for u in spaces]
+                if all(m is not None for m in moved) and any(m != u for m, u in zip(moved, spaces)):
+                    add("subspace neighbour", 1.0, name, value=wrap(moved))
+            return out
+        # a lower bound is only made false by raising it, an upper bound by lowering it
+        factors = {"geq": (1.25, 2.0), "leq": (0.8, 0.5)}.get(self.relation, (0.8, 1.25, 0.5, 2.0))
+        if isinstance(value, tuple):
+            if all(isinstance(v, sp.Basic) and not v.free_symbols for v in value):
+                for factor in factors:
+                    add("bound scale", abs(math.log(factor)), f"×{factor:g}", value=tuple(v * sp.nsimplify(factor) for v in value))
+            return out
+        if isinstance(value, sp.Basic) and isinstance(value, sp.Symbol) and not value.is_positive:
+            return out  # a named object
+        expr = sp.sympify(value)
+        if expr.free_symbols:
+            if not all(x.is_positive for x in expr.free_symbols):
+                return out
+            for x in sorted(expr.free_symbols, key=lambda y: y.name):
+                for delta in (-1.0, -0.5, -0.25, 0.25, 0.5, 1.0):
+                    add(f"exponent of {x.name}", abs(delta), f"{x.name} exponent {delta:+g}", value=expr * x ** sp.nsimplify(delta))
+            return out
+        if expr == 0:
+            for shift in (0.5, 1.0):
+                add("value shift", shift, f"+{shift:g}", value=sp.nsimplify(shift))
+        else:
+            for factor in factors:
+                add("value scale", abs(math.log(factor)), f"×{factor:g}", value=expr * sp.nsimplify(factor))
+        if self.relation in ("geq", "leq"):
+            add("bound side", 1.0, "side flipped", relation="leq" if self.relation == "geq" else "geq")
+        return out
+
     def _expression(self) -> sp.Expr:
         if isinstance(self.value, (tuple, Subspace)):
             raise InvalidParameterError(f"law {self.name!r} predicts {self.rhs_latex()}, not one number or expression")
         return sp.sympify(self.value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Mutation:
+    """A mutant of a law: its kind (``"exponent of d"``, ``"subspace rotation"``, ...), its size within
+    the kind (the power of a check is the smallest size it rejects), a label, and the mutated law."""
+
+    kind: str
+    size: float
+    label: str
+    law: Law
+
+
+def _rotate(u: Subspace, angle: float) -> Subspace | None:
+    """``u`` with every orthonormal basis vector turned by ``angle`` towards the complement (None if
+    ``u`` is {0} or everything)."""
+    if u.dim == 0 or u.dim == u.ambient:
+        return None
+    basis, comp = u.numpy(), u.complement().numpy()
+    rows = [math.cos(angle) * b + math.sin(angle) * comp[i % len(comp)] for i, b in enumerate(basis)]
+    return Subspace.span([[float(x) for x in r] for r in rows], u.ambient)
+
+
+def _add_direction(u: Subspace) -> Subspace | None:
+    if u.dim == u.ambient:
+        return None
+    comp = u.complement().numpy()
+    return Subspace.span([[float(x) for x in r] for r in [*u.numpy(), comp[0]]], u.ambient)
+
+
+def _drop_direction(u: Subspace) -> Subspace | None:
+    if u.dim == 0:
+        return None
+    rows = u.numpy()[:-1]
+    return Subspace.span([[float(x) for x in r] for r in rows], u.ambient) if len(rows) else Subspace.zero(u.ambient)
 
 
 def _symbol(expr: sp.Expr, name: str | sp.Symbol) -> sp.Symbol | None:

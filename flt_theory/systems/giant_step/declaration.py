@@ -71,12 +71,12 @@ SECOND_LAYER_TARGET = "z1 + z1*z2"
 
 #: Sizes per scale.
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(leap1_ds=(64, 128, 256), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 2.0), leap2_ds=(64, 128, 256),
-                  leap2_kappas=(1.0, 1.5, 2.0), p=32, seeds=8, norm_ds=(128, 256, 512), norm_ns=(8, 16, 32), spike_d=128,
-                  staircase_d=128, staircase_p=64),
-    "paper": dict(leap1_ds=(128, 256, 512), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0), leap2_ds=(128, 256, 512),
-                  leap2_kappas=(1.0, 1.5, 2.0, 2.25), p=64, seeds=8, norm_ds=(256, 512, 1024), norm_ns=(8, 16, 32, 64),
-                  spike_d=256, staircase_d=256, staircase_p=256),
+    "small": dict(leap1_ds=(64, 128, 256), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 2.0), leap2_ds=(64, 128, 256, 512),
+                  leap2_kappas=(1.0, 1.5, 2.0), leap2_seeds=24, p=32, seeds=8, norm_ds=(128, 256, 512, 1024),
+                  norm_ns=(8, 16, 32, 64), norm_seeds=16, spike_d=128, staircase_d=128, staircase_p=64),
+    "paper": dict(leap1_ds=(128, 256, 512), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0), leap2_ds=(128, 256, 512, 1024),
+                  leap2_kappas=(1.0, 1.5, 2.0, 2.25), leap2_seeds=24, p=64, seeds=8, norm_ds=(256, 512, 1024, 2048),
+                  norm_ns=(8, 16, 32, 64, 128), norm_seeds=24, spike_d=256, staircase_d=256, staircase_p=256),
 }
 SCALES = tuple(SIZES)
 
@@ -405,12 +405,13 @@ def _points(scale_fn) -> dict[str, list[dict]]:
     return {scale: scale_fn(SIZES[scale]) for scale in SCALES}
 
 
-def _seeds() -> dict[str, int]:
-    return {scale: SIZES[scale]["seeds"] for scale in SCALES}
+def _seeds(key: str = "seeds") -> dict[str, int]:
+    return {scale: SIZES[scale][key] for scale in SCALES}
 
 
 def _transition_measurement(text: str, which: str, activation: str = "relu") -> Measurement:
-    return Measurement(experiment="giant-step/one-step-mass", seeds=_seeds(), points=_points(lambda s: [
+    return Measurement(experiment="giant-step/one-step-mass", seeds=_seeds("seeds" if which == "leap1" else "leap2_seeds"),
+                       points=_points(lambda s: [
         {"target": text, "d": d, "kappa": k, "p": s["p"], "activation": activation}
         for d in s[f"{which}_ds"] for k in s[f"{which}_kappas"]]))
 
@@ -450,7 +451,7 @@ def _claims() -> list[Claim]:
         law=lambda: _law(LEAP1_TARGET, "norm law"),
         wrong_law=lambda: _law(LEAP1_TARGET, "norm law").replace(
             value=SYMBOLS["d"] * SYMBOLS["eta"] ** 2 / (SYMBOLS["n"] ** 2 * SYMBOLS["p"] ** 2), words="‖w¹‖² − 1 ∝ d η²/(n² p²)"),
-        measurement=Measurement(experiment="giant-step/norm-growth", seeds=_seeds(), points=_points(lambda s: [
+        measurement=Measurement(experiment="giant-step/norm-growth", seeds=_seeds("norm_seeds"), points=_points(lambda s: [
             {"target": LEAP1_TARGET, "d": d, "n": n, "p": s["p"], "eta": float(s["p"])} for d in s["norm_ds"] for n in s["norm_ns"]])),
         compare=compare_norm_law))
     claims.append(Claim(

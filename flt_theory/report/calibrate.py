@@ -1,0 +1,153 @@
+r"""``flt calibrate``: how often each claim's check rejects its true law, and how far a wrong law must
+be from it to be caught.
+
+For ``repeats`` disjoint seed sets (repeat :math:`r` uses seeds :math:`rS .. (r+1)S - 1`, :math:`S` the
+claim's seed count), each claim's measurement is run (through the store: resumable after a kill,
+parallel with ``jobs``/``scheduler`` like sweeps) and compared with
+
+* its law — decided as ``flt check`` decides it, at the family-wise level :math:`\alpha/K`
+  (:mod:`.check`): a failure is a **false rejection**; its rate carries an exact Clopper–Pearson
+  interval;
+* every mutant of the law's **mutation panel** (:meth:`~flt_theory.symbolic.law.Law.mutation_panel`:
+  exponents :math:`\pm 0.25, \pm 0.5, \pm 1`, numbers and bounds scaled by 0.8, 1.25, 0.5, 2,
+  subspaces rotated by 30° or replaced by a neighbour, one-sided bounds flipped): the fraction of
+  repeats that reject it. A mutant whose comparison reads the same prediction as the law's (e.g. an
+  exponent of a symbol the measurement holds fixed) is **inert** and left out of the power.
+
+The **power** of a claim, per kind of mutation, is the smallest mutation size rejected in at least
+90% of the repeats (``None`` when no size is). Also reported: how many repeats would have failed the
+whole ``flt check`` run, i.e. rejected at least one true law.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Sequence
+from typing import IO, TYPE_CHECKING, Any
+
+from ..compare.count import clopper_pearson
+from ..compare.family import per_claim_level
+from ..errors import InvalidParameterError
+from ..runner.store import ResultStore
+from ..runner.sweep import progress_bar, progress_enabled
+from .check import ALPHA, decide, resolve_claims
+
+if TYPE_CHECKING:  # pragma: no cover
+    import os
+
+    from ..systems.declaration import Claim
+
+__all__ = ["POWER_LEVEL", "calibrate", "run_calibrate"]
+
+#: A mutation size is "caught" when at least this fraction of the repeats rejects it.
+POWER_LEVEL = 0.9
+
+
+def _claim_calibration(claim: Claim, scale: str, repeats: int, level: float, store: ResultStore,
+                       options: dict[str, Any], bar: Any) -> dict[str, Any]:
+    seeds = int(claim.measurement.seeds[scale])
+    panel = claim.the_law.mutation_panel()
+    law_passes: list[bool] = []
+    rejected = [0] * len(panel)
+    inert = [True] * len(panel)
+    start = time.perf_counter()
+    for r in range(repeats):
+        frame = claim.measurement.run(scale, seed_base=r * seeds, store=store, jobs=options["jobs"],
+                                      scheduler=options["scheduler"])
+        check = claim.evaluate(frame)
+        law_passes.append(decide(check.to_dict(), level))
+        for i, mutation in enumerate(panel):
+            try:
+                result = claim.evaluate(frame, mutation.law)
+            except Exception:  # noqa: BLE001 - a mutant the comparison cannot read is left out, like an inert one
+                continue
+            rejected[i] += not decide(result.to_dict(), level)
+            inert[i] &= result.predicted == check.predicted
+        bar.update(1)
+    false = repeats - sum(law_passes)
+    mutants = [{"kind": m.kind, "size": m.size, "label": m.label, "rejected": rejected[i], "fraction": rejected[i] / repeats,
+                "inert": inert[i]} for i, m in enumerate(panel)]
+    power: dict[str, float | None] = {}
+    for kind in dict.fromkeys(m["kind"] for m in mutants if not m["inert"]):
+        caught = sorted(m["size"] for m in mutants if m["kind"] == kind and not m["inert"] and m["fraction"] >= POWER_LEVEL)
+        power[kind] = caught[0] if caught else None
+    return {"claim": claim.key, "repeats": repeats, "seeds_per_repeat": seeds, "false_rejections": false,
+            "false_rejection_rate": false / repeats, "false_rejection_ci": list(clopper_pearson(false, repeats)),
+            "law_passed": law_passes, "mutants": mutants, "power": power,
+            "seconds": time.perf_counter() - start}
+
+
+def calibrate(
+    paths: Sequence[str] | None = None,
+    *,
+    repeats: int = 20,
+    scale: str = "small",
+    alpha: float = ALPHA,
+    store: str | os.PathLike | ResultStore | None = None,
+    jobs: int = 1,
+    scheduler: Any = None,
+    progress: bool | None = False,
+) -> dict[str, Any]:
+    """Calibrate the claims selected by ``paths`` (module docstring); a JSON-ready document.
+
+    Examples
+    --------
+    >>> doc = calibrate(["giant-step/rank-one-update"], repeats=2)
+    >>> entry = doc["claims"][0]
+    >>> entry["claim"], entry["repeats"], entry["false_rejections"], sorted(entry["power"])
+    ('giant-step/rank-one-update', 2, 0, ['subspace neighbour', 'subspace rotation'])
+    """
+    from ..systems.declaration import check_scale
+
+    scale = check_scale(scale)
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        raise InvalidParameterError(f"The 'repeats' parameter must be an int ≥ 1. Got {repeats!r} instead.")
+    claims = resolve_claims(paths)
+    level = per_claim_level(alpha, max(1, len(claims)))
+    own = not isinstance(store, ResultStore)
+    st = store if isinstance(store, ResultStore) else ResultStore(":memory:" if store is None else store)
+    options = {"jobs": jobs, "scheduler": scheduler}
+    try:
+        with progress_bar(len(claims) * repeats, desc=f"flt calibrate ({scale})", unit="run",
+                          enabled=progress_enabled(progress)) as bar:
+            entries = [_claim_calibration(c, scale, repeats, level, st, options, bar) for c in claims]
+    finally:
+        if own:
+            st.close()
+    any_rejected = sum(not all(e["law_passed"][r] for e in entries) for r in range(repeats))
+    return {"scale": scale, "repeats": repeats, "alpha": alpha, "level": level, "power_level": POWER_LEVEL,
+            "runs_rejecting_a_true_law": any_rejected, "claims": entries}
+
+
+def _power_text(power: dict[str, float | None]) -> str:
+    parts = []
+    for kind, size in power.items():
+        unit = "°" if "rotation" in kind else ""
+        parts.append(f"{kind}: {'not caught' if size is None else f'{size:g}{unit}'}")
+    return "; ".join(parts) or "no mutants (named law)"
+
+
+def run_calibrate(paths: Sequence[str] | None = None, *, as_json: bool = False, out: IO[str] | None = None,
+                  **options: Any) -> int:
+    """What ``flt calibrate`` does; the exit code is 0 (it measures, it does not judge)."""
+    out = out or sys.stdout
+    document = calibrate(paths, progress=False if as_json else options.pop("progress", None), **options)
+    if as_json:
+        out.write(json.dumps(document) + "\n")
+        return 0
+    from .._text import table
+
+    rows = [("claim", "false rejections [95% CI]", "mutants rejected ≥ 90%", "power (smallest size caught)")]
+    for e in document["claims"]:
+        active = [m for m in e["mutants"] if not m["inert"]]
+        caught = sum(m["fraction"] >= POWER_LEVEL for m in active)
+        low, high = e["false_rejection_ci"]
+        rows.append((e["claim"], f"{e['false_rejections']}/{e['repeats']} [{low:.2f}, {high:.2f}]",
+                     f"{caught}/{len(active)}", _power_text(e["power"])))
+    out.write(table(rows) + "\n\n")
+    out.write(f"{document['runs_rejecting_a_true_law']}/{document['repeats']} repeats would have failed a whole flt check "
+              f"run (family-wise level {document['alpha']:g}, per claim {document['level']:.2g}).\n")
+    out.flush()
+    return 0

@@ -1,0 +1,164 @@
+r"""Figures of the signal-noise claims, drawn from the claim's stored measurement (no re-simulation).
+
+* Boundaries (``relu-boundary-slope``: the phase diagram; ``relu3-boundary-d``, ``relu3-boundary-slope``):
+  the measured :math:`\mathrm{SNR}^*` per :math:`n` (or :math:`d`), mean and 95% CI over seeds, on top of the
+  mean final test error over the :math:`(n, \mathrm{SNR})` grid where it was measured; the law's boundary
+  :math:`\mathrm{SNR}^* = C x^{b}` (``law.exponent``; for the finding, the wedge between its two exponents)
+  and the wrong law's, each anchored at the geometric mean of the measured points (the laws fix the
+  exponent, not the constant).
+* Trajectories (``relu-growth-slopes``): :math:`\max\gamma` and :math:`\bar\rho` along the early phase with
+  the derived straight lines ``law.numbers(...)`` :math:`\times t` and the wrong law's.
+* Two-stage curve (``label-noise-rise``): test error and fraction of flipped samples fitted along GD,
+  per measured point, with :math:`\tau/2`.
+
+Each ``draw(figure, frame, law, wrong_law, check, control)`` draws on a matplotlib ``Figure`` handed over
+by the report (object API; nothing global).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import sympy as sp
+
+from ...compare import mean_ci
+
+__all__ = ["draw_boundary", "draw_growth", "draw_label_noise"]
+
+MEASURED, PREDICTED, CONTROL = "#1f4e9c", "#d9480f", "#7a7a7a"
+_PALETTE = ("#1f4e9c", "#2b8a3e", "#862e9c", "#c2255c", "#e67700", "#0b7285")
+
+
+def _band(values: np.ndarray, low: float = -np.inf, high: float = np.inf) -> tuple[float, float, float]:
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values)]
+    if values.size < 2:
+        return (float(values.mean()) if values.size else math.nan), math.nan, math.nan
+    est = mean_ci(values, method="t")
+    return float(est.value), max(low, float(est.ci[0])), min(high, float(est.ci[1]))
+
+
+def _law_exponents(law) -> tuple[float, ...]:
+    return (float(law.value.inf), float(law.value.sup)) if isinstance(law.value, sp.Interval) else ()
+
+
+def draw_boundary(fig, frame, law, wrong_law, check, control, *, variable: str) -> None:
+    """Boundary points with CIs, the phase diagram where the grid was measured, law and wrong law."""
+    from .declaration import boundary_table
+
+    ax = fig.subplots()
+    xs, y, dropped = boundary_table(frame, variable)
+    grid = sorted(int(c.split("_")[1]) for c in frame.columns if c.startswith("err_") and frame[c].notna().any())
+    if grid and variable == "n":
+        snrs = np.array([float(frame[f"snr_{k}"].dropna().iloc[0]) for k in grid])
+        errors = np.array([[frame.loc[frame["n"] == x, f"err_{k}"].mean() for x in xs] for k in grid])  # (snr, n)
+        edges = lambda v: np.exp(np.concatenate([[1.5 * np.log(v[0]) - 0.5 * np.log(v[1])],  # noqa: E731
+                                                 0.5 * (np.log(v[1:]) + np.log(v[:-1])),
+                                                 [1.5 * np.log(v[-1]) - 0.5 * np.log(v[-2])]]))
+        mesh = ax.pcolormesh(edges(xs), edges(snrs), errors, cmap="RdYlBu_r", vmin=0, vmax=0.5, shading="flat")
+        fig.colorbar(mesh, ax=ax, label="final test error (fraction misclassified), mean over seeds")
+    stats = np.array([_band(y[:, j], 0.0) for j in range(len(xs))])
+    mean = stats[:, 0]
+    err = np.nan_to_num(np.array([mean - stats[:, 1], stats[:, 2] - mean]), nan=0.0).clip(0)
+    ax.errorbar(xs, mean, yerr=err, fmt="o", color="black", mfc="white", ms=6, capsize=4, lw=1.5, zorder=5,
+                label=f"measured SNR* (mean, 95% CI, {len(y)} seeds)" + (f"; {dropped} dropped" if dropped else ""))
+    anchor_x, anchor_y = math.exp(np.log(xs).mean()), math.exp(np.log(mean).mean())
+    line_x = np.geomspace(xs[0], xs[-1], 50)
+
+    def line(b: float) -> np.ndarray:
+        return anchor_y * (line_x / anchor_x) ** b
+
+    wedge = _law_exponents(law)
+    if wedge:
+        ax.fill_between(line_x, line(wedge[0]), line(wedge[1]), color=PREDICTED, alpha=0.18, lw=0,
+                        label=f"law (finding): exponent in ({wedge[0]:.3g}, {wedge[1]:.3g})")
+    else:
+        b = float(law.exponent(variable))
+        ax.plot(line_x, line(b), "-", color=PREDICTED, lw=2.2, label=f"law: SNR* ∝ {variable}^({b:.3g}) ({law.source.authors.split(',')[0]} et al.)")
+    b_wrong = float(wrong_law.exponent(variable))
+    ax.plot(line_x, line(b_wrong), "--", color=CONTROL, lw=1.8, label=f"wrong law (control): SNR* ∝ {variable}^({b_wrong:.3g})")
+    fitted = check.get("measured") if isinstance(check, dict) else None
+    if isinstance(fitted, (int, float)):
+        ax.plot([], [], " ", label=f"fitted exponent {fitted:.3f}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    first = frame.iloc[0]
+    if variable == "n":
+        ax.set_xlabel("training samples n (log scale)")
+    else:
+        ax.set_xlabel("dimension d (log scale)")
+    ax.set_ylabel("SNR = ||μ|| / (σ_ξ √d)  (dimensionless, log scale)")
+    fixed = f"d = {int(first['d']):.0e}" if variable == "n" else f"n = {int(first['n'])}"
+    ax.set_title(f"{first['activation']}: boundary where the final test error = {first['level']:g}; {fixed}, m = {first['width']}",
+                 fontsize=9)
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=7, loc="lower left")
+
+
+def draw_growth(fig, frame, law, wrong_law, check, control) -> None:
+    """max γ and ρ̄ against the step over the early phase, with the law's slopes and the wrong law's."""
+    from .declaration import _growth_prediction
+
+    rows = frame.sort_values("seed")
+    ks = sorted(int(c.split("_")[1]) for c in frame.columns if c.startswith("step_"))
+    steps = np.array([rows[f"step_{k}"].iloc[0] for k in ks])
+    early = float(rows["early_steps"].min())
+    shown = steps <= early
+    first = rows.iloc[0]
+    right, wrong = _growth_prediction(law, first), _growth_prediction(wrong_law, first)
+    axes = fig.subplots(1, 2)
+    for i, (ax, key, label) in enumerate(zip(axes, ("gamma", "rho"),
+                                             ("max_{j,r} γ_{j,r}  (signal coefficient, units of ⟨w, μ⟩)",
+                                              "ρ̄ = mean_i max_r ρ_{ỹ_i,r,i}  (units of ⟨w, ξ_i⟩)"))):
+        values = np.stack([rows[f"{key}_{k}"].to_numpy(float) for k in ks], axis=1)  # (seeds, samples)
+        stats = np.array([_band(values[:, j]) for j in range(len(ks))])
+        ax.plot(steps[shown], stats[shown, 0], "o", color=MEASURED, ms=5, label=f"measured (mean, {len(rows)} seeds)")
+        ax.fill_between(steps[shown], stats[shown, 1], stats[shown, 2], color=MEASURED, alpha=0.2, lw=0)
+        t = np.linspace(0, steps[shown].max(), 50)
+        ax.plot(t, right[i] * t, "-", color=PREDICTED, lw=2, label=f"law: slope {right[i]:.3g} per step")
+        if not math.isclose(wrong[i], right[i]):
+            ax.plot(t, wrong[i] * t, "--", color=CONTROL, lw=1.8, label=f"wrong law: slope {wrong[i]:.3g} (no 1 − 2τ)")
+        ax.set_xlabel("GD step t (early phase: |f(x_i)| ≤ 0.05)")
+        ax.set_ylabel(label, fontsize=8)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, loc="upper left")
+    fig.suptitle(f"ReLU early phase: n = {first['n']}, d = {int(first['d']):.0e}, m = {first['width']}, τ = {first['label_noise']:g}, "
+                 f"η = {first['eta']:.3g}, ||μ|| = {first['mu_norm']:.3g}", fontsize=9)
+
+
+def draw_label_noise(fig, frame, law, wrong_law, check, control) -> None:
+    """Test error and flipped-fitted fraction against the GD step, one curve per measured point."""
+    from .laws import value_in_regime
+
+    ks = sorted(int(c.split("_")[1]) for c in frame.columns if c.startswith("error_"))
+    ax, ax2 = fig.subplots(1, 2)
+    points = frame[["n", "d", "n_snr2", "label_noise"]].drop_duplicates().sort_values(["n_snr2", "d"]).to_numpy()
+    tau = float(points[0][3])
+    for colour, (n, d, n_snr2, _) in zip(_PALETTE, points):
+        rows = frame[(frame["d"] == d) & np.isclose(frame["n_snr2"], n_snr2)].sort_values("seed")
+        snr = sp.sqrt(sp.nsimplify(n_snr2) / int(n))
+        inside = math.isfinite(value_in_regime(law, tau=tau, d=int(d), n=int(n), snr=snr))
+        label = f"d/n = {int(d) // int(n)}, n SNR² = {n_snr2:g}" + ("" if inside else " (out of regime)")
+        steps = np.stack([rows[f"step_{k}"].to_numpy(float) for k in ks], axis=1)
+        errors = np.stack([rows[f"error_{k}"].to_numpy(float) for k in ks], axis=1)
+        fitted = np.stack([rows[f"fitted_{k}"].to_numpy(float) for k in ks], axis=1)
+        grid = np.geomspace(1, steps.max(), 60)
+        mean_err = np.mean([np.interp(grid, s, e) for s, e in zip(steps, errors)], axis=0)
+        mean_fit = np.mean([np.interp(grid, s, f) for s, f in zip(steps, fitted)], axis=0)
+        style = "-" if inside else ":"
+        ax.plot(grid, mean_err, style, color=colour, lw=2.2 if inside else 1.5, label=label)
+        ax2.plot(grid, mean_fit, style, color=colour, lw=2.2 if inside else 1.5, label=label)
+    ax.axhline(tau / 2, color=PREDICTED, lw=1.8, ls="--", label=f"law: final error ≥ τ/2 = {tau / 2:g} (wrong law: ≤)")
+    ax.axhline(tau, color=CONTROL, lw=1, ls=":", label=f"τ = {tau:g} (flipped fraction)")
+    for a in (ax, ax2):
+        a.set_xscale("log")
+        a.set_xlabel("GD step t (log scale)")
+        a.grid(alpha=0.3, which="both")
+    ax.set_ylabel("test error against the true label (fraction)")
+    ax2.set_ylabel("fraction of flipped training samples fitted")
+    ax.legend(fontsize=7, loc="upper left")
+    ax2.legend(fontsize=7, loc="upper left")
+    first = frame.iloc[0]
+    fig.suptitle(f"ReLU, label noise τ = {tau:g}, n = {first['n']}, m = {first['width']}: mean over "
+                 f"{frame['seed'].nunique()} seeds (solid: in the law's regime; dotted: out of regime)", fontsize=9)

@@ -1,0 +1,352 @@
+r"""Laws of the signal-noise system: benign vs harmful overfitting of a two-layer CNN, growth of the
+signal and noise coefficients, and label noise (sympy only).
+
+Setting and notation (:mod:`.model`): :math:`x = [y\mu, \xi]`, :math:`\xi \perp \mu`,
+:math:`\mathrm{SNR} = \|\mu\|/(\sigma_\xi\sqrt d)`, :math:`f = F_{+1} - F_{-1}`,
+:math:`F_j = \frac1m\sum_r[\sigma(\langle w_{j,r}, y\mu\rangle) + \sigma(\langle w_{j,r},\xi\rangle)]`,
+:math:`\sigma = \mathrm{ReLU}^q`, logistic loss, full-batch GD with step :math:`\eta` from
+:math:`\mathcal N(0,\sigma_0^2)`, and :math:`w^t_{j,r} = w^0_{j,r} + j\gamma^t_{j,r}\mu/\|\mu\|^2 +
+\sum_i\rho^t_{j,r,i}\xi_i/\|\xi_i\|^2`.
+
+Sources: Cao, Chen, Belkin, Gu 2022 (arXiv 2202.06526) for :math:`q > 2`; Kou, Chen, Chen, Gu 2023
+(arXiv 2303.04145) for ReLU; Han, Huang, Zhou, Niu, Chen, Yan, Takeda, Suzuki 2025 (arXiv 2505.18909)
+for label noise. The growth laws are derived here from the GD update (:func:`signal_increment`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import sympy as sp
+
+from ...symbolic.law import THIS_PROJECT, Law, Source
+
+__all__ = [
+    "CAO_2022",
+    "HAN_2025",
+    "KOU_2023",
+    "SYMBOLS",
+    "cao_boundary",
+    "growth_exponent",
+    "kou_boundary",
+    "kou_collapse_variable",
+    "growth_slopes",
+    "label_noise_rise",
+    "literal_gamma_recursion",
+    "logistic_slope_at_zero",
+    "noise_increment",
+    "noise_slope",
+    "relu_q_slope_finding",
+    "signal_increment",
+    "signal_slope",
+    "signal_noise_laws",
+    "value_in_regime",
+]
+
+CAO_2022 = Source(
+    authors="Cao, Chen, Belkin, Gu", year=2022, title="Benign overfitting in two-layer convolutional neural networks",
+    arxiv="2202.06526",
+)
+KOU_2023 = Source(
+    authors="Kou, Chen, Chen, Gu", year=2023, title="Benign overfitting in two-layer ReLU convolutional neural networks",
+    arxiv="2303.04145",
+)
+HAN_2025 = Source(
+    authors="Han, Huang, Zhou, Niu, Chen, Yan, Takeda, Suzuki", year=2025,
+    title="On the role of label noise in the feature learning process", arxiv="2505.18909",
+)
+
+#: Symbols of the system: samples, dimension, width m, power q, signal norm, noise scale, step, label noise.
+SYMBOLS = {
+    name: sp.Symbol(name, positive=True)
+    for name in ("n", "d", "m", "q", "mu", "sigma_xi", "eta", "tau", "snr", "A", "xi2")
+}
+_n, _d, _m, _q, _mu, _sx, _eta, _tau, _snr, _A, _xi2 = (SYMBOLS[k] for k in SYMBOLS)
+
+
+def logistic_slope_at_zero() -> sp.Expr:
+    r""":math:`\ell'(0)` for :math:`\ell(z) = \log(1 + e^{-z})`: every output is :math:`\approx 0` in the
+    early phase (small initialisation), so every sample weighs :math:`-\ell'(0) = 1/2`.
+
+    >>> logistic_slope_at_zero()
+    -1/2
+    """
+    z = sp.Symbol("z", real=True)
+    return sp.diff(sp.log(1 + sp.exp(-z)), z).subs(z, 0)
+
+
+def signal_increment(q: int | sp.Expr = _q) -> sp.Expr:
+    r"""Early-phase increment of the signal overlap :math:`A = j\langle w_{j,r}, \mu\rangle` of a neuron
+    with :math:`A > 0`, as a function of :math:`A` (symbol ``A``).
+
+    Derivation. GD gives
+    :math:`\Delta\gamma_{j,r} = -\frac{\eta\|\mu\|^2}{nm}\sum_i \ell'_i\tilde y_i y_i\sigma'(y_i\langle w_{j,r},\mu\rangle)`.
+    With :math:`\xi \perp \mu`, :math:`\langle w_{j,r},\mu\rangle = \langle w^0_{j,r},\mu\rangle + j\gamma_{j,r}`, so
+    :math:`\Delta A = \Delta\gamma`. For :math:`A > 0` only the samples with :math:`y_i = j` activate the
+    neuron (:math:`\sigma'(y_i\langle w,\mu\rangle) = \sigma'(A)`); there are :math:`n/2` of them (balanced
+    labels), of which a fraction :math:`\tau` carries a flipped label (:math:`\tilde y_i y_i = -1`). With
+    :math:`\ell'_i = \ell'(0) = -1/2` and :math:`\sigma'(A) = qA^{q-1}`,
+
+    .. math:: \Delta A = \frac{q\,\eta\|\mu\|^2 (1 - 2\tau)}{4m}\,A^{q-1}.
+
+    For :math:`q = 1` this is the constant slope of :func:`signal_slope`; for :math:`q > 2` the tensor-power
+    recursion :math:`A^{t+1} = A^t + \eta' (A^t)^{q-1}`. NOTE: the recursion holds for the overlap
+    :math:`A = j\langle w^0,\mu\rangle + \gamma`, not for :math:`\gamma` alone (:math:`\gamma^0 = 0`, and for
+    :math:`\gamma \ll |\langle w^0, \mu\rangle|` the increment of :math:`\gamma` does not depend on :math:`\gamma`).
+
+    >>> signal_increment(3)
+    3*A**2*eta*mu**2*(1 - 2*tau)/(4*m)
+    """
+    return sp.simplify(-_eta * _mu**2 / (_n * _m) * logistic_slope_at_zero() * (_n / 2) * q * _A ** (q - 1)) * (1 - 2 * _tau)
+
+
+def noise_increment(q: int | sp.Expr = _q) -> sp.Expr:
+    r"""Early-phase increment of the noise overlap :math:`B = \langle w_{j,r}, \xi_i\rangle` of a neuron
+    with :math:`j = \tilde y_i` and :math:`B > 0`, in terms of ``A`` :math:`\equiv B` and ``xi2`` :math:`= \|\xi_i\|^2`.
+
+    Derivation. :math:`\Delta\rho_{j,r,i} = -\frac{\eta\|\xi_i\|^2}{nm}\ell'_i\tilde y_i j\,\sigma'(B)`, and
+    :math:`\Delta B = \Delta\rho_{j,r,i} + O(\rho/\sqrt d)` (the other samples enter through
+    :math:`\langle\xi_k,\xi_i\rangle/\|\xi_k\|^2 = O(d^{-1/2})`). With :math:`j\tilde y_i = 1` and :math:`\ell' = -1/2`:
+
+    .. math:: \Delta B = \frac{q\,\eta\|\xi_i\|^2}{2nm}\,B^{q-1},\qquad \|\xi_i\|^2 \approx \sigma_\xi^2 (d - 1).
+
+    >>> noise_increment(1)
+    eta*xi2/(2*m*n)
+    """
+    return sp.factor(-_eta * _xi2 / (_n * _m) * logistic_slope_at_zero() * q * _A ** (q - 1))
+
+
+def signal_slope() -> sp.Expr:
+    r"""ReLU: the early-phase slope of :math:`\gamma_{j,r}` per step, the same for every neuron,
+    :math:`\eta\|\mu\|^2(1-2\tau)/(4m)` (:func:`signal_increment` at :math:`q = 1`; a neuron with
+    :math:`A < 0` is active on the other class and its :math:`\gamma` grows at the same rate while
+    :math:`A` crosses zero).
+
+    >>> signal_slope()
+    eta*mu**2*(1 - 2*tau)/(4*m)
+    """
+    return signal_increment(1)
+
+
+def noise_slope() -> sp.Expr:
+    r"""ReLU: the early-phase slope of :math:`\bar\rho_{j,r,i}` (:math:`j = \tilde y_i`, neuron active on
+    :math:`\xi_i`), :math:`\eta\|\xi_i\|^2/(2nm)` with :math:`\|\xi_i\|^2 = \sigma_\xi^2(d-1)` on average.
+
+    >>> noise_slope()
+    eta*sigma_xi**2*(d - 1)/(2*m*n)
+    """
+    return noise_increment(1).subs(_xi2, _sx**2 * (_d - 1))
+
+
+def growth_exponent(q: int) -> Law:
+    r"""The tensor-power growth law :math:`\Delta A \propto A^{q-1}` (derived in :func:`signal_increment`).
+
+    A finding of this project: the recursion holds for the overlap :math:`A`, not for :math:`\gamma` alone,
+    which is its literal reading (:func:`literal_gamma_recursion`, the negative control).
+
+    >>> growth_exponent(3).exponent("A")
+    2
+    """
+    return Law(
+        name=f"growth exponent q={q}",
+        lhs=r"A^{t+1} - A^{t}",
+        relation="asymp",
+        value=signal_increment(q).subs(_tau, 0),
+        source=THIS_PROJECT,
+        status="finding",
+        conditions=(rf"q = {q}", r"\text{early phase}", r"A = j\langle w_{j,r}, \mu\rangle > 0"),
+        words=f"early phase: the signal overlap grows as A_(t+1) - A_t = eta' A_t^{q - 1} (tensor power, q = {q})",
+        regime="before any training output leaves O(sigma0); the literal recursion for gamma alone fails (gamma_0 = 0)",
+    )
+
+
+def cao_boundary(q: int) -> Law:
+    r"""Cao et al. 2022, ReLU^q, :math:`q > 2`: benign when :math:`n\,\mathrm{SNR}^q = \tilde\Omega(1)`,
+    harmful when :math:`n^{-1}\mathrm{SNR}^{-q} = \tilde\Omega(1)`, so the boundary is
+    :math:`\mathrm{SNR}^* \asymp n^{-1/q}`, i.e. :math:`\log\mathrm{SNR}^* = -\frac1q\log n + c`, with no
+    dependence on :math:`d` at fixed :math:`n` (up to the logarithmic factors of :math:`\tilde\Omega`).
+
+    Where it comes from: the signal overlap and the best noise overlap of a sample grow by the tensor
+    power recursions of :func:`signal_increment` and :func:`noise_increment`, from
+    :math:`A^0 \sim \sigma_0\|\mu\|` and :math:`B^0 \sim \sigma_0\sigma_\xi\sqrt d`; a recursion
+    :math:`x^{t+1} = x^t + c\,x^{q-1}` escapes at :math:`t \approx 1/((q-2)c\,x_0^{q-2})`, so the signal
+    wins the race iff :math:`\|\mu\|^2\|\mu\|^{q-2} \gtrsim \sigma_\xi^2 d\,(\sigma_\xi\sqrt d)^{q-2}/n`,
+    i.e. :math:`n\,\mathrm{SNR}^q \gtrsim 1`.
+
+    >>> law = cao_boundary(3)
+    >>> round(law.exponent("n"), 6), law.exponent("d")
+    (-0.333333, 0.0)
+    """
+    return Law(
+        name=f"ReLU^{q} boundary",
+        lhs=r"\mathrm{SNR}^{*}",
+        relation="asymp",
+        value=_n ** sp.Rational(-1, q),
+        source=CAO_2022,
+        status="theorem",
+        conditions=(rf"\sigma = \mathrm{{ReLU}}^{{{q}}}", r"d \gg n", r"\text{small } \sigma_0"),
+        words=f"ReLU^{q}: benign iff n SNR^{q} >~ 1, boundary log SNR* = -(1/{q}) log n + c, independent of d",
+    )
+
+
+def kou_boundary() -> Law:
+    r"""Kou et al. 2023, ReLU: benign (test error :math:`\le \exp(-n\|\mu\|^4/(C\sigma_\xi^4 d))`) when
+    :math:`n\|\mu\|^4 \ge C\sigma_\xi^4 d`, harmful (:math:`\ge 0.1`) when :math:`n\|\mu\|^4 \le C'\sigma_\xi^4 d`,
+    in the regime :math:`n\,\mathrm{SNR}^2 = o(1)`. The boundary
+    :math:`\|\mu\|^{*4} \asymp \sigma_\xi^4 d/n`, i.e. :math:`\mathrm{SNR}^* \asymp (nd)^{-1/4}`: slope
+    :math:`-1/4` in :math:`\log n`.
+
+    Where it comes from (:func:`signal_slope`, :func:`noise_slope`): both coefficients grow linearly,
+    :math:`\gamma/\bar\rho \approx n\|\mu\|^2/(2\sigma_\xi^2 d)`; on a fresh test point the memorised noise
+    contributes :math:`\approx \bar\rho\sqrt{n}/\sqrt d` and the signal :math:`\gamma`, so the test margin
+    over its spread is :math:`\propto \sqrt{n}\|\mu\|^2/(\sigma_\xi^2\sqrt d)`.
+
+    >>> kou_boundary().exponent("n"), kou_boundary().exponent("d")
+    (-0.25, -0.25)
+    """
+    return Law(
+        name="ReLU boundary",
+        lhs=r"\mathrm{SNR}^{*}",
+        relation="asymp",
+        value=(_n * _d) ** sp.Rational(-1, 4),
+        source=KOU_2023,
+        status="theorem",
+        conditions=(r"\sigma = \mathrm{ReLU}", r"n\,\mathrm{SNR}^2 = o(1)", r"\text{small } \sigma_0"),
+        words="ReLU: benign iff n ||mu||^4 >~ sigma_xi^4 d; boundary SNR* ~ (n d)^(-1/4), slope -1/4 in log n",
+    )
+
+
+def kou_collapse_variable() -> sp.Expr:
+    r"""The variable the ReLU test error depends on alone (Kou et al. 2023): :math:`n\|\mu\|^4/(\sigma_\xi^4 d)`.
+
+    >>> kou_collapse_variable()
+    mu**4*n/(d*sigma_xi**4)
+    """
+    return _n * _mu**4 / (_sx**4 * _d)
+
+
+def label_noise_rise(max_d_over_n: int | sp.Expr | None = None, max_n_snr2: int | sp.Expr | None = None) -> Law:
+    r"""Han et al. 2025, ReLU, :math:`n\,\mathrm{SNR}^2 = \Theta(1)`, label noise :math:`\tau`: stage I fits the
+    clean samples and not the flipped ones, with a small (early-stopped) test error; stage II memorises the
+    flipped samples and the test error rises to at least :math:`\tau/2`.
+
+    With ``max_d_over_n`` and ``max_n_snr2`` the value is restricted to the regime this project finds the
+    rise in (``Piecewise``: the law predicts nothing — ``nan`` — outside it): ReLU, :math:`n = 64`,
+    :math:`\tau = 0.2`, :math:`m = 10`, :math:`n\,\mathrm{SNR}^2 = 2` gives a final test error
+    :math:`\approx 0.14 > \tau/2` at :math:`d/n = 2`, :math:`\approx 0.07` at :math:`d/n = 4` (a rise that stays
+    below :math:`\tau/2`), :math:`\approx 0.03` at :math:`d/n = 8` and none at :math:`d/n = 32`; at
+    :math:`d/n = 2` the final error falls below :math:`\tau/2` again for :math:`n\,\mathrm{SNR}^2 = 4`.
+
+    >>> label_noise_rise().number(tau=0.2)
+    0.1
+    >>> law = label_noise_rise(2, 2)
+    >>> law.number(tau=0.2, d=128, n=64, snr=0.17), value_in_regime(law, tau=0.2, d=512, n=64, snr=0.1)
+    (0.1, nan)
+    """
+    value = _tau / 2
+    regime = ""
+    if max_d_over_n is not None or max_n_snr2 is not None:
+        condition = sp.true
+        if max_d_over_n is not None:
+            condition = condition & (_d / _n <= max_d_over_n)
+        if max_n_snr2 is not None:
+            condition = condition & (_n * _snr**2 <= max_n_snr2)
+        value = sp.Piecewise((value, condition))
+        regime = (f"measured: the rise to tau/2 happens only for d/n <= {max_d_over_n} and n SNR^2 <= {max_n_snr2} "
+                  "(n = 64, tau = 0.2, m = 10); elsewhere the claim is out of its regime")
+    return Law(
+        name="label-noise rise",
+        lhs=r"L^{0-1}_{\mathcal D}(W^{(t^*)})",
+        relation="geq",
+        value=value,
+        source=HAN_2025,
+        status="theorem",
+        conditions=(r"\sigma = \mathrm{ReLU}", r"n\,\mathrm{SNR}^2 = \Theta(1)"),
+        words="label noise tau: after memorising the flipped samples the test error is >= tau/2",
+        regime=regime,
+    )
+
+
+def value_in_regime(law: Law, **values: float) -> float:
+    """The law's value at ``values`` (symbols by name), ``nan`` where a ``Piecewise`` value leaves it undefined
+    (out of the law's regime).
+
+    >>> value_in_regime(label_noise_rise(2, 2), tau=0.2, d=128, n=64, snr=0.25)
+    nan
+    """
+    expr = sp.sympify(law.value)
+    out = expr.subs({s: values[s.name] for s in expr.free_symbols if s.name in values})
+    return math.nan if out is sp.nan else law.replace(value=out).number()
+
+
+def relu_q_slope_finding(q: int) -> Law:
+    r"""Finding of this project: at the sizes simulated (ReLU^q, :math:`q = 3`, :math:`n = 16..256`,
+    :math:`d = 10^5`, :math:`m = 10`) the boundary slope :math:`\partial\log\mathrm{SNR}^*/\partial\log n`
+    lies strictly between :math:`-1/q` (Cao et al. 2022, :func:`cao_boundary`) and :math:`-1/(q+1)`: its 95%
+    interval is inside the open interval. The literal :math:`-1/q` is excluded because
+    :math:`n\,\mathrm{SNR}^{*q}` grows like :math:`n^{0.12}` — the logarithmic factor hidden in
+    :math:`\tilde\Omega(1)`, which the theorem allows.
+
+    >>> law = relu_q_slope_finding(3)
+    >>> law.value, law.latex().split(r"\subseteq")[1].strip()
+    (Interval.open(-1/3, -1/4), '\\left(- \\frac{1}{3}, - \\frac{1}{4}\\right) \\quad (\\sigma = \\mathrm{ReLU}^{3},\\ 16 \\leq n \\leq 256)')
+    """
+    return Law(
+        name=f"ReLU^{q} boundary slope (finding)",
+        lhs=r"\mathrm{CI}_{95\%}\left(\partial\log\mathrm{SNR}^{*}/\partial\log n\right)",
+        relation="in",
+        value=sp.Interval.open(sp.Rational(-1, q), sp.Rational(-1, q + 1)),
+        source=THIS_PROJECT,
+        status="finding",
+        conditions=(rf"\sigma = \mathrm{{ReLU}}^{{{q}}}", r"16 \leq n \leq 256"),
+        words=f"ReLU^{q}: the boundary slope in log n lies strictly between -1/{q} and -1/{q + 1} (a hidden log factor)",
+        regime="n = 16..256, d = 1e5, m = 10, sigma0 = 0.01/sqrt(d), eta = 0.3 n m/d",
+    )
+
+
+def growth_slopes() -> Law:
+    r"""ReLU, early phase: the per-step slopes of :math:`\max_{j,r}\gamma_{j,r}` and of :math:`\bar\rho_{j,r,i}`
+    (:func:`signal_slope`, :func:`noise_slope`), with the :math:`(1 - 2\tau)` factor of label noise on the
+    signal (flipped samples pull :math:`\gamma` the other way; the noise coefficient of a flipped sample
+    grows for the neurons of its observed label at the same rate).
+
+    >>> growth_slopes().numbers(eta=1.0, mu=2.0, m=4, tau=0.25, sigma_xi=1.0, d=101, n=10)
+    (0.125, 1.25)
+    """
+    return Law(
+        name="ReLU growth slopes",
+        lhs=r"\left(\gamma^{t+1} - \gamma^{t},\ \bar\rho_{i}^{t+1} - \bar\rho_{i}^{t}\right)",
+        relation="approx",
+        value=(signal_slope(), noise_slope()),
+        source=KOU_2023,
+        status="derived",
+        conditions=(r"\sigma = \mathrm{ReLU}", r"\text{early phase: } |f(x_i)| \leq 0.05"),
+        words="ReLU early phase: gamma grows by eta ||mu||^2 (1 - 2 tau)/(4m), rho-bar by eta sigma_xi^2 (d-1)/(2nm) per step",
+    )
+
+
+def literal_gamma_recursion(q: int) -> Law:
+    r"""The literal reading of the tensor-power recursion, on :math:`\gamma` alone:
+    :math:`\gamma^{t+1} - \gamma^t \asymp (\gamma^t)^{q-1}` — false in the early phase (:math:`\gamma^0 = 0` and
+    :math:`\Delta\gamma = \Delta A` depends on :math:`A = j\langle w^0,\mu\rangle + \gamma`, not on :math:`\gamma`).
+
+    >>> literal_gamma_recursion(3).exponent("gamma")
+    2
+    """
+    gamma = sp.Symbol("gamma", positive=True)
+    law = growth_exponent(q)
+    return law.replace(
+        name=f"literal recursion on gamma, q={q}", lhs=r"\gamma^{t+1} - \gamma^{t}",
+        value=sp.sympify(law.value).subs(_A, gamma), source=CAO_2022, status="derived",
+        conditions=(rf"q = {q}", r"\text{early phase}"), regime="",
+        words=f"literal tensor-power recursion on gamma alone: gamma_(t+1) - gamma_t ~ gamma_t^{q - 1}",
+    )
+
+
+def signal_noise_laws(q: int = 3) -> list[Law]:
+    """Every law of the system for ReLU^q (``q > 2``) and ReLU.
+
+    >>> [law.name for law in signal_noise_laws(3)]
+    ['ReLU^3 boundary', 'ReLU boundary', 'growth exponent q=3', 'label-noise rise']
+    """
+    return [cao_boundary(q), kou_boundary(), growth_exponent(q), label_noise_rise()]

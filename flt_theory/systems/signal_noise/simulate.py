@@ -1,0 +1,175 @@
+r"""``flt simulate signal-noise`` and its Python twin :func:`simulate_document`.
+
+For every ``n`` of ``--n`` and every :math:`\|\mu\|` of ``--mu-norm`` (the grid), full-batch GD on the
+two-layer CNN (exact reduced dynamics, :func:`.model.run_records`) until the mean training loss is
+:math:`\le` ``eps`` or ``max_steps``; one record per seed with ``n, d, width, q, mu_norm, snr, eta,
+label_noise, seed, steps, train_loss, test_error, gamma_max, rho_max, flipped_fitted`` (and the run's
+``sigma_xi, sigma0, eps, project``) and, with ``trajectory``, ``"trajectory"``: per-step records
+``{step, train_loss, test_error, gamma_max, rho_max, flipped_fitted}`` (every ``record_every`` steps and
+at the stop).
+
+Defaults: :math:`\sigma_0 = 0.01/(\sigma_\xi\sqrt d)` (so :math:`\langle w^0,\xi\rangle \sim 0.01`) and
+``eta="theory"`` :math:`= 0.3\min(nm/(\sigma_\xi^2 d),\ m/\|\mu\|^2)` per grid point (a stable step: the
+per-step growth of :math:`\bar\rho` and of :math:`\gamma` stays below 0.15 in units of the output).
+Bad input raises an :class:`~flt_theory.errors.FLTError` whose message starts with the option
+(``--label-noise: ...``); the CLI prints it as one line and exits 2.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from ..._text import table
+from ...errors import FLTError, InvalidParameterError
+from ..declaration import Option, SimulateCommand
+
+__all__ = ["MAX_WORK", "SIMULATE", "simulate_document", "simulate_table", "theory_eta"]
+
+#: Largest ``seeds * max_steps * width * n^2`` (multiply-adds of the reduced dynamics) per grid point.
+MAX_WORK = 2e13
+
+
+def theory_eta(n: int, d: int, width: int, mu_norm: float, sigma_xi: float = 1.0) -> float:
+    r"""The default step :math:`0.3\min(nm/(\sigma_\xi^2 d),\ m/\|\mu\|^2)`.
+
+    >>> theory_eta(100, 10**4, 20, 5.0)
+    0.06
+    """
+    return 0.3 * min(n * width / (sigma_xi**2 * d), width / mu_norm**2)
+
+
+def _blame(option: str, exc: Exception) -> InvalidParameterError:
+    return InvalidParameterError(f"--{option}: {exc}")
+
+
+def _validate(*, activation: str, n: Sequence[int], d: int, width: int, mu_norm: Sequence[float], sigma_xi: float,
+              sigma0: float | None, eps: float, max_steps: int, label_noise: float, seeds: int, n_test: int,
+              record_every: int) -> int:
+    from .model import activation_power
+
+    try:
+        q = activation_power(activation)
+    except FLTError as exc:
+        raise _blame("activation", f"expected 'relu' or 'relu(z)**q' with an integer 1 <= q <= 8; got {activation!r}") from exc
+    checks = [
+        ("n", all(int(x) >= 2 for x in n), f"expected integers >= 2 (two classes); got {list(n)}"),
+        ("d", d >= 2, f"expected an integer >= 2; got {d}"),
+        ("d", all(int(x) < d for x in n), f"expected d > n (the noise patches must be linearly independent); got d = {d}, "
+                                          f"n = {max(n)}"),
+        ("width", width >= 1, f"expected an integer >= 1; got {width}"),
+        ("mu-norm", all(x > 0 and math.isfinite(x) for x in mu_norm), f"expected finite values > 0; got {list(mu_norm)}"),
+        ("sigma-xi", sigma_xi > 0, f"expected a finite real > 0; got {sigma_xi}"),
+        ("sigma0", sigma0 is None or sigma0 > 0, f"expected a finite real > 0; got {sigma0}"),
+        ("eps", eps >= 0, f"expected a real >= 0; got {eps}"),
+        ("max-steps", max_steps >= 0, f"expected an integer >= 0; got {max_steps}"),
+        ("label-noise", 0 <= label_noise < 0.5, f"expected a fraction in [0, 0.5); got {label_noise}"),
+        ("seeds", seeds >= 1, f"expected an integer >= 1; got {seeds}"),
+        ("n-test", n_test >= 1, f"expected an integer >= 1; got {n_test}"),
+        ("record-every", record_every >= 1, f"expected an integer >= 1; got {record_every}"),
+    ]
+    for option, ok, message in checks:
+        if not ok:
+            raise InvalidParameterError(f"--{option}: {message}")
+    for size in n:
+        flips = round(label_noise * size)
+        if flips - flips // 2 > size - size // 2 or flips // 2 > size // 2:
+            raise InvalidParameterError(f"--label-noise: round({label_noise} * {size}) flips do not fit half per class")
+        work = seeds * max(max_steps, 1) * width * size**2
+        if work > MAX_WORK:
+            raise InvalidParameterError(
+                f"--max-steps: seeds*max_steps*width*n^2 = {work:.3g} at n = {size} exceeds {MAX_WORK:.0e}; use fewer "
+                "--max-steps, --seeds, a smaller --width or --n")
+    return q
+
+
+def simulate_document(*, activation: str = "relu", n: Sequence[int], d: int, width: int = 20,
+                      mu_norm: Sequence[float], sigma_xi: float = 1.0, sigma0: float | None = None,
+                      eta: float | str = "theory", eps: float = 0.01, max_steps: int = 5000, label_noise: float = 0.0,
+                      seeds: int = 3, trajectory: bool = False, n_test: int = 10_000, record_every: int = 1,
+                      project: bool = True, device: str = "auto") -> dict[str, Any]:
+    """What ``flt simulate signal-noise`` prints with ``--json`` (module docstring).
+
+    >>> doc = simulate_document(n=[20], d=10**6, width=4, mu_norm=[100.0], max_steps=200, eps=0.05, seeds=2,
+    ...                         n_test=500, device="cpu")
+    >>> doc["system"], [r["seed"] for r in doc["records"]], doc["records"][0]["q"], doc["records"][0]["test_error"]
+    ('signal-noise', [0, 1], 1, 0.0)
+    >>> simulate_document(n=[20], d=10, mu_norm=[1.0])
+    Traceback (most recent call last):
+    ...
+    flt_theory.errors.InvalidParameterError: --d: expected d > n (the noise patches must be linearly independent); got d = 10, n = 20
+    """
+    from ...numeric.backend import NonFiniteError, resolve_device
+    from .model import run_records
+
+    n, mu_norm = tuple(int(x) for x in n), tuple(float(x) for x in mu_norm)
+    q = _validate(activation=activation, n=n, d=d, width=width, mu_norm=mu_norm, sigma_xi=sigma_xi, sigma0=sigma0,
+                  eps=eps, max_steps=max_steps, label_noise=label_noise, seeds=seeds, n_test=n_test,
+                  record_every=record_every)
+    if eta != "theory" and not (isinstance(eta, (int, float)) and math.isfinite(eta) and eta > 0):
+        raise InvalidParameterError(f"--eta: expected a finite real > 0 or 'theory'; got {eta!r}")
+    try:
+        resolved = str(resolve_device(device))
+    except FLTError as exc:
+        raise _blame("device", exc) from exc
+    s0 = sigma0 if sigma0 is not None else 0.01 / (sigma_xi * math.sqrt(d))
+    records = []
+    for size in n:
+        for mu in mu_norm:
+            step = theory_eta(size, d, width, mu, sigma_xi) if eta == "theory" else float(eta)
+            try:
+                records += run_records(activation=activation, n=size, d=d, width=width, mu_norm=mu, sigma_xi=sigma_xi,
+                                       sigma0=s0, eta=step, eps=eps, max_steps=max_steps, label_noise=label_noise,
+                                       seeds=seeds, n_test=n_test, project=project, trajectory=trajectory,
+                                       record_every=record_every, device=resolved)
+            except NonFiniteError as exc:
+                raise InvalidParameterError(f"--eta: the GD diverged at n = {size}, ||mu|| = {mu:g}, eta = {step:g} ({exc}); "
+                                            "use a smaller --eta") from exc
+    config = {"activation": activation, "q": q, "n": list(n), "d": d, "width": width, "mu_norm": list(mu_norm),
+              "sigma_xi": sigma_xi, "sigma0": s0, "eta": eta, "eps": eps, "max_steps": max_steps,
+              "label_noise": label_noise, "seeds": seeds, "n_test": n_test, "project": project, "device": resolved}
+    return {"system": "signal-noise", "records": records, "config": config}
+
+
+def simulate_table(document: dict[str, Any]) -> str:
+    """One aligned row per record (the trajectory, if any, is left to ``--json``)."""
+    keys = ["n", "mu_norm", "snr", "seed", "eta", "steps", "train_loss", "test_error", "gamma_max", "rho_max",
+            "flipped_fitted"]
+    cfg = document["config"]
+    head = (f"signal-noise: ReLU^{cfg['q']} CNN, d = {cfg['d']}, m = {cfg['width']}, sigma_xi = {cfg['sigma_xi']:g}, "
+            f"sigma0 = {cfg['sigma0']:.3g}, label noise = {cfg['label_noise']:g}, stop at loss <= {cfg['eps']:g} "
+            f"or {cfg['max_steps']} steps")
+    rows = [keys] + [[f"{r[k]:.4g}" if isinstance(r[k], float) else str(r[k]) for k in keys] for r in document["records"]]
+    return head + "\n" + table(rows)
+
+
+SIMULATE = SimulateCommand(
+    help=("Full-batch GD on the two-layer CNN of signal-noise data x = [y mu, xi] (Cao, Chen, Belkin, Gu 2022, "
+          "arXiv 2202.06526; Kou, Chen, Chen, Gu 2023, arXiv 2303.04145), simulated exactly in the (gamma, rho) "
+          "coordinates at any d, for every n and ||mu|| of the grid. One record per seed: steps, train loss, test "
+          "error (exact in distribution, against the true label), max gamma (signal learning), max rho (noise "
+          "memorisation), fraction of flipped labels fitted; --trajectory adds the per-step records."),
+    options=(
+        Option(name="activation", default="relu", help="'relu' or 'relu(z)**q' (q = 1..8), the filters' activation."),
+        Option(name="n", kind="ints", required=True, help="Training samples, comma-separated for a grid: 32,64,128."),
+        Option(name="d", kind="int", required=True, help="Dimension d (> n; any size, the cost does not depend on it)."),
+        Option(name="width", kind="int", default=20, help="Filters per class m."),
+        Option(name="mu-norm", kind="floats", required=True, help="Signal norm(s) ||mu||, comma-separated for a grid."),
+        Option(name="sigma-xi", kind="float", default=1.0, help="Noise scale sigma_xi; SNR = ||mu||/(sigma_xi sqrt(d))."),
+        Option(name="sigma0", kind="float", default=None, help="Initialisation scale (default 0.01/(sigma_xi sqrt(d)))."),
+        Option(name="eta", kind="eta", default="theory",
+               help="GD step: a number > 0, or 'theory' = 0.3 min(n m/(sigma_xi^2 d), m/||mu||^2)."),
+        Option(name="eps", kind="float", default=0.01, help="Stop once the mean training loss is <= eps."),
+        Option(name="max-steps", kind="int", default=5000, help="Step limit."),
+        Option(name="label-noise", kind="float", default=0.0,
+               help="Fraction tau in [0, 0.5) of training labels flipped (exactly round(tau n), half per class)."),
+        Option(name="seeds", kind="int", default=3, help="Independent runs (seeds 0..S-1)."),
+        Option(name="trajectory", kind="flag", help="Add the per-step records under 'trajectory'."),
+        Option(name="record-every", kind="int", default=1, help="With --trajectory: record every that many steps."),
+        Option(name="n-test", kind="int", default=10_000, help="Test draws per seed for the test error."),
+        Option(name="device", default="auto", help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'."),
+    ),
+    run=simulate_document,
+    table=simulate_table,
+)

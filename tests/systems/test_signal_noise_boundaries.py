@@ -1,0 +1,62 @@
+"""Signal-noise phase boundaries: per-seed bisection of ||mu||*, then a power-law fit over seeds.
+
+Each check reads its exponent from the law object (:mod:`flt_theory.systems.signal_noise.laws`) and the
+SAME measurement is compared with a wrong law, which must fail.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from flt_theory.compare import check_power_law
+from flt_theory.systems.signal_noise import laws
+from flt_theory.systems.signal_noise.model import SignalNoiseConfig, boundary_mu_norm, draw
+
+
+def _snr_star(q, n, d, seeds, *, eta_scale, s0, level, low, high, max_steps, iterations=8, m=10):
+    dr = draw(seeds, n=n, d=d, width=m, n_test=4000, device="cpu")
+    cfg = SignalNoiseConfig(q=q, mu_norm=1.0, sigma0=s0 / math.sqrt(d), eta=eta_scale * n * m / d, eps=0.05,
+                            max_steps=max_steps)
+    star = boundary_mu_norm(dr, cfg, level=level, low=low * math.sqrt(d), high=high * math.sqrt(d), iterations=iterations)
+    return star.numpy() / math.sqrt(d)
+
+
+@pytest.mark.slow  # the same measurement runs in the default suite as the claim signal-noise/relu-boundary-slope
+def test_relu_boundary_slope_is_minus_one_quarter():
+    # Kou et al. 2023: n ||mu||^4 ~ sigma_xi^4 d, SNR* ~ n^(-1/4). Measured (d = 1e5, n = 16..256, 8 seeds):
+    # slope -0.244 [-0.254, -0.234]; tolerance 0.02 = the largest drift of the local slope between doublings of n.
+    ns = np.array([16, 32, 64, 128])
+    y = np.stack([_snr_star(1, n, 10**5, 6, eta_scale=1.0, s0=3e-3, level=0.1, low=3e-3, high=0.2, max_steps=2000)
+                  for n in ns], axis=1)
+    law, wrong = laws.kou_boundary(), laws.cao_boundary(3)  # control: the other activation's boundary
+    assert check_power_law(ns, y, law.exponent("n"), tolerance=0.02).passed
+    assert not check_power_law(ns, y, wrong.exponent("n"), tolerance=0.02).passed
+    collapse = ns * (y * math.sqrt(10**5)) ** 4 / 10**5  # n ||mu*||^4 / (sigma_xi^4 d): constant
+    assert collapse.mean(0).max() / collapse.mean(0).min() < 1.3
+
+
+@pytest.mark.slow
+def test_relu_q_boundary_is_independent_of_d():
+    # Cao et al. 2022: n SNR*^q = const, no d at fixed n. Measured (q = 3, n = 32, d = 1e4..1e6, 8 seeds):
+    # exponent of SNR* in d -0.025; tolerance 0.05 (log factors of the tilde-Omega); control: ReLU's (nd)^(-1/4).
+    ds = np.array([10**4, 10**5, 10**6])
+    y = np.stack([_snr_star(3, 32, d, 8, eta_scale=0.3, s0=0.01, level=0.25, low=0.05, high=1.5, max_steps=3000)
+                  for d in ds], axis=1)
+    assert check_power_law(ds, y, laws.cao_boundary(3).exponent("d"), tolerance=0.05).passed
+    assert not check_power_law(ds, y, laws.kou_boundary().exponent("d"), tolerance=0.05).passed
+
+
+@pytest.mark.slow
+def test_relu_q_boundary_slope_in_n_is_shallower_than_minus_one_over_q():
+    # Finding: at n = 16..256, d = 1e5, m = 10, the ReLU^3 boundary slope is -0.293 [-0.310, -0.275]: the literal
+    # -1/q of Cao et al. 2022 is excluded at these sizes (n SNR*^3 grows ~ n^0.12, the log factor of tilde-Omega),
+    # and so is -1/(q+1); the slope lies strictly between them.
+    ns = np.array([16, 32, 64, 128, 256])
+    y = np.stack([_snr_star(3, n, 10**5, 6, eta_scale=0.3, s0=0.01, level=0.25, low=0.05, high=1.0, max_steps=3000,
+                            iterations=10) for n in ns], axis=1)
+    q = 3
+    literal = check_power_law(ns, y, laws.cao_boundary(q).exponent("n"))
+    assert not literal.passed
+    low, high = literal.ci
+    assert -1 / q < low and high < -1 / (q + 1)

@@ -1,0 +1,46 @@
+"""The catalogue: ``flt claims`` from the registry, and the repository's ``CLAIMS.md`` generated from it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from flt_theory.cli import cli
+from flt_theory.report.catalogue import catalogue, catalogue_markdown
+from flt_theory.systems import registered_claims
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_claims_md_is_current():
+    """Regenerate with: flt claims --markdown > CLAIMS.md"""
+    assert (ROOT / "CLAIMS.md").read_text(encoding="utf-8") == catalogue_markdown()
+
+
+def test_every_claim_is_catalogued_with_its_source_and_control():
+    entries = {e["key"]: e for e in catalogue()}
+    assert set(entries) == {c.key for c in registered_claims()}
+    for entry in entries.values():
+        assert entry["status"] in ("theorem", "conjecture", "derived", "finding")
+        assert entry["source"]["authors"] and entry["source"]["year"] and entry["wrong_law"]
+        assert entry["latex"] and entry["wrong_law_latex"] != entry["latex"]
+
+
+def test_flt_claims_json_and_markdown():
+    runner = CliRunner()
+    document = json.loads(runner.invoke(cli, ["claims", "--json"]).output)
+    assert [e["key"] for e in document] == [c.key for c in registered_claims()]
+    assert runner.invoke(cli, ["claims", "--markdown"]).output == catalogue_markdown()
+    assert runner.invoke(cli, ["claims", "--json", "--markdown"]).exit_code == 2
+
+
+def test_no_source_file_numbers_or_outside_catalogue_cited():
+    """Papers are cited by authors, year and arXiv id; the slides' file numbers mean nothing to users."""
+    import re
+
+    pattern = re.compile(r"seed[\s`]*0\d\d|CLAIMS\.md §|DKLPS '23")
+    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "flt_theory").rglob("*.py")
+                 if pattern.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []
