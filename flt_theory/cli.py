@@ -728,6 +728,46 @@ def simulate_group(ctx: click.Context) -> None:
         click.echo(ctx.get_help())
 
 
+@cli.command("verify", short_help="Derive a target's giant-step predictions and check them by simulation.")
+@click.argument("target")
+@click.option("--activation", default="relu", show_default=True, help="Student activation, a 1-D function of z.")
+@click.option("--steps", type=click.IntRange(1, 4), default=2, show_default=True, help="Staircase steps T.")
+@click.option("--scale", type=click.Choice(["small", "paper"]), default="small", show_default=True)
+@click.option("--budget", type=_Bounded(float, 1, 86400), default=120.0, show_default=True, metavar="SECONDS",
+              help="Time budget; predictions whose sizes would exceed it are 'inconclusive' with the budget they need.")
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
+@click.pass_context
+def verify_command(ctx: click.Context, target: str, activation: str, steps: int, scale: str, budget: float,
+                   as_json: bool) -> None:
+    """Derive every giant-step prediction for TARGET (one-step threshold kappa* = leap index, or no learning
+    when the student coefficient vanishes; the one-step subspace; the staircase U_1..U_T), simulate at sizes
+    chosen from the theory, and compare each prediction AND a deliberately wrong law on the same measurement.
+    Verdicts: pass (law passes, wrong law rejected), fail, inconclusive (with the reason and the size that
+    would resolve it). Exit 0 when every prediction passes, 1 otherwise, 2 on bad input."""
+    from .systems.giant_step.verify import verify
+
+    try:
+        document = verify(target, activation=activation, steps=steps, scale=scale, budget=budget)
+    except FLTError as exc:
+        message = str(exc)
+        raise _InputError(None if message.startswith(("TARGET", "--")) else "TARGET", message) from exc
+    if as_json:
+        _emit_json(_json_ready(document))
+    else:
+        click.echo(f"target f*(z) = {document['target']}, student {activation}, leap index {document['leap_index']}")
+        rows = [("prediction", "law", "measured", "verdict", "negative control")]
+        for p in document["predictions"]:
+            measured = p["measured"]
+            shown = "-" if measured is None else (", ".join(f"{m:.3g}" for m in measured) if isinstance(measured, (list, tuple))
+                                                 else f"{measured:.3g}")
+            rows.append((p["name"], p["predicted"][:60], shown[:40], p["verdict"], f"{p['wrong_law'][:40]}: {p['control'] or '-'}"))
+        click.echo(_table(rows))
+        for p in document["predictions"]:
+            if p["verdict"] != "pass":
+                click.echo(f"  {p['verdict']} {p['name']}: {p['message']}")
+    ctx.exit(0 if document["passed"] else 1)
+
+
 @cli.command("claims", short_help="The catalogue of claims: laws, status, sources, negative controls.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print the catalogue as Markdown (CLAIMS.md).")

@@ -318,8 +318,10 @@ def check_power_law_2d(
     confidence: float = 0.95,
     n_resamples: int = 2000,
     rng: RngLike = 0,
+    labels: tuple[str, str] = ("exponent of x1", "exponent of x2"),
 ) -> CheckResult:
-    r"""Check :math:`y \propto x_1^{b_1} x_2^{b_2}` with ``predicted_exponents`` :math:`(b_1, b_2)`.
+    r"""Check :math:`y \propto x_1^{b_1} x_2^{b_2}` with ``predicted_exponents`` :math:`(b_1, b_2)`
+    (``labels`` name the two exponents in the result, e.g. ``("exponent of d", "exponent of n")``).
 
     PASSES iff each predicted exponent lies in its CI widened by ``tolerance``; each CI is at the
     Bonferroni level ``1 - (1 - confidence) / 2`` so the joint coverage is at least ``confidence``.
@@ -357,7 +359,7 @@ def check_power_law_2d(
     predicted = tuple(check_real(b, "predicted_exponents", caller=caller) for b in predicted_exponents)
     confidence = check_options(confidence, n_resamples, caller)[0]
     fit = fit_power_law_2d(x1, x2, y, confidence=1 - (1 - confidence) / 2, n_resamples=n_resamples, rng=rng)
-    return _verdict(fit, predicted, tolerance, name, caller, ("exponent of x1", "exponent of x2"))
+    return _verdict(fit, predicted, tolerance, name, caller, tuple(labels))
 
 
 assert_power_law = make_assert(check_power_law)

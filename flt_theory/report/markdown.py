@@ -1,23 +1,46 @@
 r"""The report folder of ``flt check``: ``report.md``, ``report.html``, ``results.json``, ``figures/``.
 
 Per claim: its verdict, the law in LaTeX (``claim.law.latex()``) and in words, status and source,
-the check's and the control's one-line messages, and its figures. The HTML page renders the LaTeX
-with MathJax when it can load it, and shows the LaTeX source otherwise.
+the check's and the control's one-line messages, and its figures.
+
+Self-contained. ``report.html`` makes no network request: each law's LaTeX is rendered at report
+time to SVG by matplotlib's mathtext and embedded as a ``data:`` image (its LaTeX as the ``alt``
+text); a formula mathtext cannot parse (``\begin{cases}``, say) is shown as readable plain text
+(:func:`~flt_theory.report.figures.plain_text`), never as a broken image. ``report.md`` keeps the
+LaTeX between ``$$`` for Markdown viewers that render it.
+
+Every estimate keeps its own interval and label: the tables show each entry of a multi-valued
+check as ``label: value [low, high]``; ``results.json`` lists them per claim under ``entries``
+(``label``, ``estimate``, ``ci``), and the names, labels, predictions and messages of the
+checks it stores are plain text (the LaTeX of each law stays under ``law_latex``).
 """
 
 from __future__ import annotations
 
+import base64
 import datetime as _dt
+import functools
 import html
+import io
 import json
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidParameterError
 from ..runner.provenance import static_provenance, worker_provenance
-from .figures import new_figure, plain_text, plot_comparisons, save_figure, slug
+from .figures import (
+    carries_information,
+    entries,
+    new_figure,
+    plain_text,
+    plot_comparisons,
+    save_figure,
+    slug,
+    wrong_law_drawn,
+)
 from .table import format_table, measured_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -25,9 +48,66 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..systems.declaration import Claim
 
-__all__ = ["write_report"]
+__all__ = ["formula_html", "mathtext_source", "write_report"]
 
-_MATHJAX = "https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js"
+#: LaTeX that mathtext spells differently (applied in order before parsing).
+_MATHTEXT_SPELLING = (
+    (r"\\(?:textstyle|displaystyle|scriptstyle)(?![A-Za-z])", ""),
+    (r"\\[td]frac(?![A-Za-z])", r"\\frac"),
+    (r"\\frac\s*([A-Za-z0-9])\s*([A-Za-z0-9])", r"\\frac{\1}{\2}"),
+    (r"\\sqrt\s+([A-Za-z0-9])", r"\\sqrt{\1}"),
+    (r"\\le(?![A-Za-z])", r"\\leq"),
+    (r"\\ge(?![A-Za-z])", r"\\geq"),
+    (r"\\ne(?![A-Za-z])", r"\\neq"),
+    (r"\\[lr]Vert(?![A-Za-z])", r"\\|"),
+    (r"\\textbf\{", r"\\mathbf{"),
+    (r"\\sgn(?![A-Za-z])", r"\\mathrm{sgn}"),
+    (r"\\(mathcal|mathbb|mathrm|mathbf|mathit|mathsf)\s+([A-Za-z0-9])", r"\\\1{\2}"),
+)
+
+
+def mathtext_source(latex: str) -> str:
+    r"""``latex`` in the dialect of matplotlib's mathtext (``\le`` → ``\leq``, ``\tfrac`` → ``\frac``, ...).
+
+    >>> mathtext_source(r"\tfrac1N \le \mathcal D")
+    '\\frac{1}{N} \\leq \\mathcal{D}'
+    """
+    for pattern, repl in _MATHTEXT_SPELLING:
+        latex = re.sub(pattern, repl, latex)
+    return latex
+
+
+@functools.lru_cache(maxsize=512)
+def _svg(latex: str) -> str | None:
+    """The SVG of ``latex`` rendered by mathtext, or None where mathtext cannot parse it."""
+    import matplotlib
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.mathtext import math_to_image
+
+    buffer = io.BytesIO()
+    try:
+        with matplotlib.rc_context({"svg.fonttype": "path", "mathtext.fontset": "dejavusans"}):
+            math_to_image(f"${mathtext_source(latex)}$", buffer, prop=FontProperties(size=15), format="svg")
+    except Exception:  # noqa: BLE001 - mathtext's parse errors have no common class: fall back to text
+        return None
+    return buffer.getvalue().decode("utf-8")
+
+
+def formula_html(latex: str) -> str:
+    r"""The law's LaTeX as HTML with no network request: an SVG ``<img>`` (mathtext) where mathtext
+    parses it, else readable plain text.
+
+    >>> formula_html(r"n^{*} \asymp d").startswith("<img class='law' src='data:image/svg+xml;base64,")
+    True
+    >>> formula_html(r"x \begin{cases} 1 & y \end{cases}")
+    "<span class='law law-text' title='x \\begin{cases} 1 &amp; y \\end{cases}'>x 1 y</span>"
+    """
+    e = html.escape
+    svg = _svg(latex)
+    if svg is None:
+        return f"<span class='law law-text' title='{e(latex)}'>{e(plain_text(latex))}</span>"
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return f"<img class='law' src='data:image/svg+xml;base64,{data}' alt='{e(latex)}'>"
 
 
 def _seeds_text(seeds: Sequence[int]) -> str:
@@ -55,15 +135,23 @@ def _declared_figures(claim: Claim) -> list:
 
 def _figures(directory: Path, claim: Claim, run: dict[str, Any], row: dict[str, Any]) -> list[tuple[str, str]]:
     """Draw the claim's figures (the generic comparison, then the system's declared ones from the
-    measured frame); ``[(caption, relative path)]``."""
+    measured frame); ``[(caption, relative path)]``. The generic figure is left out where it would
+    carry nothing beyond the table (every entry exact); its caption names the wrong law only
+    where the figure draws it."""
     if run["check"] is None:
         return []
     name = slug(claim.key)
     out = []
-    generic = directory / "figures" / f"{name}.png"
-    plot_comparisons(claim.key, run["check"], run["control"], generic,
-                     title=f"{claim.key}: {row['verdict']} — {claim.words}")
-    out.append(("measured vs predicted (95% CI); negative control's wrong law in grey", f"figures/{generic.name}"))
+    if carries_information(run["check"]):
+        generic = directory / "figures" / f"{name}.png"
+        plot_comparisons(claim.key, run["check"], run["control"], generic,
+                         title=f"{claim.key}: {row['verdict']} — {plain_text(claim.words)}")
+        caption = "each estimate with its 95% CI (blue) against the law (orange: bound or prediction, slack and tolerance drawn)"
+        if wrong_law_drawn(run["check"], run["control"]):
+            caption += "; the negative control's wrong law in grey, in the same unit"
+        else:
+            caption += f"; the wrong law ({plain_text(row['wrong_law'])}) has no value on these axes"
+        out.append((caption, f"figures/{generic.name}"))
     for spec in _declared_figures(claim):
         path = directory / "figures" / f"{name}-{spec.name}.png"
         try:
@@ -74,6 +162,33 @@ def _figures(directory: Path, claim: Claim, run: dict[str, Any], row: dict[str, 
             out.append((f"figure {spec.name!r} could not be drawn: {type(exc).__name__}: {exc}", ""))
             continue
         out.append((spec.caption, f"figures/{path.name}"))
+    return out
+
+
+def _labels(check: dict[str, Any] | None) -> list[str] | None:
+    """Plain-text labels of a multi-valued check's entries (None for a single value)."""
+    if not check or not isinstance(check.get("measured"), (list, tuple)):
+        return None
+    return [e["label"] for e in entries(check)]
+
+
+_READABLE_KEYS = ("name", "message", "predicted")
+_READABLE_ROW = ("law", "predicted", "message", "control_message", "wrong_law")
+
+
+def _readable(result: Any) -> Any:
+    """A check's dict with plain-text names, labels, predictions and messages (parts too)."""
+    if not isinstance(result, dict):
+        return result
+    out = {k: (plain_text(v) if k in _READABLE_KEYS and isinstance(v, str) else v) for k, v in result.items()}
+    details = out.get("details")
+    if isinstance(details, dict):
+        details = dict(details)
+        if isinstance(details.get("labels"), list):
+            details["labels"] = [plain_text(x) for x in details["labels"]]
+        if isinstance(details.get("parts"), list):
+            details["parts"] = [_readable(p) for p in details["parts"]]
+        out["details"] = details
     return out
 
 
@@ -93,6 +208,8 @@ def write_report(
     (directory / "figures").mkdir(parents=True, exist_ok=True)
     for stale in (directory / "figures").glob("*.png"):
         stale.unlink()
+    frame = frame.copy()
+    frame["labels"] = [_labels(run["check"]) for run in runs]
     rows = frame.to_dict("records")
     figures = [_figures(directory, c, r, row) for c, r, row in zip(claims, runs, rows)]
     prov = {**static_provenance(), **worker_provenance({})}
@@ -107,22 +224,25 @@ def write_report(
     rule = ("A claim passes when its law's check passes AND its negative control — the same measurement "
             "compared with a deliberately wrong law — fails.")
 
+    def measured(r: dict[str, Any]) -> str:
+        return measured_text(r["measured"], r["ci"], labels=r["labels"])
+
     md = [f"# flt check — scale `{scale}`, seeds from {seed_base}", "", header, "",
           f"**{n_pass}/{len(rows)} claims pass.** {rule}", "",
           "| claim | law (in words) | predicted | measured [95% CI] | verdict | negative control |",
           "|---|---|---|---|---|---|"]
     for r in rows:
         md.append("| " + " | ".join(_md_cell(x) for x in (
-            f"[{r['claim']}](#{slug(r['claim'])})", plain_text(r["law"]), r["predicted"], measured_text(r["measured"], r["ci"]),
+            f"[{r['claim']}](#{slug(r['claim'])})", plain_text(r["law"]), plain_text(r["predicted"]), measured(r),
             f"**{r['verdict']}**", r["control"] or "—")) + " |")
     md.append("")
     for claim, r, figs in zip(claims, rows, figures):
         md += [f'<a id="{slug(claim.key)}"></a>', f"## {claim.key} — {r['verdict']}", "",
                f"*{claim.the_law.name}* ({claim.the_law.status}; source: {claim.the_law.source.cite()})", "",
-               "$$", claim.the_law.latex(), "$$", "", f"In words: {claim.words}", "",
-               f"- **Check** ({r['check']}): {r['message']}",
-               (f"- **Negative control** — wrong law: {r['wrong_law']} — {r['control'] or 'not run'}: "
-                f"{r['control_message'] or '—'}"),
+               "$$", claim.the_law.latex(), "$$", "", f"In words: {plain_text(claim.words)}", "",
+               f"- **Check** ({r['check']}): {plain_text(r['message'])}",
+               (f"- **Negative control** — wrong law: {plain_text(r['wrong_law'])} — {r['control'] or 'not run'}: "
+                f"{plain_text(r['control_message'] or '—')}"),
                f"- Seeds: {_seeds_text(r['seeds'])}; time {r['seconds']:.2f} s "
                f"({r['computed']} points computed, {r['reused']} read from the store)", ""]
         for caption, rel in figs:
@@ -138,9 +258,10 @@ def write_report(
              "<th>verdict</th><th>negative control</th></tr>")]
     for r in rows:
         cls = "pass" if r["passed"] else "fail"
+        cells = "<br>".join(e(part) for part in measured(r).split("; "))
         body.append(
             f"<tr><td><a href='#{slug(r['claim'])}'>{e(r['claim'])}</a></td><td>{e(plain_text(r['law']))}</td>"
-            f"<td>{e(r['predicted'])}</td><td>{e(measured_text(r['measured'], r['ci']))}</td>"
+            f"<td>{e(plain_text(r['predicted']))}</td><td>{cells}</td>"
             f"<td class='{cls}'>{e(r['verdict'])}</td><td>{e(r['control'] or '—')}</td></tr>"
         )
     body.append("</table>")
@@ -148,25 +269,29 @@ def write_report(
         body += [(f"<h2 id='{slug(claim.key)}'>{e(claim.key)} — <span class='{'pass' if r['passed'] else 'fail'}'>"
                   f"{e(r['verdict'])}</span></h2>"),
                  f"<p><em>{e(claim.the_law.name)}</em> ({e(claim.the_law.status)}; source: {e(claim.the_law.source.cite())})</p>",
-                 f"<p class='law'>\\[{e(claim.the_law.latex())}\\]</p>", f"<p>In words: {e(claim.words)}</p>",
-                 (f"<ul><li><strong>Check</strong> ({e(r['check'])}): {e(r['message'])}</li>"
-                  f"<li><strong>Negative control</strong> — wrong law: {e(r['wrong_law'])} — "
-                  f"{e(r['control'] or 'not run')}: {e(r['control_message'] or '—')}</li></ul>")]
+                 f"<p class='formula'>{formula_html(claim.the_law.latex())}</p>",
+                 f"<p>In words: {e(plain_text(claim.words))}</p>",
+                 (f"<ul><li><strong>Check</strong> ({e(r['check'])}): {e(plain_text(r['message']))}</li>"
+                  f"<li><strong>Negative control</strong> — wrong law: {e(plain_text(r['wrong_law']))} — "
+                  f"{e(r['control'] or 'not run')}: {e(plain_text(r['control_message'] or '—'))}</li></ul>")]
         for caption, rel in figs:
             body.append(f"<figure><img src='{e(rel)}' alt='{e(caption)}'><figcaption>{e(caption)}</figcaption></figure>"
                         if rel else f"<p><em>{e(caption)}</em></p>")
     page = (
-        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>flt check report</title>"
-        f"<script async src='{_MATHJAX}'></script><style>"
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>flt check report</title><style>"
         "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;font-size:0.9em;vertical-align:top}"
         ".pass{color:#2b8a3e;font-weight:bold}.fail{color:#c92a2a;font-weight:bold}img{max-width:100%}"
+        ".formula{margin:1em 0 1em 1.5em}.law-text{font-family:serif;font-size:1.15em}"
         "</style></head><body>" + "\n".join(body) + "</body></html>\n"
     )
     (directory / "report.html").write_text(page, encoding="utf-8")
     results = {"scale": scale, "seed_base": seed_base, "provenance": {**prov, "finished_at": when},
-               "claims": [{**{k: v for k, v in r.items() if k not in ("measured", "ci")},
-                           "check": run["check"], "control": run["control"], "error": run["error"]}
-                          for r, run in zip(rows, runs)]}
+               "claims": [{**{k: (plain_text(v) if k in _READABLE_ROW and isinstance(v, str) else v)
+                              for k, v in r.items() if k not in ("measured", "ci", "labels")},
+                           "law_latex": claim.the_law.latex(),
+                           "entries": entries(run["check"]) if run["check"] else [],
+                           "check": _readable(run["check"]), "control": _readable(run["control"]), "error": run["error"]}
+                          for claim, r, run in zip(claims, rows, runs)]}
     (directory / "results.json").write_text(json.dumps(results, indent=1, default=str) + "\n", encoding="utf-8")
     return report

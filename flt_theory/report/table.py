@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..compare.result import fmt, fmt_ci
@@ -13,28 +14,41 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["format_table", "measured_text"]
 
 
-def measured_text(measured: Any, ci: Any, limit: int | None = None) -> str:
-    """``1.02 [0.95, 1.09]``; components joined by ``; `` (at most ``limit`` shown).
+def measured_text(measured: Any, ci: Any, limit: int | None = None, labels: Sequence[str] | None = None) -> str:
+    """``1.02 [0.95, 1.09]``; entries joined by ``; ``, each with its own interval and, given
+    ``labels`` (one per entry, ``details["labels"]``), its label (at most ``limit`` shown).
 
     >>> measured_text(1.0234, [0.95, 1.09]), measured_text([1.0, 2.0], [[0.9, 1.1], [1.8, 2.2]], limit=1)
     ('1.023 [0.95, 1.09]', '1 [0.9, 1.1]; … (+1)')
+    >>> measured_text([1.0, 2.0], [[0.9, 1.1], [1.8, 2.2]], labels=["T = 0", "T = 1"])
+    'T = 0: 1 [0.9, 1.1]; T = 1: 2 [1.8, 2.2]'
     """
     if measured is None:
         return "—"
 
     def one(value: Any, interval: Any) -> str:
-        shown = fmt(float(value)) if not isinstance(value, str) else value
+        shown = fmt(_number(value)) if not isinstance(value, str) else value
         if isinstance(interval, (list, tuple)) and len(interval) == 2 and not isinstance(interval[0], (list, tuple)):
-            return f"{shown} {fmt_ci((float(interval[0]), float(interval[1])))}"
+            return f"{shown} {fmt_ci((_number(interval[0]), _number(interval[1])))}"
         return shown
 
     if isinstance(measured, (list, tuple)):
         cis = list(ci) if isinstance(ci, (list, tuple)) else [None] * len(measured)
+        names = [plain_text(x) for x in labels] if isinstance(labels, (list, tuple)) and len(labels) == len(measured) else None
         parts = [one(m, c) for m, c in zip(measured, cis)]
+        if names is not None:
+            parts = [f"{name}: {part}" for name, part in zip(names, parts)]
         if limit is not None and len(parts) > limit:
             parts = parts[:limit] + [f"… (+{len(measured) - limit})"]
         return "; ".join(parts)
     return one(measured, ci)
+
+
+def _number(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return float("nan")
 
 
 def _cut(text: str, width: int) -> str:
@@ -43,12 +57,16 @@ def _cut(text: str, width: int) -> str:
 
 
 def format_table(frame: pd.DataFrame, *, wide: bool = False) -> str:
-    """The verdict table as aligned text: claim, law, predicted, measured [CI], verdict, control."""
+    """The verdict table as aligned text: claim, law, predicted, measured [CI], verdict, control.
+
+    Where ``frame`` has a ``labels`` column (one label per entry of a multi-valued ``measured``), every
+    entry is shown with its label and its own interval."""
     header = ("claim", "law (in words)", "predicted", "measured [95% CI]", "verdict", "negative control")
     widths = (None, 58, 30, 44, None, None) if not wide else (None,) * 6
     rows = [header]
     for rec in frame.to_dict("records"):
-        cells = (rec["claim"], plain_text(rec["law"]), rec["predicted"], measured_text(rec["measured"], rec["ci"], None if wide else 2),
+        measured = measured_text(rec["measured"], rec["ci"], None if wide else 2, rec.get("labels"))
+        cells = (rec["claim"], plain_text(rec["law"]), plain_text(rec["predicted"]), measured,
                  rec["verdict"], rec["control"] or "—")
         rows.append(tuple(_cut(c, w) if w else str(c) for c, w in zip(cells, widths)))
     sizes = [max(len(r[i]) for r in rows) for i in range(len(header))]

@@ -306,6 +306,8 @@ class Law:
             if isinstance(value, tuple):
                 return tuple(one(v) for v in value)
             expr = sp.sympify(value)
+            if not isinstance(expr, sp.Expr):  # an interval, a set: a named object
+                return None
             if expr.free_symbols:
                 if any(isinstance(a, sp.Symbol) and not a.is_positive for a in expr.free_symbols):
                     return None
@@ -314,7 +316,8 @@ class Law:
             return sp.Integer(1) if expr == 0 else 2 * expr
 
         flip = {"geq": "leq", "leq": "geq"}
-        if self.relation in flip and not isinstance(self.value, (tuple, Subspace)) and not sp.sympify(self.value).free_symbols:
+        scalar = not isinstance(self.value, (tuple, Subspace)) and isinstance(sp.sympify(self.value), sp.Expr)
+        if self.relation in flip and scalar and not sp.sympify(self.value).free_symbols:
             return self.replace(relation=flip[self.relation], name=f"mutant of {self.name}", words=f"mutant of: {self.text()}")
         value = one(self.value)
         if value is None or (isinstance(value, tuple) and any(v is None for v in value)):
@@ -364,6 +367,8 @@ class Law:
         if isinstance(value, sp.Basic) and isinstance(value, sp.Symbol) and not value.is_positive:
             return out  # a named object
         expr = sp.sympify(value)
+        if not isinstance(expr, sp.Expr):  # an interval, a set: a named object
+            return out
         if expr.free_symbols:
             if not all(x.is_positive for x in expr.free_symbols):
                 return out

@@ -53,7 +53,7 @@ def test_report_folder(report):
     md = (directory / "report.md").read_text()
     assert "**2/2 claims pass.**" in md and "| claim | law (in words) | predicted |" in md
     assert r"\|w_i^1\|^2" in md or "\\|" in md  # the law's LaTeX
-    assert "![measured vs predicted" in md and "(figures/giant-step--norm-law.png)" in md
+    assert "![each estimate with its 95% CI" in md and "(figures/giant-step--norm-law.png)" in md
     assert "<img src='figures/giant-step--rank-one-update.png'" in (directory / "report.html").read_text()
     results = json.loads((directory / "results.json").read_text())
     assert [c["claim"] for c in results["claims"]] == CHEAP and results["provenance"]["flt_version"]

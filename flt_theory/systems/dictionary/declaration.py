@@ -98,8 +98,9 @@ _CLUSTER = {DIRECTIONS["relevant"]: "cluster_relevant", DIRECTIONS["irrelevant"]
 
 def compare_emergence(frame: pd.DataFrame, law: Law) -> CheckResult:
     """Cluster fraction (|cos| > 0.9) at the law's direction: ≤ 0.05 at t = 0 and ≥ 0.8 after training (demonstrated)."""
-    start = check_at_most(_values(frame, "cluster_initial"), 0.05, mode="demonstrated", name="cluster fraction at t = 0 ≤ 0.05")
-    end = check_at_least(_values(frame, _CLUSTER[law.value]), 0.8, mode="demonstrated",
+    start = check_at_most(_values(frame, "cluster_initial"), 0.05, mode="demonstrated", bounds=(0, 1),
+                          name="cluster fraction at t = 0 ≤ 0.05")
+    end = check_at_least(_values(frame, _CLUSTER[law.value]), 0.8, mode="demonstrated", bounds=(0, 1),
                          name=f"fraction with |cos| > 0.9 at {law.rhs_latex()} ≥ 0.8")
     return all_of("feature emergence", "0 → most neurons", [start, end])
 
@@ -108,10 +109,10 @@ def compare_advantage(frame: pd.DataFrame, law: Law) -> CheckResult:
     """``leq``: network error ≤ 0.1 and ≥ 0.2 below fixed features; ``geq``: fixed features at least as accurate."""
     net, fixed = _values(frame, "test_error"), _values(frame, "fixed_error")
     if law.relation == "leq":
-        parts = [check_at_most(net, 0.1, mode="demonstrated", name="network test error ≤ 0.1"),
-                 check_at_least(fixed - net, 0.2, mode="demonstrated", name="fixed − network error ≥ 0.2")]
+        parts = [check_at_most(net, 0.1, mode="demonstrated", bounds=(0, 1), name="network test error ≤ 0.1"),
+                 check_at_least(fixed - net, 0.2, mode="demonstrated", bounds=(-1, 1), name="fixed − network error ≥ 0.2")]
     else:
-        parts = [check_at_most(fixed - net, 0.0, mode="demonstrated", name="fixed features at least as accurate")]
+        parts = [check_at_most(fixed - net, 0.0, mode="demonstrated", bounds=(-1, 1), name="fixed features at least as accurate")]
     return all_of("network vs fixed features at equal width", law.text(), parts)
 
 
@@ -121,13 +122,14 @@ def compare_no_structure(frame: pd.DataFrame, law: Law) -> CheckResult:
     net, fixed = _values(frame, "test_error", 0), _values(frame, "fixed_error", 0)
     if law.relation == "leq":
         structured = float(_values(frame, "test_error", 1).mean())
-        return check_at_most(net, structured + 0.1, mode="demonstrated",
+        return check_at_most(net, structured + 0.1, mode="demonstrated", bounds=(0, 1),
                              name="φ uniform: network error ≤ its structured error + 0.1 (advantage kept)")
     level = law.number() - 0.05
     return all_of("φ uniform: the network is at chance, like fixed features", f"err ≥ {law.number():g} − o(1)", [
-        check_at_least(net, level, mode="demonstrated", name=f"network test error ≥ {level:g}"),
-        check_at_least(fixed - net, -0.05, mode="demonstrated", name="network no better than fixed features − 0.05"),
-        check_at_most(_values(frame, "cluster_relevant", 0), 0.05, mode="demonstrated", name="no emergence (cluster fraction ≤ 0.05)"),
+        check_at_least(net, level, mode="demonstrated", bounds=(0, 1), name=f"network test error ≥ {level:g}"),
+        check_at_least(fixed - net, -0.05, mode="demonstrated", bounds=(-1, 1), name="network no better than fixed features − 0.05"),
+        check_at_most(_values(frame, "cluster_relevant", 0), 0.05, mode="demonstrated", bounds=(0, 1),
+                      name="no emergence (cluster fraction ≤ 0.05)"),
     ])
 
 

@@ -6,7 +6,10 @@ r"""Figures of the giant-step claims, drawn from the claim's stored measurement 
   :math:`\kappa^*` and the wrong law's threshold marked.
 * Staircases (``staircase-a`` … ``staircase-d``): after each giant step the mass on :math:`U_1`, on
   :math:`U_2 \ominus U_1` and on :math:`V^*\ominus U_2`, in units of its random level
-  :math:`\dim/d`, with the check's thresholds (10× learned, 3× not learned) drawn.
+  :math:`\dim/d`, with what the check demands of each part drawn as one-sided markers (▲ learned:
+  ≥ 10× random; ▼ not learned: ≤ 3× random) for the law and, in grey, for the wrong law of the
+  negative control; where the wrong staircase splits a part of the law (example (d)), its own parts
+  are measured and drawn in grey too.
 
 Each ``draw(figure, frame, law, wrong_law, check, control)`` draws on a matplotlib ``Figure``
 handed over by the report (object API; nothing global).
@@ -66,40 +69,115 @@ def draw_transition(fig, frame, law, wrong_law, check, control, *, log: bool = F
     ax.legend(fontsize=8, loc="best")
 
 
-def draw_staircase(fig, frame, law, wrong_law, check, control) -> None:
-    """Masses on the claimed staircase's parts over the steps, in units of their random level."""
-    from .declaration import _masses, new_part, second_moments
+def _parts(staircase, r: int) -> list[tuple[str, np.ndarray, int | None]]:
+    """The orthogonal parts of a staircase ``(U_1, U_2)``: ``(name, orthonormal rows, first step learned)``."""
+    from .declaration import new_part
 
-    ax = fig.subplots()
-    u1, u2 = law.subspaces()
-    r, d = u1.ambient, int(frame["d"].iloc[0])
-    steps = np.arange(3)
-    parts = [("U₁", u1.numpy(), 1)]
+    u1, u2 = staircase
+    parts = [("U₁", u1.numpy(), 1)] if u1.dim else []
     new = new_part(u1, u2)
     if len(new):
         parts.append(("U₂ ⊖ U₁", new, 2))
     if u2.dim < r:
         parts.append(("V* ⊖ U₂", u2.complement().numpy(), None))
+    return parts
+
+
+def _inside(basis: np.ndarray, subspace) -> float:
+    """Fraction of the span of ``basis`` (orthonormal rows) inside ``subspace``: 1 inside, 0 orthogonal."""
+    if subspace.dim == 0 or len(basis) == 0:
+        return 0.0
+    q = subspace.numpy()
+    return float(np.sum((basis @ q.T) ** 2) / len(basis))
+
+
+def _plain(subspace) -> str:
+    from ..._text import subspace_text
+
+    return subspace_text(subspace)
+
+
+def draw_staircase(fig, frame, law, wrong_law, check, control) -> None:
+    """Masses on the claimed staircase's parts over the steps, in units of their random level, with
+    what the check demands of each (▲ learned: ≥ 10× random; ▼ not learned: ≤ 3× random) for the
+    law (colour) and the wrong law of the negative control (grey), and the wrong law's own parts
+    where they split a part of the law."""
+    from .declaration import _masses, second_moments
+
+    ax = fig.subplots()
+    claimed, wrong = law.subspaces(), wrong_law.subspaces()
+    r, d = claimed[0].ambient, int(frame["d"].iloc[0])
+    steps = np.arange(3)
     ax.axhline(1.0, color=CONTROL, lw=1, alpha=0.6, label="random level (dim / d)")
-    ax.axhline(10.0, color=CONTROL, lw=1, ls="--", alpha=0.6, label="check: learned ≥ 10× random")
-    ax.axhline(3.0, color=CONTROL, lw=1, ls=":", alpha=0.6, label="check: not learned ≤ 3× random")
-    for colour, (label, basis, start) in zip(_PALETTE, parts):
+    ax.axhspan(3.0, 10.0, color=CONTROL, alpha=0.07, lw=0, label="between the check's thresholds 3× and 10×")
+
+    def measured(basis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         level = len(basis) / d
         ratios = [_masses(second_moments(frame, t, r), basis)[0] / level for t in steps]
         stats = np.array([_band(x, 0.0, 1.0 / level) for x in ratios])
         mean = stats[:, 0]
-        err = np.nan_to_num(np.array([mean - stats[:, 1], stats[:, 2] - mean]), nan=0.0).clip(0)
-        ax.errorbar(steps, mean, yerr=err, fmt="o-", color=colour, lw=2, ms=6, capsize=4, label=f"measured: {label}")
-        predicted = [10.0 if start is not None and t >= start else 1.0 for t in steps]
+        return mean, np.nan_to_num(np.array([mean - stats[:, 1], stats[:, 2] - mean]), nan=0.0).clip(0)
+
+    def demands(start: int | None, shift: float, colour: str, label: str, **style) -> None:
+        """▲ at 10 from step ``start`` on, ▼ at 3 before (steps 1, 2; step 0 is the random start)."""
+        up = [t for t in (1, 2) if start is not None and t >= start]
+        down = [t for t in (1, 2) if t not in up]
+        for ts, y, marker in ((up, 10.0, "^"), (down, 3.0, "v")):
+            if ts:
+                ax.plot(np.array(ts) + shift, [y] * len(ts), marker, color=colour, ms=9, mfc="none", mew=1.6, ls="none",
+                        label=label, **style)
+                label = "_nolegend_"
+
+    law_parts = _parts(claimed, r)
+    for colour, (name, basis, start) in zip(_PALETTE, law_parts):
+        mean, err = measured(basis)
+        ax.errorbar(steps, mean, yerr=err, fmt="o-", color=colour, lw=2, ms=6, capsize=4, label=f"measured: {name}")
         when = f"learned from step {start}" if start is not None else "never learned"
-        ax.plot(steps + 0.06, predicted, "s--", color=colour, mfc="none", ms=9, mew=1.5, lw=1, alpha=0.8,
-                label=f"law: {label} {when}")
+        demands(start, 0.07, colour, f"law: {name} {when}")
+        # the wrong law's demand on the same part, where it says something else and something whole
+        fractions = [_inside(basis, w) for w in wrong]
+        if all(f in (0.0, 1.0) or np.isclose(f, 0.0) or np.isclose(f, 1.0) for f in fractions):
+            wrong_start = next((t for t, f in zip((1, 2), fractions) if np.isclose(f, 1.0)), None)
+            if wrong_start != start:
+                when = f"learned from step {wrong_start}" if wrong_start is not None else "never learned"
+                demands(wrong_start, -0.07, CONTROL, f"wrong law: {name} {when}")
+    # parts of the wrong staircase that split a part of the law: measured and demanded on their own
+    for style, (name, basis, start) in zip(("--", "-."), [
+            (n, b, s) for n, b, s in _parts(wrong, r)
+            if any(0.01 < _inside(lb, _span(b, r)) < 0.99 for _, lb, _ in law_parts)]):
+        mean, err = measured(basis)
+        rows = "span{" + ", ".join(_vector(v) for v in basis) + "}"
+        ax.errorbar(steps - 0.04, mean, yerr=err, fmt="s" + style, color=CONTROL, lw=1.4, ms=5, capsize=3,
+                    label=f"measured: wrong law's {name.replace('U', 'W')} = {rows}")
+        when = f"learned from step {start}" if start is not None else "never learned"
+        demands(start, -0.1, CONTROL, f"wrong law: {name.replace('U', 'W')} {when}")
     ax.set_yscale("log")
     ax.set_xticks(steps, [f"t = {t}" for t in steps])
+    ax.set_xlim(-0.3, 2.3)
     ax.set_xlabel("giant step t")
-    ax.set_ylabel("mass on the subspace / its random level dim/d")
+    ax.set_ylabel("mass on the part / its random level dim/d  (× random)")
     first = frame.iloc[0]
-    ax.set_title(f"staircase of f* = {first['target']}: d = {d}, p = {first['p']}, n = {first['n']}, η = {first['eta']:g}, "
-                 f"{frame['seed'].nunique()} seeds", fontsize=9)
+    fig.suptitle(f"staircase of f* = {first['target']}\nlaw: {' ⊂ '.join(_plain(u) for u in claimed)};   wrong law: "
+                 f"{' ⊂ '.join(_plain(u) for u in wrong)}\nd = {d}, p = {first['p']}, n = {first['n']}, "
+                 f"η = {first['eta']:g}, {frame['seed'].nunique()} seeds, 95% CI over seeds", fontsize=9)
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    fig.legend(*ax.get_legend_handles_labels(), fontsize=7, loc="outside lower center", ncols=2, frameon=False)
+
+
+def _span(basis: np.ndarray, r: int):
+    from ...symbolic import Subspace
+
+    return Subspace.span(basis.tolist(), r) if len(basis) else Subspace.zero(r)
+
+
+def _vector(row: np.ndarray) -> str:
+    """``w2 − w3`` for a unit row of w*-coordinates (up to scale)."""
+    scale = np.max(np.abs(row))
+    terms = []
+    for k, x in enumerate(row / scale, start=1):
+        if abs(x) < 1e-9:
+            continue
+        coef = "" if np.isclose(abs(x), 1.0) else f"{abs(x):.3g} "
+        terms.append(("− " if x < 0 else "+ ") + f"{coef}w{k}")
+    text = " ".join(terms)
+    return text[2:] if text.startswith("+ ") else "−" + text[2:]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from ..._text import subspace_text
 from ...symbolic import Subspace, conditional_variance, leap_index, one_step_subspace, random_feature_error, staircase
 from ...symbolic.hermite import hermite_coefficients
 from ...symbolic.law import SYMBOLS, Law, Source
@@ -75,7 +76,7 @@ def giant_step_laws(target, activation: str = "relu", degree: int | None = None)
         Law(name="one-step subspace", lhs=r"P_{V^*} w_i^1", relation="in", value=subspace,
             conditions=(r"n \asymp d^{\ell}", r"\eta = p\,d^{(\ell-1)/2}", cond),
             status="derived" if vanishing else "theorem", source=DKLPS,
-            words=f"one step learns {subspace.latex() if subspace.dim else 'nothing'} (ℓ = {ell})"),
+            words=f"one step learns {subspace_text(subspace) if subspace.dim else 'nothing'} (ℓ = {ell})"),
         Law(name="student coefficient", lhs=rf"c_\sigma = \mu_{{{ell}}}(\sigma)/{ell - 1}!", relation="eq",
             value=sp.nsimplify(c_sigma) if not isinstance(c_sigma, sp.Float) else c_sigma,
             conditions=(r"\sigma = " + sp.latex(parse_link(activation)),), status="derived", source=DKLPS,

@@ -1,0 +1,68 @@
+r"""Lazy vs rich training: for which norm does ":math:`\|W(t) - W(0)\| = O(1/\sqrt N)` vs :math:`\Omega(1)`" hold?
+
+Setting (the lazy/rich slide of Han & Huang's AJCAI 2025 tutorial; NTK: Jacot, Gabriel, Hongler 2018,
+arXiv 1806.07572; mean field: Mei, Montanari, Nguyen 2018, arXiv 1804.06561; model
+:mod:`flt_theory.systems.lazy_rich.model`): :math:`f = N^{-\alpha}\sum_i a_i\sigma(\langle w_i, x\rangle/\sqrt d)`,
+both layers trained by full-batch GD with step :math:`\eta_0N^{2\alpha-1}` on a fixed task (:math:`d = 16`,
+:math:`n = 64`, :math:`y = \tanh(2\langle\beta, x\rangle)`, tanh student).
+
+Derivation (:mod:`flt_theory.systems.lazy_rich.laws`). Each neuron moves :math:`\eta_0N^{2\alpha-1}\cdot N^{-\alpha}
+= \eta_0N^{\alpha-1}` per step, so over a fixed number of steps :math:`\|\Delta w_i\| \asymp N^{\alpha-1}`,
+:math:`\|\Delta W\|_F \asymp N^{\alpha-1/2}`, :math:`\|\Delta W\|_F/\|W(0)\|_F \asymp N^{\alpha-1}`:
+
+==================  ==============  ==============
+reading             NTK (α = 1/2)   mean field (α = 1)
+==================  ==============  ==============
+raw Frobenius       N^0             N^{1/2}
+relative            N^{-1/2}        N^0
+per neuron          N^{-1/2}        N^0
+==================  ==============  ==============
+
+So the slide holds for the relative and per-neuron readings (registered claims, each with the other regime's
+exponent as its control), and NOT for the raw Frobenius norm, which is :math:`\Theta(1)` lazily (finding;
+control: the slide read literally, slope :math:`-1/2`, rejected) and grows like :math:`\sqrt N` richly. Measured
+at widths 32, 128, 512 (6 seeds, 60 steps): relative −0.54 [−0.59, −0.48] (NTK), −0.03 [−0.05, 0.00] (MF);
+per neuron −0.53 / −0.03; raw −0.04 [−0.09, 0.02] (NTK), 0.47 [0.45, 0.49] (MF). Finite-width corrections
+are a few hundredths (tolerance 0.05; the controls sit 0.5 away).
+"""
+
+import sympy as sp
+
+from flt_theory.systems import get_claim, verify
+from flt_theory.systems.lazy_rich.laws import READINGS, change_exponent, lazy_rich_laws
+from flt_theory.systems.lazy_rich.model import train_two_layer
+
+CLAIMS = [
+    "lazy-rich/relative-change-ntk",
+    "lazy-rich/relative-change-mf",
+    "lazy-rich/per-neuron-change-ntk",
+    "lazy-rich/per-neuron-change-mf",
+    "lazy-rich/raw-frobenius-ntk",
+    "lazy-rich/raw-frobenius-mf",
+]
+
+
+def test_prediction_exponent_table():
+    half = sp.Rational(1, 2)
+    assert [change_exponent(r, "ntk") for r in READINGS] == [0, -half, -half]
+    assert [change_exponent(r, "mf") for r in READINGS] == [half, 0, 0]
+    laws = lazy_rich_laws()
+    # the slide's lazy statement, read as the raw norm, contradicts the derived raw exponent
+    assert laws["slide (lazy)"].exponent("N") != laws["abs_change (ntk)"].exponent("N")
+    assert laws["rel_change (ntk)"].exponent("N") == laws["slide (lazy)"].exponent("N")
+
+
+def test_relative_and_per_neuron_are_the_same_scale():
+    """||W(0)||_F ~ sqrt(N d): relative and per-neuron changes differ by a width-independent factor."""
+    ratios = []
+    for width in (64, 256):
+        out = train_two_layer(4, width=width, steps=10, device="cpu")
+        ratios.append(float((out["per_neuron_change"] / out["rel_change"]).mean()))
+    assert abs(ratios[0] / ratios[1] - 1) < 0.1
+
+
+def test_claim(claim_key, scale):
+    verdict = verify(get_claim(claim_key), scale)
+    print(verdict.message)
+    assert verdict.check.passed, verdict.message + " || " + verdict.check.message
+    assert not verdict.control.passed, verdict.message + " || " + verdict.control.message

@@ -1,0 +1,296 @@
+r"""The attention system: single-head softmax attention with average pooling on signal-noise tokens.
+
+Jiang, Huang, Zhang, Suzuki, Nie 2024 (arXiv 2409.19345); sign-GD: Li et al. 2025 (arXiv 2410.04870).
+Laws: :mod:`.laws`; training and observables: :mod:`.model`.
+
+One experiment, ``attention/train`` (one network per seed at a point :math:`(n, \|\mu\|)`, GD or sign-GD
+until :math:`L_S \le \varepsilon`), serves every claim. The scan over :math:`n \times \|\mu\|` is stored once;
+the benign and harmful claims read its two corner points, the boundary claim its whole grid.
+
+Regime (stated, not hidden). :math:`\sigma_\xi = 1/\sqrt d` (tokens of norm about one), :math:`L = 3`,
+:math:`d = 10^5 \gg n` (the reduced coordinates of :mod:`.model` make :math:`d` free), :math:`\eta = 20`,
+:math:`\varepsilon = 0.05`. At :math:`d \approx 10n` the test-noise term is not negligible and the
+measured boundary flattens towards :math:`n^{-1/4}`; at small :math:`n` (:math:`\le 8`) the discrete GD
+steps flatten it too (slope about :math:`-0.3` between :math:`n = 8` and :math:`16`).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import sympy as sp
+
+from ...compare import check_at_least, check_at_most, check_power_law
+from ...compare.result import CheckResult, all_of
+from ...errors import FLTError, InvalidParameterError
+from ...runner import experiment
+from ...runner.registry import finite_float, strict_int
+from ...symbolic.law import Law
+from ..declaration import Claim, Figure, Measurement, Option, SimulateCommand, System
+from . import model
+from .laws import JIANG, KOU, LI, attention_laws, boundary_law, regime_law
+
+__all__ = ["SIZES", "SYSTEM"]
+
+NAME = "attention"
+#: Test-loss level of the boundary: half of log 2 (the harmful limit).
+LEVEL = 0.5 * math.log(2)
+MUS = tuple(round(float(m), 3) for m in np.geomspace(0.05, 1.0, 8))
+
+SIZES: dict[str, dict[str, Any]] = {
+    "small": dict(ns=(16, 32, 64), mus=MUS, seeds=6),
+    "paper": dict(ns=(16, 32, 64, 128), mus=MUS, seeds=12),
+}
+BASE = dict(d=100_000, tokens=3, eta=20.0, eps=0.05, max_steps=3000)
+SIGN_GD = dict(optimizer="sign-gd", eta=0.01)
+
+
+@experiment("attention/train", batched=True,
+            defaults={"d": 100_000, "tokens": 3, "d_h": 4, "d_v": 4, "sigma0": 0.01, "eta": 20.0, "eps": 0.05,
+                      "max_steps": 3000, "optimizer": "gd", "n_test": 500},
+            types={"n": strict_int, "mu_norm": finite_float, "d": strict_int, "tokens": strict_int, "d_h": strict_int,
+                   "d_v": strict_int, "sigma0": finite_float, "eta": finite_float, "eps": finite_float,
+                   "max_steps": strict_int, "optimizer": str, "n_test": strict_int})
+def train_attention(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
+    r"""Train single-head attention to :math:`L_S \le \varepsilon`; test loss, attention and value alignments."""
+    cfg = model.AttentionConfig(**{k: v for k, v in params.items() if k != "mu_norm"})
+    rows = model.attention_rows(seeds, [params["mu_norm"]], cfg)
+    return [{k: v for k, v in r[0].items() if k != "mu_norm"} for r in rows]
+
+
+# ----------------------------------------------------------------------------------------------
+# reading the frame
+
+
+def _at(frame: pd.DataFrame, n: int, mu: float) -> pd.DataFrame:
+    rows = frame[(frame["n"] == n) & np.isclose(frame["mu_norm"].astype(float), mu)]
+    if rows.empty:
+        raise KeyError(f"no measured rows at n = {n}, ||mu|| = {mu}")
+    return rows.sort_values("seed")
+
+
+def crossings(frame: pd.DataFrame, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    r"""Per seed and :math:`n`, the :math:`\|\mu\|^*` where the test loss crosses ``level`` (linear in
+    :math:`\log\|\mu\|` between grid points; NaN where the scan does not straddle it): ``(ns, (seeds, ns))``."""
+    ns = np.array(sorted(int(n) for n in frame["n"].unique()))
+    mus = np.array(sorted(float(m) for m in frame["mu_norm"].unique()))
+    seeds = sorted(int(s) for s in frame["seed"].unique())
+    star = np.full((len(seeds), len(ns)), np.nan)
+    for j, n in enumerate(ns):
+        table = frame[frame["n"] == n].pivot_table(index="seed", columns="mu_norm", values="test_loss").reindex(
+            index=seeds, columns=mus)
+        for i, curve in enumerate(table.to_numpy()):
+            above = curve >= level
+            for k in range(len(mus) - 1):
+                if above[k] and not above[k + 1]:
+                    w = (curve[k] - level) / (curve[k] - curve[k + 1])
+                    star[i, j] = math.exp((1 - w) * math.log(mus[k]) + w * math.log(mus[k + 1]))
+                    break
+    return ns, star
+
+
+# ----------------------------------------------------------------------------------------------
+# comparisons: each reads its prediction from the law it is given
+
+
+def compare_regime(frame: pd.DataFrame, law: Law, *, n: int, mu: float) -> CheckResult:
+    r"""At the point :math:`(n, \|\mu\|)`, the regime predicted by ``law``: relation ``to`` (benign,
+    :math:`L_D \to` ``law.number()``): test loss ≤ that + 0.1, attention on the signal token above uniform
+    :math:`1/L` (demonstrated), value noise/signal alignment ≤ 0.1; relation ``geq`` (harmful,
+    :math:`L_D \ge` ``law.number()``, demonstrated; ``leq`` reads the bound the other way): noise/signal alignment ≥ 1/2 and attention on the
+    signal token not above uniform (≤ 1/L + 0.01). Both: every seed reached :math:`L_S \le \varepsilon`."""
+    rows = _at(frame, n, mu)
+    level, tokens = law.number(), int(rows["tokens"].iloc[0])
+    loss, attn = rows["test_loss"].to_numpy(float), rows["attention_signal"].to_numpy(float)
+    share = rows["value_noise"].to_numpy(float) / np.abs(rows["value_signal"].to_numpy(float)).clip(1e-12)
+    fitted = check_at_most(rows["train_loss"].to_numpy(float), float(rows["eps"].iloc[0]) + 1e-9, mode="demonstrated",
+                           name="training loss ≤ ε (interpolation)")
+    if law.relation == "to":
+        parts = [fitted, check_at_least(loss, level - 0.1, name=f"test loss ≥ {level:g} − 0.1"),
+                 check_at_most(loss, level + 0.1, mode="demonstrated", name=f"test loss ≤ {level:g} + 0.1"),
+                 check_at_least(attn, 1 / tokens, mode="demonstrated", name=f"attention on the signal token > 1/L = {1 / tokens:.3g}"),
+                 check_at_most(share, 0.1, mode="demonstrated", name="value: noise alignment ≤ 0.1 × signal alignment")]
+    else:
+        bound = (check_at_least(loss, level, mode="demonstrated", name=f"test loss ≥ {level:g} (Θ(1))")
+                 if law.relation == "geq" else check_at_most(loss, level, mode="demonstrated", name=f"test loss ≤ {level:g}"))
+        parts = [fitted, bound,
+                 check_at_least(share, 0.5, mode="demonstrated", name="value: noise alignment ≥ 1/2 × signal alignment"),
+                 check_at_most(attn, 1 / tokens + 0.01, mode="demonstrated", name="attention on the signal token ≤ 1/L + 0.01")]
+    return all_of(f"{law.name} at n = {n}, ‖μ‖ = {mu:g} (n·SNR² = {n * mu**2:g})", law.latex(), parts)
+
+
+def compare_boundary(frame: pd.DataFrame, law: Law) -> CheckResult:
+    r"""Slope of :math:`\log\|\mu\|^*` against :math:`\log n` (per seed, CI over seeds; at :math:`\sigma_\xi\sqrt d = 1`,
+    :math:`\mathrm{SNR} = \|\mu\|`) against ``law.exponent("n")``, tolerance 0.1 (finite-size curvature of
+    the level set)."""
+    ns, star = crossings(frame)
+    ok = np.isfinite(star).all(axis=1)
+    exponent = float(law.exponent("n"))
+    return check_power_law(ns.astype(float), star[ok], exponent, tolerance=0.1,
+                           name=f"test-loss level set L_D = {LEVEL:.3f}: SNR* ∝ n^{exponent:g}")
+
+
+# ----------------------------------------------------------------------------------------------
+# figures
+
+
+def draw_boundary(fig, frame, law, wrong_law, check, control) -> None:
+    """Test loss against n·SNR² per n, and the measured SNR*(n) against both laws."""
+    ax, bx = fig.subplots(1, 2)
+    palette = ("#1f4e9c", "#2b8a3e", "#862e9c", "#c2255c", "#e67700")
+    for colour, n in zip(palette, sorted(frame["n"].unique())):
+        rows = frame[frame["n"] == n].groupby("mu_norm")["test_loss"]
+        mean, sd = rows.mean(), rows.std()
+        x = n * mean.index.to_numpy(float) ** 2
+        ax.plot(x, mean.to_numpy(), "o-", color=colour, ms=4, label=f"n = {n}")
+        ax.fill_between(x, mean - sd, mean + sd, color=colour, alpha=0.15, lw=0)
+    ax.axhline(LEVEL, color="#7a7a7a", ls=":", label="level ½ log 2")
+    ax.axhline(math.log(2), color="#7a7a7a", ls="--", lw=1, label="log 2")
+    ax.set_xscale("log")
+    ax.set_xlabel("n · SNR²")
+    ax.set_ylabel("test loss at L_S ≤ ε (mean ± sd over seeds)")
+    ax.legend(fontsize=7)
+    ns, star = crossings(frame)
+    ok = np.isfinite(star).all(axis=1)
+    mean = np.exp(np.log(star[ok]).mean(0))
+    bx.errorbar(ns, mean, yerr=star[ok].std(0), fmt="o", color="#1f4e9c",
+                capsize=3, label="measured SNR*(n)")
+    grid = np.geomspace(ns.min(), ns.max(), 50)
+    for lw_, ls, lw_law, colour in ((2, "--", law, "#d9480f"), (1.5, ":", wrong_law, "#7a7a7a")):
+        e = float(lw_law.exponent("n"))
+        bx.plot(grid, mean[0] * (grid / ns[0]) ** e, ls, color=colour, lw=lw_, label=f"{lw_law.name}: n^({e:g})")
+    bx.set_xscale("log")
+    bx.set_yscale("log")
+    bx.set_xlabel("n")
+    bx.set_ylabel("SNR* (test loss = ½ log 2)")
+    bx.legend(fontsize=7)
+    fig.suptitle(f"single-head attention, L = {int(frame['tokens'].iloc[0])}, d = {int(frame['d'].iloc[0])}, "
+                 f"{frame['seed'].nunique()} seeds", fontsize=9)
+
+
+def draw_regimes(fig, frame, law, wrong_law, check, control) -> None:
+    """Observables across n·SNR² at the largest n: test loss, attention on the signal token, value alignments."""
+    n = int(frame["n"].max())
+    rows = frame[frame["n"] == n].groupby("mu_norm")
+    x = n * np.array(sorted(frame["mu_norm"].unique()), dtype=float) ** 2
+    ax = fig.subplots()
+    ax.plot(x, rows["test_loss"].mean().to_numpy(), "o-", color="#c2255c", label="test loss")
+    ax.plot(x, rows["attention_signal"].mean().to_numpy(), "s-", color="#1f4e9c", label="attention on signal token")
+    share = (rows["value_noise"].mean() / rows["value_signal"].mean().abs()).to_numpy()
+    ax.plot(x, share, "^-", color="#2b8a3e", label="value: noise / signal alignment")
+    ax.axhline(1 / int(frame["tokens"].iloc[0]), color="#7a7a7a", ls=":", label="uniform attention 1/L")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("n · SNR²")
+    ax.set_title(f"benign (right) vs harmful (left) overfitting, n = {n}", fontsize=9)
+    ax.legend(fontsize=7)
+
+
+# ----------------------------------------------------------------------------------------------
+# claims
+
+
+def _scan(scale_key: str = "small") -> list[dict]:
+    s = SIZES[scale_key]
+    return [{"n": n, "mu_norm": mu, **BASE} for n in s["ns"] for mu in s["mus"]]
+
+
+SCAN = Measurement(experiment="attention/train", points={k: _scan(k) for k in SIZES},
+                   seeds={k: SIZES[k]["seeds"] for k in SIZES})
+BENIGN_POINT, HARMFUL_POINT = (64, MUS[-1]), (16, MUS[0])
+
+
+def _claims() -> list[Claim]:
+    sign_points = {k: [{"n": BENIGN_POINT[0], "mu_norm": BENIGN_POINT[1], **BASE, **SIGN_GD}] for k in SIZES}
+    return [
+        Claim(name="benign", words="n·SNR² = 64: training loss ≤ ε, test loss ≈ 0, attention on the signal token, value along μ",
+              law=functools.partial(regime_law, "benign"), wrong_law=functools.partial(regime_law, "harmful"),
+              measurement=SCAN, compare=functools.partial(compare_regime, n=BENIGN_POINT[0], mu=BENIGN_POINT[1])),
+        Claim(name="harmful", words="n·SNR² = 0.04: training loss ≤ ε, test loss Θ(1), value on the noise, attention not on the signal",
+              law=functools.partial(regime_law, "harmful"), wrong_law=functools.partial(regime_law, "benign"),
+              measurement=SCAN, compare=functools.partial(compare_regime, n=HARMFUL_POINT[0], mu=HARMFUL_POINT[1])),
+        Claim(name="boundary", words="the benign/harmful boundary (test loss = ½ log 2) is SNR* ∝ n^(-1/2), i.e. n·SNR*² = const",
+              law=boundary_law, wrong_law=functools.partial(boundary_law, sp.Rational(-1, 4)),
+              measurement=SCAN, compare=compare_boundary),
+        Claim(name="sign-gd-memorises-noise",
+              words="sign-GD at n·SNR² = 64 (benign for GD): training loss ≤ ε, value memorises noise, test loss Θ(1)",
+              law=functools.partial(regime_law, "sign-gd"), wrong_law=functools.partial(regime_law, "benign"),
+              measurement=Measurement(experiment="attention/train", points=sign_points, seeds={k: SIZES[k]["seeds"] for k in SIZES}),
+              compare=functools.partial(compare_regime, n=BENIGN_POINT[0], mu=BENIGN_POINT[1])),
+    ]
+
+
+# ----------------------------------------------------------------------------------------------
+# flt simulate attention
+
+
+def simulate_document(*, n: list[int], mu_norm: list[float], d: int = 100_000, tokens: int = 3, eta: float = 20.0,
+                      eps: float = 0.05, max_steps: int = 3000, optimizer: str = "gd", seeds: int = 4,
+                      device: str = "auto") -> dict[str, Any]:
+    """What ``flt simulate attention --json`` prints: one record per (n, ‖μ‖, seed)."""
+    for name, values in (("--n", n), ("--mu-norm", mu_norm)):
+        if not values:
+            raise InvalidParameterError(f"{name}: give at least one value")
+    if min(n) < 2:
+        raise InvalidParameterError(f"--n: expected integers >= 2; got {min(n)}")
+    if min(mu_norm) <= 0:
+        raise InvalidParameterError(f"--mu-norm: expected values > 0; got {min(mu_norm)}")
+    records = []
+    for size in n:
+        try:
+            cfg = model.AttentionConfig(n=size, d=d, tokens=tokens, eta=eta, eps=eps, max_steps=max_steps, optimizer=optimizer)
+        except FLTError as exc:
+            raise InvalidParameterError(f"--{_option_of(str(exc))}: {exc}") from exc
+        rows = model.attention_rows(seeds, mu_norm, cfg, device=device)
+        for seed, per_mu in enumerate(rows):
+            for row in per_mu:
+                records.append({"n": size, "d": d, "tokens": tokens, "optimizer": optimizer, "seed": seed,
+                                "n_snr2": size * row["snr"] ** 2, **row})
+    return {"system": NAME, "records": records}
+
+
+def _option_of(message: str) -> str:
+    for name in ("tokens", "max_steps", "eta", "eps", "optimizer", "d"):
+        if f"'{name}'" in message:
+            return name.replace("_", "-")
+    return "n"
+
+
+SYSTEM = System(
+    name=NAME,
+    title="Single-head softmax attention on signal-noise tokens: benign vs harmful overfitting",
+    summary=("Tokens x1 = y mu, x2..xL Gaussian noise; f(X) = (1/L) sum_l softmax(x_l W_Q W_K^T X^T) X W_V w_o trained "
+             "by GD (or sign-GD) on the logistic loss until L_S <= eps. Benign (test loss ~ 0, attention on the signal "
+             "token, value along mu) when n SNR^2 is large, harmful (test loss Theta(1), value on the noise) when small; "
+             "the boundary SNR* ~ n^(-1/2); sign-GD memorises the noise where GD is benign."),
+    sources=(JIANG, LI, KOU),
+    laws=attention_laws,
+    claims=_claims(),
+    experiments=("attention/train",),
+    figures=(Figure(name="boundary", claim="boundary", caption="test loss against n·SNR² per n; SNR*(n) with both laws",
+                    draw=draw_boundary, width=10.0, height=4.2),
+             Figure(name="regimes", claim="benign", caption="test loss, attention on the signal token and value alignment across n·SNR²",
+                    draw=draw_regimes)),
+    simulate=SimulateCommand(
+        help=("Train single-head softmax attention (average pooling, token 1 = y mu, tokens 2..L noise of norm ~1) by GD "
+              "or sign-GD until the training loss <= eps, for every n and ||mu|| (Jiang et al. 2024, arXiv 2409.19345). "
+              "Records per seed: train/test loss, test error, attention on the signal token, value alignments."),
+        options=(
+            Option(name="n", kind="ints", required=True, minimum=2, help="Training samples, comma-separated."),
+            Option(name="mu-norm", kind="floats", required=True, help="Signal norms ||mu|| (SNR = ||mu|| since sigma_xi sqrt(d) = 1)."),
+            Option(name="d", kind="int", default=100_000, minimum=2, help="Dimension (free: exact reduced coordinates)."),
+            Option(name="tokens", kind="int", default=3, minimum=2, help="Tokens per sample L."),
+            Option(name="eta", kind="float", default=20.0, help="Step size."),
+            Option(name="eps", kind="float", default=0.05, minimum=0, help="Stop at training loss <= eps."),
+            Option(name="max-steps", kind="int", default=3000, minimum=0, help="Step limit."),
+            Option(name="optimizer", kind="choice", choices=model.OPTIMIZERS, default="gd", help="gd or sign-gd."),
+            Option(name="seeds", kind="int", default=4, minimum=1, help="Seeds 0..S-1."),
+            Option(name="device", default="auto", help="'auto', 'cpu', 'cuda'."),
+        ),
+        run=simulate_document,
+    ),
+)

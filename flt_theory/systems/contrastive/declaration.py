@@ -1,0 +1,222 @@
+r"""The contrastive system: one declaration of its experiment, claims, figures and ``flt simulate``.
+
+Single- and multi-modal contrastive learning (InfoNCE, ReLU embeddings, patch-wise similarity) on two-patch
+signal-noise data (Huang, Han, Chen, Cao, Xu, Suzuki 2024, arXiv 2411.02837). Laws: :mod:`.laws`; data,
+network, training and probe: :mod:`.model`; figures: :mod:`.figures`.
+
+Every claim is ONE stored measurement (the experiment ``contrastive/train`` at one point, over seeds) and ONE
+comparison :func:`compare_level` called with the claim's law and with its wrong law; it reads the prediction
+from the law: ``law.relation`` (``approx``: the whole 95% interval of the mean within ``± tolerance`` of
+``law.number()``; ``geq`` / ``leq``: the whole interval on the claimed side of ``law.number()``).
+
+================================================  ==========================================  =====================================
+claim                                             law                                         negative control
+================================================  ==========================================  =====================================
+``single-modal-memorises-noise``                  single: Γ_T ≈ 0 (± 0.05)                    the multi-modal outcome Γ_T ≥ 0.1
+``multi-modal-learns-signal``                     multi, C_μ = 8: Γ_T ≥ 0.1                   the single-modal outcome Γ_T ≈ 0
+``probe-single-modal``                            single: probe error ≈ 1/2 (± 0.1)           the multi-modal outcome ≈ 0
+``probe-multi-modal``                             multi: probe error ≈ 0 (± 0.05)             the single-modal outcome ≈ 1/2
+``multi-modal-memorises-noise-at-convergence``    [finding] multi: Ξ_end ≥ 1                  the slide's literal ⟨w, ξ_i⟩ ≈ 0
+``multi-modal-needs-large-c-mu``                  [finding] C_μ = 2 > 1: Γ_T ≈ 0               the literal "C_μ > 1 ⇒ Γ_T ≥ C'"
+================================================  ==========================================  =====================================
+
+Regime. Every point has :math:`n\,\mathrm{SNR}^2 = 1` (:math:`n = 32`, :math:`d = 500`, so
+:math:`\|\mu\| = 3.95`, SNR = 0.18) and equal noise levels in the two modalities; :math:`T` is the first step at
+which the noise overlap reaches :math:`C = 1` (:mod:`.laws`). The multi-modal claims hold at
+:math:`C_\mu = 8` (rate ratio :math:`C_\mu n\mathrm{SNR}^2/4 = 2`); at :math:`C_\mu = 2` (ratio 1/2) the
+multi-modal network memorises the noise first, like the single-modal one.
+
+Sizes: ``small`` (8 seeds, 300 steps) takes about 15 s on one core; ``paper`` uses 16 seeds, :math:`d = 2000`,
+:math:`n = 64` (same :math:`n\,\mathrm{SNR}^2`).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ...compare import check_at_least, check_at_most
+from ...compare.result import CheckResult, all_of
+from ...errors import FLTError, InvalidParameterError
+from ...runner import experiment
+from ...runner.registry import finite_float, strict_int
+from ...symbolic.law import Law
+from ..declaration import Claim, Figure, Measurement, Option, SimulateCommand, System
+from . import laws, model
+from .figures import draw_levels
+
+__all__ = ["SIZES", "SYSTEM", "compare_level", "simulate_document"]
+
+NAME = "contrastive"
+
+#: Sizes per scale (n·SNR² fixed at 1).
+SIZES: dict[str, dict[str, Any]] = {
+    "small": dict(n=32, d=500, width=16, steps=300, seeds=8),
+    "paper": dict(n=64, d=2000, width=32, steps=400, seeds=16),
+}
+
+#: Tolerances of the ``approx`` readings: "≈ 0" of an overlap is ≤ 5% of the memorisation level C = 1; a probe
+#: error "≈ 0" is ≤ 0.05 and "≈ 1/2" is within 0.1 of chance.
+SIGNAL_TOLERANCE, ERROR_ZERO_TOLERANCE, ERROR_HALF_TOLERANCE, NOISE_TOLERANCE = 0.05, 0.05, 0.1, 0.1
+
+
+@experiment("contrastive/train", batched=True,
+            defaults={"width": 16, "sigma_eps": 0.3, "init": 1e-3, "tau": 1.0, "eta_scale": 0.125, "level": 1.0,
+                      "n_probe": 400, "n_test": 2000},
+            types={"mode": str, "n": strict_int, "d": strict_int, "width": strict_int, "n_snr2": finite_float,
+                   "c_mu": finite_float, "steps": strict_int, "sigma_eps": finite_float, "init": finite_float,
+                   "tau": finite_float, "eta_scale": finite_float, "level": finite_float, "n_probe": strict_int,
+                   "n_test": strict_int})
+def train(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
+    r"""Overlaps and probe error at the stop :math:`T` and at the end of InfoNCE training (:mod:`.model`)."""
+    keys = ("mode", "n", "d", "width", "n_snr2", "c_mu", "steps", "sigma_eps", "init", "tau", "eta_scale", "level",
+            "n_probe", "n_test")
+    return model.contrastive_rows(**{k: params[k] for k in keys}, seeds=seeds)
+
+
+def compare_level(frame: pd.DataFrame, law: Law, *, column: str, tolerance: float) -> CheckResult:
+    r"""The per-seed ``column`` against ``law``: ``approx``/``to``: the whole 95% interval of the mean within
+    ``law.number() ± tolerance``; ``geq``/``leq``: the whole interval on that side of ``law.number()``."""
+    values = frame.sort_values("seed")[column].to_numpy(float)
+    value = law.number()
+    if law.relation == "geq":
+        return check_at_least(values, value, mode="demonstrated", name=f"{column} ≥ {value:g}")
+    if law.relation == "leq":
+        return check_at_most(values, value, mode="demonstrated", name=f"{column} ≤ {value:g}")
+    parts = [check_at_least(values, value - tolerance, mode="demonstrated", name=f"{column} ≥ {value:g} − {tolerance:g}"),
+             check_at_most(values, value + tolerance, mode="demonstrated", name=f"{column} ≤ {value:g} + {tolerance:g}")]
+    return all_of(f"{column} ≈ {value:g} (± {tolerance:g})", value, parts)
+
+
+def _points(mode: str, c_mu: float) -> dict[str, list[dict[str, Any]]]:
+    return {scale: [{"mode": mode, "n": s["n"], "d": s["d"], "width": s["width"], "n_snr2": 1.0, "c_mu": c_mu,
+                     "steps": s["steps"]}] for scale, s in SIZES.items()}
+
+
+def _measurement(mode: str, c_mu: float) -> Measurement:
+    return Measurement(experiment="contrastive/train", points=_points(mode, c_mu),
+                       seeds={scale: s["seeds"] for scale, s in SIZES.items()})
+
+
+def _claims() -> list[Claim]:
+    signal = functools.partial(compare_level, column="signal_T", tolerance=SIGNAL_TOLERANCE)
+    single, multi = functools.partial(laws.signal_at_stop, "single"), functools.partial(laws.signal_at_stop, "multi")
+    return [
+        Claim(name="single-modal-memorises-noise",
+              words="single-modal, n·SNR² = 1: when the noise overlap reaches C = 1 the signal overlap is ≈ 0",
+              law=single, wrong_law=lambda: multi().replace(words="single-modal learns the signal like multi-modal (Γ_T ≥ 0.1)"),
+              measurement=_measurement("single", 8.0), compare=signal),
+        Claim(name="multi-modal-learns-signal",
+              words="multi-modal, C_μ = 8, n·SNR² = 1: the signal overlap is ≥ 0.1 when the noise reaches C = 1",
+              law=multi, wrong_law=lambda: single().replace(words="multi-modal memorises the noise like single-modal (Γ_T ≈ 0)"),
+              measurement=_measurement("multi", 8.0), compare=signal),
+        Claim(name="probe-single-modal", words="single-modal: the downstream linear probe is at chance (error ≈ 1/2)",
+              law=functools.partial(laws.probe_error, "single"),
+              wrong_law=lambda: laws.probe_error("multi").replace(words="single-modal probe error ≈ 0 (the multi-modal outcome)"),
+              measurement=_measurement("single", 8.0),
+              compare=functools.partial(compare_level, column="error_T", tolerance=ERROR_HALF_TOLERANCE)),
+        Claim(name="probe-multi-modal", words="multi-modal, C_μ = 8: the downstream linear probe's error is ≈ 0",
+              law=functools.partial(laws.probe_error, "multi"),
+              wrong_law=lambda: laws.probe_error("single").replace(words="multi-modal probe error ≈ 1/2 (the single-modal outcome)"),
+              measurement=_measurement("multi", 8.0),
+              compare=functools.partial(compare_level, column="error_T", tolerance=ERROR_ZERO_TOLERANCE)),
+        Claim(name="multi-modal-memorises-noise-at-convergence",
+              words="[finding] multi-modal, C_μ = 8: at the end of training ⟨w_r, ξ_i⟩ ≥ 1 — the noise is memorised too",
+              law=laws.noise_at_end, wrong_law=functools.partial(laws.noise_at_end, literal=True),
+              measurement=_measurement("multi", 8.0),
+              compare=functools.partial(compare_level, column="noise_end", tolerance=NOISE_TOLERANCE)),
+        Claim(name="multi-modal-needs-large-c-mu",
+              words="[finding] multi-modal with C_μ = 2 > 1 at n·SNR² = 1 still memorises the noise first (Γ_T ≈ 0)",
+              law=lambda: laws.signal_at_stop("multi", status="finding", c_mu=2.0),
+              wrong_law=lambda: multi().replace(words="C_μ = 2 > 1 suffices: Γ_T ≥ C' = 0.1 (the statement read literally)"),
+              measurement=_measurement("multi", 2.0), compare=signal),
+    ]
+
+
+def _figures() -> list[Figure]:
+    out = []
+    for claim, column, tol, label, log in (
+            ("single-modal-memorises-noise", "signal_T", SIGNAL_TOLERANCE, "signal overlap Γ_T at the stop", True),
+            ("multi-modal-learns-signal", "signal_T", SIGNAL_TOLERANCE, "signal overlap Γ_T at the stop", True),
+            ("multi-modal-needs-large-c-mu", "signal_T", SIGNAL_TOLERANCE, "signal overlap Γ_T at the stop", True),
+            ("probe-single-modal", "error_T", ERROR_HALF_TOLERANCE, "linear-probe test error at the stop", False),
+            ("probe-multi-modal", "error_T", ERROR_ZERO_TOLERANCE, "linear-probe test error at the stop", False),
+            ("multi-modal-memorises-noise-at-convergence", "noise_end", NOISE_TOLERANCE,
+             "noise overlap Ξ at the end of training", False)):
+        out.append(Figure(name="levels", claim=claim,
+                          caption=f"{label}: one point per seed, mean with 95% CI; shaded: the region of the law "
+                                  "(orange) and of the wrong law (grey)",
+                          draw=functools.partial(draw_levels, column=column, tolerance=tol, label=label, log=log)))
+    return out
+
+
+def simulate_document(*, mode: str = "both", n: int = 32, d: int = 500, width: int = 16, n_snr2: float = 1.0,
+                      c_mu: float = 8.0, steps: int = 300, seeds: int = 4, device: str = "auto") -> dict[str, Any]:
+    """What ``flt simulate contrastive --json`` prints: one record per setting and seed.
+
+    >>> doc = simulate_document(mode="single", n=8, d=60, width=4, steps=20, seeds=2, device="cpu")
+    >>> doc["system"], [(r["mode"], r["seed"]) for r in doc["records"]]
+    ('contrastive', [('single', 0), ('single', 1)])
+    >>> simulate_document(n=1)
+    Traceback (most recent call last):
+    ...
+    flt_theory.errors.InvalidParameterError: --n: expected an integer >= 2 (two classes); got 1
+    """
+    checks = [("mode", mode in ("single", "multi", "both"), f"expected single, multi or both; got {mode!r}"),
+              ("n", n >= 2, f"expected an integer >= 2 (two classes); got {n}"),
+              ("d", d >= 2, f"expected an integer >= 2; got {d}"),
+              ("width", width >= 1, f"expected an integer >= 1; got {width}"),
+              ("n-snr2", n_snr2 > 0 and np.isfinite(n_snr2), f"expected a finite real > 0; got {n_snr2}"),
+              ("c-mu", c_mu > 0 and np.isfinite(c_mu), f"expected a finite real > 0; got {c_mu}"),
+              ("steps", steps >= 1, f"expected an integer >= 1; got {steps}"),
+              ("seeds", seeds >= 1, f"expected an integer >= 1; got {seeds}")]
+    for option, ok, message in checks:
+        if not ok:
+            raise InvalidParameterError(f"--{option}: {message}")
+    records = []
+    for setting in (("single", "multi") if mode == "both" else (mode,)):
+        try:
+            rows = model.contrastive_rows(mode=setting, n=n, d=d, width=width, n_snr2=n_snr2, c_mu=c_mu, steps=steps,
+                                          seeds=list(range(seeds)), device=device)
+        except FLTError as exc:
+            raise InvalidParameterError(f"--{'device' if 'device' in str(exc) else 'steps'}: {exc}") from exc
+        records += [{"mode": setting, "n": n, "d": d, "width": width, "n_snr2": n_snr2, "c_mu": c_mu, "seed": s, **row}
+                    for s, row in enumerate(rows)]
+    return {"system": NAME, "records": records}
+
+
+SYSTEM = System(
+    name=NAME,
+    title="Single- vs multi-modal contrastive learning on signal-noise data",
+    summary=("x = [y mu, xi], x~ = [y mu~, xi~], ||mu~|| = C_mu ||mu||; ReLU embeddings sigma(W x^(p)), patch-wise "
+             "similarity, InfoNCE with temperature tau, full-batch GD. Single-modal (positive = augmentation xi + eps) "
+             "memorises the noise; multi-modal (positive = the other modality) learns the signal when C_mu n SNR^2 is "
+             "large enough; downstream linear probe on the pooled embedding. Findings: multi-modal memorises the noise "
+             "too at convergence; C_mu > 1 alone is not enough."),
+    sources=(laws.HUANG,),
+    laws=laws.contrastive_laws,
+    claims=_claims(),
+    experiments=("contrastive/train",),
+    figures=_figures(),
+    simulate=SimulateCommand(
+        help=("InfoNCE training of ReLU embeddings on two-patch signal-noise data, single-modal (augmentation) and/or "
+              "multi-modal (paired second modality with ||mu~|| = C_mu ||mu||) (Huang et al. 2024, arXiv 2411.02837). "
+              "Per seed: the signal overlap max_r |<w_r, mu>| and noise overlap mean_i max_r <w_r, xi_i> at the step T "
+              "where the noise overlap first reaches 1 and at the end, and the test error of a linear probe."),
+        options=(
+            Option(name="mode", kind="choice", choices=("single", "multi", "both"), default="both", help="Setting(s)."),
+            Option(name="n", kind="int", default=32, help="Training pairs n (>= 2)."),
+            Option(name="d", kind="int", default=500, help="Patch dimension d."),
+            Option(name="width", kind="int", default=16, help="Embedding width m."),
+            Option(name="n-snr2", kind="float", default=1.0, help="n SNR^2 (sets ||mu|| = sqrt(d n SNR^2 / n))."),
+            Option(name="c-mu", kind="float", default=8.0, help="C_mu = ||mu~|| / ||mu|| of the second modality."),
+            Option(name="steps", kind="int", default=300, help="GD steps."),
+            Option(name="seeds", kind="int", default=4, help="Independent runs (seeds 0..S-1)."),
+            Option(name="device", default="auto", help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'."),
+        ),
+        run=simulate_document,
+    ),
+)

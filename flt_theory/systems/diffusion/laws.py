@@ -1,0 +1,77 @@
+r"""Laws of the diffusion system (sympy only): the denoiser learns balanced features, classification the
+dominant one.
+
+Source: Han, Huang, Cao, Zou 2025, "On the feature learning in diffusion models", arXiv 2412.01021
+(Theorems 3.1, 3.2).
+
+Derivation of the constant (status ``derived``). With :math:`\sigma(z) = z^2` the closed-form DSM loss
+(:mod:`.model`) is, to leading order in the weights,
+:math:`-\frac{4\beta\alpha}{\sqrt m}\sum_r\|w_r\|^2\langle w_r, \bar x\rangle + O(\|W\|^4)`, with
+:math:`\bar x = \frac{1}{2n}\sum_{i,p}x_i^{(p)}` the mean patch: the drive of every neuron is the data
+MEAN, whose signal part :math:`\frac14(\mu_{+1} + \mu_{-1})` collects all :math:`n` samples while each
+noise patch enters with weight :math:`1/(2n)`. A stationary direction :math:`w \parallel \bar x` has
+:math:`\langle w, \mu_{\pm1}\rangle \propto \|\mu\|^2/4` and :math:`\langle w, \xi_i\rangle \propto
+\|\xi_i\|^2/(2n)\,(1 + O(\sqrt{n/d}))`, so
+
+.. math:: R = \frac{|\langle w, \mu_{\pm1}\rangle|}{|\langle w, \xi_i\rangle|} \approx \frac{n\|\mu\|^2}{2\sigma_\xi^2 d} = \frac{n\,\mathrm{SNR}^2}{2}.
+
+The second-moment terms :math:`O(\|W\|^4)` shrink both alignments by
+:math:`1/(1 + c\|x^{(p)}\|^2)`: the law holds while the patches have norm :math:`O(1)` (here
+:math:`\sigma_\xi = 1/\sqrt d`, :math:`\|\mu\| \le 1/2`); with :math:`\|\xi\|^2 = d \gg 1` the ratio bends
+below linear. Classification (Cao, Chen, Belkin, Gu 2022, arXiv 2202.06526, with ReLU²) has
+power-iteration growth, which amplifies whichever feature starts ahead: signal when
+:math:`n\,\mathrm{SNR}^2 \ge \bar C`, noise when :math:`\le \underline C`.
+
+>>> [law.name for law in diffusion_laws()]
+['balanced features', 'classification learns the dominant feature']
+>>> balanced_law().exponent("n"), balanced_law().exponent("SNR")
+(1, 2)
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ...symbolic.law import Law, Source
+
+__all__ = ["CAO", "HAN", "balanced_law", "diffusion_laws", "dominant_law"]
+
+HAN = Source(authors="Han, Huang, Cao, Zou", year=2025, title="On the feature learning in diffusion models",
+             arxiv="2412.01021")
+CAO = Source(authors="Cao, Chen, Belkin, Gu", year=2022, title="Benign overfitting in two-layer convolutional neural networks",
+             arxiv="2202.06526")
+
+N = sp.Symbol("n", positive=True)
+SNR = sp.Symbol("SNR", positive=True)
+
+#: Thresholds (C̲, C̄) of n·SNR² between which the classification CNN switches (measured regime of the
+#: ReLU² CNN at the sizes of the declaration; the source proves that such constants exist).
+THRESHOLDS = (sp.Integer(2), sp.Integer(10))
+
+
+def balanced_law(power: int = 1) -> Law:
+    r""":math:`R \asymp (n\,\mathrm{SNR}^2)^{k}/2` with ``k = power`` (1: the law; 0 or 2: wrong laws).
+
+    >>> balanced_law().latex()
+    '\\frac{|\\langle w_r, \\mu\\rangle|}{|\\langle w_r, \\xi_i\\rangle|} \\asymp \\frac{SNR^{2} n}{2} \\quad (\\text{stationary point of the DSM loss},\\ \\|x^{(p)}\\| = O(1))'
+    """
+    return Law(name="balanced features" if power == 1 else f"ratio ∝ (n·SNR²)^{power}",
+               lhs=r"\frac{|\langle w_r, \mu\rangle|}{|\langle w_r, \xi_i\rangle|}", relation="asymp",
+               value=(N * SNR**2) ** power / 2,
+               conditions=(r"\text{stationary point of the DSM loss}", r"\|x^{(p)}\| = O(1)"),
+               status="derived" if power == 1 else "conjecture", source=HAN,
+               words=f"the denoiser's feature ratio |<w, μ>|/|<w, ξ>| ≍ (n·SNR²)^{power}/2 at a stationary point")
+
+
+def dominant_law() -> Law:
+    r"""Classification learns one feature: signal fraction :math:`\gamma/(\gamma + \rho) \ge 0.9` when
+    :math:`n\,\mathrm{SNR}^2 \ge \bar C`, :math:`\le 0.1` when :math:`\le \underline C` (``law.numbers()`` =
+    :math:`(\underline C, \bar C)`)."""
+    return Law(name="classification learns the dominant feature", lhs=r"(\underline C, \bar C)", relation="eq",
+               value=THRESHOLDS, conditions=(r"\sigma = \mathrm{ReLU}^2", r"L_S \le \varepsilon"), source=HAN,
+               words="classification learns the signal when n·SNR² ≥ C̄ = 10 and the noise when n·SNR² ≤ C̲ = 2")
+
+
+def diffusion_laws() -> list[Law]:
+    """Every law of the diffusion system."""
+    return [balanced_law(), dominant_law()]

@@ -1,0 +1,3 @@
+"""In-context learning: concepts and semantics (Bu et al. 2024, arXiv 2411.02199) and nonparametric ICL with a
+mean-field feature map (Kim & Suzuki 2024, arXiv 2402.01258): ``laws.py`` (sympy), ``model.py`` (torch),
+``declaration.py`` (``SYSTEM``)."""

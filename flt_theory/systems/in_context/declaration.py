@@ -1,0 +1,236 @@
+r"""The in-context system: one declaration of its experiments, claims, figures and ``flt simulate``.
+
+(a) Concepts and semantics: a two-layer softmax transformer with the slide's parameterisation, trained on
+prompts sharing a concept (Bu, Huang, Han, Nitanda, Suzuki, Zhang, Wong 2024, arXiv 2411.02199). (b)
+Nonparametric ICL: linear attention over a two-layer feature map, pretrained on :math:`K` tasks
+:math:`\beta_i^\top f^\circ(x)` (Kim, Suzuki 2024, arXiv 2402.01258). Laws: :mod:`.laws`; models: :mod:`.model`.
+
+Every claim is ONE stored measurement and ONE comparison called with the claim's law and with its wrong law;
+the comparison reads the prediction from the law (``law.relation`` and ``law.number()``, or
+``law.number(K=..., k=...)`` for the risk curve).
+
+===========================  ==================================================  =======================================
+claim                        law                                                 negative control
+===========================  ==================================================  =======================================
+``attention-semantics``      concept/semantic change of W_Q, W_K ≈ 0 (± 0.25)    the concept is learned as much (≈ 1)
+``output-concept-semantics`` min(|⟨Δw_O, c_k⟩|, |⟨Δw_O, d_k⟩|) ≥ 0.1              w_O learns only one of them (≈ 0)
+``out-of-distribution``      error on recombined prompts ≈ 0 (± 0.05)            chance (≈ 1/2)
+``unseen-task-risk``         R_new(K) ≈ max(0, 1 − K/k) (± 0.15) at each K        no decrease: R_new ≡ 3/4
+===========================  ==================================================  =======================================
+
+Regimes. (a) :math:`K = 3` concepts in :math:`D = 12`, :math:`L = 6` demonstrations, noise :math:`\sigma = 0.1`,
+250 SGD steps of 64 fresh prompts (training error ≈ 1.5%). The concept entry of :math:`W_K` moves only through
+the noise, that of :math:`W_Q` through the initial cross entry :math:`a_k^\top W_K^0 b_k` (:mod:`.laws`): the
+ratio is ≈ 0.1, not exactly 0. (b) :math:`k = 4` features in :math:`d = 6`; the curve is checked at
+:math:`K \in \{1, 2\}` (below :math:`k`) and :math:`K \in \{8, 16\}` (well above). At :math:`K = k` the risk of
+a finite training run stays visibly above 0 (measured 0.29 at :math:`K = 4` after 600 Adam steps: the weakest
+direction of :math:`\frac1K\sum_i\beta_i\beta_i^\top`, a Wishart matrix with :math:`K = k` degrees of freedom,
+is learned last), so the law's kink is not a claim here.
+
+Sizes: ``small`` runs the system in about 12 s on one core; ``paper`` uses more seeds, steps and points.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import sympy as sp
+
+from ...compare.result import CheckResult, all_of
+from ...errors import FLTError, InvalidParameterError
+from ...runner import experiment
+from ...runner.registry import finite_float, strict_int
+from ...symbolic.law import Law
+from ..contrastive.declaration import compare_level
+from ..contrastive.figures import draw_levels
+from ..declaration import Claim, Figure, Measurement, Option, SimulateCommand, System
+from . import laws, model
+from .figures import draw_risk_curve
+
+__all__ = ["SIZES", "SYSTEM", "compare_risk_curve", "simulate_document"]
+
+NAME = "in-context"
+
+#: Sizes per scale.
+SIZES: dict[str, dict[str, Any]] = {
+    "small": dict(concepts=3, dim=12, length=6, steps=250, batch=64, seeds=12,
+                  tasks=(1, 2, 8, 16), k=4, d=6, width=32, feature_steps=400, feature_seeds=6),
+    "paper": dict(concepts=4, dim=16, length=8, steps=500, batch=128, seeds=12,
+                  tasks=(1, 2, 3, 8, 16, 32), k=4, d=6, width=64, feature_steps=1500, feature_seeds=12),
+}
+
+#: Tolerances: concept/semantic ratio "≈ 0" within 0.25 (measured ≈ 0.12, the W_Q cross-entry drift of .laws);
+#: OOD error "≈ 0" within 0.05; the risk curve within 0.15 (the training floor: risk on the pretraining tasks ≈ 0.05).
+RATIO_TOLERANCE, ERROR_TOLERANCE, RISK_TOLERANCE = 0.25, 0.05, 0.15
+
+
+@experiment("in-context/concepts", batched=True, defaults={"width": 8, "sigma": 0.1, "lr": 1.0, "n_test": 2000},
+            types={"concepts": strict_int, "dim": strict_int, "length": strict_int, "width": strict_int,
+                   "sigma": finite_float, "lr": finite_float, "steps": strict_int, "batch": strict_int,
+                   "n_test": strict_int})
+def concepts(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
+    r"""Changes of :math:`W_Q, W_K, w_O` along the dictionary and test errors after training (:mod:`.model`)."""
+    return model.concept_rows(**params, seeds=seeds)
+
+
+@experiment("in-context/features", batched=True, defaults={"k": 4, "d": 6, "width": 32, "context": 256, "lr": 0.02,
+                                                          "n_test": 16384},
+            types={"tasks": strict_int, "k": strict_int, "d": strict_int, "width": strict_int, "context": strict_int,
+                   "steps": strict_int, "lr": finite_float, "n_test": strict_int})
+def features(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
+    r"""Relative ICL risk on unseen and on pretraining tasks after pretraining on ``tasks`` tasks (:mod:`.model`)."""
+    return model.features_rows(**params, seeds=seeds)
+
+
+def compare_risk_curve(frame: pd.DataFrame, law: Law, *, tolerance: float = RISK_TOLERANCE) -> CheckResult:
+    r"""At every measured :math:`K`: the whole 95% interval of the mean risk within
+    ``law.number(K=K, k=k) ± tolerance``."""
+    k = int(frame["k"].iloc[0])
+    parts = []
+    for K in sorted(int(t) for t in frame["tasks"].unique()):
+        rows = frame[frame["tasks"] == K]
+        parts.append(compare_level(rows.assign(risk=rows["risk_new"]), law.replace(value=sp.Float(law.number(K=K, k=k))),
+                                   column="risk", tolerance=tolerance))
+    return all_of(f"unseen-task risk against K (k = {k})", law.text(), parts)
+
+
+def _concept_measurement() -> Measurement:
+    keys = ("concepts", "dim", "length", "steps", "batch")
+    return Measurement(experiment="in-context/concepts",
+                       points={scale: [{key: s[key] for key in keys}] for scale, s in SIZES.items()},
+                       seeds={scale: s["seeds"] for scale, s in SIZES.items()})
+
+
+def _claims() -> list[Claim]:
+    return [
+        Claim(name="attention-semantics",
+              words="W_Q, W_K learn the semantics b_k, not the concept a_k: concept/semantic change ≈ 0",
+              law=laws.concept_ratio,
+              wrong_law=lambda: laws.concept_ratio(sp.Integer(1)).replace(
+                  words="W_Q, W_K learn the concept as much as the semantics (ratio ≈ 1)"),
+              measurement=_concept_measurement(),
+              compare=functools.partial(compare_level, column="concept_ratio", tolerance=RATIO_TOLERANCE)),
+        Claim(name="output-concept-semantics", words="w_O^y learns both the concept c_k and the semantics d_k",
+              law=laws.output_learns_both, wrong_law=functools.partial(laws.output_learns_both, "approx"),
+              measurement=_concept_measurement(),
+              compare=functools.partial(compare_level, column="output_both", tolerance=0.05)),
+        Claim(name="out-of-distribution", words="prompts recombining concept k with the semantics of k' ≠ k are answered",
+              law=laws.ood_error,
+              wrong_law=lambda: laws.ood_error(sp.Rational(1, 2)).replace(
+                  words="recombined prompts are at chance (error ≈ 1/2)"),
+              measurement=_concept_measurement(),
+              compare=functools.partial(compare_level, column="error_ood", tolerance=ERROR_TOLERANCE)),
+        Claim(name="unseen-task-risk",
+              words="the ICL risk on unseen tasks decreases with the number K of pretraining tasks, ≈ max(0, 1 − K/k)",
+              law=laws.unseen_risk,
+              wrong_law=lambda: laws.unseen_risk(sp.Rational(3, 4)).replace(
+                  words="no decrease: the unseen-task risk stays at its K = 1 value 3/4"),
+              measurement=Measurement(experiment="in-context/features",
+                                      points={scale: [{"tasks": K, "k": s["k"], "d": s["d"], "width": s["width"],
+                                                       "steps": s["feature_steps"]} for K in s["tasks"]]
+                                              for scale, s in SIZES.items()},
+                                      seeds={scale: s["feature_seeds"] for scale, s in SIZES.items()}),
+              compare=compare_risk_curve),
+    ]
+
+
+def _figures() -> list[Figure]:
+    out = [Figure(name="risk-curve", claim="unseen-task-risk",
+                  caption="relative ICL risk on unseen tasks against the number of pretraining tasks K (log scale), "
+                          "per seed and mean with 95% CI; law max(0, 1 − K/k) ± 0.15 and the no-decrease control",
+                  draw=functools.partial(draw_risk_curve, tolerance=RISK_TOLERANCE))]
+    for claim, column, tol, label in (("attention-semantics", "concept_ratio", RATIO_TOLERANCE,
+                                       "concept / semantic change of W_Q, W_K"),
+                                      ("out-of-distribution", "error_ood", ERROR_TOLERANCE,
+                                       "test error on recombined prompts")):
+        out.append(Figure(name="levels", claim=claim,
+                          caption=f"{label}: one point per seed, mean with 95% CI; shaded: law (orange), wrong law (grey)",
+                          draw=functools.partial(_draw_concepts, column=column, tolerance=tol, label=label)))
+    return out
+
+
+def _draw_concepts(fig, frame, law, wrong_law, check, control, *, column, tolerance, label) -> None:
+    first = frame.iloc[0]
+    shown = frame.assign(mode=f"K = {first['concepts']} concepts, D = {first['dim']}, L = {first['length']}; single",
+                         n=first["batch"], d=first["dim"], n_snr2=float("nan"), c_mu=float("nan"))
+    draw_levels(fig, shown, law, wrong_law, check, control, column=column, tolerance=tolerance, label=label)
+    fig.axes[0].set_title(f"two-layer transformer, K = {first['concepts']} concepts, D = {first['dim']}, "
+                          f"L = {first['length']}, {frame['seed'].nunique()} seeds", fontsize=10)
+
+
+def simulate_document(*, part: str = "both", concepts: int = 3, dim: int = 12, length: int = 6, steps: int = 250,
+                      tasks: tuple[int, ...] = (1, 2, 8), feature_steps: int = 400, seeds: int = 3,
+                      device: str = "auto") -> dict[str, Any]:
+    """What ``flt simulate in-context --json`` prints: one record per (part, point, seed).
+
+    >>> doc = simulate_document(part="features", tasks=(1,), feature_steps=2, seeds=2, device="cpu")
+    >>> doc["system"], [(r["part"], r["tasks"], r["seed"]) for r in doc["records"]]
+    ('in-context', [('features', 1, 0), ('features', 1, 1)])
+    >>> simulate_document(dim=4)
+    Traceback (most recent call last):
+    ...
+    flt_theory.errors.InvalidParameterError: --dim: expected an integer >= 2 * concepts = 6; got 4
+    """
+    checks = [("part", part in ("concepts", "features", "both"), f"expected concepts, features or both; got {part!r}"),
+              ("concepts", concepts >= 2, f"expected an integer >= 2; got {concepts}"),
+              ("dim", dim >= 2 * concepts, f"expected an integer >= 2 * concepts = {2 * concepts}; got {dim}"),
+              ("length", length >= 1, f"expected an integer >= 1; got {length}"),
+              ("steps", steps >= 0, f"expected an integer >= 0; got {steps}"),
+              ("tasks", bool(tasks) and all(int(t) >= 1 for t in tasks), f"expected integers >= 1; got {list(tasks)}"),
+              ("feature-steps", feature_steps >= 0, f"expected an integer >= 0; got {feature_steps}"),
+              ("seeds", seeds >= 1, f"expected an integer >= 1; got {seeds}")]
+    for option, ok, message in checks:
+        if not ok:
+            raise InvalidParameterError(f"--{option}: {message}")
+    records: list[dict[str, Any]] = []
+    try:
+        if part in ("concepts", "both"):
+            rows = model.concept_rows(concepts=concepts, dim=dim, length=length, steps=steps, batch=64,
+                                      seeds=list(range(seeds)), device=device)
+            records += [{"part": "concepts", "concepts": concepts, "dim": dim, "length": length, "seed": s, **row}
+                        for s, row in enumerate(rows)]
+        if part in ("features", "both"):
+            for K in tasks:
+                rows = model.features_rows(tasks=int(K), steps=feature_steps, seeds=list(range(seeds)), device=device)
+                records += [{"part": "features", "tasks": int(K), "seed": s, **row} for s, row in enumerate(rows)]
+    except FLTError as exc:
+        raise InvalidParameterError(f"--device: {exc}" if "device" in str(exc) else f"--{part}: {exc}") from exc
+    return {"system": NAME, "records": records}
+
+
+SYSTEM = System(
+    name=NAME,
+    title="In-context learning: concepts and semantics; nonlinear features in context",
+    summary=("(a) Prompts of L examples sharing a concept k, x = a_k + y b_k + xi, label vectors c_k + y d_k + xi'; a "
+             "two-layer softmax transformer (W_Q, W_K on x, W_V picks the labels, W_O = (0, w_O^y)) trained with "
+             "cross-entropy: attention learns the semantics not the concept, the output both, recombined prompts are "
+             "answered (Bu et al. 2024). (b) Linear attention over a two-layer feature map pretrained on K tasks "
+             "beta^T f(x): the ICL risk on unseen tasks decreases with K (Kim & Suzuki 2024)."),
+    sources=(laws.BU, laws.KIM_SUZUKI),
+    laws=laws.in_context_laws,
+    claims=_claims(),
+    experiments=("in-context/concepts", "in-context/features"),
+    figures=_figures(),
+    simulate=SimulateCommand(
+        help=("(a) Train the concept/semantics transformer of Bu et al. 2024 (arXiv 2411.02199) and report the changes "
+              "of W_Q, W_K along concepts a_k and semantics b_k, of w_O along c_k and d_k, and the test errors in and "
+              "out of distribution; (b) pretrain linear-attention ICL with a two-layer feature map on K tasks (Kim & "
+              "Suzuki 2024, arXiv 2402.01258) and report the relative ICL risk on unseen and pretraining tasks."),
+        options=(
+            Option(name="part", kind="choice", choices=("concepts", "features", "both"), default="both",
+                   help="Which model(s) to run."),
+            Option(name="concepts", kind="int", default=3, help="(a) number of concepts K."),
+            Option(name="dim", kind="int", default=12, help="(a) dimension D (>= 2K)."),
+            Option(name="length", kind="int", default=6, help="(a) demonstrations per prompt L."),
+            Option(name="steps", kind="int", default=250, help="(a) SGD steps (64 fresh prompts each)."),
+            Option(name="tasks", kind="ints", default=(1, 2, 8), help="(b) numbers of pretraining tasks, comma-separated."),
+            Option(name="feature-steps", kind="int", default=400, help="(b) Adam steps."),
+            Option(name="seeds", kind="int", default=3, help="Independent runs (seeds 0..S-1)."),
+            Option(name="device", default="auto", help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'."),
+        ),
+        run=simulate_document,
+    ),
+)

@@ -1,0 +1,80 @@
+r"""``flt simulate lazy-rich``: train a two-layer net of each width in one parameterisation; how far :math:`W` moves.
+
+Records, per width and seed: ``abs_change`` :math:`\|W(T) - W(0)\|_F`, ``rel_change`` (relative to
+:math:`\|W(0)\|_F`), ``per_neuron_change`` (mean over neurons of :math:`\|w_i(T) - w_i(0)\|`) and ``train_loss``
+(:mod:`.model`). With two widths or more and two seeds or more the document adds, per reading, the fitted slope
+in :math:`N` (95% CI over seeds) next to the exponent the laws derive (:func:`.laws.change_exponent`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..._text import json_ready, table
+from ...compare import fit_power_law
+from ...errors import FLTError, InvalidParameterError
+from .laws import READINGS, change_exponent
+from .model import PARAMETERISATIONS, training_rows
+
+__all__ = ["simulate_document", "simulate_table"]
+
+
+def simulate_document(
+    *, param: str = "ntk", widths: Sequence[int] = (64, 256, 1024), steps: int = 200, seeds: int = 4,
+    activation: str = "tanh", target: str = "tanh(2*z)", d: int = 16, n: int = 64, lr: float = 1.0, device: str = "auto",
+) -> dict[str, Any]:
+    """The JSON document of the command (module docstring).
+
+    >>> doc = simulate_document(widths=(16, 64), steps=5, seeds=2, device="cpu")
+    >>> sorted(doc["records"][0]), doc["slopes"]["rel_change"]["predicted"]
+    (['abs_change', 'param', 'per_neuron_change', 'rel_change', 'seed', 'train_loss', 'width'], -0.5)
+    """
+    if param not in PARAMETERISATIONS:
+        raise InvalidParameterError(f"--param: must be one of {', '.join(PARAMETERISATIONS)}. Got {param!r} instead.")
+    if not widths or any(w < 1 for w in widths):
+        raise InvalidParameterError(f"--widths: must be ints >= 1. Got {list(widths)} instead.")
+    for option, value in (("--steps", steps), ("--seeds", seeds), ("--d", d), ("--n", n)):
+        if value < 1:
+            raise InvalidParameterError(f"{option}: must be an int >= 1. Got {value} instead.")
+    records = []
+    for width in widths:
+        try:
+            rows = training_rows(list(range(seeds)), width=width, param=param, d=d, n=n, steps=steps, lr=lr,
+                                 activation=activation, target=target, device=device)
+        except FLTError as exc:
+            text = str(exc)
+            option = next((o for o in ("activation", "target", "lr", "device") if o in text), "training")
+            raise InvalidParameterError(f"--{option}: {text}") from exc
+        records += [{"param": param, "width": width, "seed": s, **{k: row[k] for k in
+                     ("abs_change", "rel_change", "per_neuron_change", "train_loss")}} for s, row in enumerate(rows)]
+    slopes: dict[str, Any] = {}
+    if len(set(widths)) >= 2 and seeds >= 2:
+        x = np.asarray(widths, float)
+        for reading in READINGS:
+            y = np.array([[r[reading] for r in records if r["width"] == w] for w in widths]).T  # (seeds, widths)
+            fit = fit_power_law(x, y)
+            slopes[reading] = {"slope": fit.exponent, "slope_ci": list(fit.cis[0]),
+                               "predicted": float(change_exponent(reading, param))}
+    config = {"param": param, "widths": list(widths), "steps": steps, "seeds": seeds, "activation": activation,
+              "target": target, "d": d, "n": n, "lr": lr,
+              "learning_rate": "lr" if param == "ntk" else "lr * N"}
+    return json_ready({"system": "lazy-rich", "config": config, "records": records, "slopes": slopes})
+
+
+def simulate_table(document: dict[str, Any]) -> str:
+    """The text form of :func:`simulate_document`'s result."""
+    cfg = document["config"]
+    rows = [["width", "seed", "abs_change", "rel_change", "per_neuron", "train_loss"]]
+    rows += [[str(r["width"]), str(r["seed"]), f"{r['abs_change']:.5g}", f"{r['rel_change']:.5g}",
+              f"{r['per_neuron_change']:.5g}", f"{r['train_loss']:.4g}"] for r in document["records"]]
+    lines = [f"{cfg['param']} parameterisation, {cfg['activation']}, {cfg['steps']} GD steps (learning rate "
+             f"{cfg['learning_rate']}, lr = {cfg['lr']:g}), d = {cfg['d']}, n = {cfg['n']}", table(rows)]
+    if document["slopes"]:
+        srows = [["reading", "slope in N", "95% CI", "predicted"]]
+        for reading, s in document["slopes"].items():
+            srows.append([reading, f"{s['slope']:.4f}", f"[{s['slope_ci'][0]:.4f}, {s['slope_ci'][1]:.4f}]", f"{s['predicted']:g}"])
+        lines += ["", table(srows)]
+    return "\n".join(lines)

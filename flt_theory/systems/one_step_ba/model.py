@@ -1,0 +1,328 @@
+r"""One large gradient step on the first layer, then ridge on the second (torch only).
+
+Source: Ba, Erdogdu, Suzuki, Wang, Wu, Yang 2022, "High-dimensional asymptotics of feature learning:
+how one gradient step improves the representation", arXiv 2205.01445.
+
+Setting (their normalisation). Target :math:`f^*(x) = \sigma^*(\langle x, \beta^*\rangle)`, :math:`\|\beta^*\| = 1`,
+:math:`x \sim \mathcal N(0, I_d)`, labels :math:`y = f^*(x) + \varepsilon`, :math:`\varepsilon \sim \mathcal N(0, \sigma_\varepsilon^2)`.
+Student :math:`f(x) = \frac{1}{\sqrt N} a^\top \sigma(W^\top x)`, :math:`W \in \mathbb R^{d\times N}`,
+:math:`W_{ij} \sim \mathcal N(0, 1/d)`, :math:`a_i \sim \mathcal N(0, 1/N)`. One full-batch step on
+:math:`n` samples (stream ``"step"``),
+
+.. math::
+
+    W^1 = W^0 - \eta\sqrt N\,\nabla_W \frac{1}{2n}\sum_{k=1}^n \big(f(x_k) - y_k\big)^2,
+    \qquad \eta = \tilde\eta\sqrt N,
+
+computed in closed form: :math:`\nabla_W = \frac1n X^\top\big[(r/\sqrt N) \odot \sigma'(XW)\big]\operatorname{diag}(a)`,
+:math:`r = f(X) - y`. Per neuron the step is :math:`\tilde\eta\,(\sqrt N a_i)\,\frac1n\sum_k (y_k - f(x_k))\,
+\sigma'(\langle w_i, x_k\rangle)\,x_k` with :math:`\sqrt N a_i \sim \mathcal N(0, 1)`: :math:`\tilde\eta = \Theta(1)`
+moves every neuron by :math:`\Theta(1)` (the "large" step :math:`\eta = \Theta(\sqrt N)` of the paper).
+Relation to the giant-step system (Dandi et al. 2023, arXiv 2305.18270; :math:`\hat f = \frac1p\sum_i a_i
+\sigma(\langle w_i, x\rangle)`, :math:`a_i = \pm 1`, per-neuron step :math:`\eta_{\rm GS} a_i/p`):
+:math:`\tilde\eta \leftrightarrow \eta_{\rm GS}/p`, so that system's leap-1 theory step :math:`\eta_{\rm GS} = p`
+is :math:`\tilde\eta = 1` here.
+
+Readout. Ridge on a fresh batch of :math:`n` samples (stream ``"ridge"``) with features
+:math:`\phi(x) = \sigma(W^\top x)/\sqrt N`, the tutorial's objective
+:math:`\frac1n\sum_k (\phi(x_k)^\top a - y_k)^2 + \frac{\lambda}{N}\|a\|^2`, i.e.
+:math:`(\Phi^\top\Phi/n + \lambda/N\, I)\,a = \Phi^\top y/n`, solved through one eigendecomposition of
+:math:`\Phi^\top\Phi/n` per seed for every :math:`\lambda` at once. ``ridge="auto"`` picks :math:`\lambda`
+from :data:`RIDGE_GRID` by the squared error against :math:`f^*` on a fresh validation batch (stream
+``"validation"``), per seed: the oracle-tuned ridge the paper's :math:`\inf_\lambda` refers to. The linear baseline is the same ridge on the features
+:math:`(x, 1)` (penalty :math:`\lambda\|\theta\|^2`), always tuned on the validation batch: it is the best
+linear predictor's finite-sample risk, whose limit is :math:`\|P_{>1} f^*\|^2`.
+
+Risk. :math:`\mathcal R(\hat f) = \mathbb E_x(\hat f(x) - f^*(x))^2` (noise-free), estimated on
+``n_test`` fresh points (stream ``"test"``), consumed in chunks.
+
+Spike. The step is close to rank one, :math:`\nabla_W \approx \frac{\mu_1(\sigma)}{\sqrt N}\big(\tfrac1n X^\top y\big)a^\top`
+plus a smaller bulk; ``spike_alignment`` is :math:`|\langle u_1, \beta^*\rangle|` with :math:`u_1` the top left
+singular vector of :math:`\nabla_W` (the same for every :math:`\tilde\eta > 0`: it is the direction every
+step moves along; it is reported at :math:`\tilde\eta = 0` too, as the direction the step would take).
+
+Seeds are the leading dimension of every tensor; every draw comes from the seeded streams of
+:mod:`flt_theory.numeric.data` (``"teacher"``, ``"init-W"``, ``"init-a"``, ``"step"``, ``"ridge"``,
+``"validation"``, ``"test"``, and ``"noise-…"`` for the label noise).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+
+from ..._validation import check_int, check_real
+from ...errors import InvalidParameterError, InvalidParameterTypeError
+from ...numeric.activation import Activation, as_activation
+from ...numeric.backend import check_finite, resolve_device, resolve_dtype
+from ...numeric.data import as_seeds, gaussian_chunks, seeded_normal, teacher_directions
+from ...numeric.teacher import Teacher
+from ...symbolic.target import Target
+
+__all__ = ["RIDGE_GRID", "OneStepConfig", "OneStepResult", "one_step_ba", "ridge_solutions", "risk_rows"]
+
+#: Ridge penalties :math:`\lambda` tried by ``ridge="auto"`` (log-spaced, :math:`10^{-6}` to :math:`10^{2}`).
+RIDGE_GRID = tuple(10.0 ** (k / 2) for k in range(-12, 5))
+
+
+@dataclass(frozen=True, kw_only=True)
+class OneStepConfig:
+    r"""What determines a :func:`one_step_ba` run besides the target and the seeds.
+
+    ``width`` defaults to ``d`` (the paper's :math:`N = d`), ``n = ceil(psi * d)``.
+    """
+
+    d: int
+    psi: float
+    eta_tilde: tuple[float, ...]
+    width: int
+    activation: Activation
+    ridge: float | str = "auto"
+    noise: float = 0.0
+    n_test: int = 8192
+    n_validation: int = 2048
+
+    @property
+    def n(self) -> int:
+        return max(1, math.ceil(self.psi * self.d))
+
+
+@dataclass(frozen=True, kw_only=True)
+class OneStepResult:
+    r"""Per-seed results of :func:`one_step_ba`.
+
+    Attributes
+    ----------
+    config
+        The :class:`OneStepConfig`.
+    risk
+        Test risk of the network after one step, shape ``(seeds, len(eta_tilde))``
+        (:math:`\tilde\eta = 0`: random features).
+    linear_risk
+        Test risk of the tuned linear ridge on :math:`(x, 1)`, shape ``(seeds,)``.
+    spike_alignment
+        :math:`|\langle u_1(\nabla_W), \beta^*\rangle|`, shape ``(seeds,)``.
+    ridge
+        The :math:`\lambda` used, shape ``(seeds, len(eta_tilde))``.
+    update_norm
+        :math:`\|W^1 - W^0\|_F / \|W^0\|_F`, shape ``(seeds, len(eta_tilde))``.
+    """
+
+    config: OneStepConfig
+    risk: torch.Tensor
+    linear_risk: torch.Tensor
+    spike_alignment: torch.Tensor
+    ridge: torch.Tensor
+    update_norm: torch.Tensor
+
+
+def _positive_sequence(values: float | Sequence[float], name: str) -> tuple[float, ...]:
+    if isinstance(values, (int, float)) and not isinstance(values, bool):
+        values = (values,)
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or len(values) == 0:
+        raise InvalidParameterTypeError(
+            f"The {name!r} parameter of one_step_ba must be a number >= 0 or a non-empty sequence of them. "
+            f"Got {values!r} instead."
+        )
+    return tuple(check_real(v, name, minimum=0.0, caller="one_step_ba") for v in values)
+
+
+def _ridge_option(ridge: float | str) -> float | str:
+    if isinstance(ridge, str):
+        if ridge.strip() == "auto":
+            return "auto"
+        raise InvalidParameterError(f"The 'ridge' parameter of one_step_ba must be 'auto' or a number > 0. Got {ridge!r} instead.")
+    return check_real(ridge, "ridge", minimum=0.0, strict_minimum=True, caller="one_step_ba")
+
+
+def ridge_solutions(gram: torch.Tensor, rhs: torch.Tensor, penalties: torch.Tensor) -> torch.Tensor:
+    r"""Solutions of :math:`(K + c I)\,a = b` for every penalty :math:`c` at once.
+
+    Parameters
+    ----------
+    gram : (seeds, m, m)
+        Symmetric positive semi-definite :math:`K`.
+    rhs : (seeds, m)
+        :math:`b`.
+    penalties : (L,)
+        Positive :math:`c`.
+
+    Returns
+    -------
+    (seeds, L, m)
+
+    >>> K = torch.eye(2, dtype=torch.float64)[None] * 3
+    >>> ridge_solutions(K, torch.ones(1, 2, dtype=torch.float64), torch.tensor([1.0], dtype=torch.float64))
+    tensor([[[0.2500, 0.2500]]], dtype=torch.float64)
+    """
+    evals, evecs = torch.linalg.eigh(gram)
+    proj = (evecs.transpose(-1, -2) @ rhs.unsqueeze(-1)).squeeze(-1)  # (S, m)
+    scaled = proj[:, None, :] / (evals[:, None, :].clamp_min(0) + penalties[None, :, None])  # (S, L, m)
+    return scaled @ evecs.transpose(-1, -2)
+
+
+def one_step_ba(
+    target: Target | str,
+    *,
+    d: int,
+    psi: float,
+    eta_tilde: float | Sequence[float] = (0.0, 1.0, 2.0, 4.0),
+    seeds: int | Sequence[int] = 4,
+    activation: str | Activation = "tanh",
+    width: int | None = None,
+    ridge: float | str = "auto",
+    noise: float = 0.0,
+    n_test: int = 8192,
+    n_validation: int = 2048,
+    device: str | torch.device = "auto",
+    dtype: str | torch.dtype = "float64",
+) -> OneStepResult:
+    r"""One step of size :math:`\eta = \tilde\eta\sqrt N` for every ``eta_tilde``, then ridge (module docstring).
+
+    Parameters
+    ----------
+    target
+        Single-index target :math:`\sigma^*` as a :class:`~flt_theory.symbolic.target.Target` of rank 1 or a
+        link string in ``z`` (``"tanh"``, ``"z + He2(z)"``).
+    d, psi
+        Input dimension and :math:`\psi = n/d` (``n = ceil(psi d)`` samples for the step and for the ridge).
+    eta_tilde
+        Step sizes :math:`\tilde\eta \ge 0`; 0 is the random-features model.
+    seeds
+        Number of seeds or their values.
+    activation
+        Student :math:`\sigma`.
+    width
+        :math:`N`, default ``d``.
+    ridge
+        :math:`\lambda > 0`, or ``"auto"`` (module docstring).
+    noise
+        :math:`\sigma_\varepsilon \ge 0`.
+    n_test, n_validation
+        Fresh points for the risk and for choosing :math:`\lambda`.
+
+    Returns
+    -------
+    OneStepResult
+
+    Examples
+    --------
+    >>> res = one_step_ba("tanh", d=16, psi=2, eta_tilde=(0, 2), seeds=2, n_test=512, n_validation=256, device="cpu")
+    >>> res.risk.shape, res.linear_risk.shape, bool((res.spike_alignment <= 1).all())
+    (torch.Size([2, 2]), torch.Size([2]), True)
+    """
+    if isinstance(target, str):
+        target = Target.from_links([target])
+    if not isinstance(target, Target) or target.rank != 1:
+        raise InvalidParameterTypeError(
+            f"The 'target' parameter of one_step_ba must be a single-index Target (rank 1) or a link string. "
+            f"Got {target!r} instead."
+        )
+    d = check_int(d, "d", minimum=2, maximum=8192, caller="one_step_ba")
+    psi = check_real(psi, "psi", minimum=0.0, strict_minimum=True, caller="one_step_ba")
+    etas = _positive_sequence(eta_tilde, "eta_tilde")
+    width = d if width is None else check_int(width, "width", minimum=1, maximum=16384, caller="one_step_ba")
+    act = as_activation(activation)
+    cfg = OneStepConfig(
+        d=d, psi=psi, eta_tilde=etas, width=width, activation=act, ridge=_ridge_option(ridge),
+        noise=check_real(noise, "noise", minimum=0.0, caller="one_step_ba"),
+        n_test=check_int(n_test, "n_test", minimum=16, caller="one_step_ba"),
+        n_validation=check_int(n_validation, "n_validation", minimum=16, caller="one_step_ba"),
+    )
+    seeds = as_seeds(seeds)
+    dev, dt = resolve_device(device), resolve_dtype(dtype)
+    S, N, n = len(seeds), width, cfg.n
+    opts = dict(device=dev, dtype=dt)
+
+    teacher = Teacher(target, teacher_directions(seeds, d, 1, **opts))
+    beta = teacher.w_star[:, 0, :]  # (S, d)
+    w0 = seeded_normal(seeds, (d, N), "init-W", **opts) / math.sqrt(d)
+    a = seeded_normal(seeds, (N,), "init-a", **opts) / math.sqrt(N)
+
+    def labels(x: torch.Tensor, stream: str) -> torch.Tensor:
+        y = teacher(x)
+        if cfg.noise:
+            y = y + cfg.noise * seeded_normal(seeds, (x.shape[1],), f"noise-{stream}", **opts)
+        return y
+
+    # the step: closed-form gradient of (1/2n) sum (f - y)^2
+    x = seeded_normal(seeds, (n, d), "step", **opts)
+    y = labels(x, "step")
+    pre = x @ w0
+    resid = (act(pre) @ a.unsqueeze(-1)).squeeze(-1) / math.sqrt(N) - y  # (S, n)
+    grad = x.transpose(-1, -2) @ (resid.unsqueeze(-1) * act.grad(pre)) * (a / (n * math.sqrt(N))).unsqueeze(-2)
+    check_finite(grad, "the first-layer gradient")
+    u1 = torch.linalg.svd(grad, full_matrices=False).U[..., :, 0]  # (S, d)
+    alignment = (u1 * beta).sum(-1).abs()
+
+    eta = torch.tensor(etas, **opts)
+    weights = w0.unsqueeze(1) - (eta * N).view(1, -1, 1, 1) * grad.unsqueeze(1)  # (S, E, d, N)
+    update_norm = (weights - w0.unsqueeze(1)).flatten(-2).norm(dim=-1) / w0.flatten(-2).norm(dim=-1).unsqueeze(1)
+
+    # readout: ridge on fresh samples, features sigma(W^T x)/sqrt(N)
+    xr = seeded_normal(seeds, (n, d), "ridge", **opts)
+    yr = labels(xr, "ridge")
+    phi = act(xr.unsqueeze(1) @ weights) / math.sqrt(N)  # (S, E, n, N)
+    gram = (phi.transpose(-1, -2) @ phi / n).flatten(0, 1)
+    rhs = (phi.transpose(-1, -2) @ yr[:, None, :, None]).squeeze(-1).flatten(0, 1) / n
+    E = len(etas)
+    if cfg.ridge == "auto":
+        grid = torch.tensor(RIDGE_GRID, **opts)
+        sols = ridge_solutions(gram, rhs, grid / N).view(S, E, len(grid), N)
+        val_err = torch.zeros(S, E, len(grid), **opts)
+        for xv in gaussian_chunks(seeds, cfg.n_validation, d, "validation", chunk_size=1024, **opts):
+            yv = teacher(xv)
+            pv = act(xv.unsqueeze(1) @ weights) / math.sqrt(N)  # (S, E, m, N)
+            pred = pv @ sols.transpose(-1, -2)  # (S, E, m, L)
+            val_err += ((pred - yv[:, None, :, None]) ** 2).sum(-2)
+        best = val_err.argmin(-1)  # (S, E)
+        coef = torch.gather(sols, 2, best[..., None, None].expand(S, E, 1, N)).squeeze(2)
+        lam = grid[best]
+    else:
+        pen = torch.tensor([cfg.ridge], **opts) / N
+        coef = ridge_solutions(gram, rhs, pen).view(S, E, N)
+        lam = torch.full((S, E), cfg.ridge, **opts)
+
+    # linear baseline: tuned ridge on (x, 1)
+    feats = torch.cat([xr, torch.ones(S, n, 1, **opts)], dim=-1)
+    lin_grid = torch.tensor(RIDGE_GRID, **opts)
+    lin_sols = ridge_solutions(feats.transpose(-1, -2) @ feats / n, (feats.transpose(-1, -2) @ yr.unsqueeze(-1)).squeeze(-1) / n, lin_grid)
+    lin_val = torch.zeros(S, len(lin_grid), **opts)
+    for xv in gaussian_chunks(seeds, cfg.n_validation, d, "validation", chunk_size=1024, **opts):
+        fv = torch.cat([xv, torch.ones(S, xv.shape[1], 1, **opts)], dim=-1)
+        lin_val += ((fv @ lin_sols.transpose(-1, -2) - teacher(xv).unsqueeze(-1)) ** 2).sum(-2)
+    lin_coef = torch.gather(lin_sols, 1, lin_val.argmin(-1)[:, None, None].expand(S, 1, d + 1)).squeeze(1)
+
+    risk = torch.zeros(S, E, **opts)
+    lin_risk = torch.zeros(S, **opts)
+    for xt in gaussian_chunks(seeds, cfg.n_test, d, "test", chunk_size=1024, **opts):
+        ft = teacher(xt)  # noise-free target
+        pt = act(xt.unsqueeze(1) @ weights) / math.sqrt(N)
+        risk += (((pt @ coef.unsqueeze(-1)).squeeze(-1) - ft.unsqueeze(1)) ** 2).sum(-1)
+        fl = torch.cat([xt, torch.ones(S, xt.shape[1], 1, **opts)], dim=-1)
+        lin_risk += (((fl @ lin_coef.unsqueeze(-1)).squeeze(-1) - ft) ** 2).sum(-1)
+    risk = check_finite(risk / cfg.n_test, "the test risk", "a step size this large overflows the features")
+    return OneStepResult(
+        config=cfg, risk=risk, linear_risk=lin_risk / cfg.n_test, spike_alignment=alignment, ridge=lam,
+        update_norm=update_norm,
+    )
+
+
+def risk_rows(seeds: Sequence[int], target: Target | str, *, eta_tilde: float, **options) -> list[dict[str, float]]:
+    r"""One step of size ``eta_tilde`` (:func:`one_step_ba`) as one dict of floats per seed: ``risk``,
+    ``linear_risk``, ``spike_alignment``, ``update_norm``, ``ridge_lambda`` (the rows the runner stores).
+
+    >>> row = risk_rows([0], "tanh", eta_tilde=1.0, d=16, psi=2, n_test=256, n_validation=128, device="cpu")[0]
+    >>> sorted(row)
+    ['linear_risk', 'ridge_lambda', 'risk', 'spike_alignment', 'update_norm']
+    """
+    res = one_step_ba(target, eta_tilde=(eta_tilde,), seeds=list(seeds), **options)
+    return [
+        {"risk": float(res.risk[s, 0]), "linear_risk": float(res.linear_risk[s]),
+         "spike_alignment": float(res.spike_alignment[s]), "update_norm": float(res.update_norm[s, 0]),
+         "ridge_lambda": float(res.ridge[s, 0])}
+        for s in range(len(res.linear_risk))
+    ]
