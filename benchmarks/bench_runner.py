@@ -28,8 +28,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # workers import this 
 
 from flt_theory.runner import experiment, sweep
 from flt_theory.runner.executors import DaskBackend, PoolBackend, local_cluster_options
-from flt_theory.runner.experiments import one_step_mass
+from flt_theory.systems.giant_step.declaration import one_step_mass as _batched_one_step_mass
 from flt_theory.runner.points import PointTask, run_point
+
+def one_step_mass(params, seed):
+    """One seed of the batched giant-step experiment (what a per-seed loop would call)."""
+    return _batched_one_step_mass(params, [seed])[0]
+
 
 SMALL = {"target": "z + He2(z)", "d": 256, "kappa": 1.5, "p": 32}
 TINY = {"target": "z + He2(z)", "d": 64, "kappa": 1.0, "p": 32}
@@ -91,7 +96,7 @@ def dispatch(backend_factory, points: int) -> tuple[float, float]:
     """(start-up seconds, seconds per no-op point after a warm-up batch) of a backend."""
     start = time.perf_counter()
     backend = backend_factory()
-    tasks = [PointTask(str(i), "bench/noop", "bench_runner", {"i": i}, 0, parent_pid=os.getpid()) for i in range(points)]
+    tasks = [PointTask((str(i),), "bench/noop", "bench_runner", {"i": i}, (0,), parent_pid=os.getpid()) for i in range(points)]
     try:
         list(backend.imap_unordered(run_point, tasks[: 2 * backend.workers]))  # workers up and importing
         startup = time.perf_counter() - start

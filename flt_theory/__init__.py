@@ -30,8 +30,21 @@ from .symbolic import (
 __version__ = "0.1.0"
 
 
+def simulate(system: str, **options):
+    """The Python twin of ``flt simulate SYSTEM``: the same JSON-ready document ``{"system", "records", ...}``.
+
+    ``options`` are the subcommand's options by their Python names (``flt simulate SYSTEM --help``).
+    """
+    from .systems import get_system
+
+    spec = get_system(system).simulate
+    if spec is None:
+        raise InvalidParameterError(f"system {system!r} declares no simulate command")
+    return {k: v for k, v in spec.run(**options).items() if not k.startswith("_")}
+
+
 #: Names of :mod:`flt_theory.systems` offered here (loaded on first use).
-_SYSTEMS_API = ("Claim", "Measurement", "Option", "SimulateCommand", "System", "verify")
+_SYSTEMS_API = ("Claim", "Measurement", "Option", "SimulateCommand", "System")
 
 
 def __getattr__(name: str):
@@ -51,6 +64,16 @@ def __getattr__(name: str):
         from . import systems
 
         return getattr(systems, name)
+    if name == "verify":
+        from .systems.giant_step.verify import verify
+
+        return verify
+    if name == "measure_mass":
+        from .systems.giant_step.simulate import measure_mass
+
+        return measure_mass
+    if name == "simulate":
+        return simulate
     if name == "giant_step_laws":
         from .systems.giant_step.laws import giant_step_laws
 
@@ -70,6 +93,8 @@ __all__ = [
     "SimulateCommand",
     "System",
     "verify",
+    "measure_mass",
+    "simulate",
     "Subspace",
     "Target",
     "UnsupportedError",

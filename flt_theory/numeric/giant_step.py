@@ -720,7 +720,7 @@ def giant_steps(
     n: int,
     steps: int = 1,
     eta: float | str | Sequence[float] = "theory",
-    leap_index: int = 1,
+    leap_index: int | None = None,
     activation: str | sp.Expr | Activation = "relu",
     seeds: int | Sequence[int] = 1,
     ridge: float | None = 1e-3,
@@ -746,7 +746,8 @@ def giant_steps(
         :math:`T \ge 0` (``0``: random features).
     eta
         Step size: a number (every step), a sequence of ``steps`` numbers, or ``"theory"``
-        :math:`= p\,d^{(\ell-1)/2}` with :math:`\ell` = ``leap_index``.
+        :math:`= p\,d^{(\ell-1)/2}` with :math:`\ell` = ``leap_index`` (default: the target's own leap
+        index, derived by :func:`flt_theory.symbolic.leap_index`).
     activation
         Student :math:`\sigma`, e.g. ``"relu"``, ``"tanh(z)"``, ``"relu(z)**3"``.
     seeds
@@ -800,6 +801,10 @@ def giant_steps(
     p = check_int(p, "p", minimum=2, caller="giant_steps")
     n = check_int(n, "n", minimum=1, caller="giant_steps")
     steps = check_int(steps, "steps", minimum=0, caller="giant_steps")
+    if leap_index is None:  # the target's own leap index (derived symbolically; an explicit value wins)
+        from ..symbolic.leap import leap_index as _leap_index
+
+        leap_index = _leap_index(target) if isinstance(eta, str) else 1
     leap_index = check_int(leap_index, "leap_index", minimum=1, caller="giant_steps")
     etas = _step_sizes(eta, steps, p, d, leap_index)
     if ridge is not None:

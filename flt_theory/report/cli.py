@@ -39,8 +39,10 @@ class _InputError(click.UsageError):
 def _fail(exc: FLTError) -> click.ClickException:
     """Bad input (a store that is not ours, an unknown name, a bad option) exits 2; a failure while
     running (an experiment raised, a full disk, an unreachable cluster) exits 1."""
-    from ..runner.errors import BackendError, ExperimentError, StoreWriteError
+    from ..runner.errors import BackendError, DivergedPointError, ExperimentError, StoreWriteError
 
+    if isinstance(exc, DivergedPointError):  # the user's parameters: exit 2, one line
+        return click.UsageError(" ".join(str(exc).split("Worker traceback:")[0].split()))
     if isinstance(exc, (BackendError, ExperimentError, StoreWriteError)):
         return click.ClickException(" ".join(str(exc).split("Worker traceback:")[0].split()))
     return click.UsageError(str(exc))

@@ -45,6 +45,11 @@ class ExperimentError(FLTError, RuntimeError):
     """An experiment raised, or returned something other than a mapping of names to real numbers."""
 
 
+class DivergedPointError(ExperimentError):
+    """A point produced NaN or infinity (a diverged run): nothing of it is stored, and a rerun retries it.
+    Its parameters are the user's to change (``flt sweep`` exits 2)."""
+
+
 class BackendError(FLTError, RuntimeError):
     """The execution backend (process pool, Dask) is unavailable or could not be reached."""
 

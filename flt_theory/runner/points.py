@@ -15,7 +15,8 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ExperimentError
+from ..errors import DivergenceError
+from .errors import DivergedPointError, ExperimentError
 from .executors import dask_worker_threads, set_torch_threads
 from .provenance import worker_provenance
 from .registry import get_experiment
@@ -63,11 +64,13 @@ def run_point(task: PointTask) -> dict[str, Any]:
         wall = (time.perf_counter() - start) / len(task.seeds)
     except Exception as exc:
         if not task.capture:
-            raise ExperimentError(
+            kind = DivergedPointError if isinstance(exc, (DivergedPointError, DivergenceError)) else ExperimentError
+            raise kind(
                 f"{describe(task.experiment, task.params, task.seeds)} failed: {type(exc).__name__}: {exc}"
             ) from exc
         return {
             "ids": task.ids, "ok": False, "error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc(),
+            "diverged": isinstance(exc, (DivergedPointError, DivergenceError)),
         }
     return {
         "ids": task.ids,

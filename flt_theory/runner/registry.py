@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidParameterError, InvalidParameterTypeError
-from .errors import ExperimentError, UnknownExperimentError
+from .errors import DivergedPointError, ExperimentError, UnknownExperimentError
 
 __all__ = [
     "RESERVED_COLUMNS",
@@ -86,6 +86,7 @@ class Experiment:
     types: Mapping[str, Callable[[Any], Any]] | None = None
     description: str = ""
     batched: bool = False
+    guard: Callable[[Mapping[str, Any], int], Any] | None = None
 
     @property
     def module(self) -> str:
@@ -140,6 +141,11 @@ class Experiment:
         """Run one point and validate what it returns (a mapping of names to real numbers)."""
         return self.run_seeds(params, [seed])[0]
 
+    def check_budget(self, params: Mapping[str, Any], seeds: int) -> None:
+        """Refuse a point whose sizes would exceed the machine (the experiment's ``guard``), before anything runs."""
+        if self.guard is not None:
+            self.guard(self.normalize(params), int(seeds))
+
     def run_seeds(self, params: Mapping[str, Any], seeds: Sequence[int]) -> list[dict[str, float]]:
         """Run one point for each of ``seeds`` (one call of a batched experiment, else one call per
         seed) and validate each result."""
@@ -177,6 +183,11 @@ def check_values(name: str, values: Any, params: Mapping[str, Any] = {}) -> dict
             out[key] = float(value)
         except (TypeError, ValueError, RuntimeError) as exc:  # e.g. a torch tensor with several elements
             raise ExperimentError(f"Experiment {name!r} returned {key}={value!r}, not a real number ({exc}).") from None
+        if not math.isfinite(out[key]):
+            raise DivergedPointError(
+                f"Experiment {name!r} returned {key}={out[key]} at {dict(params)}: the run diverged or is undefined there "
+                "(a step size too large?); nothing is stored and a rerun retries it"
+            )
     return out
 
 
@@ -187,6 +198,7 @@ def experiment(
     types: Mapping[str, Callable[[Any], Any]] | None = None,
     description: str | None = None,
     batched: bool = False,
+    guard: Callable[[Mapping[str, Any], int], Any] | None = None,
 ) -> Callable[[ExperimentFunction], ExperimentFunction]:
     """Register ``f(params: dict, seed: int) -> dict[str, float]`` under ``name`` (a decorator).
 
@@ -194,6 +206,10 @@ def experiment(
     result per seed, in order), called once for all the seeds of a point that the store lacks; its
     result for a seed must not depend on which other seeds share the call (draw each seed's numbers
     from its own generator), so that stored rows are the same whatever was computed together.
+
+    ``guard(params, seeds)`` (optional) estimates a point's memory and time and raises an
+    :class:`~flt_theory.errors.InvalidParameterError` naming the size that is too large; a sweep calls it
+    for every point before it runs any.
 
     Re-registering a name from the same module and function (a reload) replaces it; from another
     function it is an error. Returns the function unchanged.
@@ -215,7 +231,7 @@ def experiment(
             )
         summary = description if description is not None else (function.__doc__ or "").strip().split("\n")[0]
         exp = Experiment(name, function, dict(defaults or {}), None if types is None else dict(types), summary,
-                         bool(batched))
+                         bool(batched), guard)
         _REGISTRY[name] = exp
         return function
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._validation import check_int
 from ..errors import InvalidParameterError, InvalidParameterTypeError
-from .errors import ExperimentError
+from .errors import DivergedPointError, ExperimentError
 from .executors import InProcessBackend, PoolBackend, make_backend
 from .points import PointTask, describe, run_point
 from .provenance import static_provenance
@@ -191,6 +191,8 @@ def sweep(
     ids = [t[0] for t in tasks]
     param_order = list(next(iter(normalized.values()))) if normalized else []
 
+    for params in normalized.values():  # sizes that would exceed the machine are refused before anything runs
+        exp.check_budget(params, len(seed_list))
     st, own = _open_store(store)
     try:
         if fresh:
@@ -234,7 +236,7 @@ def _run(exp: Experiment, todo: list, st: ResultStore, total: int, jobs: int, sc
                 first = by_id[outcome["ids"][0]]
                 if not outcome["ok"]:
                     seeds = tuple(by_id[i][2] for i in outcome["ids"])
-                    raise ExperimentError(
+                    raise (DivergedPointError if outcome.get("diverged") else ExperimentError)(
                         f"{describe(exp.name, first[1], seeds)} failed: {outcome['error']}; the {st.count(exp.name)} points "
                         f"of {exp.name!r} stored so far are kept — fix it and re-run to resume.\n"
                         f"Worker traceback:\n{outcome['traceback']}"

@@ -369,7 +369,7 @@ class Law:
         expr = sp.sympify(value)
         if not isinstance(expr, sp.Expr):  # an interval, a set: a named object
             return out
-        if expr.free_symbols:
+        if expr.free_symbols and self._exponents():  # a power law in every symbol
             if not all(x.is_positive for x in expr.free_symbols):
                 return out
             for x in sorted(expr.free_symbols, key=lambda y: y.name):

@@ -32,9 +32,10 @@ def test_verdict_table_golden_structure(report):
     table, _ = report
     assert list(table.columns) == [
         "claim", "law", "status", "predicted", "measured", "ci", "n_seeds", "seeds", "check", "control", "verdict",
-        "passed", "seconds", "computed", "reused", "wrong_law", "message", "control_message",
+        "passed", "level", "p_check", "p_control", "seconds", "computed", "reused", "wrong_law", "message",
+        "control_message",
     ] == list(COLUMNS)
-    assert table.seeds.tolist()[0] == list(range(8))
+    assert table.seeds.tolist()[0] == list(range(16))  # the norm law runs on 16 seeds
     assert table.claim.tolist() == CHEAP
     assert table[["check", "control", "verdict"]].values.tolist() == [["PASS", "rejected", "PASS"]] * 2
     assert table.passed.all() and table.attrs["passed"]

@@ -17,7 +17,7 @@ from flt_theory.errors import (
 )
 from flt_theory.symbolic.expansion import expand_target
 from flt_theory.symbolic.hermite import hermite_coefficients, hermite_expansion, hermite_tensor, monomial_to_hermite
-from flt_theory.symbolic.laws import Law
+from flt_theory.symbolic.law import THIS_PROJECT, Law
 from flt_theory.symbolic.one_step import one_step_subspace, student_coefficient
 from flt_theory.symbolic.projections import learned_subspace, project, random_feature_error, regime_table
 from flt_theory.symbolic.staircase import staircase
@@ -55,8 +55,8 @@ BAD_VALUES = [
     (lambda: Target.parse("z1", rank=0), "rank", "0"),
     (lambda: Target(z1, -1), "rank", "-1"),
     (lambda: project(T, Subspace.zero(3), 1), "subspace", "R^3"),
-    (lambda: Law("x", "a", "approximately", "b"), "relation", "'approximately'"),
-    (lambda: Law("x", "a", "eq", "b", status="guess"), "status", "'guess'"),
+    (lambda: Law(name="x", lhs="a", relation="approximately", value=1, source=THIS_PROJECT), "relation", "'approximately'"),
+    (lambda: Law(name="x", lhs="a", relation="eq", value=1, status="guess", source=THIS_PROJECT), "status", "'guess'"),
 ]
 
 

@@ -102,7 +102,17 @@ def _eta(value: Any) -> float | str:
 # experiments (batched over seeds; one stored row per point and seed)
 
 
-@experiment("giant-step/one-step-mass", batched=True,
+def _guard(params: dict[str, Any], seeds: int) -> None:
+    """Refuse a point whose memory or time would exceed the machine (:func:`flt_theory.numeric.giant_step.check_budget`)."""
+    from ...numeric.giant_step import check_budget
+
+    n = params["n"] if "n" in params else samples_for(params["d"], params["kappa"])
+    check_budget(d=params["d"], n=n, p=params["p"], seeds=seeds, steps=max(1, params.get("steps", 1)),
+                 dtype=params.get("dtype", "float32"), r=target(params["target"]).rank,
+                 ridge="ridge" in params, n_ridge=params.get("n_ridge"), n_test=params.get("n_test"))
+
+
+@experiment("giant-step/one-step-mass", batched=True, guard=_guard,
             defaults={"p": 32, "activation": "relu", "eta": "theory", "dtype": "float32"},
             types={"target": str, "d": strict_int, "kappa": finite_float, "p": strict_int, "activation": str, "eta": _eta,
                    "dtype": str})
@@ -114,7 +124,7 @@ def one_step_mass(params: dict[str, Any], seeds: list[int]) -> list[dict[str, fl
                                     dtype=params["dtype"], seeds=seeds)
 
 
-@experiment("giant-step/norm-growth", batched=True, defaults={"p": 32},
+@experiment("giant-step/norm-growth", batched=True, guard=_guard, defaults={"p": 32},
             types={"target": str, "d": strict_int, "n": strict_int, "p": strict_int, "eta": finite_float})
 def norm_growth(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Mean :math:`\|w_i^1\|^2 - 1` after one step of size ``eta`` on ``n`` samples."""
@@ -122,7 +132,7 @@ def norm_growth(params: dict[str, Any], seeds: list[int]) -> list[dict[str, floa
                                   eta=params["eta"], seeds=seeds)
 
 
-@experiment("giant-step/spike", batched=True,
+@experiment("giant-step/spike", batched=True, guard=_guard,
             types={"target": str, "d": strict_int, "kappa": finite_float, "p": strict_int})
 def spike(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Outlier ratio and top right singular vector (in w*-coordinates) of :math:`W^1 - W^0`."""
@@ -130,7 +140,7 @@ def spike(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
                             p=params["p"], seeds=seeds)
 
 
-@experiment("giant-step/staircase", batched=True,
+@experiment("giant-step/staircase", batched=True, guard=_guard,
             types={"target": str, "d": strict_int, "n": strict_int, "p": strict_int, "eta": finite_float,
                    "steps": strict_int})
 def staircase_moments(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
@@ -139,7 +149,7 @@ def staircase_moments(params: dict[str, Any], seeds: list[int]) -> list[dict[str
                                 eta=params["eta"], steps=params["steps"], seeds=seeds)
 
 
-@experiment("giant-step/second-layer", batched=True,
+@experiment("giant-step/second-layer", batched=True, guard=_guard,
             defaults={"ridge": 1e-4, "n_ridge": 16384, "n_test": 8192},
             types={"target": str, "d": strict_int, "n": strict_int, "p": strict_int, "eta": finite_float,
                    "steps": strict_int, "ridge": finite_float, "n_ridge": strict_int, "n_test": strict_int})
@@ -265,19 +275,20 @@ def compare_norm_law(frame: pd.DataFrame, law: Law) -> CheckResult:
 
 
 def compare_spike(frame: pd.DataFrame, law: Law) -> CheckResult:
-    r"""ℓ = 1: :math:`W^1 - W^0` has one outlier singular value (:math:`s_1/s_2 \ge 2`, demonstrated)
-    whose right vector lies along the one-step subspace ``law.subspaces()[0]`` (squared overlap ≥ 0.8)."""
+    r"""ℓ = 1: :math:`W^1 - W^0` has one outlier singular value (:math:`s_1/s_2 \ge 2`, demonstrated) whose right
+    vector :math:`v_1` lies in the one-step subspace ``law.subspaces()[0]``: its squared projection
+    :math:`\|P_U v_1\|^2 \ge 0.8` (from the stored :math:`cc^\top`, :math:`c = W^*v_1`)."""
     (u,) = law.subspaces()
-    direction = u.numpy()[0]
-    r = len(direction)
+    basis = u.numpy()
+    r = u.ambient
     rows = frame.sort_values("seed")
     outer = np.stack([[rows[f"spike_{a}{b}"].to_numpy(float) for b in range(r)] for a in range(r)], axis=-1).transpose(1, 0, 2)
-    align = np.einsum("a,sab,b->s", direction, outer, direction)
+    align = np.einsum("ka,sab,kb->s", basis, outer, basis) if len(basis) else np.zeros(len(rows))
     ratio = rows["sv_ratio"].to_numpy(float)
     parts = [check_at_least(ratio, 2.0, mode="demonstrated", name="outlier ratio s1/s2 ≥ 2"),
              check_subspace_learned(align, np.zeros_like(align), 1.0, min_mass=0.8,
-                                    name=f"top right singular vector ∥ {u.latex()}: squared overlap ≥ 0.8")]
-    return all_of("rank-one update along the one-step subspace", u.latex(), parts)
+                                    name=f"top right singular vector in {subspace_text(u)}: squared projection ≥ 0.8")]
+    return all_of("rank-one update along the one-step subspace", subspace_text(u), parts)
 
 
 def compare_staircase(frame: pd.DataFrame, law: Law, *, every_direction: bool) -> CheckResult:

@@ -28,8 +28,8 @@ from ...numeric.backend import to_numpy
 from ...symbolic import Target, leap_index, one_step_subspace, staircase
 from ...symbolic.target import MAX_POLYNOMIAL_TERMS, polynomial_degree_bound
 
-__all__ = ["MAX_SAMPLE_ENTRIES", "MAX_WEIGHT_ENTRIES", "load_target", "samples_for", "simulate", "simulate_document",
-           "simulate_table"]
+__all__ = ["MAX_SAMPLE_ENTRIES", "MAX_WEIGHT_ENTRIES", "load_target", "measure_mass", "samples_for", "simulate",
+           "simulate_document", "simulate_table"]
 
 #: Largest ``n * d * seeds`` (Gaussian numbers drawn per giant step) the command accepts.
 MAX_SAMPLE_ENTRIES = 2e10
@@ -103,10 +103,28 @@ def simulate(target: Target, *, ds: Sequence[int], kappas: Sequence[float], p: i
     return records
 
 
+def measure_mass(result: Any, subspace: Any, *, step: int = -1, confidence: float = 0.95):
+    r"""Mass :math:`\frac1p\sum_i\|P_U w_i\|^2/\|w_i\|^2` of a :func:`~flt_theory.numeric.giant_steps` result on
+    ``subspace`` (a :class:`~flt_theory.symbolic.Subspace` of :math:`V^*` or basis rows in w*-coordinates;
+    None: all of :math:`V^*`) after ``step``, as an estimate with its CI over seeds inside :math:`[0, 1]`
+    (:func:`flt_theory.compare.mean_ci` with ``bounds=(0, 1)``). A random unit vector has
+    :math:`\dim U/d`.
+
+    >>> from flt_theory.numeric import giant_steps
+    >>> res = giant_steps(Target.parse("z1 + He2(z1)"), d=32, p=16, n=1024, steps=1, eta="theory", seeds=4, device="cpu")
+    >>> est = measure_mass(res, [[1.0]], step=1)
+    >>> 0 <= est.ci[0] <= est.value <= est.ci[1] <= 1, est.n_seeds
+    (True, 4)
+    """
+    basis = subspace.numpy() if hasattr(subspace, "numpy") and not hasattr(subspace, "shape") else subspace
+    masses = to_numpy(subspace_mass(result.weights[step], result.w_star, basis))
+    return mean_ci(masses, confidence=confidence, bounds=(0.0, 1.0))
+
+
 def _mass_ci(values: np.ndarray) -> tuple[float, float]:
-    """95% CI of a mean mass, clipped to its range [0, 1] (a mass is a fraction)."""
-    low, high = mean_ci(values).ci
-    return max(0.0, float(low)), min(1.0, float(high))
+    """95% CI of a mean mass, inside its range [0, 1] (a mass is a fraction; logit-scale interval)."""
+    low, high = mean_ci(values, bounds=(0.0, 1.0)).ci
+    return float(low), float(high)
 
 
 def _guard_size(target: Target) -> None:
@@ -165,6 +183,15 @@ def simulate_document(*, target: str | None = None, links: str | None = None, d:
     if min(d) < f.rank:
         raise InvalidParameterError(f"--d: d = {min(d)} is smaller than the target rank r = {f.rank}; expected d >= r")
     _guard_simulation_size(d, kappa, p, steps, seeds)
+    from ...numeric.giant_step import check_budget
+
+    for dim in d:  # memory and time, estimated before anything is allocated
+        for k in kappa:
+            try:
+                check_budget(d=dim, n=samples_for(dim, k), p=p, seeds=seeds, steps=steps, dtype=dtype, r=f.rank,
+                             ridge=ridge is not None)
+            except FLTError as exc:
+                raise InvalidParameterError(f"--d/--kappa/--p/--seeds: {exc}") from exc
     try:
         resolved = str(resolve_device(device))
     except FLTError as exc:

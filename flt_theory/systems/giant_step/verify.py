@@ -210,7 +210,7 @@ def verify(target: str | Target, *, activation: str = "relu", steps: int = 2, sc
 
     >>> doc = verify("z1", steps=1, budget=60)
     >>> doc["leap_index"], [(p["name"], p["verdict"], p["control"]) for p in doc["predictions"]]
-    (1, [('one-step subspace', 'pass', 'rejected'), ('staircase', 'pass', 'rejected')])
+    (1, [('one-step threshold', 'pass', 'rejected'), ('one-step subspace', 'pass', 'rejected'), ('staircase', 'pass', 'rejected')])
     """
     if scale not in _SIZES:
         raise InvalidParameterError(f"The 'scale' parameter must be one of {sorted(_SIZES)}. Got {scale!r} instead.")
