@@ -29,6 +29,7 @@ target                f*(z) = z1 + He2(z2)   (rank r = 2)
 leap index            1
 information exponent  none (defined for single-index targets, r = 1)
 leap complexity       2
+generative exponent   none (single-index, non-constant targets only)
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ from .symbolic import (
     regime_table,
     staircase,
 )
+from .symbolic.generative import generative_exponent
 from .symbolic.target import MAX_POLYNOMIAL_TERMS, polynomial_degree_bound
 
 __all__ = ["TOUR_REGIMES", "TOUR_STAIRCASES", "TOUR_TARGET", "cli", "main"]
@@ -226,12 +228,12 @@ def _guard_size(target: Target) -> None:
 
 
 def _hermite_latex(expansion: HermiteExpansion) -> str:
-    r"""LaTeX of :math:`\sum_\alpha \hat g(\alpha)\mathrm{He}_\alpha(x)`, with :math:`x_k = \langle x, w^*_k\rangle`.
+    r"""LaTeX of :math:`\sum_\alpha \hat g(\alpha)\mathrm{He}_\alpha(z)`, with :math:`z_k = \langle x, w^*_k\rangle`.
 
     >>> from flt_theory.symbolic import hermite_expansion, variable
     >>> z1, z2 = variable(1), variable(2)
     >>> _hermite_latex(hermite_expansion(z1 - 2 * (z1**2 - 1) * z2, [z1, z2]))
-    'x_{1} - 2 \\mathrm{He}_{2}(x_{1})\\, x_{2}'
+    'z_{1} - 2 \\mathrm{He}_{2}(z_{1})\\, z_{2}'
     """
     terms = []
     for alpha in sorted(expansion.coefficients, key=lambda a: (sum(a), tuple(-x for x in a))):
@@ -239,7 +241,7 @@ def _hermite_latex(expansion: HermiteExpansion) -> str:
         if isinstance(coeff, sp.Float):
             coeff = sp.Float(coeff, 6)
         factors = [
-            f"x_{{{k}}}" if a == 1 else rf"\mathrm{{He}}_{{{a}}}(x_{{{k}}})" for k, a in enumerate(alpha, start=1) if a
+            f"z_{{{k}}}" if a == 1 else rf"\mathrm{{He}}_{{{a}}}(z_{{{k}}})" for k, a in enumerate(alpha, start=1) if a
         ]
         body = r"\, ".join(factors)
         if not factors:
@@ -300,7 +302,8 @@ def hermite_command(expr: str, degree: int, as_json: bool, as_latex: bool) -> No
         sigma = parse_link(expr)
         coeffs = hermite_coefficients(sigma, degree, variable=sp.Symbol("z", real=True))
     values = [_float(v) for v in coeffs.values]
-    noise = max(10 * coeffs.accuracy, 1e-12)  # numeric values below this are zero to the quadrature's accuracy
+    # a numeric value is shown as ~0 only when it is below its OWN stated error (errors grow with j)
+    noise = [max(10 * float(e), 1e-12) for e in coeffs.errors]
     if fmt == "json":
         _emit_json(
             {
@@ -309,6 +312,7 @@ def hermite_command(expr: str, degree: int, as_json: bool, as_latex: bool) -> No
                 "exact": [None if e is None else str(e) for e in coeffs.exact],
                 "method": coeffs.method,
                 "accuracy": _float(coeffs.accuracy),
+                "errors": [_float(e) for e in coeffs.errors],
             }
         )
     elif fmt == "latex":
@@ -317,17 +321,18 @@ def hermite_command(expr: str, degree: int, as_json: bool, as_latex: bool) -> No
             if exact is not None:
                 lines.append(rf"\mu_{{{j}}} &= {sp.latex(exact)}")
             else:
-                lines.append(rf"\mu_{{{j}}} &\approx {0 if abs(value) <= noise else f'{value:.10g}'}")
+                lines.append(rf"\mu_{{{j}}} &\approx {0 if abs(value) <= noise[j] else f'{value:.10g}'}")
         click.echo(f"% mu_j = E[sigma(z) He_j(z)], {_CONVENTION}; method: {coeffs.method}")
         click.echo("\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}")
     else:
         method = "exact" if coeffs.method == "exact" else f"{coeffs.method}, accuracy {coeffs.accuracy:.1e}"
         click.echo(f"sigma(z) = {sigma}")
         click.echo(f"mu_j = E[sigma(z) He_j(z)], z ~ N(0,1), {_CONVENTION}; method: {method}")
-        rows = [("j", "mu_j", "exact")]
+        numeric = coeffs.method != "exact"
+        rows = [("j", "mu_j", "exact") + (("error bound",) if numeric else ())]
         for j, (v, e) in enumerate(zip(values, coeffs.exact)):
-            shown = "~0" if e is None and abs(v) <= noise else f"{v:.10g}"
-            rows.append((str(j), shown, "-" if e is None else str(e)))
+            shown = "~0" if e is None and abs(v) <= noise[j] else f"{v:.10g}"
+            rows.append((str(j), shown, "-" if e is None else str(e)) + ((f"{float(coeffs.errors[j]):.1e}",) if numeric else ()))
         click.echo(_table(rows))
 
 
@@ -343,12 +348,16 @@ def leap_command(target: str | None, links: str | None, truncation: int | None, 
         ell = leap_index(f, truncation)
         k_star = information_exponent(f, truncation)
         leap = leap_complexity(f, truncation)
+        generative = generative_exponent(f)
     if fmt == "json":
-        _emit_json({"leap_index": ell, "information_exponent": k_star, "leap_complexity": leap, "rank": f.rank})
+        _emit_json({"leap_index": ell, "information_exponent": k_star, "leap_complexity": leap, "rank": f.rank,
+                    "generative_exponent": generative})
     elif fmt == "latex":
         parts = [f"f^*(x) = {latex}", rf"\ell = {ell}"]
         if k_star is not None:
             parts.append(f"k^* = {k_star}")
+        if generative is not None:
+            parts.append(rf"k^*_{{\mathrm{{gen}}}} = {generative}")
         parts.append(rf"\mathrm{{Leap}}(f^*) = {leap}")
         click.echo(r", \qquad ".join(parts))
     else:
@@ -360,6 +369,8 @@ def leap_command(target: str | None, links: str | None, truncation: int | None, 
                 "none (defined for single-index targets, r = 1)" if k_star is None else str(k_star),
             ),
             ("leap complexity", str(leap)),
+            ("generative exponent", "none (single-index, non-constant targets only)" if generative is None
+             else f"{generative} (Damian et al. 2024: a learner that may transform the labels)"),
         ]
         click.echo(_table(rows))
 

@@ -122,7 +122,7 @@ def test_leap_text_and_latex(runner):
     assert "leap index            1" in text and "leap complexity       2" in text
     latex = run_ok(runner, "leap", "z1 + He2(z2)", "--latex")
     assert r"\ell = 1" in latex and r"\mathrm{Leap}(f^*) = 2" in latex
-    assert r"x_{1} + \mathrm{He}_{2}(x_{2})" in latex and "k^*" not in latex
+    assert r"z_{1} + \mathrm{He}_{2}(z_{2})" in latex and "k^*" not in latex
     assert r"k^* = 3" in run_ok(runner, "leap", "He3(z)", "--latex")
 
 
@@ -217,7 +217,7 @@ def test_limits_text_and_latex(runner):
     latex = run_ok(runner, "limits", FIVE, "--kappa-n", "2", "--kappa-p", "1", "--latex")
     assert r"U &= \mathrm{span}\{w^*_{1}, w^*_{2}\}" in latex
     assert r"\kappa = \min(\kappa_n, \kappa_p) = 1" in latex
-    assert r"\mathrm{He}_{4}(x_{1})\, \mathrm{He}_{2}(x_{2})\, x_{3}" in latex
+    assert r"\mathrm{He}_{4}(z_{1})\, \mathrm{He}_{2}(z_{2})\, z_{3}" in latex
     assert r"\|P_{U,>\kappa} f^*\|_\gamma^2 &= 4" in latex and r"\|f^*\|_\gamma^2 = 57" in latex
 
 
@@ -348,7 +348,8 @@ def test_console_script_subprocess():
         timeout=60,
     )
     assert ok.returncode == 0, ok.stderr
-    assert json.loads(ok.stdout) == {"leap_index": 1, "information_exponent": None, "leap_complexity": 2, "rank": 2}
+    assert json.loads(ok.stdout) == {"leap_index": 1, "information_exponent": None, "leap_complexity": 2, "rank": 2,
+                                     "generative_exponent": None}
     bad = subprocess.run(
         [sys.executable, "-m", "flt_theory.cli", "leap", "__import__('os').system('true')"],
         check=False,
@@ -358,3 +359,12 @@ def test_console_script_subprocess():
     )
     assert bad.returncode == 2 and bad.stdout == ""
     assert len(bad.stderr.splitlines()) == 1 and "Traceback" not in bad.stderr
+
+
+def test_leap_json_has_the_generative_exponent(runner):
+    """Damian et al. 2024: 1 for a link that is not even, 2 for an even non-constant one (He4 has information
+    exponent 4 but generative exponent 2), null for multi-index targets; the old keys are unchanged."""
+    assert run_json(runner, "leap", "He4(z)") == {"leap_index": 4, "information_exponent": 4, "leap_complexity": 4,
+                                                  "rank": 1, "generative_exponent": 2}
+    assert run_json(runner, "leap", "He3(z)")["generative_exponent"] == 1
+    assert run_json(runner, "leap", "z1 + He2(z2)")["generative_exponent"] is None

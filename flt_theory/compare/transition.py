@@ -347,7 +347,8 @@ def check_transition(
         n_seeds=n_seeds,
         summary=f"crossing (d={largest}) {fmt(primary.value)} {fmt_ci(primary.ci)} vs predicted {fmt(predicted)}"
         + (f" ± {fmt(tolerance)}" if tolerance else "")
-        + f"; sharpens with d: {'yes' if sharpens else 'NO'}",
+        + (f"; sharpens with d: {'yes' if sharpens else 'NO'}" if require_sharpening
+           else f"; sharpening not required (measured: {'sharper' if sharpens else 'not sharper'} at larger d)"),
         details={
             "crossings": {key: (e.value, e.low, e.high) for key, e in crossings.items()},
             "steepness": steepness,

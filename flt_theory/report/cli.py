@@ -176,7 +176,23 @@ def parse_param(text: str) -> tuple[str, list[Any]]:
                 pass
         return item
 
-    return name, [scalar(v) for v in raw.split(",")]
+    return name, [scalar(v) for v in _split_top_level(raw)]
+
+
+def _split_top_level(text: str) -> list[str]:
+    """Split on commas outside parentheses (``He(3, z1),z2`` is two values).
+
+    >>> _split_top_level("He(3, z1),z + He2(z)"), _split_top_level("1,2")
+    (['He(3, z1)', 'z + He2(z)'], ['1', '2'])
+    """
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
 
 
 @click.command("sweep", short_help="Run a registered experiment on a grid × seeds (resumable).")

@@ -8,6 +8,7 @@ anything else raises :class:`~flt_theory.errors.UnsupportedError`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -15,7 +16,7 @@ import numpy as np
 import scipy.special
 import sympy as sp
 
-from ..errors import UnsupportedError
+from ..errors import BudgetExceededError, FLTError, InvalidTargetError, UnsupportedError
 from .functions import relu, sigmoid
 
 __all__ = ["Backend", "NUMPY", "evaluate"]
@@ -80,8 +81,8 @@ def evaluate(expr: sp.Expr, variables: Sequence[sp.Symbol], values: Sequence[Any
             if node not in env:
                 raise UnsupportedError(f"no value given for variable {node}")
             out = env[node]
-        elif node.is_Number or node.is_NumberSymbol:
-            out = float(node)
+        elif not node.free_symbols:
+            out = constant_float(node)
         elif node.is_Add:
             out = None
             for arg in node.args:
@@ -112,6 +113,31 @@ def evaluate(expr: sp.Expr, variables: Sequence[sp.Symbol], values: Sequence[Any
     if isinstance(result, float) and values:
         result = result + 0.0 * values[0]  # broadcast a constant to the sample shape
     return result
+
+
+def constant_float(node: sp.Expr) -> float:
+    """A real constant of a target as a Python float (through the certified enclosure of
+    :mod:`.constants`, so ``cos(2)`` works and a constant beyond the float range is refused).
+
+    >>> constant_float(sp.cos(2))
+    -0.4161468365471424
+    """
+    from .constants import enclose
+
+    if node.is_Integer or node.is_Float or node.is_Rational:
+        try:
+            value = float(node)
+        except OverflowError:
+            value = math.inf
+    else:
+        try:
+            iv = enclose(node)
+        except FLTError as exc:
+            raise InvalidTargetError(f"cannot evaluate the constant {node}: {exc}") from None
+        value = float((iv.lo + iv.hi) / 2)
+    if not math.isfinite(value):
+        raise BudgetExceededError(f"the constant {str(node)[:60]} is beyond the floating-point range (about 1.8e308)")
+    return value
 
 
 def _integer_power(base: Any, k: int) -> Any:

@@ -59,7 +59,7 @@ def _separable_expansion(links, rank: int, degree: int) -> HermiteExpansion:
         exact = exact and coeffs.method == "exact"
         for j in range(degree + 1):
             value = coeffs.exact[j] if coeffs.exact[j] is not None else sp.Float(coeffs.values[j])
-            if coeffs.exact[j] is None and abs(coeffs.values[j]) <= NUMERIC_ZERO:
+            if coeffs.exact[j] is None and abs(coeffs.values[j]) <= max(NUMERIC_ZERO, 10 * coeffs.error(j)):
                 continue
             if j > 0 and value.is_zero:
                 continue
@@ -70,6 +70,9 @@ def _separable_expansion(links, rank: int, degree: int) -> HermiteExpansion:
 
 
 def _quadrature_expansion(target, degree: int) -> HermiteExpansion:
+    from .integrability import check_square_integrable
+
+    check_square_integrable(target.expr, target.variables)
     r = target.rank
     nodes = max(2 * degree + 20, 24)
     while nodes**r > 2_000_000 and nodes > degree + 2:

@@ -24,7 +24,10 @@ class relu(sp.Function):  # noqa: N801 - sympy functions are lower case
     @classmethod
     def eval(cls, arg):
         if arg.is_number and arg.is_real:
-            return sp.Max(0, arg)
+            try:
+                return sp.Max(0, arg)
+            except ValueError:  # a constant whose sign sympy cannot decide stays relu(c)
+                return None
         if arg.is_nonnegative:
             return arg
         if arg.is_nonpositive:

@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 
 from .._validation import check_int, check_real
+from .budget import check_rank
 from .expansion import expand_target
 from .hermite import hermite_coefficients, hermite_tensor, unfold
 from .subspace import Subspace
@@ -64,7 +65,7 @@ def student_coefficient(activation, order: int):
     value = coeffs.values[order] / math.factorial(order - 1)
     import sympy as sp
 
-    return sp.Integer(0) if abs(value) <= max(1e-10, 10 * coeffs.accuracy) else sp.Float(value)
+    return sp.Integer(0) if abs(value) <= max(1e-10, 10 * coeffs.error(order)) else sp.Float(value)
 
 
 def one_step_subspace(target, kappa: float, activation=None, degree: int | None = None) -> Subspace:
@@ -76,6 +77,7 @@ def one_step_subspace(target, kappa: float, activation=None, degree: int | None 
     ('\\\\mathrm{span}\\\\{w^*_{1}\\\\}', '\\\\mathrm{span}\\\\{w^*_{1}, w^*_{2}\\\\}')
     """
     kappa = check_real(kappa, "kappa", minimum=0.0, caller="one_step_subspace")
+    check_rank(target.rank, f"the one-step subspace of a rank-{target.rank} target")
     expansion = expand_target(target, degree)
     learned = Subspace.zero(target.rank)
     for order in range(1, int(math.floor(kappa + 1e-12)) + 1):

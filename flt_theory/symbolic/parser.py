@@ -11,23 +11,42 @@ recursive-descent parser build the sympy tree node by node from this grammar::
     CALL   := FUNC '(' expr ')' | 'He' '(' INT ',' expr ')' | 'He' INT '(' expr ')'
 
 ``VARIABLE`` is ``z`` (single-index shorthand for ``z1``) or ``z1 … zr``; ``FUNC`` is one of
-relu, tanh, sigmoid, erf, exp, sin, cos, abs, sign. ``He(k, z)`` / ``Hek(z)`` is the probabilists'
-Hermite polynomial He_k (E[He_j He_k] = j! δ_jk). Exponents must be numeric constants of absolute
-value at most :data:`MAX_EXPONENT`; Hermite degrees at most :data:`MAX_HERMITE_DEGREE`; every exact
-numeric constant sympy builds along the way (``2**64``, ``1e300``, ``(2**64)**64``) at most
-:data:`MAX_CONSTANT_BITS` bits, and constants must be real (``(-1)**(1/2)`` is refused), so parsing
-is fast whatever the input. Anything else raises :class:`~flt_theory.errors.InvalidTargetError`
-quoting the offending token.
+relu, tanh, sigmoid, erf, exp, sin, cos, abs, sign, sqrt. ``He(k, z)`` / ``Hek(z)`` is the
+probabilists' Hermite polynomial He_k (E[He_j He_k] = j! δ_jk). Digits are ASCII only.
+
+Bounded work, whatever the input:
+
+* exponents are numeric constants of absolute value at most :data:`MAX_EXPONENT`, Hermite degrees
+  at most :data:`MAX_HERMITE_DEGREE`, and the total polynomial degree of every node — predicted
+  *before* a power or a Hermite composition such as ``He64(He64(z))`` (degree 4096) is built — at
+  most the budget ``FLT_MAX_DEGREE`` (:mod:`.budget`), so nesting cannot bypass the exponent limit;
+* every exact rational constant is at most :data:`MAX_CONSTANT_BITS` bits;
+* a function or power of a constant is first enclosed in certified interval arithmetic
+  (:mod:`.constants`): constants must be real (``(-1)**(1/2)`` is refused), a divisor must be
+  certainly nonzero (``z/(sin(1)**2+cos(1)**2-1)`` is refused, naming the divisor), and a constant
+  built from a large or inexact argument (``sin(exp(40))``) is folded to a 30-digit Float, or refused
+  when that accuracy is out of the precision budget (``sin(exp(1e12))``); small exact constants
+  (``cos(2)``, ``sqrt(2)``, ``pi``) stay exact;
+* a non-integer power of a non-constant base needs a base certified non-negative
+  (``abs(z)**0.5``, not ``z**0.5``), so targets stay real.
+
+Anything else raises :class:`~flt_theory.errors.InvalidTargetError` (or
+:class:`~flt_theory.errors.BudgetExceededError` for a budget) quoting the offending token.
 """
 
 from __future__ import annotations
 
+import math
 import re
+
+import mpmath
 from dataclasses import dataclass
 
 import sympy as sp
 
-from ..errors import InvalidTargetError
+from ..errors import FLTError, InvalidTargetError
+from .budget import check_degree, limit
+from .constants import Interval, enclose, fold
 from .functions import relu, sigmoid
 
 __all__ = ["parse_expression", "variable", "MAX_EXPONENT", "MAX_HERMITE_DEGREE", "MAX_LENGTH", "MAX_CONSTANT_BITS"]
@@ -52,11 +71,15 @@ FUNCTIONS = {
     "cos": sp.cos,
     "abs": sp.Abs,
     "sign": sp.sign,
+    "sqrt": sp.sqrt,
 }
+#: Largest magnitude of a constant argument of a transcendental function kept exact (larger ones are folded).
+_EXACT_ARGUMENT = 2**32
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
-    r"|(?P<op>\*\*|[-+*/(),^]))"
+    r"|(?P<op>\*\*|[-+*/(),^]))",
+    re.ASCII,
 )
 
 
@@ -100,6 +123,8 @@ class _Parser:
         self.depth = 0
         self.single_variable = single_variable
         self.checked_nodes: set[sp.Basic] = set()
+        self.enclosures: dict = {}  # memo of constants.enclose
+        self.degrees: dict[sp.Basic, int] = {}
 
     # -- helpers -------------------------------------------------------------------------
     def peek(self) -> _Token:
@@ -141,6 +166,57 @@ class _Parser:
                     )
             else:
                 stack.extend(node.args)
+        check_degree(self.degree(value), f"the expression at position {pos} ({self.text[pos:pos + 20]!r}...)")
+        if not value.free_symbols and not value.is_Rational and not value.is_Float:
+            iv = self.enclosure(value, pos)
+            if iv.contains_zero() and not iv.exact_zero:  # undecidable zero: fold before sympy tries to decide it
+                value = fold(iv, str(value))
+                self.enclosures[(value, limit("precision"))] = iv
+        return value
+
+    def degree(self, node: sp.Basic) -> int:
+        """Cost degree of ``node``: its polynomial degree, counting a function node as its argument's
+        degree and a power of any exponent e as ceil(|e|) times the base's (memoised on the DAG)."""
+        if node in self.degrees:
+            return self.degrees[node]
+        if not node.free_symbols:
+            out = 0
+        elif node.is_Symbol:
+            out = 1
+        elif node.is_Add or node.func is sp.Max:
+            out = max(self.degree(a) for a in node.args)
+        elif node.is_Mul:
+            out = sum(self.degree(a) for a in node.args)
+        elif node.is_Pow:
+            out = self.degree(node.base) * max(1, math.ceil(abs(float(node.exp)))) if node.exp.is_Number else 10**9
+        else:
+            out = max((self.degree(a) for a in node.args), default=0)
+        self.degrees[node] = out
+        return out
+
+    def enclosure(self, value: sp.Expr, pos: int) -> Interval:
+        try:
+            return enclose(value, self.enclosures)
+        except FLTError as exc:
+            raise type(exc)(f"constant at position {pos} in {self.text!r}: {exc}") from None
+
+    def constant_call(self, build, args: list[sp.Expr], pos: int) -> sp.Expr:
+        """``build(*args)`` for constant ``args``: certified first (real, finite, within budget), kept
+        exact when its arguments are exact and small, else folded to a Float (module docstring)."""
+        for a in args:
+            self.enclosure(a, pos)
+        unevaluated = build(*args, evaluate=False)
+        iv = self.enclosure(unevaluated, pos)
+        sign_decided = build not in (relu, sp.Abs, sp.sign) or all(
+            self.enclosure(a, pos).exact_zero or not self.enclosure(a, pos).contains_zero() for a in args
+        )
+        small = sign_decided and all(
+            not a.has(sp.Float) and self.enclosure(a, pos).magnitude() <= _EXACT_ARGUMENT
+            and (not a.is_Rational or max(abs(a.p).bit_length(), a.q.bit_length()) <= 64)
+            for a in args
+        )
+        value = build(*args) if small else fold(iv, str(unevaluated))
+        self.enclosures[(value, limit("precision"))] = iv
         return value
 
     # -- grammar -------------------------------------------------------------------------
@@ -168,7 +244,15 @@ class _Parser:
             op = self.take()
             rhs = self.unary()
             if op.text == "/":
-                if rhs.is_zero:
+                if not rhs.free_symbols:
+                    iv = self.enclosure(rhs, op.pos)
+                    if iv.contains_zero():
+                        zero = "zero" if iv.exact_zero else "zero or too close to zero to decide"
+                        raise InvalidTargetError(
+                            f"division by {zero} at position {op.pos} in {self.text!r}: the divisor {rhs} "
+                            f"(|value| <= {mpmath.nstr(iv.magnitude(), 3)})"
+                        )
+                elif rhs.is_zero:
                     raise InvalidTargetError(f"division by zero at position {op.pos} in {self.text!r}")
                 value = self.checked(value / rhs, op.pos)
             else:
@@ -194,27 +278,50 @@ class _Parser:
             self.enter()
             exponent = self.unary()
             self.depth -= 1
-            if not exponent.is_number or not exponent.is_real:
+            if exponent.free_symbols:
                 raise InvalidTargetError(
                     f"exponent {str(exponent)!r} at position {tok.pos} must be a numeric constant"
                 )
-            if abs(float(exponent)) > MAX_EXPONENT:
+            iv = self.enclosure(exponent, tok.pos)
+            if iv.magnitude() > MAX_EXPONENT:
                 raise InvalidTargetError(
                     f"exponent {exponent} at position {tok.pos} exceeds the limit |exponent| <= {MAX_EXPONENT}"
                 )
-            if base.is_zero and exponent.is_negative:
-                raise InvalidTargetError(f"0 raised to a negative power at position {tok.pos}")
-            value = self.checked(base**exponent, tok.pos)
-            if value.is_number and value.is_extended_real is not True:
-                raise InvalidTargetError(
-                    f"the power at position {tok.pos} gives the non-real constant {value}; targets are real"
-                )
-            return value
+            if not exponent.is_Rational:
+                exponent = fold(iv, str(exponent))
+            if base.is_Rational and exponent.is_Integer:  # exact, size predicted first
+                bits = max(abs(base.p).bit_length(), base.q.bit_length()) * abs(int(exponent))
+                if bits > MAX_CONSTANT_BITS:
+                    raise InvalidTargetError(
+                        f"the power '**{exponent}' at position {tok.pos} builds a constant of about {bits} bits, "
+                        f"beyond {MAX_CONSTANT_BITS} bits"
+                    )
+                if base.is_zero and exponent.is_negative:
+                    raise InvalidTargetError(f"0 raised to a negative power at position {tok.pos}")
+                return self.checked(base**exponent, tok.pos)
+            if not base.free_symbols:
+                return self.checked(self.constant_call(sp.Pow, [base, exponent], tok.pos), tok.pos)
+            if not exponent.is_Integer:
+                from .integrability import value_range
+
+                lo, _ = value_range(base, base.free_symbols)
+                if lo < 0:
+                    raise InvalidTargetError(
+                        f"the power at position {tok.pos} raises {base}, which takes negative values, to the "
+                        f"non-integer exponent {exponent}: not real; write abs(...)**{exponent} or relu(...)**{exponent}"
+                    )
+            check_degree(
+                self.degree(base) * max(1, math.ceil(abs(float(exponent)))),
+                f"the power at position {tok.pos} ({self.text[tok.pos:tok.pos + 20]!r}...)",
+            )
+            return self.checked(base**exponent, tok.pos)
         return base
 
     def atom(self) -> sp.Expr:
         tok = self.take()
         if tok.kind == "number":
+            if not re.fullmatch(r"[0-9.eE+-]+", tok.text):  # ASCII digits only
+                raise InvalidTargetError(f"number literal {tok.text!r} at position {tok.pos} is not ASCII")
             if len(tok.text) > 40:
                 raise InvalidTargetError(f"number literal {tok.text[:20]!r}... is too long")
             _, _, decimal_exponent = tok.text.lower().partition("e")
@@ -241,6 +348,15 @@ class _Parser:
             self.expect("(")
             arg = self.expr()
             self.expect(")")
+            if not arg.free_symbols:
+                return self.checked(self.constant_call(FUNCTIONS[name], [arg], tok.pos), tok.pos)
+            if name == "sqrt":
+                from .integrability import value_range
+
+                if value_range(arg, arg.free_symbols)[0] < 0:
+                    raise InvalidTargetError(
+                        f"sqrt at position {tok.pos}: its argument {arg} takes negative values; write sqrt(abs(...))"
+                    )
             return self.checked(FUNCTIONS[name](arg), tok.pos)
         m = re.fullmatch(r"He(\d*)", name)
         if m:
@@ -274,7 +390,7 @@ class _Parser:
         self.expect("(")
         if digits == "":
             deg_tok = self.take()
-            if deg_tok.kind != "number" or not deg_tok.text.isdigit():
+            if deg_tok.kind != "number" or not re.fullmatch(r"[0-9]+", deg_tok.text):
                 raise InvalidTargetError(
                     f"He(k, z) needs a non-negative integer degree k; found {deg_tok.text!r} at "
                     f"position {deg_tok.pos}"
@@ -288,7 +404,13 @@ class _Parser:
             )
         arg = self.expr()
         self.expect(")")
-        return self.checked(sp.hermite_prob(degree, arg), tok.pos)
+        check_degree(degree * self.degree(arg), f"the Hermite composition He{degree}(...) at position {tok.pos}")
+        if not arg.free_symbols and not arg.is_Rational and not arg.is_Float:
+            arg = fold(self.enclosure(arg, tok.pos), str(arg))  # no exact polynomial in a transcendental constant
+        value = sp.hermite_prob(degree, arg)
+        if not arg.free_symbols:
+            self.enclosure(value, tok.pos)
+        return self.checked(value, tok.pos)
 
 
 def parse_expression(text: str, *, single_variable: str | None = None) -> sp.Expr:

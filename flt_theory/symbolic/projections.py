@@ -26,6 +26,7 @@ import sympy as sp
 
 from .._validation import check_int, check_real
 from ..errors import InvalidParameterError, InvalidParameterTypeError
+from .budget import check_rank, check_rotation
 from .expansion import NUMERIC_ZERO, expand_target
 from .hermite import HermiteExpansion, hermite_expansion
 from .one_step import one_step_subspace
@@ -75,6 +76,9 @@ def project(target, subspace: Subspace, kappa: float, degree: int | None = None)
             f"Got a subspace of R^{subspace.ambient} instead."
         )
     cutoff = int(math.floor(kappa + 1e-12))
+    check_rank(target.rank, f"the projection of a rank-{target.rank} target")
+    if target.is_polynomial and subspace.dim not in (0, target.rank):
+        check_rotation(target.expr, target.variables, "the projection (the target in rotated coordinates)")
     expansion = expand_target(target, degree)
     rotated, s, u = _rotated_expansion(expansion, target.variables, subspace)
     m = len(s)
@@ -170,6 +174,11 @@ def _rotated_expansion(expansion: HermiteExpansion, variables, subspace: Subspac
 
     The Hermite chaos of each total degree is rotation invariant, so rotating a truncated numeric
     expansion gives exactly the truncation of the rotated function."""
+    check_rotation(
+        sp.Add(*(sp.Mul(*(v**k for v, k in zip(variables, a))) for a in expansion.coefficients)),
+        variables,
+        "the projection (the target in rotated coordinates)",
+    )
     s = sp.symbols(f"s1:{subspace.dim + 1}", real=True) if subspace.dim else ()
     complement = subspace.complement()
     u = sp.symbols(f"u1:{complement.dim + 1}", real=True) if complement.dim else ()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import sympy as sp
 
 from .._validation import check_int
+from .budget import check_rank, check_rotation
 from .expansion import expand_target
 from .hermite import gaussian_moment
 from .subspace import Subspace
@@ -76,7 +77,9 @@ def staircase(target, steps: int = 3, degree: int | None = None) -> list[Subspac
     ['\\mathrm{span}\\{w^*_{1} + w^*_{2}\\}', '\\mathrm{span}\\{w^*_{1}, w^*_{2}\\}']
     """
     steps = check_int(steps, "steps", minimum=1, maximum=64, caller="staircase")
+    check_rank(target.rank, f"the staircase of a rank-{target.rank} target")
     expr = _polynomial_expr(target, degree)
+    check_rotation(expr, target.variables, "a staircase step (the target in rotated coordinates)")
     out, current = [], Subspace.zero(target.rank)
     for _ in range(steps):
         current = current if current.dim == target.rank else staircase_step(expr, target.variables, current)

@@ -110,9 +110,20 @@ class Subspace:
         parts = []
         for row in self.rows():
             scale = next(e for e in row if not e.is_zero)
-            coeffs = [sp.nsimplify(e / scale) if self.is_exact else sp.Float(e / scale, 4) for e in row]
+            coeffs = [sp.nsimplify(e / scale) if self.is_exact else _rounded(float(e / scale)) for e in row]
             parts.append(sp.latex(sum((c * sp.Symbol(n) for c, n in zip(coeffs, names)), sp.Integer(0))))
         return r"\mathrm{span}\{" + ", ".join(parts) + r"\}"
+
+
+def _rounded(value: float) -> sp.Expr:
+    """4 significant digits, and an integer shown as one (``1``, not ``1.0``, next to ``1.211``).
+
+    >>> _rounded(1.0), _rounded(1.2114), _rounded(-2.0000000000001)
+    (1, 1.211, -2)
+    """
+    if abs(value - round(value)) < 1e-9 * max(1.0, abs(value)):
+        return sp.Integer(round(value))
+    return sp.Float(f"{value:.4g}", 4)
 
 
 def _exact_orthonormal_rows(matrix: sp.Matrix) -> sp.Matrix:

@@ -140,9 +140,16 @@ class Target:
         return parts
 
     def latex(self) -> str:
-        r"""LaTeX of :math:`f^*(x)` with :math:`x_k := \langle x, w^*_k\rangle`."""
-        names = {v: sp.Symbol(f"x_{{{k}}}") for k, v in enumerate(self.variables, start=1)}
-        return sp.latex(self.expr.subs(names))
+        r"""LaTeX of :math:`g(z)`, :math:`f^*(x) = g(z)` with :math:`z_k := \langle w^*_k, x\rangle` (the
+        input is :math:`x`, so its coordinates along the teacher directions are written :math:`z_k`);
+        floats are shown with 6 significant digits.
+
+        >>> Target.parse("z1 + He2(z2)").latex()
+        'z_{1} + z_{2}^{2} - 1'
+        """
+        names = {v: sp.Symbol(f"z_{{{k}}}") for k, v in enumerate(self.variables, start=1)}
+        expr = self.expr.xreplace(names)
+        return sp.latex(expr.xreplace({f: sp.Float(f, 6) for f in expr.atoms(sp.Float)}))
 
     def __str__(self) -> str:
         return str(self.expr)

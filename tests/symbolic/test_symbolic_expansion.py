@@ -10,7 +10,7 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings
 
-from flt_theory.errors import InvalidTargetError, UnsupportedError
+from flt_theory.errors import BudgetExceededError, InvalidTargetError, UnsupportedError
 from flt_theory.symbolic.expansion import DEFAULT_DEGREE, NUMERIC_ZERO, _quadrature_expansion, expand_target
 from flt_theory.symbolic.hermite import (
     HermiteExpansion,
@@ -98,13 +98,14 @@ def test_filter_and_unfold():
 
 
 def test_large_expansions_are_refused_quickly():
-    with pytest.raises(UnsupportedError, match="limit"):
-        hermite_expansion((z1**2 + 1) ** 128 * (z2**2 + 1) ** 128, [z1, z2])  # 16641 monomials, 7e7 terms
-    with pytest.raises(UnsupportedError, match="too large"):
+    with pytest.raises(BudgetExceededError, match="limit 256; raise it with the environment variable FLT_MAX_DEGREE"):
+        hermite_expansion((z1**2 + 1) ** 128 * (z2**2 + 1) ** 128, [z1, z2])  # degree 512
+    with pytest.raises(BudgetExceededError, match="FLT_MAX_TERMS"):
         expand_target(Target.parse("(z1 + z2 + z3 + z4 + z5)**40"))
 
 
-def test_moderately_large_expansions_are_fast_and_exact():
+def test_moderately_large_expansions_are_fast_and_exact(monkeypatch):
+    monkeypatch.setenv("FLT_MAX_DEGREE", "512")  # the documented way to raise the degree budget
     g = sp.hermite_prob(64, z1) ** 8  # degree 512
     e = hermite_expansion(g, [z1])
     assert e.coefficients[(512,)] == 1
@@ -184,9 +185,12 @@ def test_quadrature_refuses_too_many_dimensions():
         expand_target(t, degree=8)
 
 
-def test_non_finite_targets_are_refused():
-    with pytest.raises(InvalidTargetError, match="not finite"):
+def test_targets_without_a_square_integrability_certificate_are_refused():
+    with pytest.raises(InvalidTargetError, match="grows faster than exp"):
         expand_target(Target.parse("exp(z1**4)*z2"), degree=2)
+    with pytest.raises(InvalidTargetError, match="pole"):
+        expand_target(Target.parse("z2/z1"), degree=2)
+    assert expand_target(Target.parse("exp(z1*z2/4)*tanh(z2)"), degree=2).truncation_degree == 2  # q = 1/8
     with pytest.raises(InvalidTargetError, match="square integrable"):
         expand_target(Target.from_links(["exp(z**2)"]), degree=2)
 

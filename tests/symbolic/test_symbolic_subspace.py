@@ -104,3 +104,7 @@ def test_numpy_shape_of_the_zero_subspace():
 @pytest.mark.parametrize("ambient", [1, 2, 5])
 def test_full_is_its_own_span(ambient):
     assert Subspace.span(np.eye(ambient, dtype=int).tolist(), ambient) == Subspace.full(ambient)
+
+
+def test_float_span_latex_is_rounded_and_shows_integers_as_integers():
+    assert Subspace.span([[0.5, 0.6055]], 2).latex() == r"\mathrm{span}\{w^*_{1} + 1.211 w^*_{2}\}"

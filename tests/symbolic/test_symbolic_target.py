@@ -54,9 +54,10 @@ def test_polynomial_properties():
 
 def test_latex_and_str():
     t = Target.parse("z1 + He2(z2)")
-    assert t.latex() == "x_{1} + x_{2}^{2} - 1"
+    assert t.latex() == "z_{1} + z_{2}^{2} - 1"  # coordinates z_k = <w*_k, x>, not x_k
     assert str(t) == "z1 + z2**2 - 1"
-    assert Target.parse("relu(z1)*z2").latex() == r"x_{2} \operatorname{ReLU}\left(x_{1}\right)"
+    assert Target.parse("relu(z1)*z2").latex() == r"z_{2} \operatorname{ReLU}\left(z_{1}\right)"
+    assert Target.parse("sin(exp(40))*z1").latex() == "0.948085 z_{1}"  # a folded constant, rounded
 
 
 def test_parse_link():
