@@ -530,6 +530,26 @@ def _accumulate(
     return grad, gram, loss, n
 
 
+def distinct_rows(weights: torch.Tensor) -> torch.Tensor:
+    r"""The rows of ``weights`` ``(seeds, p, d)`` without the mirror half of the symmetric initialisation.
+
+    At :math:`t = 0` the student has :math:`w_{p/2+i} = w_i` (:mod:`.student`), so
+    :math:`[W; W^*]` is rank deficient and the columns of its QR factor beyond the rank are arbitrary —
+    LAPACK fills them differently with a different thread count, and the inputs drawn on them with it:
+    the same seed would give different numbers. Dropping the duplicate half keeps the span and makes
+    the basis a function of the seed alone (up to rounding). After a step the halves differ (their
+    updates carry opposite :math:`a_i`) and every row is kept.
+
+    >>> w = torch.randn(1, 2, 5)
+    >>> distinct_rows(torch.cat([w, w], dim=1)).shape, distinct_rows(torch.randn(1, 4, 5)).shape
+    (torch.Size([1, 2, 5]), torch.Size([1, 4, 5]))
+    """
+    half = weights.shape[-2] // 2
+    if weights.shape[-2] % 2 == 0 and half and torch.equal(weights[..., :half, :], weights[..., half:, :]):
+        return weights[..., :half, :]
+    return weights
+
+
 def projection_basis(weights: torch.Tensor, w_star: torch.Tensor) -> torch.Tensor:
     r"""Orthonormal columns :math:`Q` ``(seeds, d, k)``, :math:`k = \min(d, p + r)`, whose span contains
     the rows of ``weights`` ``(seeds, p, d)`` and of ``w_star`` ``(seeds, r, d)``: the reduced
@@ -828,17 +848,18 @@ def giant_steps(
     teacher = Teacher(target, teacher_directions(seeds, d, target.rank, basis=teacher_basis, device=dev, dtype=dt))
     student = Student.init(seeds, p, d, activation, device=dev, dtype=dt)
 
-    def data(count: int, stream: str):
-        return gaussian_chunks(seeds, count, width, stream, chunk_size=chunk, reuse_buffer=True, device=dev, dtype=dt)
+    def data(count: int, stream: str, columns: int = width):
+        return gaussian_chunks(seeds, count, columns, stream, chunk_size=chunk, reuse_buffer=True, device=dev, dtype=dt)
 
     weights, losses = [student.weights], []
     for t, eta_t in enumerate(etas):
         if method == "dense":
             w, loss = gradient_step(student, teacher, data(n, f"step{t}"), eta_t)
         else:
-            basis = projection_basis(student.weights, teacher.w_star)
-            noise = seeded_normal(seeds, (p, d), f"step{t}/noise", device=dev, dtype=dt) if width < d else None
-            w, loss = projected_gradient_step(student, teacher, data(n, f"step{t}/u"), eta_t, basis=basis, noise=noise)
+            basis = projection_basis(distinct_rows(student.weights), teacher.w_star)
+            k = basis.shape[-1]
+            noise = seeded_normal(seeds, (p, d), f"step{t}/noise", device=dev, dtype=dt) if k < d else None
+            w, loss = projected_gradient_step(student, teacher, data(n, f"step{t}/u", k), eta_t, basis=basis, noise=noise)
         _check_step(loss, w, t, eta_t)
         if renormalize:
             w = w / torch.linalg.vector_norm(w, dim=-1, keepdim=True)
@@ -851,11 +872,12 @@ def giant_steps(
         if method == "dense":
             fit_student, fit_teacher, suffix = student, teacher, ""
         else:  # sigma(W x) and g(W* x) are functions of u = Q^T x alone
-            basis = projection_basis(student.weights, teacher.w_star)
+            basis = projection_basis(distinct_rows(student.weights), teacher.w_star)
             fit_student = replace(student, weights=student.weights @ basis)
             fit_teacher, suffix = Teacher(target, teacher.w_star @ basis), "/u"
-        a = fit_second_layer(fit_student, fit_teacher, data(n_ridge, "ridge" + suffix), ridge)
-        error = test_error(replace(fit_student, a=a), fit_teacher, data(n_test, "test" + suffix))
+        columns = basis.shape[-1] if method != "dense" else width
+        a = fit_second_layer(fit_student, fit_teacher, data(n_ridge, "ridge" + suffix, columns), ridge)
+        error = test_error(replace(fit_student, a=a), fit_teacher, data(n_test, "test" + suffix, columns))
 
     config = GiantStepConfig(
         d=d,

@@ -227,3 +227,24 @@ def test_budget_accepts_what_fits_and_its_estimate_is_not_far_off():
     assert small.method == "projected" and 2e8 < small.bytes < 4e9
     paper = check_budget(d=512, n=2**16, p=256, seeds=4, steps=3, ridge=True, max_bytes=12e9, threads=2)
     assert paper.method == "dense" and paper.bytes < 1e9 and 0.1 < paper.seconds < 300
+
+
+def test_the_same_seed_gives_the_same_numbers_with_any_thread_count():
+    """The projected basis at the symmetric initialisation is built from the distinct rows only: with the
+    duplicate half, LAPACK's arbitrary null-space columns (thread-count dependent) would move the draws."""
+    import torch
+
+    from flt_theory.numeric import giant_steps
+    from flt_theory.symbolic import Target
+
+    before = torch.get_num_threads()
+    runs = []
+    try:
+        for threads in (1, 2):
+            torch.set_num_threads(threads)
+            res = giant_steps(Target.parse("He2(z) + He3(z)"), d=128, p=32, n=256, steps=2, eta=64.0, seeds=[0, 1],
+                              method="projected", ridge=1e-3, n_ridge=512, n_test=512, device="cpu", dtype="float64")
+            runs.append((res.weights[-1], res.test_error))
+    finally:
+        torch.set_num_threads(before)
+    assert torch.allclose(runs[0][0], runs[1][0], atol=1e-10) and torch.allclose(runs[0][1], runs[1][1], atol=1e-10)
