@@ -1,6 +1,6 @@
 r"""Feature emergence from input structure, and the advantage over fixed features (dictionary learning).
 
-Setting (CLAIMS.md §4, seed 001, Shi–Wei–Liang; simulator :func:`flt_theory.numeric.train_dictionary`).
+Setting (Shi, Wei, Liang 2022, arXiv 2206.01717; simulator :func:`flt_theory.systems.dictionary.model.train_dictionary`).
 :math:`x = M\phi \in \mathbb R^{64}`, :math:`M` with orthonormal columns :math:`M_1..M_{64}`; :math:`k = 4` relevant
 patterns :math:`A`; with input structure the irrelevant :math:`\phi_i` are iid Bernoulli(0.25), the relevant
 count :math:`c` is uniform on :math:`\{1,2,3,4\}` (a uniform :math:`c`-subset of :math:`A` is active); label

@@ -1,6 +1,6 @@
 r"""One giant step, leap index 1: learning once :math:`n \gtrsim d`, and only the line :math:`v^*`.
 
-Claim (DKLPS '23, seed 004, Theorems 1–2; CLAIMS.md §1). Target
+Claim (Dandi, Krzakala, Loureiro, Pesce, Stephan 2023, arXiv 2305.18270, Theorems 1–2). Target
 :math:`f^*(x) = \mathrm{He}_1(z_1) + \mathrm{He}_2(z_1)` (:math:`\ell = 1`). With :math:`n = d^\kappa`
 and :math:`\eta = p`, one step learns :math:`w^*_1` for :math:`\kappa \ge 1` and nothing for
 :math:`\kappa < 1`; for a two-direction target the update :math:`W^1 - W^0` is rank one along

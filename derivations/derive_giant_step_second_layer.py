@@ -1,6 +1,6 @@
 r"""Second layer after giant steps: the conditional-variance lower bound and the ordering of regimes.
 
-Claim (DKLPS '23, seed 004, Theorem for :math:`p = O(1)`). If the first layer learned only
+Claim (Dandi et al. 2023, arXiv 2305.18270, Theorem for :math:`p = O(1)`). If the first layer learned only
 :math:`U \subseteq V^*`, any bounded second layer has test error
 :math:`\ge \mathbb E[\mathrm{Var}(f^*(x)\mid P_U x)] + o(1)`.
 

@@ -1,4 +1,4 @@
-r"""Several giant steps: the staircase of learned subspaces (seed 004, Conjecture 1; CLAIMS.md §1).
+r"""Several giant steps: the staircase of learned subspaces (Dandi et al. 2023, arXiv 2305.18270, Conjecture 1).
 
 Claim. With :math:`n = O(d)` per step, step :math:`t` learns
 :math:`U_t = U_{t-1} \oplus \mathrm{span}\{\mu_{U_{t-1},x}(f^*) : x \in U_{t-1}\}`. Worked examples

@@ -1,7 +1,7 @@
 r"""Good property sets of a symmetric-ReLU network on sparse coding data: what holds, exactly and at finite d.
 
-Setting (CLAIMS.md §3, seed 000, after Allen-Zhu & Li, arXiv 2005.10190; simulator
-:func:`flt_theory.numeric.train_sparse_coding`). :math:`x = Mz + \xi`, :math:`M` a Haar rotation of
+Setting (after Allen-Zhu & Li 2020, arXiv 2005.10190; simulator
+:func:`flt_theory.systems.good_sets.model.train_sparse_coding`). :math:`x = Mz + \xi`, :math:`M` a Haar rotation of
 :math:`\mathbb R^{32}`, :math:`z` with exactly :math:`s = 3` non-zero Rademacher entries on a uniform support
 (:math:`s = 2\lfloor\sqrt d/4\rfloor + 1`, odd so that the balanced label :math:`y = \operatorname{sign}\langle w^*, z\rangle`,
 :math:`|w^*_j| = 1`, is a majority vote and never ties), :math:`\xi \sim \mathcal N(0, \sigma_0^2 I)`.
@@ -44,7 +44,7 @@ finite-step form, the reason for the gap :math:`c_2`: **a neuron that leaves** :
 :math:`S_{j,\mathrm{pot}}` **with the sign of** :math:`w^*_j` **at the next step** — it never loses its feature at once —
 at every step, on every seed (checked also at the paper sizes, 16 seeds × 512 neurons × 200 steps).
 Over the whole run, 0–2 pairs per seed that had been sure later leave :math:`S_{j,\mathrm{pot}}` as well
-(:attr:`~flt_theory.numeric.sparse_coding.SparseCodingResult.fallen`): a neuron that picked up a second
+(:attr:`~flt_theory.systems.good_sets.model.SparseCodingResult.fallen`): a neuron that picked up a second
 feature can switch to it, slowly (seed 0: a neuron in :math:`S_{27,\mathrm{sure}}^0` is in :math:`S_{7,\mathrm{sure}}` from
 :math:`t = 29` on).
 

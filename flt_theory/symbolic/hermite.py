@@ -8,7 +8,7 @@ expands as
 .. math:: \sigma(z) = \sum_{j \ge 0} \frac{\mu_j}{j!}\,\mathrm{He}_j(z), \qquad
           \mu_j = \mathbb E_{z\sim\gamma}[\sigma(z)\,\mathrm{He}_j(z)],
 
-so that Parseval reads :math:`\mathbb E[\sigma^2] = \sum_j \mu_j^2 / j!` (seed ``004``, CLAIMS §1).
+so that Parseval reads :math:`\mathbb E[\sigma^2] = \sum_j \mu_j^2 / j!` (Dandi et al. 2023, arXiv 2305.18270).
 A polynomial of :math:`z \in \mathbb R^r` expands in the product basis
 :math:`\mathrm{He}_\alpha(z) = \prod_k \mathrm{He}_{\alpha_k}(z_k)` as
 :math:`g = \sum_\alpha \hat g(\alpha) \mathrm{He}_\alpha` with

@@ -1,6 +1,6 @@
 r"""Leap index, information exponent and leap complexity of a target.
 
-* **Leap index** (seed ``004``, DKLPS '23): :math:`\ell = \min\{j \ge 1 : C_j \ne 0\}` with
+* **Leap index** (Dandi et al. 2023, arXiv 2305.18270): :math:`\ell = \min\{j \ge 1 : C_j \ne 0\}` with
   :math:`C_j = \mathbb E[f^*\,\mathrm{He}_j]` the order-:math:`j` Hermite tensor; for a separable
   target this is :math:`\min\{j \ge 1 : \mu^*_{k,j} \ne 0 \text{ for some } k\}`. Since
   :math:`(C_j)_{k_1..k_j} = \alpha!\,\hat f(\alpha)`, :math:`C_j \ne 0` iff some :math:`|\alpha| = j`

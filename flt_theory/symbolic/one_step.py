@@ -1,4 +1,4 @@
-r"""The subspace one giant gradient step learns (seed ``004``, DKLPS '23, Theorems 1–3).
+r"""The subspace one giant gradient step learns (Dandi et al. 2023, arXiv 2305.18270, Theorems 1–3).
 
 Derivation. At the symmetric initialisation :math:`\hat f \equiv 0`, so one full-batch step on
 the square loss moves neuron :math:`i` by

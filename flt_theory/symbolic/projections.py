@@ -1,6 +1,6 @@
-r"""Projections :math:`P_{U,\le\kappa} f^*` and the second-layer lower bounds of seed ``004``.
+r"""Projections :math:`P_{U,\le\kappa} f^*` and the second-layer lower bounds of Dandi et al. 2023 (arXiv 2305.18270).
 
-Definition 3 of DKLPS '23: :math:`\mathcal P_{U,\kappa}` is the space of functions that, for each
+Definition 3 of Dandi et al. 2023: :math:`\mathcal P_{U,\kappa}` is the space of functions that, for each
 fixed :math:`x \in U`, are polynomials of degree :math:`\le \kappa` in :math:`x^\perp`;
 :math:`P_{U,\le\kappa}`, :math:`P_{U,>\kappa}` are the :math:`L^2(\gamma)` projections on it and on its
 complement. In rotated orthonormal coordinates :math:`z = B^\top s + Q^\top u` (:math:`B` a basis

@@ -1,6 +1,6 @@
-r"""Staircase of learned subspaces under several giant steps (seed ``004``, Conjecture 1).
+r"""Staircase of learned subspaces under several giant steps (Dandi et al. 2023, arXiv 2305.18270, Conjecture 1).
 
-Subspace conditioning (Definition 2 of DKLPS '23): for :math:`U \subseteq V` and :math:`x \in U`,
+Subspace conditioning (Definition 2 of Dandi et al. 2023): for :math:`U \subseteq V` and :math:`x \in U`,
 :math:`f_{U,x}(x^\perp) = f(x + x^\perp)` and
 :math:`\mu_{U,x}(f) = \mathbb E_{x^\perp\sim\mathcal N(0, I)}[\nabla_{x^\perp} f_{U,x}(x^\perp)]`.
 The staircase is :math:`U_0 = \{0\}`,

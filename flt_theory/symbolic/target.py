@@ -3,8 +3,7 @@ r"""Multi-index targets :math:`f^*(x) = g(\langle w^*_1, x\rangle, \dots, \langl
 The teacher directions :math:`w^*_k` are orthonormal, so the coordinates
 :math:`z_k = \langle w^*_k, x\rangle` of :math:`x \sim \mathcal N(0, I_d)` are iid standard
 Gaussians, and everything the laws need (Hermite expansion, tensors, subspaces) lives in the
-:math:`r`-dimensional space of :math:`z = (z_1,\dots,z_r)` — "w*-coordinates". Source: CLAIMS.md §1,
-seed ``004`` (DKLPS '23, arXiv 2305.18270).
+:math:`r`-dimensional space of :math:`z = (z_1,\dots,z_r)` — "w*-coordinates". Source: Dandi, Krzakala, Loureiro, Pesce, Stephan 2023 (arXiv 2305.18270).
 
 A target is built from a sympy expression in the symbols ``z1 … zr`` (:func:`.parser.variable`),
 from link functions :math:`\sigma^*_k` (separable case :math:`g = \sum_k \sigma^*_k(z_k)`), or by

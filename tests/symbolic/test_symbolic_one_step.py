@@ -1,4 +1,4 @@
-"""The one-giant-step rule (DKLPS '23, Theorems 1-3; CLAIMS.md §1) and the student coefficient c_sigma."""
+"""The one-giant-step rule (Dandi et al. 2023, arXiv 2305.18270, Theorems 1-3) and the student coefficient c_sigma."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""P_{U,<=kappa} f*, ||P_{U,>kappa} f*||^2 and the (kappa_n, kappa_p) regime table (CLAIMS.md §1,
+"""P_{U,<=kappa} f*, ||P_{U,>kappa} f*||^2 and the (kappa_n, kappa_p) regime table (Dandi et al. 2023, arXiv 2305.18270,
 second-layer claims)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The staircase U_0 = {0}, U_{t+1} = U_t + span{mu_{U_t,x}(f*) : x in U_t} (CLAIMS.md §1 (a)-(d))."""
+"""The staircase U_0 = {0}, U_{t+1} = U_t + span{mu_{U_t,x}(f*) : x in U_t} (Dandi et al. 2023, examples (a)-(d))."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def span(vectors, r):
 
 
 # ---------------------------------------------------------------------------------------------
-# CLAIMS.md §1 worked examples, exactly
+# Dandi et al. 2023's worked examples, exactly
 
 
 def test_example_a():
