@@ -233,6 +233,8 @@ class Law:
         if isinstance(self.value, (tuple, Subspace)):
             return {}
         expr = sp.sympify(self.value)
+        if not _scalar_expression(expr):
+            return {}
         out = {}
         for x in sorted(expr.free_symbols, key=lambda s: s.name):
             slope = sp.simplify(x * sp.diff(expr, x) / expr) if expr != 0 else sp.Integer(0)
@@ -305,6 +307,8 @@ class Law:
                 return value.complement() if value.dim < value.ambient else Subspace.zero(value.ambient)
             if isinstance(value, tuple):
                 return tuple(one(v) for v in value)
+            if not _scalar_expression(value):
+                return None
             expr = sp.sympify(value)
             if not isinstance(expr, sp.Expr):  # an interval, a set: a named object
                 return None
@@ -316,7 +320,7 @@ class Law:
             return sp.Integer(1) if expr == 0 else 2 * expr
 
         flip = {"geq": "leq", "leq": "geq"}
-        scalar = not isinstance(self.value, (tuple, Subspace)) and isinstance(sp.sympify(self.value), sp.Expr)
+        scalar = not isinstance(self.value, (tuple, Subspace)) and _scalar_expression(sp.sympify(self.value))
         if self.relation in flip and scalar and not sp.sympify(self.value).free_symbols:
             return self.replace(relation=flip[self.relation], name=f"mutant of {self.name}", words=f"mutant of: {self.text()}")
         value = one(self.value)
@@ -360,14 +364,14 @@ class Law:
         # a lower bound is only made false by raising it, an upper bound by lowering it
         factors = {"geq": (1.25, 2.0), "leq": (0.8, 0.5)}.get(self.relation, (0.8, 1.25, 0.5, 2.0))
         if isinstance(value, tuple):
-            if all(isinstance(v, sp.Basic) and not v.free_symbols for v in value):
+            if all(_scalar_expression(v) and not v.free_symbols for v in value):
                 for factor in factors:
                     add("bound scale", abs(math.log(factor)), f"×{factor:g}", value=tuple(v * sp.nsimplify(factor) for v in value))
             return out
         if isinstance(value, sp.Basic) and isinstance(value, sp.Symbol) and not value.is_positive:
             return out  # a named object
         expr = sp.sympify(value)
-        if not isinstance(expr, sp.Expr):  # an interval, a set: a named object
+        if not _scalar_expression(expr):  # an interval, a set, a matrix expression: a named object
             return out
         if expr.free_symbols and self._exponents():  # a power law in every symbol
             if not all(x.is_positive for x in expr.free_symbols):
@@ -390,6 +394,11 @@ class Law:
         if isinstance(self.value, (tuple, Subspace)):
             raise InvalidParameterError(f"law {self.name!r} predicts {self.rhs_latex()}, not one number or expression")
         return sp.sympify(self.value)
+
+
+def _scalar_expression(value: Any) -> bool:
+    """A commutative scalar sympy expression (not a set, an interval or a matrix expression)."""
+    return isinstance(value, sp.Expr) and not isinstance(value, sp.MatrixExpr) and bool(value.is_commutative)
 
 
 @dataclass(frozen=True, kw_only=True)
