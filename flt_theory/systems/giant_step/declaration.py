@@ -48,6 +48,7 @@ from ...runner.registry import finite_float, strict_int
 from ...symbolic import Subspace, Target, conditional_variance, leap_index, staircase
 from ...symbolic.law import SYMBOLS, THIS_PROJECT, Law
 from ...symbolic.one_step import student_coefficient
+from ..frames import per_seed
 from ..declaration import Claim, Figure, Measurement, Option, SimulateCommand, System
 from . import model
 from .figures import draw_staircase, draw_transition
@@ -164,14 +165,6 @@ def second_layer(params: dict[str, Any], seeds: list[int]) -> list[dict[str, flo
 # reading the stored frame
 
 
-def per_seed(frame: pd.DataFrame, column: str, **where: Any) -> np.ndarray:
-    """``column`` at the rows matching ``where``, in seed order, ``(seeds,)``."""
-    rows = frame
-    for key, value in where.items():
-        rows = rows[np.isclose(rows[key].astype(float), float(value))] if isinstance(value, float) else rows[rows[key] == value]
-    if rows.empty:
-        raise KeyError(f"no measured rows with {where}")
-    return rows.sort_values("seed")[column].to_numpy(dtype=float)
 
 
 def curves(frame: pd.DataFrame, column: str) -> tuple[list[float], dict[int, np.ndarray]]:

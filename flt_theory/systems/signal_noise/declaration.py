@@ -60,6 +60,7 @@ from ...compare.result import CheckResult, all_of, fmt, fmt_ci, make_result
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
+from ..frames import per_seed
 from ..declaration import Claim, Figure, Measurement, System
 from . import laws, model
 from .figures import draw_boundary, draw_growth, draw_label_noise
@@ -157,14 +158,6 @@ def label_noise(params: dict[str, Any], seeds: list[int]) -> list[dict[str, floa
 # reading the stored frame
 
 
-def per_seed(frame: pd.DataFrame, column: str, **where: Any) -> np.ndarray:
-    """``column`` at the rows matching ``where``, in seed order, ``(seeds,)``."""
-    rows = frame
-    for key, value in where.items():
-        rows = rows[np.isclose(rows[key].astype(float), float(value))] if isinstance(value, float) else rows[rows[key] == value]
-    if rows.empty:
-        raise KeyError(f"no measured rows with {where}")
-    return rows.sort_values("seed")[column].to_numpy(dtype=float)
 
 
 def boundary_table(frame: pd.DataFrame, variable: str) -> tuple[np.ndarray, np.ndarray, int]:
