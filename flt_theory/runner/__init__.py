@@ -6,7 +6,8 @@ r"""The experiment runner: registered pure experiments, resumable sweeps, an SQL
 * :class:`ResultStore` / :func:`load_results`: the SQLite store (one row per point and seed, with
   provenance), safe against SIGKILL, foreign files and full disks.
 
-Built-in experiment: ``giant-step/one-step-mass`` (:mod:`flt_theory.runner.experiments`).
+The runner registers no experiment of its own: each system's ``declaration.py`` registers its
+measurements (``flt sweep --list``), found through :func:`~flt_theory.runner.registry.add_experiment_source`.
 """
 
 from .errors import (
@@ -18,7 +19,7 @@ from .errors import (
     StoreWriteError,
     UnknownExperimentError,
 )
-from .registry import Experiment, experiment, get_experiment, registered_experiments
+from .registry import Experiment, add_experiment_source, experiment, get_experiment, registered_experiments
 from .store import ResultStore, point_id
 from .sweep import expand_grid, load_results, sweep
 
@@ -32,6 +33,7 @@ __all__ = [
     "StoreError",
     "StoreWriteError",
     "UnknownExperimentError",
+    "add_experiment_source",
     "expand_grid",
     "experiment",
     "get_experiment",

@@ -57,7 +57,7 @@ NAME = "in-context"
 #: Sizes per scale.
 SIZES: dict[str, dict[str, Any]] = {
     "small": dict(concepts=3, dim=12, length=6, steps=250, batch=64, seeds=12,
-                  tasks=(1, 2, 8, 16), k=4, d=6, width=32, feature_steps=400, feature_seeds=6),
+                  tasks=(1, 2, 8, 16), k=4, d=6, width=32, feature_steps=400, feature_seeds=12),
     "paper": dict(concepts=4, dim=16, length=8, steps=500, batch=128, seeds=12,
                   tasks=(1, 2, 3, 8, 16, 32), k=4, d=6, width=64, feature_steps=1500, feature_seeds=12),
 }

@@ -44,7 +44,7 @@ TARGET = ACTIVATION = "tanh"
 
 #: Sizes per scale.
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(d=128, seeds=4, n_test=4096, large_psi=16.0, small_psi=2.0, etas=(1.0, 2.0, 4.0), psis=(1.0, 2.0, 4.0)),
+    "small": dict(d=128, seeds=8, n_test=4096, large_psi=16.0, small_psi=2.0, etas=(1.0, 2.0, 4.0), psis=(1.0, 2.0, 4.0)),
     "paper": dict(d=512, seeds=8, n_test=16384, large_psi=16.0, small_psi=2.0, etas=(0.5, 1.0, 2.0, 4.0, 8.0),
                   psis=(0.5, 1.0, 2.0, 4.0, 8.0)),
 }
