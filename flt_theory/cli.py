@@ -52,7 +52,6 @@ from ._text import subspace_text as _subspace_text, table as _table
 from .errors import FLTError
 from .symbolic import (
     HermiteExpansion,
-    Subspace,
     Target,
     expand_target,
     format_hermite,

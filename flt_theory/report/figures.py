@@ -387,7 +387,7 @@ def comparisons(result: Any) -> list[Comparison]:
     details = r.get("details") or {}
     if details.get("parts"):
         return [c for part in details["parts"] for c in comparisons(part)]
-    name, measured, ci, predicted = r.get("name", ""), r.get("measured"), r.get("ci"), r.get("predicted")
+    name, measured, predicted = r.get("name", ""), r.get("measured"), r.get("predicted")
     passed = r.get("passed")
     tolerance = _num(details.get("tolerance", 0.0)) or 0.0
     mode = str(details.get("mode", ""))

@@ -17,7 +17,7 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import InvalidParameterError, InvalidTargetError
+from ..errors import InvalidTargetError
 from .._validation import check_int
 from .parser import FUNCTIONS, parse_expression, variable
 

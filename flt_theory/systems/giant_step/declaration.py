@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import sympy as sp
 
 from ...compare import (
     check_at_least,

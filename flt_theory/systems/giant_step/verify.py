@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...compare.result import CheckResult, all_of
+from ...compare.result import CheckResult
 from ...compare import check_not_learned, check_subspace_learned
 from ...errors import FLTError, InvalidParameterError
 from ..._text import subspace_text
@@ -191,7 +191,7 @@ def _entry(prediction: _Prediction, check: CheckResult | None, control: CheckRes
     elif control.passed:
         verdict, control_text = "inconclusive", "not rejected"
         reason = reason or ("the wrong law also passes: the sizes cannot tell them apart; more seeds or larger d "
-                            f"(e.g. --scale paper) would resolve it")
+                            "(e.g. --scale paper) would resolve it")
     else:
         verdict, control_text = "pass", "rejected"
     return {"name": prediction.name, "latex": law.latex(), "predicted": law.text(),

@@ -44,7 +44,7 @@ from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
 from ..declaration import Claim, Measurement, Option, SimulateCommand, System
-from .laws import SETS, SOURCE, good_set_laws, growth_rate, linear_accuracy, tie_probability
+from .laws import SETS, SOURCE, good_set_laws, linear_accuracy, tie_probability
 from .model import train_sparse_coding
 
 __all__ = ["SIZES", "SYSTEM"]

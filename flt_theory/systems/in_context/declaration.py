@@ -35,7 +35,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import sympy as sp
 

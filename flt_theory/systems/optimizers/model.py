@@ -553,7 +553,6 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
     own = (data.sign[None, :, None] == data.y[:, None, :])
     b0 = _noise_inner(data, data.w0, xi)
     live = own & (b0 > 0)
-    overlap0 = None
     a_start = data.w0[..., 0] * data.mu_norm
     early: dict[str, torch.Tensor] = {}
     records = []
