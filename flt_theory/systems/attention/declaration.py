@@ -42,8 +42,8 @@ LEVEL = 0.5 * math.log(2)
 MUS = tuple(round(float(m), 3) for m in np.geomspace(0.05, 1.0, 8))
 
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(ns=(16, 32, 64), mus=MUS, seeds=6),
-    "paper": dict(ns=(16, 32, 64, 128), mus=MUS, seeds=12),
+    "small": dict(ns=(16, 32, 64), mus=MUS, seeds=6, sign_seeds=12),
+    "paper": dict(ns=(16, 32, 64, 128), mus=MUS, seeds=12, sign_seeds=24),
 }
 BASE = dict(d=100_000, tokens=3, eta=20.0, eps=0.05, max_steps=3000)
 SIGN_GD = dict(optimizer="sign-gd", eta=0.01)
@@ -219,7 +219,8 @@ def _claims() -> list[Claim]:
         Claim(name="sign-gd-memorises-noise",
               words="sign-GD at n·SNR² = 64 (benign for GD): training loss ≤ ε, value memorises noise, test loss Θ(1)",
               law=functools.partial(regime_law, "sign-gd"), wrong_law=functools.partial(regime_law, "benign"),
-              measurement=Measurement(experiment="attention/train", points=sign_points, seeds={k: SIZES[k]["seeds"] for k in SIZES}),
+              measurement=Measurement(experiment="attention/train", points=sign_points,
+                                      seeds={k: SIZES[k]["sign_seeds"] for k in SIZES}),
               compare=functools.partial(compare_regime, n=BENIGN_POINT[0], mu=BENIGN_POINT[1])),
     ]
 

@@ -225,14 +225,16 @@ def compare_transition(frame: pd.DataFrame, law: Law) -> CheckResult:
 
 def compare_leap2_slopes(frame: pd.DataFrame, law: Law) -> CheckResult:
     r"""Slope of the excess mass in :math:`d` at each κ: predicted :math:`\min(0, \kappa - \kappa^*)`
-    with :math:`\kappa^*` = ``law.exponent("d")``."""
+    with :math:`\kappa^*` = ``law.exponent("d")``, ± 0.2 (finite-size curvature of the log-log fit). A
+    threshold one off predicts slopes 0.5 away at :math:`\kappa = \kappa^* - \tfrac12`; a tolerance of 0.3
+    left only 0.2 between the two bands and the control lost its power at the family-wise level."""
     threshold = float(law.exponent("d"))
     kappas, data = curves(frame, "excess_mass")
     ds = np.array(sorted(data), dtype=float)
     results = []
     for j, kappa in enumerate(kappas):
         y = np.clip(np.stack([data[int(d)][:, j] for d in ds], axis=1), 1e-6, None)
-        results.append(check_power_law(ds, y, min(0.0, kappa - threshold), tolerance=0.3,
+        results.append(check_power_law(ds, y, min(0.0, kappa - threshold), tolerance=0.2,
                                        name=f"excess mass ∝ d^(min(0, κ − {threshold:g})) at κ = {kappa:g}"))
     return all_of(f"one-step threshold κ* = {threshold:g}", threshold, results)
 
