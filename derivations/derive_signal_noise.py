@@ -51,6 +51,7 @@ from flt_theory.systems.signal_noise import laws
 
 CLAIMS = [
     "signal-noise/relu-boundary-slope",
+    "signal-noise/relu-boundary-d",
     "signal-noise/relu3-boundary-d",
     "signal-noise/relu3-boundary-slope",
     "signal-noise/relu-growth-slopes",

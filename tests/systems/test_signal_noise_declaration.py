@@ -21,7 +21,7 @@ def _simulate(*args):
 
 def test_system_is_discovered_with_claims_controls_and_figures():
     system = get_system("signal-noise")
-    assert len(system.claims) == 6 and system.simulate is not None
+    assert len(system.claims) == 7 and system.simulate is not None
     for claim in system.claims:
         assert claim.the_law.source.cite() and claim.the_wrong_law.latex() != claim.the_law.latex()
     assert {f.claim for f in system.figures} >= {"relu-boundary-slope", "relu-growth-slopes", "label-noise-rise"}

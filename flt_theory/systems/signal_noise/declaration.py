@@ -13,6 +13,7 @@ law and with the wrong law of its negative control; the comparison reads its pre
 claim                           law (prediction read)                                   negative control
 ==============================  =====================================================  =================================
 ``relu-boundary-slope``         Kou et al. 2023, ``law.exponent("n") = -1/4``           Cao et al.'s ReLU³ exponent -1/3
+``relu-boundary-d``             Kou et al. 2023, ``law.exponent("d") = -1/4``           Cao et al.'s d-independence: 0
 ``relu3-boundary-d``            Cao et al. 2022, ``law.exponent("d") = 0``               ReLU's (nd)^(-1/4): -1/4
 ``relu3-boundary-slope``        finding: the CI of the slope in (-1/q, -1/(q+1))        Cao et al.'s literal -1/q
 ``relu-growth-slopes``          ``law.numbers(eta, mu, m, tau, ...)``: γ and ρ̄ slopes   γ slope without (1 - 2τ)
@@ -72,10 +73,11 @@ NAME = "signal-noise"
 
 #: Sizes per scale.
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(relu_ns=(16, 32, 64, 128), relu_d=10**5, relu_seeds=8, grid=12,
+    "small": dict(relu_ns=(16, 32, 64, 128), relu_d=10**5, relu_seeds=8, grid=12, relu_n=32, relu_ds=(10**4, 10**5, 10**6),
                   cubic_ns=(16, 32, 64, 128, 256), cubic_d=10**5, cubic_n=32, cubic_ds=(10**4, 10**5, 10**6),
                   cubic_seeds=8, growth_seeds=6, label_seeds=10, iterations=8),
-    "paper": dict(relu_ns=(16, 32, 64, 128, 256, 512), relu_d=10**6, relu_seeds=16, grid=16,
+    "paper": dict(relu_ns=(16, 32, 64, 128, 256, 512), relu_d=10**6, relu_seeds=16, grid=16, relu_n=32,
+                  relu_ds=(10**4, 10**5, 10**6, 10**7),
                   cubic_ns=(16, 32, 64, 128, 256), cubic_d=10**6, cubic_n=32, cubic_ds=(10**4, 10**5, 10**6, 10**7),
                   cubic_seeds=16, growth_seeds=16, label_seeds=32, iterations=10),
 }
@@ -291,6 +293,11 @@ def _relu_boundary() -> Measurement:
         for n in s["relu_ns"]]))
 
 
+def _relu_boundary_d() -> Measurement:
+    return Measurement(experiment="signal-noise/boundary", seeds=_seeds("relu_seeds"), points=_points(lambda s: [
+        {**RELU_BOUNDARY, "n": s["relu_n"], "d": d, "iterations": s["iterations"]} for d in s["relu_ds"]]))
+
+
 def _cubic_boundary(variable: str) -> Measurement:
     def points(s):
         grid = [(n, s["cubic_d"]) for n in s["cubic_ns"]] if variable == "n" else [(s["cubic_n"], d) for d in s["cubic_ds"]]
@@ -322,6 +329,12 @@ def _claims() -> list[Claim]:
               law=laws.kou_boundary, wrong_law=functools.partial(laws.cao_boundary, 3),
               measurement=_relu_boundary(),
               compare=functools.partial(compare_boundary_slope, variable="n", tolerance=0.02)),
+        Claim(name="relu-boundary-d",
+              words=("ReLU (Kou et al. 2023): at fixed n the boundary SNR* ∝ d^(-1/4); with the slope in n, the boundary "
+                     "depends on n ||mu||^4/(sigma_xi^4 d) alone (the data collapse of the boundary)"),
+              law=laws.kou_boundary, wrong_law=functools.partial(laws.cao_boundary, 3),
+              measurement=_relu_boundary_d(),
+              compare=functools.partial(compare_boundary_slope, variable="d", tolerance=0.05)),
         Claim(name="relu3-boundary-d",
               words="ReLU^3 (Cao et al. 2022): at fixed n the boundary SNR* does not depend on d (1e4..1e6)",
               law=functools.partial(laws.cao_boundary, 3), wrong_law=laws.kou_boundary,
@@ -359,6 +372,9 @@ def _figures() -> list[Figure]:
         Figure(name="phase-diagram", claim="relu-boundary-slope",
                caption="final test error over (n, SNR), measured boundary SNR* (mean, 95% CI over seeds), law and wrong law",
                draw=functools.partial(draw_boundary, variable="n"), width=7.2, height=5.0),
+        Figure(name="boundary-in-d", claim="relu-boundary-d",
+               caption="ReLU boundary SNR* against d at n = 32 (mean, 95% CI over seeds), law d^(-1/4) and wrong law (flat)",
+               draw=functools.partial(draw_boundary, variable="d")),
         Figure(name="boundary-in-d", claim="relu3-boundary-d",
                caption="ReLU³ boundary SNR* against d at n = 32 (mean, 95% CI over seeds), law (flat) and wrong law (d^(-1/4))",
                draw=functools.partial(draw_boundary, variable="d")),
