@@ -53,6 +53,7 @@ __all__ = [
     "SCALES",
     "Claim",
     "ClaimVerdict",
+    "DEVICE_OPTION",
     "Figure",
     "Measurement",
     "Option",
@@ -226,6 +227,10 @@ class Option:
             raise InvalidParameterError(f"Option {self.name!r} of kind 'choice' needs its choices.")
         if not self.dest:
             object.__setattr__(self, "dest", self.name.replace("-", "_"))
+
+
+#: The ``--device`` option every simulate command shares (``auto``: CUDA when present).
+DEVICE_OPTION = Option(name="device", default="auto", help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'.")
 
 
 @dataclass(frozen=True, kw_only=True)

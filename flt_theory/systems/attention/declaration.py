@@ -30,7 +30,7 @@ from ...errors import FLTError, InvalidParameterError
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
-from ..declaration import Claim, Figure, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
 from . import model
 from .laws import JIANG, KOU, LI, attention_laws, boundary_law, regime_law
 
@@ -290,7 +290,7 @@ SYSTEM = System(
             Option(name="max-steps", kind="int", default=3000, minimum=0, help="Step limit."),
             Option(name="optimizer", kind="choice", choices=model.OPTIMIZERS, default="gd", help="gd or sign-gd."),
             Option(name="seeds", kind="int", default=4, minimum=1, help="Seeds 0..S-1."),
-            Option(name="device", default="auto", help="'auto', 'cpu', 'cuda'."),
+            DEVICE_OPTION,
         ),
         run=simulate_document,
     ),

@@ -44,7 +44,7 @@ from ...errors import FLTError, InvalidParameterError
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
-from ..declaration import Claim, Figure, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
 from . import laws, model
 from .figures import draw_levels
 
@@ -217,7 +217,7 @@ SYSTEM = System(
             Option(name="c-mu", kind="float", default=8.0, help="C_mu = ||mu~|| / ||mu|| of the second modality."),
             Option(name="steps", kind="int", default=300, help="GD steps."),
             Option(name="seeds", kind="int", default=4, help="Independent runs (seeds 0..S-1)."),
-            Option(name="device", default="auto", help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'."),
+            DEVICE_OPTION,
         ),
         run=simulate_document,
     ),

@@ -36,7 +36,7 @@ from ...numeric.backend import to_numpy
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
-from ..declaration import Claim, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
 from .laws import DIRECTIONS, SOURCE, dictionary_gamma, dictionary_laws
 from .model import DictionaryResult, train_dictionary
 
@@ -216,7 +216,7 @@ SYSTEM = System(
             Option(name="iterations", kind="int", default=150, minimum=1, maximum=100000, help="Solver iterations."),
             Option(name="unstructured", kind="flag", dest="unstructured", help="phi uniform (no input structure)."),
             Option(name="seeds", kind="int", default=2, minimum=1, maximum=1000, help="Independent runs."),
-            Option(name="device", default="auto", help="'auto', 'cpu', 'cuda'."),
+            DEVICE_OPTION,
         ),
         run=lambda unstructured=False, **options: simulate_document(structured=not unstructured, **options),
     ),

@@ -28,7 +28,7 @@ from ...errors import InvalidParameterError
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
-from ..declaration import Claim, Figure, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
 from . import model
 from .laws import CAO, HAN, balanced_law, diffusion_laws, dominant_law
 
@@ -209,7 +209,7 @@ SYSTEM = System(
             Option(name="eta", kind="float", default=0.1, help="Denoiser step size."),
             Option(name="steps", kind="int", default=2000, minimum=1, help="Denoiser GD steps."),
             Option(name="seeds", kind="int", default=4, minimum=1, help="Seeds 0..S-1."),
-            Option(name="device", default="auto", help="'auto', 'cpu', 'cuda'."),
+            DEVICE_OPTION,
         ),
         run=simulate_document,
     ),

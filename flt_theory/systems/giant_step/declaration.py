@@ -48,7 +48,7 @@ from ...symbolic import Subspace, Target, conditional_variance, leap_index, stai
 from ...symbolic.law import SYMBOLS, THIS_PROJECT, Law
 from ...symbolic.one_step import student_coefficient
 from ..frames import per_seed
-from ..declaration import Claim, Figure, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
 from . import model
 from .figures import draw_staircase, draw_transition
 from .laws import DKLPS, MMM, giant_step_laws, subspace_law
@@ -543,7 +543,7 @@ SYSTEM = System(
             Option(name="activation", default="relu", help="Student activation, a 1-D function of z."),
             Option(name="ridge", kind="float", default=None, minimum=0,
                    help="Fit the second layer by ridge with this lambda after the last step and report its test error."),
-            Option(name="device", default="auto", help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'."),
+            DEVICE_OPTION,
             Option(name="dtype", kind="choice", choices=("float32", "float64"), default="float32", help="Floating-point type."),
         ),
         run=simulate_document,

@@ -43,7 +43,7 @@ from ...numeric.backend import to_numpy
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
-from ..declaration import Claim, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
 from .laws import SETS, SOURCE, good_set_laws, linear_accuracy, tie_probability
 from .model import train_sparse_coding
 
@@ -388,7 +388,7 @@ SYSTEM = System(
             Option(name="sigma0", kind="float", default=SIGMA0, minimum=0, help="Input noise level sigma_0."),
             Option(name="lr", kind="float", default=None, minimum=0, help="Step size (default 30 sigma_1)."),
             Option(name="seeds", kind="int", default=2, minimum=1, maximum=1000, help="Independent runs."),
-            Option(name="device", default="auto", help="'auto', 'cpu', 'cuda'."),
+            DEVICE_OPTION,
         ),
         run=simulate_document,
     ),

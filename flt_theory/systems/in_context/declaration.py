@@ -45,7 +45,7 @@ from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..contrastive.declaration import compare_level
 from ..contrastive.figures import draw_levels
-from ..declaration import Claim, Figure, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
 from . import laws, model
 from .figures import draw_risk_curve
 
@@ -228,7 +228,7 @@ SYSTEM = System(
             Option(name="tasks", kind="ints", default=(1, 2, 8), help="(b) numbers of pretraining tasks, comma-separated."),
             Option(name="feature-steps", kind="int", default=400, help="(b) Adam steps."),
             Option(name="seeds", kind="int", default=3, help="Independent runs (seeds 0..S-1)."),
-            Option(name="device", default="auto", help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'."),
+            DEVICE_OPTION,
         ),
         run=simulate_document,
     ),

@@ -31,7 +31,7 @@ from ...compare.result import CheckResult
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
-from ..declaration import Claim, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
 from . import model
 from .laws import TUTORIAL, lazy_rich_laws
 from .simulate import simulate_document, simulate_table
@@ -132,7 +132,7 @@ SYSTEM = System(
             Option(name="d", kind="int", default=16, minimum=1, help="Input dimension."),
             Option(name="n", kind="int", default=64, minimum=1, help="Training samples."),
             Option(name="lr", kind="float", default=1.0, minimum=0, help="Base learning rate (x N in mean field)."),
-            Option(name="device", default="auto", help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'."),
+            DEVICE_OPTION,
         ),
         run=simulate_document,
         table=simulate_table,

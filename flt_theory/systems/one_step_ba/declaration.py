@@ -32,7 +32,7 @@ from ...compare.result import CheckResult, all_of, make_result, within
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
-from ..declaration import Claim, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
 from . import model
 from .laws import BA, hermite_parts, one_step_laws
 from .simulate import parse_ridge, simulate_document, simulate_table
@@ -188,7 +188,7 @@ SYSTEM = System(
             Option(name="seeds", kind="int", default=4, minimum=1, help="Independent runs (seeds 0..K-1)."),
             Option(name="noise", kind="float", default=0.0, minimum=0, help="Label noise sigma_epsilon."),
             Option(name="n-test", kind="int", default=8192, minimum=16, help="Fresh test points."),
-            Option(name="device", default="auto", help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'."),
+            DEVICE_OPTION,
         ),
         run=simulate_document,
         table=simulate_table,

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..._text import table
 from ...errors import FLTError, InvalidParameterError
-from ..declaration import Option, SimulateCommand
+from ..declaration import DEVICE_OPTION, Option, SimulateCommand
 
 __all__ = ["MAX_WORK", "SIMULATE", "simulate_document", "simulate_table"]
 
@@ -163,7 +163,7 @@ SIMULATE = SimulateCommand(
         Option(name="trajectory", kind="flag", help="Add the per-step records under 'trajectory'."),
         Option(name="record-every", kind="int", default=10, help="With --trajectory: record every that many steps."),
         Option(name="n-test", kind="int", default=2000, help="Test draws per seed."),
-        Option(name="device", default="auto", help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'."),
+        DEVICE_OPTION,
     ),
     run=simulate_document,
     table=simulate_table,

@@ -37,7 +37,7 @@ from ...compare.result import CheckResult, all_of, make_result
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
-from ..declaration import Claim, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
 from . import model
 from .laws import CHA_LEE, GAMMA, lipschitz_constant, residual_laws, theorem3_laws, vcl_laws
 from .simulate import simulate_document, simulate_table
@@ -340,7 +340,7 @@ SYSTEM = System(
             Option(name="seeds", kind="int", default=4, minimum=1, help="Random nets (seeds 0..K-1) of the residual."),
             Option(name="h-norm", kind="float", default=1.0, minimum=0, help="||h_0|| of the Theorem 3 nets."),
             Option(name="nets", kind="int", default=200, minimum=1, help="Random nets of the Theorem 3 count."),
-            Option(name="device", default="auto", help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'."),
+            DEVICE_OPTION,
         ),
         run=simulate_document,
         table=simulate_table,
