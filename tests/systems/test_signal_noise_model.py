@@ -10,7 +10,7 @@ from flt_theory.errors import InvalidParameterError, InvalidParameterTypeError
 from flt_theory.systems.signal_noise import laws
 from flt_theory.systems.signal_noise.model import (
     SignalNoiseConfig,
-    _act,
+    relu_power,
     activation_power,
     draw,
     literal_trajectory,
@@ -90,7 +90,7 @@ def test_test_error_matches_monte_carlo_on_the_literal_network(project):
     if project:
         xt[:, 0] = 0
     y = torch.where(torch.rand(40_000, generator=gen) < 0.5, 1.0, -1.0).double()
-    f = ((_act((y[:, None] * mu) @ w.T, 2) + _act(xt @ w.T, 2)) * dr.sign).sum(1) / 3
+    f = ((relu_power((y[:, None] * mu) @ w.T, 2) + relu_power(xt @ w.T, 2)) * dr.sign).sum(1) / 3
     mc = float((y * f <= 0).double().mean())
     assert 0.05 < exact < 0.45 and abs(exact - mc) < 4 * math.sqrt(0.25 / 40_000) * 2
 

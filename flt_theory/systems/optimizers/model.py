@@ -321,7 +321,7 @@ def make_data(
         z = dr.frame() @ dr.bartlett  # (S, d-1, K): the signal-noise literal vectors
         w0 = sigma0 * torch.cat([dr.init_e1[:, :, None], z[:, :, : 2 * m].transpose(1, 2)], dim=-1)
         zeta = sigma_xi * torch.cat([torch.zeros(len(seeds), n, 1, dtype=torch.float64), z[:, :, 2 * m:].transpose(1, 2)], -1)
-        test = {"normals": torch.stack([torch.randn(n_test, 2 * m, generator=sn._generator(s, "optimizers/test"),
+        test = {"normals": torch.stack([torch.randn(n_test, 2 * m, generator=sn.stream_generator(s, "optimizers/test"),
                                                     dtype=torch.float64) for s in seeds])}
     else:
         w0, zeta, test, support, values = _sparse_draws(seeds, dr, n=n, d=d, m=m, s=sparsity, sigma_xi=sigma_xi, sigma0=sigma0,
@@ -338,11 +338,11 @@ def _sparse_draws(seeds, dr, *, n, d, m, s, sigma_xi, sigma0, n_test):
     """Sparse supports, values, stored coordinates and test draws, one generator per seed and stream."""
     per_seed = []
     for k, seed in enumerate(seeds):
-        support = _distinct_indices(n, s, d - 1, sn._generator(seed, "optimizers/support"))  # noise coordinates 0..d-2
-        values = sigma_xi * torch.randn(n, s, generator=sn._generator(seed, "optimizers/noise"), dtype=torch.float64)
+        support = _distinct_indices(n, s, d - 1, sn.stream_generator(seed, "optimizers/support"))  # noise coordinates 0..d-2
+        values = sigma_xi * torch.randn(n, s, generator=sn.stream_generator(seed, "optimizers/noise"), dtype=torch.float64)
         union, inverse = torch.unique(support, return_inverse=True)
-        init = sigma0 * torch.randn(2 * m, len(union), generator=sn._generator(seed, "optimizers/init"), dtype=torch.float64)
-        tg = sn._generator(seed, "optimizers/test")
+        init = sigma0 * torch.randn(2 * m, len(union), generator=sn.stream_generator(seed, "optimizers/init"), dtype=torch.float64)
+        tg = sn.stream_generator(seed, "optimizers/test")
         t_support = _distinct_indices(n_test, s, d - 1, tg)
         t_values = sigma_xi * torch.randn(n_test, s, generator=tg, dtype=torch.float64)
         normals = torch.randn(n_test, 2 * m, generator=tg, dtype=torch.float64)
@@ -401,7 +401,7 @@ def _outputs(data: OptimizerData, w: torch.Tensor, xi: torch.Tensor):
     """``(a, b, f)``: :math:`\\langle w, \\mu\\rangle` (S, 2m), :math:`\\langle w, \\xi_i\\rangle` (S, 2m, n), outputs (S, n)."""
     a = w[..., 0] * data.mu_norm
     b = _noise_inner(data, w, xi)
-    act = sn._act(a[:, :, None] * data.y[:, None, :], data.q) + sn._act(b, data.q)
+    act = sn.relu_power(a[:, :, None] * data.y[:, None, :], data.q) + sn.relu_power(b, data.q)
     return a, b, (data.sign[:, None] * act).sum(1) / data.width
 
 
@@ -414,8 +414,8 @@ def _gradient(data: OptimizerData, w: torch.Tensor, xi: torch.Tensor, labels: to
     a, b, f = _outputs(data, w, xi)
     c = -labels * torch.sigmoid(-labels * f) / data.n  # dL/df_i, (S, n)
     jm = data.sign[None, :, None] / data.width
-    signal = (jm[..., 0] * (sn._dact(a[:, :, None] * data.y[:, None, :], data.q) * (c * data.y)[:, None, :]).sum(-1))
-    grad = _noise_combination(data, jm * sn._dact(b, data.q) * c[:, None, :], xi)  # (S, 2m, D)
+    signal = (jm[..., 0] * (sn.relu_power_derivative(a[:, :, None] * data.y[:, None, :], data.q) * (c * data.y)[:, None, :]).sum(-1))
+    grad = _noise_combination(data, jm * sn.relu_power_derivative(b, data.q) * c[:, None, :], xi)  # (S, 2m, D)
     grad[..., 0] = grad[..., 0] + signal * data.mu_norm
     return grad, f
 
@@ -424,7 +424,7 @@ def _test_error(data: OptimizerData, w: torch.Tensor) -> torch.Tensor:
     """Test error against the true label, both labels averaged (module docstring), (S,)."""
     m2 = 2 * data.width
     if data.sparsity is None:
-        tri = sn._positive_rows(torch.linalg.qr(w[..., 1:].transpose(1, 2), mode="r").R)  # (S, 2m, 2m)
+        tri = sn.positive_diagonal(torch.linalg.qr(w[..., 1:].transpose(1, 2), mode="r").R)  # (S, 2m, 2m)
         z = data.sigma_xi * data.test["normals"][..., : tri.shape[-2]] @ tri  # (S, n_test, 2m)
     else:
         idx = data.test["index"]
@@ -437,7 +437,7 @@ def _test_error(data: OptimizerData, w: torch.Tensor) -> torch.Tensor:
     wrong = 0.0
     for y in (1.0, -1.0):
         noise = z - data.feature_noise * y * a[:, None, :]
-        out = ((sn._act(y * a, data.q)[:, None, :] + sn._act(noise, data.q)) * data.sign).sum(-1) / data.width
+        out = ((sn.relu_power(y * a, data.q)[:, None, :] + sn.relu_power(noise, data.q)) * data.sign).sum(-1) / data.width
         wrong = wrong + ((y * out) <= 0).to(out).mean(-1)
     return 0.5 * wrong
 
@@ -546,7 +546,7 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
     state = {"m": torch.zeros_like(w), "v": torch.zeros_like(w)}
     flips = None
     if cfg.optimizer == "label-noise-gd":
-        flips = torch.stack([torch.rand(max(cfg.max_steps, 1), data.n, generator=sn._generator(s, "optimizers/flips"),
+        flips = torch.stack([torch.rand(max(cfg.max_steps, 1), data.n, generator=sn.stream_generator(s, "optimizers/flips"),
                                         dtype=torch.float64) < cfg.flip_prob for s in data.seeds]).to(data.y.device)
     active = torch.ones(S, dtype=torch.bool, device=w.device)
     steps = torch.full((S,), cfg.max_steps, dtype=torch.long, device=w.device)

@@ -109,9 +109,13 @@ __all__ = [
     "boundary_mu_norm",
     "draw",
     "literal_trajectory",
+    "positive_diagonal",
     "reduced_trajectory",
+    "relu_power",
+    "relu_power_derivative",
     "run_records",
     "snr",
+    "stream_generator",
     "train",
 ]
 
@@ -162,7 +166,9 @@ def _splitmix(*words: int) -> int:
     return state >> 1  # torch seeds must fit in an int64
 
 
-def _generator(seed: int, stream: str) -> torch.Generator:
+def stream_generator(seed: int, stream: str) -> torch.Generator:
+    """A CPU generator seeded from (``seed``, ``stream``) alone (splitmix64 of the seed and the stream's CRC): the
+    seed contract of this system and of those built on its data (a stream's draws never depend on another's)."""
     gen = torch.Generator(device="cpu")
     gen.manual_seed(_splitmix(seed, zlib.crc32(b"signal-noise/" + stream.encode())))
     return gen
@@ -254,7 +260,7 @@ class SignalNoiseDraw:
         rows = self.bartlett.shape[-2]
         frames = []
         for seed in self.seeds:  # one generator per seed: the frame of a seed does not depend on the batch
-            g = torch.randn(self.d - 1, rows, generator=_generator(seed, "frame"), dtype=torch.float64)
+            g = torch.randn(self.d - 1, rows, generator=stream_generator(seed, "frame"), dtype=torch.float64)
             q, r = torch.linalg.qr(g)
             frames.append(q * torch.sign(torch.diagonal(r)))
         return torch.stack(frames).to(self.y)
@@ -316,14 +322,14 @@ def draw(
     )
     parts: dict[str, list[torch.Tensor]] = {key: [] for key in ("y", "flip", "g", "h", "r", "t")}
     for seed in seeds:  # per-seed generators: a seed's draws never depend on the batch
-        perm = torch.randperm(n, generator=_generator(seed, "labels"))
+        perm = torch.randperm(n, generator=stream_generator(seed, "labels"))
         parts["y"].append(base_y[perm])
         parts["flip"].append(base_flip[perm])
-        init = _generator(seed, "init")
+        init = stream_generator(seed, "init")
         parts["g"].append(torch.randn(2 * m, generator=init, dtype=torch.float64))
         parts["h"].append(torch.randn(n, generator=init, dtype=torch.float64))
-        parts["r"].append(_bartlett(d - 1, k, _generator(seed, "wishart")))
-        parts["t"].append(torch.randn(n_test, 2 * m, generator=_generator(seed, "test"), dtype=torch.float64))
+        parts["r"].append(_bartlett(d - 1, k, stream_generator(seed, "wishart")))
+        parts["t"].append(torch.randn(n_test, 2 * m, generator=stream_generator(seed, "test"), dtype=torch.float64))
     to = dict(device=dev, dtype=dt)
     y = torch.stack(parts["y"]).to(**to)
     flipped = torch.stack(parts["flip"]).to(dev)
@@ -389,11 +395,13 @@ class SignalNoiseConfig:
             raise InvalidParameterTypeError(f"The 'project' parameter of {where} must be a bool. Got {self.project!r} instead.")
 
 
-def _act(z: torch.Tensor, q: int) -> torch.Tensor:
+def relu_power(z: torch.Tensor, q: int) -> torch.Tensor:
+    r""":math:`\sigma(z) = \mathrm{ReLU}(z)^q`, the CNN's activation."""
     return torch.relu(z) if q == 1 else torch.relu(z) ** q
 
 
-def _dact(z: torch.Tensor, q: int) -> torch.Tensor:
+def relu_power_derivative(z: torch.Tensor, q: int) -> torch.Tensor:
+    r""":math:`\sigma'(z) = q\,\mathrm{ReLU}(z)^{q-1}` (the indicator :math:`z > 0` for :math:`q = 1`)."""
     return (z > 0).to(z) if q == 1 else q * torch.relu(z) ** (q - 1)
 
 
@@ -441,7 +449,7 @@ def _inner(dr: SignalNoiseDraw, geo: _Geometry, gamma: torch.Tensor, rho: torch.
 
 def _outputs(dr: SignalNoiseDraw, q: int, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """Network outputs on the training points, (S, n)."""
-    act = _act(a[:, :, None] * dr.y[:, None, :], q) + _act(b, q)
+    act = relu_power(a[:, :, None] * dr.y[:, None, :], q) + relu_power(b, q)
     return (dr.sign[:, None] * act).sum(1) / dr.width
 
 
@@ -454,9 +462,9 @@ def _increments(dr, cfg, geo, a, b, f):
     n, m = dr.n, dr.width
     coef = torch.sigmoid(-dr.y_obs * f) * dr.y_obs  # -ℓ'_i ỹ_i, (S, n)
     scale = cfg.eta / (n * m)
-    dg = scale * geo.mu_norm[:, None] ** 2 * (_dact(a[:, :, None] * dr.y[:, None, :], cfg.q) @ (coef * dr.y)[:, :, None])[..., 0]
+    dg = scale * geo.mu_norm[:, None] ** 2 * (relu_power_derivative(a[:, :, None] * dr.y[:, None, :], cfg.q) @ (coef * dr.y)[:, :, None])[..., 0]
     norms = torch.diagonal(geo.gram, dim1=-2, dim2=-1)
-    dr_ = scale * (dr.sign[:, None] * _dact(b, cfg.q)) * (coef * norms)[:, None, :]
+    dr_ = scale * (dr.sign[:, None] * relu_power_derivative(b, cfg.q)) * (coef * norms)[:, None, :]
     return dg, dr_
 
 
@@ -522,7 +530,7 @@ def literal_trajectory(
     for t in range(steps + 1):
         w.requires_grad_(True)
         pre = torch.cat([signal, xi], dim=1) @ w.transpose(1, 2)  # (S, 2n, 2m)
-        act = _act(pre, cfg.q)
+        act = relu_power(pre, cfg.q)
         f = ((act[:, : dr.n] + act[:, dr.n :]) * dr.sign).sum(-1) / dr.width
         loss = _loss(dr, f)
         (grad,) = torch.autograd.grad(loss.sum(), w)
@@ -548,17 +556,17 @@ def _test_error(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, geo: _Geometry, gam
         e1 = cfg.sigma0 * dr.init_e1 + dr.sign * gamma / geo.mu_norm[:, None] + sx * (rho_t @ dr.noise_e1[:, :, None])[..., 0]
         coords = torch.cat([coords, e1[:, None, :]], dim=1)
     tri = torch.linalg.qr(coords, mode="r").R  # (S, min(rows, 2m), 2m)
-    tri = _positive_rows(tri)
+    tri = positive_diagonal(tri)
     eps = dr.test_normals[..., : tri.shape[-2]]
     z = sx * eps @ tri  # (S, n_test, 2m)
-    noise = (_act(z, cfg.q) * dr.sign).sum(-1) / dr.width  # (S, n_test)
-    sig_pos = (_act(a, cfg.q) * dr.sign).sum(-1) / dr.width  # y = +1, (S,)
-    sig_neg = (_act(-a, cfg.q) * dr.sign).sum(-1) / dr.width  # y = -1
+    noise = (relu_power(z, cfg.q) * dr.sign).sum(-1) / dr.width  # (S, n_test)
+    sig_pos = (relu_power(a, cfg.q) * dr.sign).sum(-1) / dr.width  # y = +1, (S,)
+    sig_neg = (relu_power(-a, cfg.q) * dr.sign).sum(-1) / dr.width  # y = -1
     wrong = (noise + sig_pos[:, None] <= 0).to(noise) + (noise + sig_neg[:, None] >= 0).to(noise)
     return 0.5 * wrong.mean(-1)
 
 
-def _positive_rows(tri: torch.Tensor) -> torch.Tensor:
+def positive_diagonal(tri: torch.Tensor) -> torch.Tensor:
     """Flip rows of a triangular factor so its diagonal is non-negative (the Cholesky factor)."""
     diag = torch.diagonal(tri, dim1=-2, dim2=-1)
     return tri * torch.where(diag < 0, -1.0, 1.0).to(tri)[..., None]
