@@ -31,6 +31,22 @@ signal wins iff :math:`n\,\mathrm{SNR}^q \gtrsim 1` (Cao, Chen, Belkin, Gu 2022,
 d)`: benign iff :math:`n\|\mu\|^4 \gtrsim \sigma_\xi^4 d` (Kou, Chen, Chen, Gu 2023, arXiv 2303.04145),
 :math:`\mathrm{SNR}^* \asymp (nd)^{-1/4}`.
 
+Claim ``relu-collapse`` (Kou et al. 2023): the whole ReLU test-error curve is a function of
+:math:`X = n\|\mu\|^4/(\sigma_\xi^4 d)` alone. Measured on :math:`n = 16, 64` × :math:`d = 10^4, 10^6`: the level
+sets :math:`X^*` of the curve at errors 0.3, 0.2, 0.1, 0.03, 0.01 give :math:`\mathrm{SNR}^* = (X^*/(nd))^{1/4}`
+with joint exponents :math:`(-1/4, -1/4)` in :math:`(n, d)` (tolerance 0.02, the same as the boundary slope). Needs a
+small initialisation: with :math:`\sigma_0\sqrt d = 3\cdot10^{-3}` the initial filters are comparable with the
+memorised noise :math:`\bar\rho\sqrt{n/d}` at :math:`d = 10^6` and :math:`X^*` drifts by 1.4× between the two
+:math:`d`; at :math:`3\cdot10^{-4}` it does not. Control: the curve as a function of :math:`n\,\mathrm{SNR}^2`
+(exponents :math:`(-1/2, 0)`).
+
+Claim ``relu-exponential-tail``: Kou et al.'s bound :math:`\mathrm{err} \le \exp(-X/C)` is the tail's form. The
+noise output is piecewise linear in a Gaussian vector whose scale over the margin is :math:`\propto X^{-1/2}`, so
+(Gaussian half-space at the most likely failure point) :math:`\mathrm{err} = KX^{-1/2}e^{-X/C}(1 - c/X + \dots)`:
+the local power of :math:`-\log\mathrm{err}` in :math:`X` lies below 1 and that of
+:math:`-\log\mathrm{err} - \frac12\log X` above it, both tending to 1 (checked below on the exact Gaussian tail).
+Control: a sub-exponential tail :math:`\exp(-c\sqrt X)` (power 1/2).
+
 Claim ``relu-boundary-slope``: the ReLU boundary has slope :math:`-1/4` in :math:`\log n` (control: the ReLU³
 exponent :math:`-1/3`). Claim ``relu3-boundary-d``: the ReLU³ boundary does not depend on :math:`d` over
 :math:`10^4..10^6` (control: ReLU's :math:`d^{-1/4}`). Claim ``relu3-boundary-slope`` (a finding): the ReLU³
@@ -44,6 +60,7 @@ the flipped samples and the test error rises to :math:`\ge \tau/2` — measured 
 comparison reports the point as out of regime. Control: no rise (final error :math:`\le \tau/2`).
 """
 
+import numpy as np
 import sympy as sp
 
 from flt_theory.systems import assert_claim
@@ -52,6 +69,8 @@ from flt_theory.systems.signal_noise import laws
 CLAIMS = [
     "signal-noise/relu-boundary-slope",
     "signal-noise/relu-boundary-d",
+    "signal-noise/relu-collapse",
+    "signal-noise/relu-exponential-tail",
     "signal-noise/relu3-boundary-d",
     "signal-noise/relu3-boundary-slope",
     "signal-noise/relu-growth-slopes",
@@ -79,6 +98,26 @@ def test_prediction():
     assert law.number(tau=0.2, d=128, n=64, snr=sp.sqrt(sp.Rational(2, 64))) == 0.1
     assert laws.value_in_regime(law, tau=0.2, d=512, n=64, snr=sp.sqrt(sp.Rational(2, 64))) != 0.1
     assert [x.status for x in (laws.relu_q_slope_finding(3), laws.growth_exponent(3))] == ["finding", "finding"]
+
+
+def test_collapse_variable_and_tail_bracket():
+    # X = n ||mu||^4/(sigma_xi^4 d) = n d SNR^4, so a level set X* = const is SNR* = (X*/(n d))^(1/4): exponents (-1/4, -1/4)
+    X = laws.kou_collapse_variable()
+    assert sp.simplify(X.subs(S["mu"], S["snr"] * S["sigma_xi"] * sp.sqrt(S["d"])) - S["n"] * S["d"] * S["snr"] ** 4) == 0
+    assert laws.snr2_collapse().exponent("n") == -0.5 and laws.snr2_collapse().exponent("d") == 0
+    # the exact Gaussian tail err = Phi(-sqrt(2X/C)) = K X^(-1/2) e^(-X/C) (1 - C/(2X) + ...): on the claim's windows the
+    # raw local power lies below 1 and the prefactor-corrected one above 1; a sub-exponential tail is far below both
+    from scipy.stats import norm
+
+    from flt_theory.systems.signal_noise.declaration import ERROR_CURVE, tail_powers
+    from flt_theory.systems.signal_noise.model import log_grid
+
+    xs = np.array(log_grid(ERROR_CURVE["x_low"], ERROR_CURVE["x_high"], ERROR_CURVE["grid"]))
+    for c in (1.0, 2.0, 4.0):
+        raw, corrected = tail_powers(xs, norm.cdf(-np.sqrt(2 * xs / c))[None, :])
+        assert raw[0] < 1 < corrected[0] < 1.5
+    raw, corrected = tail_powers(xs, np.exp(-2 * np.sqrt(xs))[None, :])
+    assert corrected[0] < 0.75
 
 
 def test_claim(claim_key, scale):

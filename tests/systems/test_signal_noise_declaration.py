@@ -21,10 +21,11 @@ def _simulate(*args):
 
 def test_system_is_discovered_with_claims_controls_and_figures():
     system = get_system("signal-noise")
-    assert len(system.claims) == 7 and system.simulate is not None
+    assert len(system.claims) == 9 and system.simulate is not None
     for claim in system.claims:
         assert claim.the_law.source.cite() and claim.the_wrong_law.latex() != claim.the_law.latex()
-    assert {f.claim for f in system.figures} >= {"relu-boundary-slope", "relu-growth-slopes", "label-noise-rise"}
+    assert {f.claim for f in system.figures} >= {"relu-boundary-slope", "relu-growth-slopes", "label-noise-rise",
+                                                 "relu-collapse", "relu-exponential-tail"}
 
 
 def test_simulate_json_grid_and_trajectory():

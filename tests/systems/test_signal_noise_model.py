@@ -151,3 +151,27 @@ def test_laws_render_and_read_exponents():
     assert laws.cao_boundary(3).source.arxiv == "2202.06526" and laws.kou_boundary().source.arxiv == "2303.04145"
     assert laws.logistic_slope_at_zero() == sp.Rational(-1, 2)
     assert "SNR" in laws.cao_boundary(3).latex() and laws.label_noise_rise().number(tau=0.3) == pytest.approx(0.15)
+
+
+@pytest.mark.parametrize("q,project,deep", [(1, True, 12.0), (2, False, 24.0), (3, True, None)])
+def test_radial_test_error_agrees_with_the_indicator_and_resolves_the_tail(q, project, deep):
+    import dataclasses
+
+    dr = draw([0, 1], n=16, d=4000, width=4, n_test=200_000, **CPU)
+    cfg = SignalNoiseConfig(q=q, mu_norm=1.0, sigma0=1e-4, eta=0.04, eps=0.05, max_steps=3000, project=project)
+    radial = dataclasses.replace(cfg, test_estimator="radial")
+    for mu in (4.0, 8.0):  # moderate errors: the two estimators of the same probability agree within the indicator's noise
+        mus = torch.full((2,), mu, dtype=torch.float64)
+        ind, rad = train(dr, cfg, mu_norm=mus).test_error, train(dr, radial, mu_norm=mus).test_error
+        noise = 4 * (ind.clamp_min(1e-3) * (1 - ind) / 200_000).sqrt()
+        assert ((ind - rad).abs() <= noise + 1e-3 * (q > 1)).all(), (q, mu, ind.tolist(), rad.tolist())
+    if deep is not None:  # far in the tail: the indicator reads 0, the radial estimate a positive probability
+        mus = torch.full((2,), deep, dtype=torch.float64)
+        assert (train(dr, cfg, mu_norm=mus).test_error == 0).all()
+        tail = train(dr, radial, mu_norm=mus).test_error
+        assert ((tail > 0) & (tail < 1e-8)).all()
+
+
+def test_test_estimator_is_validated():
+    with pytest.raises(InvalidParameterError, match="test_estimator"):
+        SignalNoiseConfig(q=1, mu_norm=1.0, test_estimator="exact")

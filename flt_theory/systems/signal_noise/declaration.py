@@ -56,7 +56,8 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
-from ...compare import check_at_least, check_at_most, check_ordering, check_power_law, fit_power_law
+from ...compare import (check_at_least, check_at_most, check_ordering, check_power_law, check_power_law_2d,
+                        fit_power_law)
 from ...compare.result import CheckResult, all_of, fmt, fmt_ci, make_result
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
@@ -64,7 +65,7 @@ from ...symbolic.law import Law
 from ..frames import per_seed
 from ..declaration import Claim, Figure, Measurement, System
 from . import laws, model
-from .figures import draw_boundary, draw_growth, draw_label_noise
+from .figures import draw_boundary, draw_collapse, draw_growth, draw_label_noise, draw_tail
 from .simulate import SIMULATE
 
 __all__ = ["SIZES", "SYSTEM", "per_seed"]
@@ -75,11 +76,14 @@ NAME = "signal-noise"
 SIZES: dict[str, dict[str, Any]] = {
     "small": dict(relu_ns=(16, 32, 64, 128), relu_d=10**5, relu_seeds=8, grid=12, relu_n=32, relu_ds=(10**4, 10**5, 10**6),
                   cubic_ns=(16, 32, 64, 128, 256), cubic_d=10**5, cubic_n=32, cubic_ds=(10**4, 10**5, 10**6),
-                  cubic_seeds=8, growth_seeds=6, label_seeds=10, iterations=8),
+                  cubic_seeds=8, growth_seeds=6, label_seeds=10, iterations=8,
+                  collapse_ns=(16, 64), collapse_ds=(10**4, 10**6), collapse_seeds=8, collapse_n_test=30_000),
     "paper": dict(relu_ns=(16, 32, 64, 128, 256, 512), relu_d=10**6, relu_seeds=16, grid=16, relu_n=32,
                   relu_ds=(10**4, 10**5, 10**6, 10**7),
                   cubic_ns=(16, 32, 64, 128, 256), cubic_d=10**6, cubic_n=32, cubic_ds=(10**4, 10**5, 10**6, 10**7),
-                  cubic_seeds=16, growth_seeds=16, label_seeds=32, iterations=10),
+                  cubic_seeds=16, growth_seeds=16, label_seeds=32, iterations=10,
+                  collapse_ns=(16, 32, 64, 128), collapse_ds=(10**4, 10**5, 10**6), collapse_seeds=12,
+                  collapse_n_test=100_000),
 }
 SCALES = tuple(SIZES)
 
@@ -88,6 +92,15 @@ RELU_BOUNDARY = dict(activation="relu", level=0.1, snr_low=3e-3, snr_high=0.2, s
                      max_steps=2000, grid_low=4e-3, grid_high=0.08)
 CUBIC_BOUNDARY = dict(activation="relu(z)**3", level=0.25, snr_low=0.1, snr_high=0.8, sigma0_sqrt_d=0.01,
                       eta_scale=0.3, max_steps=3000)
+#: The ReLU test-error curve over Kou et al.'s X = n ||mu||^4/(sigma_xi^4 d): 16 values X = 0.05 * 2^(k/2), k = 0..15
+#: (0.05..9.05), errors by the radial estimator (errors of 1e-5 resolved with 3e4 test rows), sigma0 sqrt(d) = 3e-4
+#: (at 3e-3 the initialisation is comparable with the memorised noise rho-bar sqrt(n/d) at d = 1e6 and X* drifts
+#: by a factor 1.4 between d = 1e4 and 1e6; at 3e-4 the drift is gone).
+ERROR_CURVE = dict(activation="relu", sigma0_sqrt_d=3e-4, eta_scale=1.0, eps=0.05, max_steps=2000, x_low=0.05,
+                   x_high=0.05 * 2**7.5, grid=16)
+#: Error levels whose level sets X*(level) the collapse compares across (n, d).
+COLLAPSE_LEVELS = (0.3, 0.2, 0.1, 0.03, 0.01)
+COLLAPSE_TOLERANCE = 0.02
 #: The label-noise set-up: ReLU, n = 64, tau = 0.2, n SNR^2 = 2 at d/n = 2 (in regime), 8 and 32 (out of regime), and
 #: at ``paper`` scale also n SNR^2 = 4 at d/n = 2 (out of regime: the final error falls back below tau/2).
 LABEL_NOISE_POINTS = {"small": ((2, 2.0), (8, 2.0), (32, 2.0)), "paper": ((2, 2.0), (8, 2.0), (32, 2.0), (2, 4.0))}
@@ -119,6 +132,21 @@ def boundary(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]
     eta = _eta_scale_to_eta(p.pop("eta_scale"), n, m, d)
     sigma0 = p.pop("sigma0_sqrt_d") / math.sqrt(d)
     return model.boundary_rows(n=n, d=d, width=m, eta=eta, sigma0=sigma0, seeds=seeds, **p)
+
+
+@experiment("signal-noise/error-curve", batched=True,
+            defaults={"width": 10, "eps": 0.05, "max_steps": 2000},
+            types={"activation": str, "n": strict_int, "d": strict_int, "width": strict_int, "sigma0_sqrt_d": finite_float,
+                   "eta_scale": finite_float, "eps": finite_float, "max_steps": strict_int, "n_test": strict_int,
+                   "x_low": finite_float, "x_high": finite_float, "grid": strict_int})
+def error_curve(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
+    r"""Per seed, the final test error ``err_k`` at ``grid`` log-spaced :math:`X = n\|\mu\|^4/(\sigma_\xi^4 d)`
+    (:func:`.model.error_curve_rows`), :math:`\sigma_0 = s_0/\sqrt d`, :math:`\eta = c\,nm/d`."""
+    p = dict(params)
+    n, d, m = p.pop("n"), p.pop("d"), p.pop("width")
+    eta = _eta_scale_to_eta(p.pop("eta_scale"), n, m, d)
+    sigma0 = p.pop("sigma0_sqrt_d") / math.sqrt(d)
+    return model.error_curve_rows(n=n, d=d, width=m, eta=eta, sigma0=sigma0, seeds=seeds, **p)
 
 
 @experiment("signal-noise/growth", batched=True, defaults={"width": 10, "label_noise": 0.0, "max_steps": 400},
@@ -200,6 +228,116 @@ def compare_boundary_slope(frame: pd.DataFrame, law: Law, *, variable: str, tole
     exponent = float(law.exponent(variable))
     return check_power_law(xs, y, exponent, tolerance=tolerance,
                            name=f"{what}: exponent {fmt(exponent)} (tolerance {tolerance:g})")
+
+
+def error_curves(frame: pd.DataFrame) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
+    r"""Per point :math:`(n, d)`: the grid :math:`X_k` and the test errors as ``(seeds, K)``, seeds in order."""
+    grid = sorted(int(c[4:]) for c in frame.columns if c.startswith("err_"))
+    curves = {}
+    for (n, d), part in frame.sort_values("seed").groupby(["n", "d"]):
+        xs = part[[f"x_{k}" for k in grid]].iloc[0].to_numpy(float)
+        curves[(int(n), int(d))] = (xs, part[[f"err_{k}" for k in grid]].to_numpy(float))
+    return curves
+
+
+def level_crossing(xs: np.ndarray, errors: np.ndarray, level: float) -> np.ndarray:
+    r"""Per seed, the :math:`X` where the test-error curve first falls to ``level``: linear interpolation of
+    :math:`\log X` in :math:`\log\mathrm{err}` between the grid points around the crossing; NaN when the curve
+    does not cross inside the grid.
+
+    >>> xs = np.array([1.0, 2.0, 4.0]); errors = np.array([[0.4, 0.1, 0.025]])
+    >>> round(float(level_crossing(xs, errors, 0.05)[0]), 6)
+    2.828427
+    """
+    out = np.full(len(errors), math.nan)
+    for s, err in enumerate(errors):
+        below = np.flatnonzero(err <= level)
+        if len(below) == 0 or below[0] == 0 or err[below[0]] <= 0:
+            continue
+        k = below[0]
+        out[s] = math.exp(np.interp(math.log(level), [math.log(err[k]), math.log(err[k - 1])],
+                                    [math.log(xs[k]), math.log(xs[k - 1])]))
+    return out
+
+
+def compare_collapse(frame: pd.DataFrame, law: Law, *, levels: tuple[float, ...] = COLLAPSE_LEVELS,
+                     tolerance: float = COLLAPSE_TOLERANCE) -> CheckResult:
+    r"""Data collapse of the whole ReLU test-error curve: at every ``level``, the level set
+    :math:`X^*(\mathrm{level})` of each seed's curve gives :math:`\mathrm{SNR}^* = (X^*/(nd))^{1/4}`; a joint power
+    law in :math:`(n, d)` over the points must have the law's exponents ``(law.exponent("n"),
+    law.exponent("d"))`` within ``tolerance`` (Kou et al.: :math:`(-1/4, -1/4)`, i.e. :math:`X^*` constant — the
+    curve is a function of :math:`X` alone). PASSES iff every level passes."""
+    curves = error_curves(frame)
+    points = sorted(curves)
+    ns, ds = (np.array([p[i] for p in points], dtype=float) for i in (0, 1))
+    predicted = (float(law.exponent("n")), float(law.exponent("d")))
+    parts = []
+    for level in levels:
+        snr = np.stack([(level_crossing(*curves[p], level) / (p[0] * p[1])) ** 0.25 for p in points], axis=1)
+        keep = np.isfinite(snr).all(axis=1)
+        note = "" if keep.all() else f", {int((~keep).sum())} seed(s) not crossing"
+        parts.append(check_power_law_2d(ns, ds, snr[keep], predicted, tolerance=tolerance,
+                                        labels=("exponent of n", "exponent of d"),
+                                        name=f"level {level:g}: SNR* ∝ n^{fmt(predicted[0])} d^{fmt(predicted[1])} "
+                                             f"(tolerance {tolerance:g}{note})"))
+    where = ", ".join(f"({n}, {d:.0e})" for n, d in points)
+    return all_of(f"ReLU test error at levels {', '.join(f'{v:g}' for v in levels)} over (n, d) = {where}", law.text(), parts)
+
+
+def tail_powers(xs: np.ndarray, errors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""Per seed, the local power :math:`\beta` of :math:`-\log\mathrm{err}` (raw) and of
+    :math:`L(X) = -\log\mathrm{err} - \tfrac12\log X` (corrected) on the two windows :math:`[X_1, X_2]`,
+    :math:`[X_2, X_3]` ending at the grid's last point, :math:`X_1 \approx X_3/4`, :math:`X_2 \approx X_3/2`: if
+    :math:`L = a + bX^\beta` and :math:`X_2 = 2X_1`, :math:`X_3 = 4X_1`, the mean rates of :math:`L` on the windows
+    satisfy :math:`r_2/r_1 = 2^{\beta-1}` whatever :math:`a, b`. NaN where an error is 0.
+
+    >>> xs = np.array([1.0, 2.0, 4.0, 8.0]); errors = np.exp(-(3 + 0.5 * xs) - 0.5 * np.log(xs))[None, :]
+    >>> raw, corrected = tail_powers(xs, errors)
+    >>> bool(raw[0] < 1), round(float(corrected[0]), 10)
+    (True, 1.0)
+    """
+    last = len(xs) - 1
+    i1, i2 = (int(np.argmin(abs(np.log(xs) - math.log(xs[last] / f)))) for f in (4, 2))
+    points = [i1, i2, last]
+    out = []
+    with np.errstate(divide="ignore", invalid="ignore"):
+        raw = -np.log(errors[:, points])
+        for lval in (raw, raw - 0.5 * np.log(xs[points])):
+            r1 = (lval[:, 1] - lval[:, 0]) / (xs[i2] - xs[i1])
+            r2 = (lval[:, 2] - lval[:, 1]) / (xs[last] - xs[i2])
+            beta = 1 + np.log2(r2 / r1)
+            out.append(np.where(np.isfinite(beta), beta, math.nan))
+    return out[0], out[1]
+
+
+def compare_tail(frame: pd.DataFrame, law: Law) -> CheckResult:
+    r"""The form of the ReLU test-error tail, read as ``law.exponent("X")`` = :math:`\beta` in
+    :math:`-\log\mathrm{err} \approx X^\beta/C`: the local power of the raw :math:`-\log\mathrm{err}` must lie
+    below :math:`\beta` and that of :math:`L = -\log\mathrm{err} - \frac12\log X` above it (:func:`tail_powers`,
+    averaged over the :math:`(n, d)` points per seed; each 95% interval on its side: demonstrated).
+
+    Why a bracket (:func:`.laws.kou_tail`): :math:`\mathrm{err} = KX^{-1/2}e^{-X/C}(1 - c/X + \dots)`,
+    :math:`c > 0` (the Gaussian tail :math:`\Phi(-t) = \varphi(t)/t\,(1 - t^{-2} + \dots)`), so the raw rate
+    :math:`1/C + 1/(2X) + O(X^{-2})` falls with :math:`X` (local power below 1) and the corrected rate
+    :math:`1/C - c/X^2` rises (above 1); both converge to 1. Measured (8 seeds): on windows ending at
+    :math:`X = 6.4, 9.05, 12.8, 25.6` the raw power is 0.84, 0.87, 0.90, 0.96 and the corrected 1.18, 1.11, 1.07,
+    1.04. The windows end at :math:`X = 9.05`, where both sides clear 1 by about 0.12 against a 95% half-width of
+    about 0.03 (ending at 12.8, one of five seed sets had the corrected interval touch 1: the bracket narrows
+    faster than the Monte Carlo error of errors near :math:`10^{-5}`). No tolerance; the wrong law's 1/2 and
+    the mutants at ±0.25 fall outside the bracket."""
+    curves = error_curves(frame)
+    raw, corrected = (np.stack([tail_powers(*curves[p])[k] for p in sorted(curves)], axis=1) for k in (0, 1))
+    keep = np.isfinite(raw).all(axis=1) & np.isfinite(corrected).all(axis=1)
+    exponent = float(law.exponent("X"))
+    xs = next(iter(curves.values()))[0]
+    parts = [check_at_most(raw[keep].mean(axis=1), exponent, mode="demonstrated",
+                           name=f"local power of -log err ≤ {fmt(exponent)}"),
+             check_at_least(corrected[keep].mean(axis=1), exponent, mode="demonstrated",
+                            name=f"local power of -log err - ½ log X ≥ {fmt(exponent)}")]
+    dropped = int((~keep).sum())
+    note = f" ({dropped} seed(s) with a zero error dropped)" if dropped else ""
+    return all_of(f"-log err ∝ X^{fmt(exponent)} on X = {xs[-1] / 4:.3g}..{xs[-1]:.3g}, bracketed by the raw and "
+                  f"prefactor-corrected local powers{note}", exponent, parts)
 
 
 def _growth_prediction(law: Law, row: pd.Series) -> tuple[float, ...]:
@@ -306,6 +444,11 @@ def _cubic_boundary(variable: str) -> Measurement:
     return Measurement(experiment="signal-noise/boundary", seeds=_seeds("cubic_seeds"), points=_points(points))
 
 
+def _error_curve() -> Measurement:
+    return Measurement(experiment="signal-noise/error-curve", seeds=_seeds("collapse_seeds"), points=_points(lambda s: [
+        {**ERROR_CURVE, "n": n, "d": d, "n_test": s["collapse_n_test"]} for n in s["collapse_ns"] for d in s["collapse_ds"]]))
+
+
 def _growth(activation: str, **params: Any) -> Measurement:
     point = {"activation": activation, "n": 40, "d": 10**5, "width": 10, "snr": 0.05, **params}
     return Measurement(experiment="signal-noise/growth", seeds=_seeds("growth_seeds"),
@@ -335,6 +478,17 @@ def _claims() -> list[Claim]:
               law=laws.kou_boundary, wrong_law=functools.partial(laws.cao_boundary, 3),
               measurement=_relu_boundary_d(),
               compare=functools.partial(compare_boundary_slope, variable="d", tolerance=0.05)),
+        Claim(name="relu-collapse",
+              words=("ReLU (Kou et al. 2023): the whole test-error curve is a function of n ||mu||^4/(sigma_xi^4 d) alone: "
+                     "its level sets at errors 0.3..0.01 have SNR* ∝ (n d)^(-1/4) across n and d"),
+              law=laws.kou_boundary, wrong_law=laws.snr2_collapse,
+              measurement=_error_curve(), compare=compare_collapse),
+        Claim(name="relu-exponential-tail",
+              words=("ReLU (Kou et al. 2023): the test error's tail is exponential in X = n ||mu||^4/(sigma_xi^4 d), "
+                     "err = X^(-1/2) exp(-X/C)(1 + O(1/X)): the local power of -log err in X is bracketed around 1 "
+                     "by the raw (below) and prefactor-corrected (above) estimates"),
+              law=laws.kou_tail, wrong_law=laws.subexponential_tail,
+              measurement=_error_curve(), compare=compare_tail),
         Claim(name="relu3-boundary-d",
               words="ReLU^3 (Cao et al. 2022): at fixed n the boundary SNR* does not depend on d (1e4..1e6)",
               law=functools.partial(laws.cao_boundary, 3), wrong_law=laws.kou_boundary,
@@ -375,6 +529,12 @@ def _figures() -> list[Figure]:
         Figure(name="boundary-in-d", claim="relu-boundary-d",
                caption="ReLU boundary SNR* against d at n = 32 (mean, 95% CI over seeds), law d^(-1/4) and wrong law (flat)",
                draw=functools.partial(draw_boundary, variable="d")),
+        Figure(name="collapse", claim="relu-collapse",
+               caption="ReLU test error against X = n||μ||⁴/(σ_ξ⁴d) for every (n, d) (collapse) and against n SNR² (no collapse)",
+               draw=draw_collapse, width=9.0, height=4.2),
+        Figure(name="tail", claim="relu-exponential-tail",
+               caption="ReLU test-error tail: -log err with and without the ½ log X prefactor against X; law (straight) and wrong law (√X)",
+               draw=draw_tail, width=7.2, height=4.8),
         Figure(name="boundary-in-d", claim="relu3-boundary-d",
                caption="ReLU³ boundary SNR* against d at n = 32 (mean, 95% CI over seeds), law (flat) and wrong law (d^(-1/4))",
                draw=functools.partial(draw_boundary, variable="d")),
@@ -391,7 +551,7 @@ def _figures() -> list[Figure]:
 
 
 def _all_laws() -> list[Law]:
-    return [laws.kou_boundary(), laws.cao_boundary(3), laws.relu_q_slope_finding(3), laws.growth_slopes(),
+    return [laws.kou_boundary(), laws.kou_tail(), laws.cao_boundary(3), laws.relu_q_slope_finding(3), laws.growth_slopes(),
             laws.growth_exponent(3), laws.literal_gamma_recursion(3), _label_noise_law()]
 
 
@@ -406,7 +566,7 @@ SYSTEM = System(
     sources=(laws.CAO_2022, laws.KOU_2023, laws.HAN_2025),
     laws=_all_laws,
     claims=_claims(),
-    experiments=("signal-noise/boundary", "signal-noise/growth", "signal-noise/label-noise"),
+    experiments=("signal-noise/boundary", "signal-noise/error-curve", "signal-noise/growth", "signal-noise/label-noise"),
     figures=_figures(),
     simulate=SIMULATE,
 )

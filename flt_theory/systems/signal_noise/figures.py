@@ -8,6 +8,9 @@ r"""Figures of the signal-noise claims, drawn from the claim's stored measuremen
   exponent, not the constant).
 * Trajectories (``relu-growth-slopes``): :math:`\max\gamma` and :math:`\bar\rho` along the early phase with
   the derived straight lines ``law.numbers(...)`` :math:`\times t` and the wrong law's.
+* Collapse (``relu-collapse``): every :math:`(n, d)`'s test-error curve against :math:`X` and against the wrong
+  law's :math:`n\,\mathrm{SNR}^2`. Tail (``relu-exponential-tail``): :math:`-\log\mathrm{err}` with and without
+  the :math:`\frac12\log X` prefactor against :math:`X`, the law's straight line and the wrong law's :math:`\sqrt X`.
 * Two-stage curve (``label-noise-rise``): test error and fraction of flipped samples fitted along GD,
   per measured point, with :math:`\tau/2`.
 
@@ -24,7 +27,7 @@ import sympy as sp
 
 from ...compare import mean_ci
 
-__all__ = ["draw_boundary", "draw_growth", "draw_label_noise"]
+__all__ = ["draw_boundary", "draw_collapse", "draw_growth", "draw_label_noise", "draw_tail"]
 
 MEASURED, PREDICTED, CONTROL = "#1f4e9c", "#d9480f", "#7a7a7a"
 _PALETTE = ("#1f4e9c", "#2b8a3e", "#862e9c", "#c2255c", "#e67700", "#0b7285")
@@ -162,3 +165,66 @@ def draw_label_noise(fig, frame, law, wrong_law, check, control) -> None:
     first = frame.iloc[0]
     fig.suptitle(f"ReLU, label noise τ = {tau:g}, n = {first['n']}, m = {first['width']}: mean over "
                  f"{frame['seed'].nunique()} seeds (solid: in the law's regime; dotted: out of regime)", fontsize=9)
+
+
+def draw_collapse(fig, frame, law, wrong_law, check, control) -> None:
+    r"""The test-error curves of every :math:`(n, d)` against Kou et al.'s :math:`X = n\|\mu\|^4/(\sigma_\xi^4 d)`
+    (left: they collapse) and against the wrong law's variable :math:`n\,\mathrm{SNR}^2 = \sqrt{nX/d}` (right:
+    they do not); mean and 95% CI over seeds, log scales."""
+    from .declaration import error_curves
+
+    curves = error_curves(frame)
+    left, right = fig.subplots(1, 2, sharey=True)
+    for colour, ((n, d), (xs, errors)) in zip(_PALETTE, sorted(curves.items())):
+        stats = np.array([_band(errors[:, k], 0.0, 0.5) for k in range(len(xs))])
+        label = f"n = {n}, d = {d:.0e}"
+        for ax, x in ((left, xs), (right, np.sqrt(n * xs / d))):
+            ax.plot(x, stats[:, 0], "o-", color=colour, ms=3.5, lw=1.4, label=label)
+            ax.fill_between(x, np.maximum(stats[:, 1], 1e-12), stats[:, 2], color=colour, alpha=0.18, lw=0)
+    for ax in (left, right):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.grid(alpha=0.3, which="both")
+    left.set_xlabel("X = n ||μ||⁴ / (σ_ξ⁴ d)  (law's variable, log scale)")
+    right.set_xlabel("n SNR² = √(n X / d)  (wrong law's variable, log scale)")
+    left.set_ylabel("final test error (fraction misclassified, log scale)")
+    left.legend(fontsize=7, loc="lower left", title=f"mean, 95% CI over {frame['seed'].nunique()} seeds", title_fontsize=7)
+    first = frame.iloc[0]
+    fig.suptitle(f"ReLU, m = {first['width']}: the whole test-error curve is a function of X alone "
+                 f"(law, Kou et al.), not of n SNR² (wrong law)", fontsize=9)
+
+
+def draw_tail(fig, frame, law, wrong_law, check, control) -> None:
+    r""":math:`L(X) = -\log\mathrm{err} - \frac12\log X` and the raw :math:`-\log\mathrm{err}` against :math:`X` per
+    :math:`(n, d)` (mean over seeds), with the law's straight line (slope fitted on the last window) and the
+    wrong law's :math:`\sqrt X` through the same two end points."""
+    from .declaration import error_curves
+
+    curves = error_curves(frame)
+    ax = fig.subplots()
+    for colour, ((n, d), (xs, errors)) in zip(_PALETTE, sorted(curves.items())):
+        shown = xs >= 0.5
+        with np.errstate(divide="ignore"):
+            raw = -np.log(errors).mean(axis=0)[shown]
+        ax.plot(xs[shown], raw - 0.5 * np.log(xs[shown]), "o-", color=colour, ms=4, lw=1.5, label=f"n = {n}, d = {d:.0e}")
+        ax.plot(xs[shown], raw, ":", color=colour, lw=1.2)
+    ax.plot([], [], "k:", lw=1.2, label="dotted: raw −log err (no prefactor)")
+    xs, errors = next(iter(curves.values()))
+    with np.errstate(divide="ignore"):
+        corrected = (-np.log(errors).mean(axis=0)) - 0.5 * np.log(xs)
+    last = len(xs) - 1
+    first = int(np.argmin(abs(np.log(xs) - math.log(xs[last] / 4))))
+    t = np.linspace(xs[first], xs[last], 50)
+    slope = (corrected[last] - corrected[first]) / (xs[last] - xs[first])
+    ax.plot(t, corrected[first] + slope * (t - xs[first]), "-", color=PREDICTED, lw=2.4,
+            label="law: exponential tail, L ∝ X (straight line)")
+    b = float(wrong_law.exponent("X"))
+    scale = (corrected[last] - corrected[first]) / (xs[last] ** b - xs[first] ** b)
+    ax.plot(t, corrected[first] + scale * (t ** b - xs[first] ** b), "--", color=CONTROL, lw=1.8,
+            label=f"wrong law: L ∝ X^{b:g} (same end points)")
+    ax.set_xlabel("X = n ||μ||⁴ / (σ_ξ⁴ d)  (linear scale)")
+    ax.set_ylabel("L = −log err − ½ log X  (solid), nats")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left")
+    ax.set_title(f"ReLU tail of the test error (mean over {frame['seed'].nunique()} seeds); the check reads the local "
+                 "power on the last two doubling windows", fontsize=8.5)
