@@ -67,6 +67,7 @@ from .symbolic import (
     staircase,
 )
 from .symbolic.generative import generative_exponent
+from .symbolic.staircase_sizes import staircase_sizes
 from .symbolic.target import MAX_POLYNOMIAL_TERMS, polynomial_degree_bound
 
 __all__ = ["TOUR_REGIMES", "TOUR_STAIRCASES", "TOUR_TARGET", "cli", "main"]
@@ -374,33 +375,53 @@ def leap_command(target: str | None, links: str | None, truncation: int | None, 
         click.echo(_table(rows))
 
 
-@cli.command("staircase", short_help="Subspaces U_1..U_T learned by T giant steps (n = O(d)).")
+@cli.command("staircase", short_help="Subspaces U_1..U_T learned by T giant steps (n = O(d)), with their sizes.")
 @_target_options
 @click.option("--steps", type=click.IntRange(1, 64), default=3, show_default=True, help="Number of giant steps T.")
+@click.option("--d", "dim", type=click.IntRange(2, None), default=None,
+              help="Dimension: with --n, also print the predicted mass of each step's new directions.")
+@click.option("--n", "samples", type=click.IntRange(1, None), default=None, help="Fresh samples per step (with --d).")
+@click.option("--p", "width", type=click.IntRange(2, None), default=64, show_default=True, help="Student width (with --d).")
+@click.option("--eta", type=click.FloatRange(min=0, min_open=True), default=None, help="Step size (with --d; default 4p, the staircase regime).")
+@click.option("--activation", default="relu", show_default=True, help="Student activation (with --d), a function of z.")
 @_output_options
 def staircase_command(
-    target: str | None, links: str | None, truncation: int | None, steps: int, as_json: bool, as_latex: bool
+    target: str | None, links: str | None, truncation: int | None, steps: int, dim: int | None, samples: int | None,
+    width: int, eta: float | None, activation: str, as_json: bool, as_latex: bool
 ) -> None:
     """Staircase U_1 .. U_T of subspaces learned by T giant steps with n = O(d) (Dandi et al. 2023, arXiv 2305.18270, Conjecture 1).
 
-    Bases are orthonormal, in w*-coordinates (component k along w*_k).
+    Bases are orthonormal, in w*-coordinates (component k along w*_k). With --d and --n, the predicted size of
+    each step: the mass of its new directions after that step (population term + finite-sample fluctuation,
+    derived from the one-step update; flt_theory.symbolic.staircase_sizes), in units of the random level 1/d,
+    and whether it is resolvable ("learned at this size": least new direction >= 15/d).
     """
     fmt = _output_format(as_json, as_latex)
     f = _load_target(target, links)
     _guard_size(f)
+    if (dim is None) != (samples is None):
+        raise click.UsageError("--d and --n go together: give both to print the sizes, or neither")
     with _blame("TARGET"), np.errstate(all="ignore"):
         text, _, note = _describe_target(f, truncation)
         subspaces = staircase(f, steps, degree=truncation)
+    sizes = None
+    if dim is not None:
+        if dim <= f.rank:
+            raise click.BadParameter(f"must exceed the target's rank {f.rank}; got {dim}", param_hint="--d")
+        with _blame("--activation"), np.errstate(all="ignore"):
+            sizes = staircase_sizes(f, d=dim, n=samples, p=width, eta=eta if eta is not None else 4.0 * width,
+                                    steps=steps, activation=activation, degree=truncation)
     if fmt == "json":
-        _emit_json(
-            {
-                "rank": f.rank,
-                "subspaces": [
-                    {"step": t, "dim": u.dim, "basis": _basis(u), "latex": u.latex()}
-                    for t, u in enumerate(subspaces, start=1)
-                ],
-            }
-        )
+        document = {
+            "rank": f.rank,
+            "subspaces": [
+                {"step": t, "dim": u.dim, "basis": _basis(u), "latex": u.latex()}
+                for t, u in enumerate(subspaces, start=1)
+            ],
+        }
+        if sizes is not None:
+            document["sizes"] = [s.to_dict() for s in sizes]
+        _emit_json(document)
     elif fmt == "latex":
         lines = [rf"U_{{{t}}} &= {u.latex()}" for t, u in enumerate(subspaces, start=1)]
         click.echo("\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}")
@@ -412,6 +433,17 @@ def staircase_command(
             basis = ", ".join("[" + ", ".join(f"{x:.4g}" for x in row) + "]" for row in _basis(u)) or "-"
             rows.append((str(t), str(u.dim), _subspace_text(u), basis))
         click.echo(_table(rows))
+        if sizes is not None:
+            step_size = eta if eta is not None else 4.0 * width
+            click.echo(f"\npredicted mass of each step's new directions after that step, d = {dim}, n = {samples}, "
+                       f"p = {width}, eta = {step_size:g}, {activation} student (units of the random level 1/d; "
+                       f"mean-field prediction, derivation in flt_theory.symbolic.staircase_sizes)")
+            rows = [("t", "new dims", "new mass", "least new direction", "fluctuation only", "learned at this size")]
+            for s in sizes:
+                rows.append((str(s.step), str(s.new_dim), f"{s.new_mass * dim:.3g}", f"{s.ratio:.3g}",
+                             f"{s.fluctuation_mass * dim:.3g}",
+                             "- (nothing new)" if not s.new_dim else ("yes" if s.resolvable else "no (< 15x random)")))
+            click.echo(_table(rows))
 
 
 @cli.command("limits", short_help="Learned subspace and learnable part P_{U,<=kappa} f*.")
@@ -775,6 +807,12 @@ def verify_command(ctx: click.Context, target: str, activation: str, steps: int,
         for p in document["predictions"]:
             if p["verdict"] != "pass":
                 click.echo(f"  {p['verdict']} {p['name']}: {p['message']}")
+            if p.get("sizes"):
+                steps = "; ".join(f"step {s['step']}: {s['ratio']:.3g}x" + ("" if s["resolvable"] else " (not resolvable)")
+                                  for s in p["sizes"] if s["new_dim"])
+                click.echo(f"  {p['name']}: predicted least new direction per step, in units of the random level 1/d: {steps}")
+                if p["verdict"] == "pass" and "not learned at this size" in p["message"]:
+                    click.echo(f"  {p['name']}: {p['message'].split('[', 1)[1].rstrip(']')}")
     ctx.exit(0 if document["passed"] else 1)
 
 

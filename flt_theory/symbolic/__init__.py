@@ -25,6 +25,7 @@ from .projections import (
     regime_table,
 )
 from .staircase import conditional_mean_gradient, staircase, staircase_step
+from .staircase_sizes import StepSize, staircase_sizes
 from .subspace import Subspace
 from .target import Target, parse_link
 
@@ -60,7 +61,9 @@ __all__ = [
     "random_feature_error",
     "regime_table",
     "staircase",
+    "staircase_sizes",
     "staircase_step",
+    "StepSize",
     "student_coefficient",
     "unfold",
     "variable",

@@ -64,10 +64,11 @@ def _matrix_keys(prefix: str, matrix: torch.Tensor) -> list[dict[str, float]]:
     return [{f"{prefix}_{a}{b}": float(m[a, b]) for a in range(r) for b in range(r)} for m in values]
 
 
-def staircase_rows(target: Target, *, d: int, n: int, p: int, eta: float, steps: int,
+def staircase_rows(target: Target, *, d: int, n: int, p: int, eta: float, steps: int, activation: str = "relu",
                    seeds: Sequence[int]) -> list[dict[str, float]]:
     r"""The second moments :math:`M_t` (module docstring) after steps :math:`t = 0..T`, per seed."""
-    res = giant_steps(target, d=d, p=p, n=n, steps=steps, eta=eta, seeds=list(seeds), ridge=None, device="auto")
+    res = giant_steps(target, d=d, p=p, n=n, steps=steps, eta=eta, seeds=list(seeds), ridge=None, activation=activation,
+                      device="auto")
     rows = [dict() for _ in seeds]
     for t in range(steps + 1):
         for row, values in zip(rows, _matrix_keys(f"m{t}", _second_moments(res.weights[t], res.w_star))):

@@ -12,7 +12,11 @@ and a student activation :math:`\sigma`, the symbolic layer derives (:mod:`.laws
    :math:`\kappa = \ell` the effect is only half saturated): every direction of it carries ≥ 10× its random
    mass, the rest of :math:`V^*` stays ≤ 3× its random level;
 3. **staircase** :math:`U_1 \subset \dots \subset U_T` for :math:`T` steps with :math:`n = 64d`, :math:`\eta = 4p`
-   (every new direction learned at its step, nothing outside).
+   (every new direction learned at its step, nothing outside) — a direction is called *learned at this size*
+   only where its predicted size (:func:`flt_theory.symbolic.staircase_sizes.staircase_sizes`: population term
+   plus finite-sample fluctuation) is resolvable (least new direction ≥ 15× random); the others are reported
+   with the size that would resolve them and not checked (their complement still is), and a staircase with
+   no resolvable step is **inconclusive**. The entry carries the predicted ``sizes``.
 
 Each prediction is a claim built on the spot with the giant-step system's experiments and comparisons
 (:mod:`.declaration`): one stored measurement, compared with the predicted law and with a wrong law (a
@@ -30,6 +34,7 @@ projected path (:func:`flt_theory.numeric.giant_steps`), at about :data:`FLOPS_P
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import time
 from typing import Any
@@ -44,6 +49,7 @@ from ..._text import subspace_text
 from ...runner.store import ResultStore
 from ...symbolic import Subspace, Target, leap_index, staircase
 from ...symbolic.law import SYMBOLS, Law
+from ...symbolic.staircase_sizes import RESOLVABLE_FACTOR, staircase_sizes
 from ...symbolic.target import parse_link
 from ..declaration import Claim, Measurement
 from .declaration import (
@@ -119,6 +125,18 @@ class _Prediction:
     name: str
     claim: Claim
     cost: float
+    sizes: tuple[dict, ...] = ()
+    note: str = ""
+    checkable: bool = True
+
+
+def _resolving_size(target: Target, step: int, steps: int, p: int, eta: float, activation: str) -> str:
+    """The smallest d = 2^k <= 4096 (n = 64d) at which step ``step``'s new part is predicted resolvable, in words."""
+    for k in range(5, 13):
+        d = 2**k
+        if staircase_sizes(target, d=d, n=64 * d, p=p, eta=eta, steps=steps, activation=activation)[step - 1].resolvable:
+            return f"resolvable from d = {d}, n = 64d"
+    return "not resolvable for d <= 4096 at n = 64d"
 
 
 def _predictions(target: Target, text: str, activation: str, steps: int, scale: str) -> list[_Prediction]:
@@ -168,7 +186,9 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
     ladder = tuple(staircase(target, steps))
     if any(u.dim for u in ladder):
         d = sizes["ds"][-1]
-        point = [{"target": text, "d": d, "n": 64 * d, "p": 2 * p, "eta": 8.0 * p, "steps": steps}]
+        point = [{"target": text, "d": d, "n": 64 * d, "p": 2 * p, "eta": 8.0 * p, "steps": steps, "activation": activation}]
+        predicted = staircase_sizes(target, d=d, n=64 * d, p=2 * p, eta=8.0 * p, steps=steps, activation=activation)
+        flags = tuple(s.resolvable for s in predicted)
         full = Subspace.full(r)
         wrong = tuple(full for _ in ladder) if ladder[0] != full else tuple(Subspace.zero(r) for _ in ladder)
         claim = Claim(name="staircase", words="U_1 ⊂ … ⊂ U_T learned step by step with n = 64d",
@@ -177,13 +197,21 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
                                              else "nothing learned"),
                       measurement=Measurement(experiment="giant-step/staircase", points={"small": point, "paper": point},
                                               seeds=seeds),
-                      compare=lambda frame, law: compare_staircase(frame, law, every_direction=True), system="verify")
-        out.append(_Prediction("staircase", claim, _cost_seconds(point, sizes["seeds"], r, steps)))
+                      compare=functools.partial(compare_staircase, every_direction=True, resolvable=flags), system="verify")
+        unresolved = [s for s in predicted if s.new_dim and not s.resolvable]
+        note = "; ".join(f"step {s.step}: predicted least new direction {s.ratio:.2g}× random < {RESOLVABLE_FACTOR:g}× "
+                         f"({_resolving_size(target, s.step, steps, 2 * p, 8.0 * p, activation)})" for s in unresolved)
+        out.append(_Prediction("staircase", claim, _cost_seconds(point, sizes["seeds"], r, steps),
+                               sizes=tuple(s.to_dict() for s in predicted),
+                               note=f"not learned at this size, not checked: {note}" if note else "",
+                               checkable=any(s.new_dim and s.resolvable for s in predicted)))
     return out
 
 
 def _entry(prediction: _Prediction, check: CheckResult | None, control: CheckResult | None, reason: str = "") -> dict:
     law = prediction.claim.the_law
+    if check is not None and prediction.note:
+        reason = reason or f"{check.message} [{prediction.note}]"
     if check is None:
         verdict, control_text = "inconclusive", None
     elif not check.passed:
@@ -197,7 +225,8 @@ def _entry(prediction: _Prediction, check: CheckResult | None, control: CheckRes
     return {"name": prediction.name, "latex": law.latex(), "predicted": law.text(),
             "measured": None if check is None else check.measured, "ci": None if check is None else check.ci,
             "verdict": verdict, "control": control_text, "wrong_law": prediction.claim.the_wrong_law.text(),
-            "message": reason or (check.message if check is not None else ""), "seconds": prediction.cost}
+            "message": reason or (check.message if check is not None else ""), "seconds": prediction.cost,
+            **({"sizes": list(prediction.sizes)} if prediction.sizes else {})}
 
 
 def verify(target: str | Target, *, activation: str = "relu", steps: int = 2, scale: str = "small",
@@ -234,6 +263,10 @@ def verify(target: str | Target, *, activation: str = "relu", steps: int = 2, sc
             entries.append(_entry(prediction, None, None,
                                   f"estimated {prediction.cost:.0f} s exceeds the remaining budget of {budget - spent:.0f} s; "
                                   f"run with --budget {math.ceil(spent + prediction.cost)} or more"))
+            continue
+        if not prediction.checkable:
+            entries.append(_entry(prediction, None, None, f"no step's new directions are resolvable at this size: "
+                                                           f"{prediction.note.removeprefix('not learned at this size, not checked: ')}"))
             continue
         start = time.perf_counter()
         frame = prediction.claim.measurement.run(scale, store=st)

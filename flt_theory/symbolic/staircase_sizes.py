@@ -1,0 +1,227 @@
+r"""Sizes of the staircase: how much mass each new direction carries after its step, at finite
+:math:`(d, n, p, \eta)` — the companion of :mod:`.staircase`, which gives the spans only.
+
+Setting (Dandi, Krzakala, Loureiro, Pesce, Stephan 2023, arXiv 2305.18270; :mod:`flt_theory.numeric.giant_step`).
+Student :math:`\hat f(x) = \frac1p\sum_i a_i\sigma(\langle w_i, x\rangle)` with the symmetric initialisation
+(:math:`w_i^0` uniform on the unit sphere, :math:`a_i = \pm1`, pairs with opposite :math:`a`, so :math:`\hat f^0 = 0`),
+:math:`T` full-batch GD steps on the square loss with fresh :math:`n` samples each, second layer frozen:
+:math:`w_i^{t+1} = w_i^t + \kappa\,a_i\,g_i^t`, :math:`\kappa = \eta/p`,
+:math:`g_i^t = \frac1n\sum_\mu r^t(x_\mu)\sigma'(\langle w_i^t, x_\mu\rangle)x_\mu`, :math:`r^t = f^* - \hat f^t`.
+
+Derivation (one step of the update, applied at every step). Split :math:`g_i^t` into its population part
+:math:`\mathbb E[r^t\sigma'(\langle w_i^t, x\rangle)x]` and the sample fluctuation, whose covariance given the past
+is :math:`\frac1n\mathbb E[(r^t)^2\sigma'(\cdot)^2]\,I_d` up to :math:`O(1/n)` rank-one terms (fresh samples).
+Write a neuron in target coordinates: :math:`\langle w_i^t, x\rangle = m_a^t\cdot z + \rho_a^t\,\gamma_i`, where
+:math:`z = W^*x \in \mathbb R^r`, :math:`\gamma_i` is the standard Gaussian coordinate of :math:`x` along the
+neuron's own direction orthogonal to :math:`V^*`, and — the mean-field closure — :math:`m_a^t \in \mathbb R^r` and
+:math:`\rho_a^t` depend only on the sign :math:`a` (at :math:`t = 0` the :math:`V^*` coordinates are
+:math:`O(d^{-1/2})`, and every population update of a neuron of sign :math:`a` is the same vector). Then:
+
+* :math:`V^*` part: :math:`m_a^{t+1} = m_a^t + \kappa a\,G_a^t`,
+  :math:`G_a^t = \mathbb E[r^t(z)\,\sigma'(m_a^t\cdot z + \rho_a^t\gamma)\,z]` (population term);
+* own orthogonal direction: :math:`\rho_a \to \rho_a + \kappa a\,H_a^t`,
+  :math:`H_a^t = \mathbb E[r^t\sigma'(m_a^t\cdot z + \rho_a^t\gamma)\gamma]`;
+* fluctuation, with :math:`s_a^2 = \mathbb E[(r^t)^2\sigma'(\cdot)^2]`: each of the :math:`d - r` other directions
+  gains variance :math:`\kappa^2 s_a^2/n` (added to :math:`\rho_a^2`), each of the :math:`r` target coordinates the
+  same :math:`\kappa^2 s_a^2/n` (added to :math:`v_a`, which starts at the initial :math:`1/d`);
+* the network seen by the residual, :math:`p \to \infty`:
+  :math:`\hat f^t(z) = \frac12\sum_a a\,\mathbb E_\gamma[\sigma(m_a^t\cdot z + \rho_a^t\gamma)]`.
+
+The second moment of the normalised overlaps (the quantity the simulation records,
+:func:`flt_theory.systems.giant_step.model.staircase_rows`) is then
+
+.. math:: M_t = \frac12\sum_{a=\pm1}\frac{m_a^t m_a^{t\top} + v_a^t I_r}{|m_a^t|^2 + r v_a^t + (\rho_a^t)^2},
+
+and the mass of a subspace :math:`S \subseteq V^*` is :math:`\mathrm{tr}(P_SM_tP_S)`, its least-learned direction
+:math:`\lambda_{\min}(P_SM_tP_S)`; a random direction carries :math:`1/d`. Population term
+(:math:`m_a m_a^\top`) and finite-sample fluctuation (:math:`v_a`, and :math:`\rho_a^2` in the denominator) are
+reported separately. The expectations over :math:`(z, \gamma) \sim \mathcal N(0, I_{r+1})` are computed on a
+fixed scrambled Sobol sample of :data:`QUADRATURE_POINTS` points (deterministic; relative error about
+:math:`10^{-3}` for a ReLU student).
+
+What it neglects (said, not hidden): the :math:`O(1/p)` self-interaction of a neuron with :math:`\hat f`, the
+correlation of different neurons' fluctuations (shared samples), and the spread of :math:`m` within a sign,
+which the fluctuation in :math:`V^*` creates (its mean square is kept in :math:`v_a`). Checked against the
+simulation in ``tests/symbolic/test_staircase_sizes.py``.
+
+Resolvable. A new direction is called *learned at this size* when the predicted mass of its least-learned
+direction is at least :data:`RESOLVABLE_FACTOR` times the random level :math:`1/d` (the simulation's check
+demands 10×; the margin absorbs the closure's error).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import sympy as sp
+
+from .._validation import check_int, check_real
+from ..errors import InvalidParameterError
+from .evaluate import evaluate
+from .staircase import staircase
+from .subspace import Subspace
+
+__all__ = ["QUADRATURE_POINTS", "RESOLVABLE_FACTOR", "StepSize", "staircase_sizes"]
+
+#: Size of the fixed Sobol sample of the Gaussian expectations.
+QUADRATURE_POINTS = 2**16
+#: A new direction is "learned at this size" when its predicted least-direction mass is ≥ this × 1/d.
+RESOLVABLE_FACTOR = 15.0
+
+
+@dataclasses.dataclass(frozen=True)
+class StepSize:
+    r"""The predicted sizes after one step of the staircase.
+
+    Attributes
+    ----------
+    step : int
+        :math:`t \ge 1`.
+    subspace : Subspace
+        :math:`U_t` (the staircase span).
+    new_dim : int
+        :math:`\dim(U_t \ominus U_{t-1})`.
+    new_mass, new_least : float
+        Predicted mass of :math:`U_t \ominus U_{t-1}` and of its least-learned direction.
+    fluctuation_mass : float
+        The part of ``new_least`` due to the finite-sample fluctuation and the initialisation alone (what a
+        direction the population term never pushes would carry).
+    random_level : float
+        :math:`1/d`, the mass of a random direction.
+    resolvable : bool
+        ``new_least >= RESOLVABLE_FACTOR / d`` (only meaningful when ``new_dim > 0``).
+    """
+
+    step: int
+    subspace: Subspace
+    new_dim: int
+    new_mass: float
+    new_least: float
+    fluctuation_mass: float
+    random_level: float
+    resolvable: bool
+
+    @property
+    def ratio(self) -> float:
+        """``new_least`` in units of the random level."""
+        return self.new_least / self.random_level
+
+    def to_dict(self) -> dict:
+        return {"step": self.step, "subspace": self.subspace.latex(), "new_dim": self.new_dim,
+                "new_mass": self.new_mass, "new_least": self.new_least, "fluctuation_mass": self.fluctuation_mass,
+                "random_level": self.random_level, "ratio": self.ratio, "resolvable": self.resolvable}
+
+
+def _gaussian_sample(dim: int, points: int) -> np.ndarray:
+    """A fixed scrambled Sobol sample of :math:`\\mathcal N(0, I_{dim})`, ``(points, dim)``."""
+    from scipy.special import ndtri
+    from scipy.stats import qmc
+
+    u = qmc.Sobol(dim, scramble=True, seed=20230530).random(points)
+    return ndtri(np.clip(u, 1e-12, 1 - 1e-12))
+
+
+def _activation(activation: str | sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Symbol]:
+    from .target import parse_link
+
+    expr = parse_link(activation) if isinstance(activation, str) else sp.sympify(activation)
+    (z,) = expr.free_symbols or {sp.Symbol("z", real=True)}
+    return expr, sp.diff(expr, z), z
+
+
+def _new_part(previous: Subspace, current: Subspace) -> np.ndarray:
+    b = current.numpy()
+    if previous.dim == 0 or len(b) == 0:
+        return b
+    p = previous.numpy()
+    rows = b - b @ p.T @ p
+    _, s, vt = np.linalg.svd(rows, full_matrices=False)
+    return vt[s > 1e-9]
+
+
+def staircase_sizes(target, *, d: int, n: int, p: int, eta: float, steps: int = 2, activation: str = "relu",
+                    degree: int | None = None) -> list[StepSize]:
+    r"""Predicted mass of each staircase step's new directions after that step (module docstring).
+
+    Parameters
+    ----------
+    target : Target
+        :math:`f^*` (rank :math:`r`).
+    d, n, p, eta
+        Dimension, samples per step, width (enters only through :math:`\kappa = \eta/p`) and step size.
+    steps
+        :math:`T`.
+    activation
+        The student's :math:`\sigma` in the target grammar (a function of ``z``).
+    degree
+        Hermite truncation of a non-polynomial target for the spans (:func:`.staircase.staircase`).
+
+    Examples
+    --------
+    >>> from flt_theory.symbolic.target import Target
+    >>> sizes = staircase_sizes(Target.parse("z1 + z1*z2"), d=128, n=64 * 128, p=64, eta=512.0, steps=2)
+    >>> [(s.step, s.new_dim, s.resolvable) for s in sizes]
+    [(1, 1, True), (2, 1, True)]
+    """
+    d = check_int(d, "d", minimum=2, caller="staircase_sizes")
+    n = check_int(n, "n", minimum=1, caller="staircase_sizes")
+    p = check_int(p, "p", minimum=2, caller="staircase_sizes")
+    eta = check_real(eta, "eta", minimum=0.0, strict_minimum=True, caller="staircase_sizes")
+    steps = check_int(steps, "steps", minimum=1, maximum=16, caller="staircase_sizes")
+    r = target.rank
+    if r >= d:
+        raise InvalidParameterError(f"staircase_sizes: d = {d} must exceed the target's rank {r}")
+    ladder = staircase(target, steps, degree)
+    sigma, dsigma, zsym = _activation(activation)
+    sample = _gaussian_sample(r + 1, QUADRATURE_POINTS)
+    z, gamma = sample[:, :r], sample[:, r]
+    fstar = np.broadcast_to(np.asarray(evaluate(target.expr, target.variables, list(z.T)), dtype=float), gamma.shape)
+
+    def act(expr: sp.Expr, pre: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(np.asarray(evaluate(expr, [zsym], [pre]), dtype=float), pre.shape)
+
+    kappa = eta / p
+    m = {a: np.zeros(r) for a in (1, -1)}
+    rho2 = {a: 1.0 for a in (1, -1)}  # |w^0|^2 = 1, all but O(r/d) of it orthogonal to V*
+    v = {a: 1.0 / d for a in (1, -1)}
+    out, previous = [], Subspace.zero(r)
+    for t, u in enumerate(ladder, start=1):
+        pre = {a: z @ m[a] + math.sqrt(rho2[a]) * gamma for a in (1, -1)}
+        fhat = 0.5 * sum(a * act(sigma, pre[a]) for a in (1, -1))
+        residual = fstar - fhat
+        for a in (1, -1):
+            slope = act(dsigma, pre[a])
+            g_vec = (residual * slope) @ z / len(gamma)
+            h = float((residual * slope * gamma).mean())
+            s2 = float((residual**2 * slope**2).mean())
+            noise = kappa**2 * s2 / n
+            m[a] = m[a] + kappa * a * g_vec
+            rho2[a] = (math.sqrt(rho2[a]) + kappa * a * h) ** 2 + noise * (d - r)
+            v[a] = v[a] + noise
+        moments = 0.5 * sum((np.outer(m[a], m[a]) + v[a] * np.eye(r)) / (m[a] @ m[a] + r * v[a] + rho2[a]) for a in (1, -1))
+        fluctuation = 0.5 * sum(v[a] / (m[a] @ m[a] + r * v[a] + rho2[a]) for a in (1, -1))
+        new = _new_part(previous, u)
+        if len(new):
+            projected = new @ moments @ new.T
+            mass, least = float(np.trace(projected)), float(np.linalg.eigvalsh(projected)[0])
+        else:
+            mass = least = 0.0
+        out.append(StepSize(step=t, subspace=u, new_dim=len(new), new_mass=mass, new_least=least,
+                            fluctuation_mass=float(fluctuation), random_level=1.0 / d,
+                            resolvable=bool(len(new)) and least >= RESOLVABLE_FACTOR / d))
+        previous = u
+    return out
+
+
+def sizes_table(sizes: Sequence[StepSize]) -> list[tuple[str, ...]]:
+    """Rows for a text table: step, span, new dim, predicted masses in units of the random level."""
+    rows = [("step", "U_t", "new dims", "new mass / (1/d)", "least new direction / (1/d)", "fluctuation only / (1/d)",
+             "learned at this size")]
+    for s in sizes:
+        rows.append((str(s.step), s.subspace.latex(), str(s.new_dim), f"{s.new_mass / s.random_level:.3g}",
+                     f"{s.ratio:.3g}", f"{s.fluctuation_mass / s.random_level:.3g}",
+                     "—" if not s.new_dim else ("yes" if s.resolvable else "no")))
+    return rows
