@@ -107,6 +107,44 @@ def random_feature_error(target, kappa: float, degree: int | None = None) -> sp.
     return project(target, Subspace.zero(target.rank), kappa, degree).residual_norm2
 
 
+def random_feature_floor(target, activation: str | sp.Expr = "relu", degree: int | None = None) -> sp.Expr:
+    r"""Test error of the best fit of :math:`f^*` on :math:`p` distinct random features :math:`\sigma(\langle w_i,
+    x\rangle)`, :math:`w_i` uniform on :math:`\mathbb S^{d-1}` (the second layer at :math:`T = 0`; a symmetric
+    initialisation of width :math:`p'` has :math:`p = p'/2` distinct features), to first order in :math:`p/d`:
+
+    .. math:: \mathrm{Var} f^* - \frac pd\,\frac{\mu_1(\sigma)^2}{\mathrm{Var}\,\sigma(g)}\,\|P_1 f^*\|_\gamma^2
+              + O\big((p/d)^2, p/d^2\big).
+
+    Derivation. With :math:`\beta = \mathbb E[\nabla f^*]` (so :math:`\|P_1 f^*\|^2 = |\beta|^2`) and :math:`b = W^{*\top}\beta`,
+    :math:`\mathrm{Cov}(f^*, \sigma(w_i\cdot x)) = \mu_1\,w_i\cdot b + O(1/d)` (degree :math:`k \ge 2` parts meet
+    :math:`\langle w_i, w^*\rangle^k = O(d^{-k/2})`), and the feature covariance is
+    :math:`K = \mathrm{Var}\,\sigma\,I + \mu_1^2 (w_i\cdot w_j)_{i\ne j} + O(1/d)`. The captured variance
+    :math:`c^\top K^{-1}c` has mean :math:`\mu_1^2\,p\,|b|^2/(d\,\mathrm{Var}\,\sigma)` (:math:`\mathbb E(w\cdot b)^2 = |b|^2/d`),
+    the off-diagonal part of :math:`K` correcting it by a relative :math:`O(p\mu_1^2/(d\,\mathrm{Var}\,\sigma))`. The
+    asymptotic bound of Dandi et al. 2023 (error :math:`\ge \mathrm{Var} f^* + o(1)` at :math:`T = 0`, :math:`p = O(1)`)
+    is its :math:`p/d \to 0` limit. Checked (ReLU, :math:`z_1 + z_1z_2`, symmetric width :math:`p' = 8, 16, 32` at
+    :math:`d = 128`, 16 seeds): measured drops below 2 of 0.021, 0.031, 0.078 (standard errors 0.013–0.018)
+    against the predicted 0.023, 0.046, 0.092.
+
+    >>> from flt_theory.symbolic.target import Target
+    >>> random_feature_floor(Target.parse("z1 + z1*z2"))
+    2 - pi*p/(2*d*(-1 + pi))
+    """
+    from .hermite import hermite_coefficients
+    from .law import SYMBOLS
+    from .target import parse_link
+
+    sigma = parse_link(activation) if isinstance(activation, str) else activation
+    mu = hermite_coefficients(sigma, 1)
+    second = hermite_coefficients(sp.expand(sigma**2), 0)
+    exact = mu.exact is not None and second.exact is not None and None not in (*mu.exact, *second.exact)
+    mu0, mu1 = (mu.exact if exact else [sp.Float(v) for v in mu.values])[:2]
+    variance_sigma = (second.exact[0] if exact else sp.Float(second.values[0])) - mu0**2
+    linear = random_feature_error(target, 0, degree) - random_feature_error(target, 1, degree)
+    total = conditional_variance(target, Subspace.zero(target.rank), degree)
+    return total - sp.simplify(mu1**2 / variance_sigma * linear) * SYMBOLS["p"] / SYMBOLS["d"]
+
+
 def learned_subspace(target, kappa_n: float, steps: int = 1, activation=None, degree: int | None = None) -> Subspace:
     r"""The first-layer subspace: the one-step rule at :math:`\kappa_n` (``steps = 1``), or the
     staircase :math:`U_T` (``steps = T > 1``, the regime :math:`n = O(d)` of Conjecture 1)."""

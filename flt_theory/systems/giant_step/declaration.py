@@ -46,6 +46,7 @@ from ...compare.result import CheckResult, all_of
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic import Subspace, Target, conditional_variance, leap_index, staircase
+from ...symbolic.projections import random_feature_floor
 from ...symbolic.law import SYMBOLS, THIS_PROJECT, Law
 from ...symbolic.one_step import student_coefficient
 from ..frames import per_seed
@@ -349,11 +350,12 @@ def compare_plane_directions(frame: pd.DataFrame, law: Law) -> CheckResult:
 
 
 def compare_second_layer(frame: pd.DataFrame, law: Law) -> CheckResult:
-    r"""Error after :math:`T = 0, 1, 2` steps :math:`\ge` the bounds ``law.numbers()``
+    r"""Error after :math:`T = 0, 1, 2` steps :math:`\ge` the bounds ``law.numbers(p=..., d=...)``
     (:math:`\mathbb E[\mathrm{Var}(f^*\mid P_{U_T}x)]`, Theorem for :math:`p = O(1)`), read in
     ``consistent`` mode (a bound fails only when the data exclude it), and the errors strictly
     decrease with :math:`T` (demonstrated)."""
-    bounds = law.numbers()
+    first = frame.iloc[0]
+    bounds = law.numbers(p=int(first["p"]), d=int(first["d"]))
     errors = [per_seed(frame, "test_error", steps=t) for t in range(len(bounds))]
     parts = [check_at_least(e, b, bounds=(0, np.inf), name=f"T = {t}: error ≥ {b:g}") for t, (e, b) in enumerate(zip(errors, bounds))]
     parts.append(check_ordering(errors, name="error decreases with T"))
@@ -398,13 +400,19 @@ def _wrong_staircase_law(example: str) -> Law:
 
 
 def _second_layer_law(*, wrong: bool = False) -> Law:
+    r"""Error after :math:`T = 0, 1, 2` steps :math:`\ge \mathbb E[\mathrm{Var}(f^*\mid P_{U_T}x)]`; at :math:`T = 0`
+    with the finite-width term of :func:`flt_theory.symbolic.projections.random_feature_floor` (the ridge on
+    :math:`p/2` distinct random features captures :math:`\approx (p/2d)\,\mu_1^2/\mathrm{Var}\,\sigma` of the linear
+    part; the asymptotic bound 2 is its :math:`p/d \to 0` limit)."""
     f = target(SECOND_LAYER_TARGET)
     ladder = [Subspace.zero(f.rank)] + staircase(f, 2)
     if wrong:
         ladder[2] = ladder[1]
-    bounds = tuple(conditional_variance(f, u) for u in ladder)
+    p = SYMBOLS["p"]
+    bounds = (random_feature_floor(f).subs(p, p / 2),) + tuple(conditional_variance(f, u) for u in ladder[1:])
     words = ("after T steps the ridge second layer's error is ≥ E[Var(f*|P_(U_T) x)] = "
-             + ", ".join(str(b) for b in bounds) + " (T = 0, 1, 2) and decreases with T")
+             + ", ".join(str(b) for b in bounds) + " (T = 0, 1, 2; at T = 0 less the finite-width term of p/2 random "
+             "features) and decreases with T")
     return Law(name="conditional-variance bounds" + (" (wrong: U_2 = U_1)" if wrong else ""),
                lhs=r"\mathbb{E}[(f^* - \hat f_T)^2],\ T = 0, 1, 2", relation="geq", value=bounds,
                conditions=(r"p = O(1)", r"f^* = z_1 + z_1 z_2", r"U_T \text{ of the staircase}"),
