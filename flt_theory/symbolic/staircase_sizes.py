@@ -22,26 +22,30 @@ neuron's own direction orthogonal to :math:`V^*`, and — the mean-field closure
 * own orthogonal direction: :math:`\rho_a \to \rho_a + \kappa a\,H_a^t`,
   :math:`H_a^t = \mathbb E[r^t\sigma'(m_a^t\cdot z + \rho_a^t\gamma)\gamma]`;
 * fluctuation, with :math:`s_a^2 = \mathbb E[(r^t)^2\sigma'(\cdot)^2]`: each of the :math:`d - r` other directions
-  gains variance :math:`\kappa^2 s_a^2/n` (added to :math:`\rho_a^2`), each of the :math:`r` target coordinates the
-  same :math:`\kappa^2 s_a^2/n` (added to :math:`v_a`, which starts at the initial :math:`1/d`);
+  gains variance :math:`\kappa^2 s_a^2/n` (added to :math:`\rho_a^2`); the :math:`r` target coordinates gain the
+  covariance :math:`\kappa^2\,\mathbb E[(r^t)^2\sigma'(\cdot)^2 zz^\top]/n` (added to :math:`V_a`, which starts at
+  the initial :math:`I_r/d`) — anisotropic: for :math:`\mathrm{He}_3(z_1)` the noise along :math:`w^*_1` is about 6×
+  that of a generic direction;
 * the network seen by the residual, :math:`p \to \infty`:
   :math:`\hat f^t(z) = \frac12\sum_a a\,\mathbb E_\gamma[\sigma(m_a^t\cdot z + \rho_a^t\gamma)]`.
 
 The second moment of the normalised overlaps (the quantity the simulation records,
 :func:`flt_theory.systems.giant_step.model.staircase_rows`) is then
 
-.. math:: M_t = \frac12\sum_{a=\pm1}\frac{m_a^t m_a^{t\top} + v_a^t I_r}{|m_a^t|^2 + r v_a^t + (\rho_a^t)^2},
+.. math:: M_t = \frac12\sum_{a=\pm1}\frac{m_a^t m_a^{t\top} + V_a^t}{|m_a^t|^2 + \mathrm{tr}\,V_a^t + (\rho_a^t)^2},
 
 and the mass of a subspace :math:`S \subseteq V^*` is :math:`\mathrm{tr}(P_SM_tP_S)`, its least-learned direction
 :math:`\lambda_{\min}(P_SM_tP_S)`; a random direction carries :math:`1/d`. Population term
-(:math:`m_a m_a^\top`) and finite-sample fluctuation (:math:`v_a`, and :math:`\rho_a^2` in the denominator) are
+(:math:`m_a m_a^\top`) and finite-sample fluctuation (:math:`V_a`, and :math:`\rho_a^2` in the denominator) are
 reported separately. The expectations over :math:`(z, \gamma) \sim \mathcal N(0, I_{r+1})` are computed on a
 fixed scrambled Sobol sample of :data:`QUADRATURE_POINTS` points (deterministic; relative error about
 :math:`10^{-3}` for a ReLU student).
 
 What it neglects (said, not hidden): the :math:`O(1/p)` self-interaction of a neuron with :math:`\hat f`, the
 correlation of different neurons' fluctuations (shared samples), and the spread of :math:`m` within a sign,
-which the fluctuation in :math:`V^*` creates (its mean square is kept in :math:`v_a`). Checked against the
+which the fluctuation in :math:`V^*` creates (its mean square is kept in :math:`V_a`); and the initial overlaps
+:math:`O(d^{-1/2})` (they start the learning of leap-:math:`\ell \ge 2` directions under :math:`\eta \propto d^{(\ell-1)/2}`:
+outside this closure, which predicts such a step learns nothing). Checked against the
 simulation in ``tests/symbolic/test_staircase_sizes.py``.
 
 Resolvable. A new direction is called *learned at this size* when the predicted mass of its least-learned
@@ -64,7 +68,7 @@ from .evaluate import evaluate
 from .staircase import staircase
 from .subspace import Subspace
 
-__all__ = ["QUADRATURE_POINTS", "RESOLVABLE_FACTOR", "StepSize", "staircase_sizes"]
+__all__ = ["QUADRATURE_POINTS", "RESOLVABLE_FACTOR", "StepSize", "predicted_moments", "staircase_sizes"]
 
 #: Size of the fixed Sobol sample of the Gaussian expectations.
 QUADRATURE_POINTS = 2**16
@@ -176,6 +180,46 @@ def staircase_sizes(target, *, d: int, n: int, p: int, eta: float, steps: int = 
         raise InvalidParameterError(f"staircase_sizes: d = {d} must exceed the target's rank {r}")
     ladder = staircase(target, steps, degree)
     sigma, dsigma, zsym = _activation(activation)
+    out, previous = [], Subspace.zero(r)
+    for t, (u, (moments, fluctuation)) in enumerate(zip(ladder, _moments(target, sigma, dsigma, zsym, d=d, n=n, kappa=eta / p,
+                                                                       steps=steps)), start=1):
+        new = _new_part(previous, u)
+        if len(new):
+            projected = new @ moments @ new.T
+            mass, least = float(np.trace(projected)), float(np.linalg.eigvalsh(projected)[0])
+            noise = float(np.linalg.eigvalsh(new @ fluctuation @ new.T)[0])
+        else:
+            mass = least = 0.0
+            noise = float(np.trace(fluctuation)) / r
+        out.append(StepSize(step=t, subspace=u, new_dim=len(new), new_mass=mass, new_least=least,
+                            fluctuation_mass=noise, random_level=1.0 / d,
+                            resolvable=bool(len(new)) and least >= RESOLVABLE_FACTOR / d))
+        previous = u
+    return out
+
+
+def predicted_moments(target, *, d: int, n: int, p: int, eta: float, steps: int = 1,
+                      activation: str = "relu") -> list[tuple[np.ndarray, np.ndarray]]:
+    r"""Per step :math:`t = 1..T`: the predicted second moment :math:`M_t` of the normalised overlaps (``r × r``,
+    module docstring) and its fluctuation part alone (the initialisation and the sample noise, anisotropic:
+    :math:`V_a \mathrel{+}= \kappa^2\,\mathbb E[r^2\sigma'^2 zz^\top]/n`), both in :math:`w^*`-coordinates.
+
+    >>> from flt_theory.symbolic.target import Target
+    >>> (m1, f1), = predicted_moments(Target.parse("He3(z1) + z2"), d=128, n=1448, p=32, eta=32.0)
+    >>> bool(f1[0, 0] > 1.5 * f1[1, 1])  # the sample noise along w*_1 is anisotropic: E[y^2 z1^2] >> E[y^2]
+    True
+    """
+    d = check_int(d, "d", minimum=2, caller="predicted_moments")
+    n = check_int(n, "n", minimum=1, caller="predicted_moments")
+    p = check_int(p, "p", minimum=2, caller="predicted_moments")
+    eta = check_real(eta, "eta", minimum=0.0, strict_minimum=True, caller="predicted_moments")
+    steps = check_int(steps, "steps", minimum=1, maximum=16, caller="predicted_moments")
+    sigma, dsigma, zsym = _activation(activation)
+    return _moments(target, sigma, dsigma, zsym, d=d, n=n, kappa=eta / p, steps=steps)
+
+
+def _moments(target, sigma, dsigma, zsym, *, d: int, n: int, kappa: float, steps: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    r = target.rank
     sample = _gaussian_sample(r + 1, QUADRATURE_POINTS)
     z, gamma = sample[:, :r], sample[:, r]
     fstar = np.broadcast_to(np.asarray(evaluate(target.expr, target.variables, list(z.T)), dtype=float), gamma.shape)
@@ -183,36 +227,26 @@ def staircase_sizes(target, *, d: int, n: int, p: int, eta: float, steps: int = 
     def act(expr: sp.Expr, pre: np.ndarray) -> np.ndarray:
         return np.broadcast_to(np.asarray(evaluate(expr, [zsym], [pre]), dtype=float), pre.shape)
 
-    kappa = eta / p
     m = {a: np.zeros(r) for a in (1, -1)}
     rho2 = {a: 1.0 for a in (1, -1)}  # |w^0|^2 = 1, all but O(r/d) of it orthogonal to V*
-    v = {a: 1.0 / d for a in (1, -1)}
-    out, previous = [], Subspace.zero(r)
-    for t, u in enumerate(ladder, start=1):
+    v = {a: np.eye(r) / d for a in (1, -1)}
+    out = []
+    for _ in range(steps):
         pre = {a: z @ m[a] + math.sqrt(rho2[a]) * gamma for a in (1, -1)}
         fhat = 0.5 * sum(a * act(sigma, pre[a]) for a in (1, -1))
         residual = fstar - fhat
         for a in (1, -1):
             slope = act(dsigma, pre[a])
+            weight = residual**2 * slope**2
             g_vec = (residual * slope) @ z / len(gamma)
             h = float((residual * slope * gamma).mean())
-            s2 = float((residual**2 * slope**2).mean())
-            noise = kappa**2 * s2 / n
+            noise = kappa**2 * float(weight.mean()) / n
             m[a] = m[a] + kappa * a * g_vec
             rho2[a] = (math.sqrt(rho2[a]) + kappa * a * h) ** 2 + noise * (d - r)
-            v[a] = v[a] + noise
-        moments = 0.5 * sum((np.outer(m[a], m[a]) + v[a] * np.eye(r)) / (m[a] @ m[a] + r * v[a] + rho2[a]) for a in (1, -1))
-        fluctuation = 0.5 * sum(v[a] / (m[a] @ m[a] + r * v[a] + rho2[a]) for a in (1, -1))
-        new = _new_part(previous, u)
-        if len(new):
-            projected = new @ moments @ new.T
-            mass, least = float(np.trace(projected)), float(np.linalg.eigvalsh(projected)[0])
-        else:
-            mass = least = 0.0
-        out.append(StepSize(step=t, subspace=u, new_dim=len(new), new_mass=mass, new_least=least,
-                            fluctuation_mass=float(fluctuation), random_level=1.0 / d,
-                            resolvable=bool(len(new)) and least >= RESOLVABLE_FACTOR / d))
-        previous = u
+            v[a] = v[a] + kappa**2 * (z.T * weight) @ z / len(gamma) / n
+        norms = {a: m[a] @ m[a] + np.trace(v[a]) + rho2[a] for a in (1, -1)}
+        out.append((0.5 * sum((np.outer(m[a], m[a]) + v[a]) / norms[a] for a in (1, -1)),
+                    0.5 * sum(v[a] / norms[a] for a in (1, -1))))
     return out
 
 

@@ -152,14 +152,16 @@ def staircase_moments(params: dict[str, Any], seeds: list[int]) -> list[dict[str
 
 
 @experiment("giant-step/second-layer", batched=True, guard=_guard,
-            defaults={"ridge": 1e-4, "n_ridge": 16384, "n_test": 8192},
+            defaults={"ridge": 1e-4, "n_ridge": 16384, "n_test": 8192, "activation": "relu"},
             types={"target": str, "d": strict_int, "n": strict_int, "p": strict_int, "eta": finite_float,
-                   "steps": strict_int, "ridge": finite_float, "n_ridge": strict_int, "n_test": strict_int})
+                   "steps": strict_int, "ridge": finite_float, "n_ridge": strict_int, "n_test": strict_int,
+                   "activation": str})
 def second_layer(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
-    r"""Test error of a ridge second layer after ``steps`` giant steps."""
+    r"""Test error of a ridge second layer after ``steps`` giant steps (student ``activation``)."""
     return model.second_layer_rows(target(params["target"]), d=params["d"], n=params["n"], p=params["p"],
                                    eta=params["eta"], steps=params["steps"], ridge=params["ridge"],
-                                   n_ridge=params["n_ridge"], n_test=params["n_test"], seeds=seeds)
+                                   n_ridge=params["n_ridge"], n_test=params["n_test"], activation=params["activation"],
+                                   seeds=seeds)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -90,8 +90,8 @@ def spike_rows(target: Target, *, d: int, n: int, p: int, seeds: Sequence[int]) 
 
 
 def second_layer_rows(target: Target, *, d: int, n: int, p: int, eta: float, steps: int, ridge: float, n_ridge: int,
-                      n_test: int, seeds: Sequence[int]) -> list[dict[str, float]]:
+                      n_test: int, activation: str = "relu", seeds: Sequence[int]) -> list[dict[str, float]]:
     r"""Test error of the ridge second layer after ``steps`` giant steps, per seed."""
     res = giant_steps(target, d=d, p=p, n=n, steps=steps, eta=eta, seeds=list(seeds), ridge=ridge, n_ridge=n_ridge,
-                      n_test=n_test, device="auto")
+                      n_test=n_test, activation=activation, device="auto")
     return [{"test_error": float(e)} for e in to_numpy(res.test_error)]

@@ -16,7 +16,12 @@ and a student activation :math:`\sigma`, the symbolic layer derives (:mod:`.laws
    only where its predicted size (:func:`flt_theory.symbolic.staircase_sizes.staircase_sizes`: population term
    plus finite-sample fluctuation) is resolvable (least new direction ≥ 15× random); the others are reported
    with the size that would resolve them and not checked (their complement still is), and a staircase with
-   no resolvable step is **inconclusive**. The entry carries the predicted ``sizes``.
+   no resolvable step is **inconclusive**. The entry carries the predicted ``sizes``;
+4. **second-layer floors**: the ridge second layer (:math:`p = 8`, :math:`n = 64d`, :math:`\eta = 4p`) after
+   :math:`T = 0..` steps has error :math:`\ge` the random-feature floor at :math:`T = 0` (with its derived
+   finite-width term, :func:`flt_theory.symbolic.projections.random_feature_floor`) and the conditional-variance
+   floor :math:`\mathbb E[\mathrm{Var}(f^*\mid P_{U_T}x)]` after, and falls at every step whose new directions
+   are resolvable; wrong law: the last such step learns nothing (its floor stays at the previous one).
 
 Each prediction is a claim built on the spot with the giant-step system's experiments and comparisons
 (:mod:`.declaration`): one stored measurement, compared with the predicted law and with a wrong law (a
@@ -37,19 +42,22 @@ import dataclasses
 import functools
 import math
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ...compare.result import CheckResult
-from ...compare import check_not_learned, check_subspace_learned
+from ...compare import check_at_least, check_not_learned, check_ordering, check_subspace_learned
+from ...compare.result import all_of
 from ...errors import FLTError, InvalidParameterError
 from ..._text import subspace_text
 from ...runner.store import ResultStore
-from ...symbolic import Subspace, Target, leap_index, staircase
+from ...symbolic import Subspace, Target, conditional_variance, leap_index, staircase
 from ...symbolic.law import SYMBOLS, Law
-from ...symbolic.staircase_sizes import RESOLVABLE_FACTOR, staircase_sizes
+from ...symbolic.projections import random_feature_floor
+from ...symbolic.staircase_sizes import RESOLVABLE_FACTOR, predicted_moments, staircase_sizes
 from ...symbolic.target import parse_link
 from ..declaration import Claim, Measurement
 from .declaration import (
@@ -59,7 +67,8 @@ from .declaration import (
     compare_student_coefficient,
     second_moments,
 )
-from .laws import giant_step_laws, subspace_law
+from ..frames import per_seed
+from .laws import DKLPS, giant_step_laws, subspace_law
 from .simulate import samples_for
 
 __all__ = ["FLOPS_PER_SECOND", "MAX_RANK", "verify"]
@@ -89,7 +98,7 @@ def _cost_seconds(points: list[dict], seeds: int, r: int, steps: int = 1) -> flo
     return total * seeds / FLOPS_PER_SECOND
 
 
-def compare_one_step_subspace(frame: pd.DataFrame, law: Law) -> CheckResult:
+def compare_one_step_subspace(frame: pd.DataFrame, law: Law, *, fluctuation: np.ndarray | None = None) -> CheckResult:
     r"""After one step at :math:`\kappa = \ell + \tfrac12`: every direction of ``law.subspaces()[0]`` carries ≥ 5×
     its random mass :math:`1/d` (least-learned direction) and :math:`V^* \ominus U` stays ≤ 3× its random level.
 
@@ -98,7 +107,13 @@ def compare_one_step_subspace(frame: pd.DataFrame, law: Law) -> CheckResult:
     :math:`d^{\ell}/n = d^{-1/2}`, so the normalised mass per learned direction is about
     :math:`(c_\sigma\|C_\ell\|)^2/(\dim U\,(1 + (c_\sigma\|C_\ell\|)^2 + d^{-1/2}))`: for a ReLU student
     (:math:`c_\sigma = 1/\sqrt{2\pi}` at :math:`\ell = 2`) and :math:`z_1z_2` that is ≈ 0.065 per direction,
-    8× the random :math:`1/128` — a 10× demand would fail a true law at these sizes."""
+    8× the random :math:`1/128` — a 10× demand would fail a true law at these sizes.
+
+    The complement's level. ``fluctuation`` (``r × r``, :func:`flt_theory.symbolic.staircase_sizes.predicted_moments`)
+    is the predicted mass matrix of the initialisation and the sample noise alone: the noise is anisotropic
+    (:math:`\kappa^2\mathbb E[y^2\sigma'^2 zz^\top]/n`; for :math:`\mathrm{He}_3(z_1) + z_2` at :math:`d = 128`,
+    :math:`n = d^{1.5}` the direction :math:`w^*_1` is predicted at 1.8× random and measured at 2.0×), so
+    :math:`V^* \ominus U` is compared with 3× the larger of its random level and its predicted fluctuation."""
     (u,) = law.subspaces()
     r, d = u.ambient, int(frame["d"].iloc[0])
     moments = second_moments(frame, 1, r)
@@ -107,8 +122,42 @@ def compare_one_step_subspace(frame: pd.DataFrame, law: Law) -> CheckResult:
     if u.dim == 0:
         return check_not_learned(off, r / d, max_ratio=3.0, name="one step: nothing learned in V*")
     least = _masses(moments, u.numpy())[1]
-    return check_subspace_learned(least, off, max(len(comp), 1) / d, min_factor=5.0, baseline_on_U=1 / d, max_ratio=3.0,
+    level = max(len(comp), 1) / d
+    if fluctuation is not None and len(comp):
+        level = max(level, float(np.trace(comp @ fluctuation @ comp.T)))
+    return check_subspace_learned(least, off, level, min_factor=5.0, baseline_on_U=1 / d, max_ratio=3.0,
                                   name=f"one step above the threshold: U = {subspace_text(u)}")
+
+
+def compare_floors(frame: pd.DataFrame, law: Law, *, decreasing: Sequence[bool]) -> CheckResult:
+    r"""The second layer's test error after :math:`T = 0..` steps against the floors ``law.numbers(p=, d=)``
+    (consistent: a floor fails only when the data exclude it), and strictly below the previous step's error
+    (demonstrated) at every :math:`T` with ``decreasing[T-1]`` (a step whose new directions are resolvable at this
+    size and lower the floor)."""
+    first = frame.iloc[0]
+    bounds = law.numbers(p=int(first["p"]), d=int(first["d"]))
+    errors = [per_seed(frame, "test_error", steps=t) for t in range(len(bounds))]
+    parts = [check_at_least(e, b, bounds=(0, np.inf), name=f"T = {t}: error ≥ {b:.4g}") for t, (e, b) in enumerate(zip(errors, bounds))]
+    parts += [check_ordering([errors[t - 1], errors[t]], name=f"T = {t}: error below T = {t - 1}")
+              for t in range(1, len(bounds)) if decreasing[t - 1]]
+    return all_of("second layer: random-feature and conditional-variance floors", tuple(bounds), parts)
+
+
+def _floors_law(target: Target, ladder: Sequence[Subspace], activation: str, *, stalled: int | None = None) -> Law:
+    r"""Floors after :math:`T = 0..` steps: :math:`T = 0` the random-feature floor of :math:`p/2` distinct features
+    (:func:`~flt_theory.symbolic.projections.random_feature_floor`), :math:`T \ge 1`
+    :math:`\mathbb E[\mathrm{Var}(f^*\mid P_{U_T}x)]`. ``stalled = T``: the wrong law in which step :math:`T` learns
+    nothing (:math:`U_T = U_{T-1}`)."""
+    p = SYMBOLS["p"]
+    spans = list(ladder)
+    if stalled is not None:
+        spans[stalled - 1] = spans[stalled - 2] if stalled >= 2 else Subspace.zero(target.rank)
+    floors = (random_feature_floor(target, activation).subs(p, p / 2),) + tuple(conditional_variance(target, u) for u in spans)
+    words = ("" if stalled is None else f"step {stalled} learns nothing: ") + (
+        "second-layer error after T = 0.. steps ≥ " + ", ".join(str(b) for b in floors))
+    return Law(name="second-layer floors" + ("" if stalled is None else " (wrong)"),
+               lhs=r"\mathbb{E}[(f^* - \hat f_T)^2]", relation="geq", value=floors,
+               conditions=(r"p = O(1)", r"U_T \text{ of the staircase}"), status="theorem", source=DKLPS, words=words)
 
 
 def _wrong_subspace(u: Subspace) -> Subspace:
@@ -174,14 +223,16 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
         kappa = ell + 0.5  # above the threshold (at kappa = ell the effect is only half saturated)
         d = max([x for x in sizes["ds"] if samples_for(x, kappa) <= MAX_SAMPLES] or [sizes["ds"][0]])
         point = [{"target": text, "d": d, "n": samples_for(d, kappa), "p": p,
-                  "eta": float(p * d ** ((ell - 1) / 2)), "steps": 1}]
+                  "eta": float(p * d ** ((ell - 1) / 2)), "steps": 1, "activation": activation}]
+        ((_, fluctuation),) = predicted_moments(target, d=d, n=point[0]["n"], p=p, eta=point[0]["eta"], steps=1,
+                                                activation=activation)
         law = laws["one-step subspace"]
         wrong = _wrong_subspace(u)
         claim = Claim(name="one-step subspace", words=f"one step at n = d^{kappa:g} learns {subspace_text(u)}", law=law,
                       wrong_law=law.replace(value=wrong, words=f"one step learns {subspace_text(wrong)} instead"),
                       measurement=Measurement(experiment="giant-step/staircase", points={"small": point, "paper": point},
                                               seeds=seeds),
-                      compare=compare_one_step_subspace, system="verify")
+                      compare=functools.partial(compare_one_step_subspace, fluctuation=fluctuation), system="verify")
         out.append(_Prediction("one-step subspace", claim, _cost_seconds(point, sizes["seeds"], r)))
     ladder = tuple(staircase(target, steps))
     if any(u.dim for u in ladder):
@@ -205,6 +256,21 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
                                sizes=tuple(s.to_dict() for s in predicted),
                                note=f"not learned at this size, not checked: {note}" if note else "",
                                checkable=any(s.new_dim and s.resolvable for s in predicted)))
+        floors_point = [{"target": text, "d": d, "n": 64 * d, "p": 8, "eta": 32.0, "steps": t, "activation": activation}
+                        for t in range(steps + 1)]
+        floors_sizes = staircase_sizes(target, d=d, n=64 * d, p=8, eta=32.0, steps=steps, activation=activation)
+        variances = [conditional_variance(target, u) for u in ladder]
+        decreasing = [s.resolvable and (t == 0 or variances[t] != variances[t - 1]) for t, s in enumerate(floors_sizes)]
+        if any(decreasing):
+            stalled = max(t for t, flag in enumerate(decreasing, start=1) if flag)
+            floors = Claim(name="second-layer floors", words="ridge error after T steps ≥ its random-feature / conditional-variance floor",
+                          law=functools.partial(_floors_law, target, ladder, activation),
+                          wrong_law=functools.partial(_floors_law, target, ladder, activation, stalled=stalled),
+                          measurement=Measurement(experiment="giant-step/second-layer",
+                                                  points={"small": floors_point, "paper": floors_point}, seeds=seeds),
+                          compare=functools.partial(compare_floors, decreasing=tuple(decreasing)), system="verify")
+            cost = sum(_cost_seconds([x], sizes["seeds"], r, max(x["steps"], 1)) for x in floors_point)
+            out.append(_Prediction("second-layer floors", floors, cost))
     return out
 
 
@@ -239,7 +305,7 @@ def verify(target: str | Target, *, activation: str = "relu", steps: int = 2, sc
 
     >>> doc = verify("z1", steps=1, budget=60)
     >>> doc["leap_index"], [(p["name"], p["verdict"], p["control"]) for p in doc["predictions"]]
-    (1, [('one-step threshold', 'pass', 'rejected'), ('one-step subspace', 'pass', 'rejected'), ('staircase', 'pass', 'rejected')])
+    (1, [('one-step threshold', 'pass', 'rejected'), ('one-step subspace', 'pass', 'rejected'), ('staircase', 'pass', 'rejected'), ('second-layer floors', 'pass', 'rejected')])
     """
     if scale not in _SIZES:
         raise InvalidParameterError(f"The 'scale' parameter must be one of {sorted(_SIZES)}. Got {scale!r} instead.")
