@@ -21,6 +21,7 @@ whole ``flt check`` run, i.e. rejected at least one true law.
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import sys
 import time
@@ -32,7 +33,9 @@ from ..compare.family import per_claim_level
 from ..errors import InvalidParameterError
 from ..runner.store import ResultStore
 from ..runner.sweep import progress_bar, progress_enabled
+from ..runner.provenance import static_provenance
 from .check import ALPHA, decide, resolve_claims
+from .power import claim_fingerprint
 
 if TYPE_CHECKING:  # pragma: no cover
     import os
@@ -73,7 +76,8 @@ def _claim_calibration(claim: Claim, scale: str, repeats: int, level: float, sto
     for kind in dict.fromkeys(m["kind"] for m in mutants if not m["inert"]):
         caught = sorted(m["size"] for m in mutants if m["kind"] == kind and not m["inert"] and m["fraction"] >= POWER_LEVEL)
         power[kind] = caught[0] if caught else None
-    return {"claim": claim.key, "repeats": repeats, "seeds_per_repeat": seeds, "false_rejections": false,
+    return {"claim": claim.key, "fingerprint": claim_fingerprint(claim, scale), "repeats": repeats,
+            "seeds_per_repeat": seeds, "false_rejections": false,
             "false_rejection_rate": false / repeats, "false_rejection_ci": list(clopper_pearson(false, repeats)),
             "law_passed": law_passes, "mutants": mutants, "power": power,
             "seconds": time.perf_counter() - start}
@@ -89,8 +93,11 @@ def calibrate(
     jobs: int = 1,
     scheduler: Any = None,
     progress: bool | None = False,
+    family: int | None = None,
 ) -> dict[str, Any]:
-    """Calibrate the claims selected by ``paths`` (module docstring); a JSON-ready document.
+    """Calibrate the claims selected by ``paths`` (module docstring); a JSON-ready document. Each claim is decided
+    at :math:`\alpha/K` with :math:`K` = ``family`` (default: the number of selected claims; a record of the
+    whole catalogue uses the number of registered claims, as a full ``flt check`` does).
 
     Examples
     --------
@@ -105,7 +112,7 @@ def calibrate(
     if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
         raise InvalidParameterError(f"The 'repeats' parameter must be an int ≥ 1. Got {repeats!r} instead.")
     claims = resolve_claims(paths)
-    level = per_claim_level(alpha, max(1, len(claims)))
+    level = per_claim_level(alpha, max(1, family or len(claims)))
     own = not isinstance(store, ResultStore)
     st = store if isinstance(store, ResultStore) else ResultStore(":memory:" if store is None else store)
     options = {"jobs": jobs, "scheduler": scheduler}
@@ -117,7 +124,9 @@ def calibrate(
         if own:
             st.close()
     any_rejected = sum(not all(e["law_passed"][r] for e in entries) for r in range(repeats))
+    created = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     return {"scale": scale, "repeats": repeats, "alpha": alpha, "level": level, "power_level": POWER_LEVEL,
+            "created": created, "git_commit": static_provenance().get("git_commit"),
             "runs_rejecting_a_true_law": any_rejected, "claims": entries}
 
 
@@ -129,11 +138,40 @@ def _power_text(power: dict[str, float | None]) -> str:
     return "; ".join(parts) or "no mutants (named law)"
 
 
+def merge_record(record: dict[str, Any] | None, document: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with the claims of ``document`` replaced or added (registry order kept, new claims last) and the
+    whole-run count recomputed over all its claims; ``document``'s date, commit and levels."""
+    if record is not None and (record["scale"], record["repeats"], record["alpha"]) != (
+            document["scale"], document["repeats"], document["alpha"]):
+        raise InvalidParameterError(
+            f"the record was calibrated at scale {record['scale']!r}, {record['repeats']} repeats, alpha {record['alpha']:g}; "
+            f"this run at {document['scale']!r}, {document['repeats']}, {document['alpha']:g}: use the same options")
+    entries = {e["claim"]: e for e in (record or {}).get("claims", [])}
+    entries.update({e["claim"]: e for e in document["claims"]})
+    claims = list(entries.values())
+    repeats = document["repeats"]
+    any_rejected = sum(not all(e["law_passed"][r] for e in claims) for r in range(repeats))
+    return {**document, "claims": claims, "runs_rejecting_a_true_law": any_rejected}
+
+
 def run_calibrate(paths: Sequence[str] | None = None, *, as_json: bool = False, out: IO[str] | None = None,
-                  **options: Any) -> int:
-    """What ``flt calibrate`` does; the exit code is 0 (it measures, it does not judge)."""
+                  record: str | None = None, **options: Any) -> int:
+    """What ``flt calibrate`` does; the exit code is 0 (it measures, it does not judge). With ``record`` (a JSON
+    file, e.g. :data:`.power.RECORD`) the claims are decided at the level of the whole registered catalogue and
+    their entries are merged into the file."""
     out = out or sys.stdout
+    if record is not None:
+        from ..systems import registry
+
+        options["family"] = sum(len(system.claims) for system in registry.systems())
     document = calibrate(paths, progress=False if as_json else options.pop("progress", None), **options)
+    if record is not None:
+        from pathlib import Path
+
+        from .power import load_record
+
+        document = merge_record(load_record(record), document)
+        Path(record).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     if as_json:
         out.write(json.dumps(document) + "\n")
         return 0

@@ -66,4 +66,8 @@ def catalogue_markdown() -> str:
                 f"`{e['key']}`: {e['words']}", _STATUS[e["status"]], f"${e['latex']}$", e["wrong_law"], e["source"]["cite"])) + " |")
         lines.append("")
     lines += [f"{len(entries)} claims in {len(registry.systems())} systems.", ""]
+    from .power import load_record, power_markdown
+
+    claims = [claim for system in registry.systems() for claim in system.claims]
+    lines += ["## Calibration: false rejections and power", ""] + power_markdown(load_record(), claims) + [""]
     return "\n".join(lines)

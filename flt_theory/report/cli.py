@@ -129,10 +129,13 @@ def check_command(ctx: click.Context, paths: tuple[str, ...], scale: str, seed_b
 @click.option("--store", default="flt_calibration.sqlite", show_default=True, metavar="FILE",
               help="SQLite file of the measurements (a killed calibration resumes from it).")
 @_backend_options
+@click.option("--record", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Merge the results into this JSON record (the report's and CLAIMS.md's power table reads "
+                   "flt_theory/report/calibration_small.json); claims are then decided at the level of the whole catalogue.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.pass_context
 def calibrate_command(ctx: click.Context, paths: tuple[str, ...], repeats: int, scale: str, alpha: float, store: str,
-                      jobs: int, scheduler: str | None, dask: str | None, as_json: bool) -> None:
+                      jobs: int, scheduler: str | None, dask: str | None, record: str | None, as_json: bool) -> None:
     """Run each claim (default: all) on REPEATS disjoint seed sets; report its false rejections (with an
     exact binomial interval), the fraction of its law's mutants (exponents ±0.25/±0.5/±1, bounds ×0.8/×1.25,
     subspaces rotated 30° or a neighbour) rejected, and its power: the smallest mutation caught in ≥ 90%
@@ -141,7 +144,7 @@ def calibrate_command(ctx: click.Context, paths: tuple[str, ...], repeats: int, 
 
     try:
         code = run_calibrate(list(paths), repeats=repeats, scale=scale, alpha=alpha, store=store, jobs=jobs,
-                             scheduler=_scheduler(scheduler, dask), as_json=as_json)
+                             scheduler=_scheduler(scheduler, dask), as_json=as_json, record=record)
     except FLTError as exc:
         raise _fail(exc) from exc
     ctx.exit(code)

@@ -192,6 +192,29 @@ def _readable(result: Any) -> Any:
     return out
 
 
+def _markdown_table_html(lines: Sequence[str]) -> str:
+    """The lines of :func:`.power.power_markdown` as HTML: paragraphs, then the pipe table (backticks as code)."""
+    e = html.escape
+
+    def inline(text: str) -> str:
+        parts = e(text).split("`")
+        return "".join(f"<code>{p}</code>" if k % 2 else p for k, p in enumerate(parts))
+
+    out, rows = [], []
+    for line in lines:
+        if line.startswith("|---"):
+            continue
+        if line.startswith("|"):
+            rows.append([cell.strip() for cell in line.strip("|").split(" | ")])
+        elif line:
+            out.append(f"<p>{inline(line)}</p>")
+    if rows:
+        head, *rest = rows
+        out.append("<table><tr>" + "".join(f"<th>{inline(c)}</th>" for c in head) + "</tr>"
+                   + "".join("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>" for r in rest) + "</table>")
+    return "\n".join(out)
+
+
 def write_report(
     report_dir: str | os.PathLike,
     claims: Sequence[Claim],
@@ -247,6 +270,10 @@ def write_report(
                f"({r['computed']} points computed, {r['reused']} read from the store)", ""]
         for caption, rel in figs:
             md += [f"![{caption}]({rel})" if rel else f"*{caption}*", ""]
+    from .power import load_record, power_markdown
+
+    calibration = power_markdown(load_record(), list(claims))
+    md += ["## Calibration (recorded, not measured by this run)", ""] + calibration + [""]
     md += ["## Plain-text table", "", "```", format_table(frame, wide=True), "```", ""]
     report = directory / "report.md"
     report.write_text("\n".join(md), encoding="utf-8")
@@ -277,6 +304,8 @@ def write_report(
         for caption, rel in figs:
             body.append(f"<figure><img src='{e(rel)}' alt='{e(caption)}'><figcaption>{e(caption)}</figcaption></figure>"
                         if rel else f"<p><em>{e(caption)}</em></p>")
+    body.append("<h2>Calibration (recorded, not measured by this run)</h2>")
+    body.append(_markdown_table_html(calibration))
     page = (
         "<!DOCTYPE html><html><head><meta charset='utf-8'><title>flt check report</title><style>"
         "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"

@@ -364,7 +364,7 @@ class Law:
         # a lower bound is only made false by raising it, an upper bound by lowering it
         factors = {"geq": (1.25, 2.0), "leq": (0.8, 0.5)}.get(self.relation, (0.8, 1.25, 0.5, 2.0))
         if isinstance(value, tuple):
-            if all(_scalar_expression(v) and not v.free_symbols for v in value):
+            if all(_scalar_expression(v) for v in value):
                 for factor in factors:
                     add("bound scale", abs(math.log(factor)), f"×{factor:g}", value=tuple(v * sp.nsimplify(factor) for v in value))
             return out

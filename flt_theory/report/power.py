@@ -1,0 +1,123 @@
+r"""The recorded calibration of the claims: false rejections and power, for the report and ``CLAIMS.md``.
+
+``flt calibrate --repeats 20 --json`` measures, per claim, how often its check rejects its true law on disjoint
+seed sets and which mutants of the law it rejects (:mod:`.calibrate`). That run takes tens of minutes, so it is
+*recorded* (:data:`RECORD`, the JSON document of one run, with its date, scale and commit) rather than re-run
+by every ``flt check``; the report and the catalogue show the record, and say so.
+
+Each claim's entry carries a **fingerprint** of what was calibrated (experiment, points and seeds at the
+scale, the law and the wrong law, the comparison): a claim whose fingerprint differs from the record is shown
+as *stale — recalibrate*, never with numbers measured on something else.
+
+Summary per claim: false rejections :math:`k/R` with the exact 95% interval; the fraction of **large
+mutants** rejected in at least 90% of the repeats (exponents :math:`\pm 0.5` and :math:`\pm 1`, thresholds
+:math:`\pm 1`, values and bounds :math:`\times 2` or :math:`\times 0.5`, a zero moved by 1, a flipped side, every
+subspace mutant) — the issue's goal is 95%; and the power (smallest mutation caught, per kind).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..systems.declaration import Claim
+
+__all__ = ["LARGE", "RECORD", "claim_fingerprint", "is_large", "load_record", "power_rows", "power_markdown"]
+
+#: The recorded calibration at scale ``small`` (``flt calibrate --repeats 20 --json > RECORD``).
+RECORD = Path(__file__).with_name("calibration_small.json")
+#: The smallest size of a mutant counted as large, per kind (``log 2`` for scalings).
+LARGE = {"exponent": 0.5, "value scale": math.log(2) - 1e-9, "bound scale": math.log(2) - 1e-9, "value shift": 1.0,
+         "bound side": 1.0, "subspace rotation": 30.0, "subspace neighbour": 1.0}
+
+
+def is_large(kind: str, size: float) -> bool:
+    """Whether a mutant of ``kind`` and ``size`` is large (module docstring).
+
+    >>> is_large("exponent of d", 0.5), is_large("exponent of d", 0.25), is_large("value scale", math.log(1.25))
+    (True, False, False)
+    """
+    key = "exponent" if kind.startswith("exponent") else kind
+    return size >= LARGE.get(key, math.inf)
+
+
+def _describe(value: Any) -> Any:
+    if isinstance(value, functools.partial):
+        return [_describe(value.func), sorted((k, repr(v)) for k, v in value.keywords.items())]
+    return getattr(value, "__qualname__", repr(value))
+
+
+def claim_fingerprint(claim: Claim, scale: str) -> str:
+    """A short hash of what a calibration of ``claim`` at ``scale`` measured and compared."""
+    m = claim.measurement
+    text = json.dumps([claim.key, m.experiment, m.points[scale], m.seeds[scale], claim.the_law.text(),
+                       claim.the_wrong_law.text(), _describe(claim.compare)], sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def load_record(path: str | Path | None = None) -> dict[str, Any] | None:
+    """The recorded calibration document, or None when there is none."""
+    path = Path(path) if path is not None else RECORD
+    if not path.is_file():
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _power_text(power: dict[str, float | None]) -> str:
+    parts = []
+    for kind, size in power.items():
+        unit = "°" if "rotation" in kind else ""
+        parts.append(f"{kind}: {'not caught' if size is None else f'{size:.3g}{unit}'}")
+    return "; ".join(parts) or "no mutants (named law)"
+
+
+def power_rows(record: dict[str, Any] | None, claims: list[Claim]) -> list[dict[str, Any]]:
+    """Per claim, its calibration summary from ``record``: ``status`` is ``calibrated``, ``stale`` or
+    ``not calibrated``."""
+    scale = (record or {}).get("scale", "small")
+    entries = {e["claim"]: e for e in (record or {}).get("claims", [])}
+    rows = []
+    for claim in claims:
+        entry = entries.get(claim.key)
+        if entry is None:
+            rows.append({"claim": claim.key, "status": "not calibrated"})
+            continue
+        if entry.get("fingerprint") != claim_fingerprint(claim, scale):
+            rows.append({"claim": claim.key, "status": "stale"})
+            continue
+        large = [m for m in entry["mutants"] if not m["inert"] and is_large(m["kind"], m["size"])]
+        rows.append({"claim": claim.key, "status": "calibrated", "false_rejections": entry["false_rejections"],
+                     "repeats": entry["repeats"], "ci": entry["false_rejection_ci"],
+                     "large_caught": sum(m["fraction"] >= record.get("power_level", 0.9) for m in large),
+                     "large": len(large), "power": entry["power"]})
+    return rows
+
+
+def power_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[str]:
+    """Markdown lines: the recorded calibration table (or a line saying there is none)."""
+    if record is None:
+        return ["No calibration is recorded (`flt calibrate --repeats 20 --json`)."]
+    lines = [f"Recorded by `flt calibrate --repeats {record['repeats']} --json` at scale `{record['scale']}` "
+             f"({record.get('created', 'date not recorded')}, git {record.get('git_commit') or 'unknown'}): "
+             f"{record['runs_rejecting_a_true_law']}/{record['repeats']} seed sets would have failed a whole "
+             f"`flt check` run (family-wise level {record['alpha']:g}). Per claim: false rejections of the true law "
+             f"(count of {record['repeats']}, exact 95% interval); large mutants (exponent ±0.5 and ±1, value ×2 or "
+             f"×½, flipped side, every subspace mutant) rejected in ≥ 90% of the repeats; power = the smallest "
+             f"mutation of each kind rejected in ≥ 90%. A claim changed since the record is marked stale.", "",
+             "| claim | false rejections [95% CI] | large mutants caught | power (smallest caught) |", "|---|---|---|---|"]
+    for row in power_rows(record, claims):
+        if row["status"] != "calibrated":
+            text = "stale — recalibrate" if row["status"] == "stale" else "not calibrated"
+            lines.append(f"| `{row['claim']}` | {text} | — | — |")
+            continue
+        low, high = row["ci"]
+        caught = f"{row['large_caught']}/{row['large']}" if row["large"] else "— (no mutants: named law)"
+        power = _power_text(row["power"])
+        lines.append(f"| `{row['claim']}` | {row['false_rejections']}/{row['repeats']} [{low:.2f}, {high:.2f}] | "
+                     f"{caught} | {power} |")
+    return lines
