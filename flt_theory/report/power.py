@@ -1,6 +1,6 @@
 r"""The recorded calibration of the claims: false rejections and power, for the report and ``CLAIMS.md``.
 
-``flt calibrate --repeats 20 --json`` measures, per claim, how often its check rejects its true law on disjoint
+``flt calibrate --repeats 20 --record FILE`` measures, per claim, how often its check rejects its true law on disjoint
 seed sets and which mutants of the law it rejects (:mod:`.calibrate`). That run takes tens of minutes, so it is
 *recorded* (:data:`RECORD`, the JSON document of one run, with its date, scale and commit) rather than re-run
 by every ``flt check``; the report and the catalogue show the record, and say so.
@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["LARGE", "RECORD", "claim_fingerprint", "is_large", "load_record", "power_rows", "power_markdown"]
 
-#: The recorded calibration at scale ``small`` (``flt calibrate --repeats 20 --json > RECORD``).
+#: The recorded calibration at scale ``small`` (``flt calibrate --repeats 20 --record RECORD``).
 RECORD = Path(__file__).with_name("calibration_small.json")
 #: The smallest size of a mutant counted as large, per kind (``log 2`` for scalings).
 LARGE = {"exponent": 0.5, "value scale": math.log(2) - 1e-9, "bound scale": math.log(2) - 1e-9, "value shift": 1.0,
@@ -101,8 +101,8 @@ def power_rows(record: dict[str, Any] | None, claims: list[Claim]) -> list[dict[
 def power_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[str]:
     """Markdown lines: the recorded calibration table (or a line saying there is none)."""
     if record is None:
-        return ["No calibration is recorded (`flt calibrate --repeats 20 --json`)."]
-    lines = [f"Recorded by `flt calibrate --repeats {record['repeats']} --json` at scale `{record['scale']}` "
+        return ["No calibration is recorded (`flt calibrate --repeats 20 --record flt_theory/report/calibration_small.json`)."]
+    lines = [f"Recorded by `flt calibrate --repeats {record['repeats']} --record FILE` at scale `{record['scale']}` "
              f"({record.get('created', 'date not recorded')}, git {record.get('git_commit') or 'unknown'}): "
              f"{record['runs_rejecting_a_true_law']}/{record['repeats']} seed sets would have failed a whole "
              f"`flt check` run (family-wise level {record['alpha']:g}). Per claim: false rejections of the true law "

@@ -1,0 +1,59 @@
+"""The recorded calibration: fingerprints, stale claims, merging, and the power table of the report and CLAIMS.md."""
+
+import json
+import math
+
+import pytest
+
+from flt_theory.errors import FLTError
+from flt_theory.report.calibrate import calibrate, merge_record
+from flt_theory.report.power import claim_fingerprint, is_large, load_record, power_markdown, power_rows
+from flt_theory.systems import get_claim
+
+KEY = "giant-step/rank-one-update"
+
+
+@pytest.fixture(scope="module")
+def document():
+    return calibrate([KEY], repeats=2)
+
+
+def test_fingerprint_names_what_was_calibrated(document):
+    claim = get_claim(KEY)
+    entry = document["claims"][0]
+    assert entry["fingerprint"] == claim_fingerprint(claim, "small") != claim_fingerprint(claim, "paper")
+    changed = claim.__class__(**{**{f: getattr(claim, f) for f in ("name", "words", "measurement", "compare", "system")},
+                                 "law": claim.law, "wrong_law": get_claim("giant-step/leap2-threshold").wrong_law})
+    assert claim_fingerprint(changed, "small") != entry["fingerprint"]
+    assert document["created"] and "git_commit" in document
+
+
+def test_power_rows_mark_calibrated_stale_and_missing(document):
+    stale = json.loads(json.dumps(document))
+    stale["claims"][0]["fingerprint"] = "0" * 16
+    claims = [get_claim(KEY), get_claim("giant-step/norm-law")]
+    assert [r["status"] for r in power_rows(document, claims)] == ["calibrated", "not calibrated"]
+    assert [r["status"] for r in power_rows(stale, claims)] == ["stale", "not calibrated"]
+    row = power_rows(document, claims)[0]
+    assert row["repeats"] == 2 and 0 <= row["large_caught"] <= row["large"] and 0 <= row["ci"][0] <= row["ci"][1] <= 1
+    text = "\n".join(power_markdown(stale, claims))
+    assert "stale — recalibrate" in text and "not calibrated" in text
+    assert power_markdown(None, claims) == [power_markdown(None, claims)[0]] and "No calibration" in power_markdown(None, claims)[0]
+
+
+def test_merge_replaces_entries_and_recounts_whole_runs(document, tmp_path):
+    failing = json.loads(json.dumps(document))
+    failing["claims"][0]["claim"] = "other/claim"
+    failing["claims"][0]["law_passed"] = [True, False]
+    merged = merge_record(failing, document)
+    assert [e["claim"] for e in merged["claims"]] == ["other/claim", KEY] and merged["runs_rejecting_a_true_law"] == 1
+    with pytest.raises(FLTError, match="same options"):
+        merge_record({**document, "repeats": 3}, document)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(merged))
+    assert load_record(path)["runs_rejecting_a_true_law"] == 1 and load_record(tmp_path / "absent.json") is None
+
+
+def test_large_mutants():
+    assert is_large("exponent of n", 1.0) and is_large("subspace rotation", 30.0) and is_large("bound side", 1.0)
+    assert not is_large("bound scale", math.log(1.25)) and is_large("bound scale", math.log(2))
