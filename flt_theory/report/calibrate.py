@@ -35,7 +35,7 @@ from ..runner.store import ResultStore
 from ..runner.sweep import progress_bar, progress_enabled
 from ..runner.provenance import static_provenance
 from .check import ALPHA, decide, resolve_claims
-from .power import claim_fingerprint
+from .power import claim_fingerprint, power_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import os
@@ -130,14 +130,6 @@ def calibrate(
             "runs_rejecting_a_true_law": any_rejected, "claims": entries}
 
 
-def _power_text(power: dict[str, float | None]) -> str:
-    parts = []
-    for kind, size in power.items():
-        unit = "°" if "rotation" in kind else ""
-        parts.append(f"{kind}: {'not caught' if size is None else f'{size:g}{unit}'}")
-    return "; ".join(parts) or "no mutants (named law)"
-
-
 def merge_record(record: dict[str, Any] | None, document: dict[str, Any]) -> dict[str, Any]:
     """``record`` with the claims of ``document`` replaced or added (registry order kept, new claims last) and the
     whole-run count recomputed over all its claims; ``document``'s date, commit and levels."""
@@ -183,7 +175,7 @@ def run_calibrate(paths: Sequence[str] | None = None, *, as_json: bool = False, 
         caught = sum(m["fraction"] >= POWER_LEVEL for m in active)
         low, high = e["false_rejection_ci"]
         rows.append((e["claim"], f"{e['false_rejections']}/{e['repeats']} [{low:.2f}, {high:.2f}]",
-                     f"{caught}/{len(active)}", _power_text(e["power"])))
+                     f"{caught}/{len(active)}", power_text(e["power"])))
     out.write(table(rows) + "\n\n")
     out.write(f"{document['runs_rejecting_a_true_law']}/{document['repeats']} repeats would have failed a whole flt check "
               f"run (family-wise level {document['alpha']:g}, per claim {document['level']:.2g}).\n")

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from ..systems.declaration import Claim
 
-__all__ = ["LARGE", "RECORD", "claim_fingerprint", "is_large", "load_record", "power_rows", "power_markdown"]
+__all__ = ["LARGE", "RECORD", "claim_fingerprint", "is_large", "load_record", "power_markdown", "power_rows", "power_text"]
 
 #: The recorded calibration at scale ``small`` (``flt calibrate --repeats 20 --record RECORD``).
 RECORD = Path(__file__).with_name("calibration_small.json")
@@ -68,7 +68,8 @@ def load_record(path: str | Path | None = None) -> dict[str, Any] | None:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _power_text(power: dict[str, float | None]) -> str:
+def power_text(power: dict[str, float | None]) -> str:
+    """The power of a claim per kind of mutation, in words (``not caught`` where no size reaches 90%)."""
     parts = []
     for kind, size in power.items():
         unit = "°" if "rotation" in kind else ""
@@ -117,7 +118,7 @@ def power_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[s
             continue
         low, high = row["ci"]
         caught = f"{row['large_caught']}/{row['large']}" if row["large"] else "— (no mutants: named law)"
-        power = _power_text(row["power"])
+        power = power_text(row["power"])
         lines.append(f"| `{row['claim']}` | {row['false_rejections']}/{row['repeats']} [{low:.2f}, {high:.2f}] | "
                      f"{caught} | {power} |")
     return lines
