@@ -338,7 +338,7 @@ class Law:
           bound only in the direction that makes it false (a lower bound raised by ×1.25, ×2, an upper
           bound lowered by ×0.8, ×0.5 — the other direction is a weaker, still true, law), and its side
           flipped;
-        * a tuple of numbers (bounds): all entries scaled likewise;
+        * a tuple of numbers (bounds; entries may hold the size symbols d, n, p, eta): all entries scaled likewise;
         * subspaces of :math:`V^*`: every basis vector rotated by 30° towards the complement, and a neighbour
           (one direction of the complement added, or the last direction dropped);
         * a named object (a set, a direction): no mutant (its comparison dispatches on it).
@@ -364,7 +364,8 @@ class Law:
         # a lower bound is only made false by raising it, an upper bound by lowering it
         factors = {"geq": (1.25, 2.0), "leq": (0.8, 0.5)}.get(self.relation, (0.8, 1.25, 0.5, 2.0))
         if isinstance(value, tuple):
-            if all(_scalar_expression(v) for v in value):
+            # entries may depend on the measurement's sizes (d, n, p, eta: read by the comparison), not on other symbols
+            if all(_scalar_expression(v) and {x.name for x in v.free_symbols} <= set(SYMBOLS) for v in value):
                 for factor in factors:
                     add("bound scale", abs(math.log(factor)), f"×{factor:g}", value=tuple(v * sp.nsimplify(factor) for v in value))
             return out

@@ -106,9 +106,11 @@ def compare_dominant(frame: pd.DataFrame, law: Law) -> CheckResult:
         rows = frame[(frame["n"] == n) & np.isclose(frame["mu_norm"].astype(float), mu)]
         value, frac = float(rows["n_snr2"].iloc[0]), rows["signal_fraction"].to_numpy(float)
         if value <= low * (1 + 1e-9):  # n·SNR² is computed in floating point
-            parts.append(check_at_most(frac, 0.1, mode="demonstrated", name=f"n·SNR² = {value:.3g} ≤ C̲: noise learned"))
+            parts.append(check_at_most(frac, 0.1, mode="demonstrated", bounds=(0, 1),
+                                       name=f"n·SNR² = {value:.3g} ≤ C̲: noise learned"))
         elif value >= high * (1 - 1e-9):
-            parts.append(check_at_least(frac, 0.9, mode="demonstrated", name=f"n·SNR² = {value:.3g} ≥ C̄: signal learned"))
+            parts.append(check_at_least(frac, 0.9, mode="demonstrated", bounds=(0, 1),
+                                        name=f"n·SNR² = {value:.3g} ≥ C̄: signal learned"))
     if not parts:
         raise InvalidParameterError(f"no measured point outside ({low:g}, {high:g}): the grid does not test the law")
     return all_of("classification learns the dominant feature", (low, high), parts)

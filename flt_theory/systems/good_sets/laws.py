@@ -258,7 +258,8 @@ def good_set_laws(
         Law(name="entry from the lower set", lhs=r"|S_{\mathrm{sure}}^{T}| / \max(1, |S_{\mathrm{sure}}^{0}|)", relation="geq",
             value=2, conditions=(r"S_{j,\mathrm{sure}}^{t+1} \setminus S_{j,\mathrm{sure}}^{t} \subseteq S_{j,\mathrm{pot}}^{t}",
                                  r"\eta\,\|\nabla_{w_i}\| \ll \sigma_3^{(t)}"), source=SOURCE,
-            words="neurons enter S_sure (it grows ≥ 2×) and every entry comes from S_pot"),
+            words="neurons enter S_sure (it grows ≥ 2×) and every entry comes from S_pot (at a finite step: all but "
+                  "≤ 1 in 1000)"),
         Law(name="no exit from the highest set", lhs=r"\#\{i \in S_{j,\mathrm{sure}}^{t} \setminus S_{j,\mathrm{sure}}^{t+1}\}",
             relation="eq", value=0, conditions=(r"\forall t", "small step size"), source=SOURCE,
             words="no neuron ever exits S_sure (the literal principle)"),

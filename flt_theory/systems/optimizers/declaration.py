@@ -25,7 +25,12 @@ Sizes where the separations are clean (``small``; ``paper`` uses more seeds and 
   feature noise :math:`\alpha = 0.2`, :math:`\sigma_0 = 0.05`: :math:`s\sigma_\xi\sqrt{2/\pi} = 4.8 \gg \|\mu\|`
   (sign-GD's noise outruns its signal) and :math:`s\sigma_\xi^2/n = 0.018 \ll \|\mu\|^2` (GD's signal outruns its
   noise). Both reach :math:`L_S \le 0.05`; Adam/sign-GD's test error is :math:`\approx 1` (the feature noise makes
-  them *unlearn* the signal), GD's is 0. Without feature noise (:math:`\alpha = 0`) the Adam/sign-GD test error is
+  them *unlearn* the signal), GD's is 0 on most seeds. Not on every seed: on 7 of 120 seeds (calibration, seed
+  sets 0..119) GD lets one class memorise its noise (test error ≈ 0.42 once it fits, ≈ 0.5 while it has not yet
+  fitted at 400 steps; in a second calibration with 16 seeds per set, one set had 4 such seeds and another a seed
+  that had not fitted at 1500 steps)
+  — Zou et al.'s statements hold with high probability, so the outcome claims count the seeds that fit AND satisfy
+  the law (a majority: exact binomial interval above 1/2, so at least 23 of 32 seeds), with GD's step limit 1500. Without feature noise (:math:`\alpha = 0`) the Adam/sign-GD test error is
   seed-dependent (some seeds learn the signal too; measured at :math:`s = 6`, :math:`\sigma_\xi = 1`): Zou et al.'s
   ":math:`\ge 1/2`" needs the feature noise.
 * SAM vs GD (ReLU, dense noise): :math:`n = 20`, :math:`d = 1000`, :math:`m = 10`, :math:`\tau = 2`, full-batch SAM
@@ -47,7 +52,8 @@ import numpy as np
 import pandas as pd
 
 from ...compare import check_at_least, check_at_most
-from ...compare.result import CheckResult, all_of, make_result
+from ...compare.count import clopper_pearson
+from ...compare.result import CheckResult, all_of, fmt_ci, make_result
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
@@ -67,7 +73,7 @@ LOSS_FLOOR = 0.1
 ZOU = dict(n=100, d=10**5, width=10, activation="relu(z)**3", sparsity=20, mu_norm=1.0, sigma_xi=0.3, sigma0=0.05,
            feature_noise=0.2, eps=0.05, n_test=2000)
 #: Step sizes and step limits (the limits close to the stopping steps, so the 16 recorded points cover the run).
-ZOU_STEPS = {"gd": dict(eta=5.0, max_steps=400), "adam": dict(eta=0.01, max_steps=80),
+ZOU_STEPS = {"gd": dict(eta=5.0, max_steps=1500), "adam": dict(eta=0.01, max_steps=80),
              "sign-gd": dict(eta=0.01, max_steps=80)}
 SAM = dict(activation="relu", n=20, d=1000, width=10, sparsity=0, sigma_xi=1.0, feature_noise=0.0, eps=0.05, n_test=1000,
            sam_radius=2.0)
@@ -76,8 +82,9 @@ LABEL_NOISE = dict(activation="relu(z)**2", n=20, d=1000, width=10, sparsity=0, 
                    feature_noise=0.0, eta=0.06, n_test=1000, flip_prob=0.25)
 
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(seeds=6, zou_n=100, zou_d=10**5, sam_d=1000, sam_mus=(2.0, 4.0), ln_d=1000),
-    "paper": dict(seeds=16, zou_n=200, zou_d=10**6, zou_gd=dict(max_steps=1500), sam_d=4000, sam_mus=(2.0, 3.0, 4.0, 6.0), ln_d=2000),
+    "small": dict(seeds=6, zou_seeds=32, zou_n=100, zou_d=10**5, sam_d=1000, sam_mus=(2.0, 4.0), ln_d=1000),
+    "paper": dict(seeds=16, zou_seeds=64, zou_n=200, zou_d=10**6, zou_gd=dict(max_steps=3000), sam_d=4000,
+                  sam_mus=(2.0, 3.0, 4.0, 6.0), ln_d=2000),
 }
 SCALES = tuple(SIZES)
 
@@ -137,12 +144,31 @@ def _fits(frame: pd.DataFrame, optimizer: str, **where: Any) -> CheckResult:
 # comparisons (each reads its prediction from the law it is given)
 
 
+def _majority(frame: pd.DataFrame, law: Law, optimizer: str) -> CheckResult:
+    r"""The seeds on which ``optimizer`` reached training loss :math:`\le \varepsilon` AND whose test error satisfies
+    ``law`` (relation and bound read from it) are a majority: the exact 95% interval of their fraction lies above
+    1/2 (demonstrated). Zou et al.'s statements hold with high probability over the draw, not on every draw (module
+    docstring: on about 8% of the seeds GD lets one class memorise its noise at these sizes)."""
+    errors = per_seed(frame, "test_error", optimizer=optimizer)
+    loss = per_seed(frame, "train_loss", optimizer=optimizer)
+    eps = float(frame["eps"].iloc[0])
+    bound = law.number()
+    ok = (errors >= bound if law.relation == "geq" else errors <= bound) & (loss <= eps * (1 + 1e-6))
+    k, total = int(ok.sum()), len(errors)
+    low, high = clopper_pearson(k, total, 0.95)
+    sign = "≥" if law.relation == "geq" else "≤"
+    return make_result(name=f"{optimizer}: most seeds fit (loss ≤ {eps:g}) with test error {sign} {bound:g}",
+                       passed=low > 0.5, predicted=f"fraction of seeds with test error {sign} {bound:g} > 1/2",
+                       measured=k / total, ci=(low, high),
+                       n_seeds=total,
+                       summary=f"{k}/{total} seeds fit with test error {sign} {bound:g}, fraction {fmt_ci((low, high))} "
+                               f"vs > 1/2 [demonstrated, exact binomial]")
+
+
 def compare_outcome(frame: pd.DataFrame, law: Law, *, optimizer: str) -> CheckResult:
-    r"""``optimizer`` reaches training loss :math:`\le \varepsilon` and its test error satisfies ``law``
-    (relation and bound read from the law; demonstrated, error-rate interval on the logit scale)."""
-    parts = [_fits(frame, optimizer),
-             _test_error_check(per_seed(frame, "test_error", optimizer=optimizer), law, optimizer)]
-    return all_of(f"{optimizer} on sparse signal-noise data", law.text(), parts)
+    r"""Most seeds of ``optimizer`` fit the training set and have a test error that satisfies ``law``
+    (:func:`_majority`)."""
+    return _majority(frame, law, optimizer)
 
 
 def compare_rate(frame: pd.DataFrame, law: Law) -> CheckResult:
@@ -195,9 +221,9 @@ def _zou_points(s: dict[str, Any]) -> list[dict[str, Any]]:
             for opt, steps in ZOU_STEPS.items()]
 
 
-def _measurement(points_fn) -> Measurement:
+def _measurement(points_fn, seeds: str = "seeds") -> Measurement:
     return Measurement(experiment="optimizers/run", points={sc: points_fn(SIZES[sc]) for sc in SCALES},
-                       seeds={sc: SIZES[sc]["seeds"] for sc in SCALES})
+                       seeds={sc: SIZES[sc][seeds] for sc in SCALES})
 
 
 def _sam_points(s: dict[str, Any]) -> list[dict[str, Any]]:
@@ -217,7 +243,7 @@ def _unlike(law: Law, other: Law, words: str) -> Law:
 
 
 def _claims() -> list[Claim]:
-    zou = _measurement(_zou_points)
+    zou = _measurement(_zou_points, "zou_seeds")
     claims = []
     for opt, label in (("adam", "Adam"), ("sign-gd", "sign-GD")):
         claims.append(Claim(
