@@ -31,6 +31,7 @@ from typing import IO, TYPE_CHECKING, Any
 from ..compare.count import clopper_pearson
 from ..compare.family import per_claim_level
 from ..errors import InvalidParameterError
+from ..runner.executors import make_backend
 from ..runner.store import ResultStore
 from ..runner.sweep import progress_bar, progress_enabled
 from ..runner.provenance import static_provenance
@@ -115,12 +116,16 @@ def calibrate(
     level = per_claim_level(alpha, max(1, family or len(claims)))
     own = not isinstance(store, ResultStore)
     st = store if isinstance(store, ResultStore) else ResultStore(":memory:" if store is None else store)
-    options = {"jobs": jobs, "scheduler": scheduler}
+    # one pool (or Dask client) for the whole calibration, not one per measurement run
+    backend = make_backend(jobs, scheduler) if (jobs > 1 or scheduler is not None) else None
+    options = {"jobs": jobs, "scheduler": backend}
     try:
         with progress_bar(len(claims) * repeats, desc=f"flt calibrate ({scale})", unit="run",
                           enabled=progress_enabled(progress)) as bar:
             entries = [_claim_calibration(c, scale, repeats, level, st, options, bar) for c in claims]
     finally:
+        if backend is not None:
+            backend.close()
         if own:
             st.close()
     any_rejected = sum(not all(e["law_passed"][r] for e in entries) for r in range(repeats))

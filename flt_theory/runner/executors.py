@@ -275,10 +275,24 @@ class DaskBackend(Backend):
             self._cluster = None
 
 
+class _Borrowed(Backend):
+    """Another owner's open backend, used without closing it (a calibration runs hundreds of sweeps on one pool
+    instead of spawning one per sweep: spawning two workers and importing torch costs seconds each time)."""
+
+    def __init__(self, backend: Backend):
+        self.backend, self.name, self.workers = backend, backend.name, backend.workers
+
+    def imap_unordered(self, fn, items):
+        return self.backend.imap_unordered(fn, items)
+
+
 def make_backend(jobs: int = 1, scheduler: Any = None) -> Backend:
     """The backend for ``jobs`` and ``scheduler``: in-process (``jobs=1``, no scheduler), a process
-    pool (``jobs > 1``), or Dask (``scheduler="local"``, ``"tcp://host:port"``, or a Client)."""
+    pool (``jobs > 1``), Dask (``scheduler="local"``, ``"tcp://host:port"``, or a Client), or an open
+    :class:`Backend` passed as ``scheduler`` (shared, left open)."""
     jobs = check_int(jobs, "jobs", minimum=1)
+    if isinstance(scheduler, Backend):  # an open backend shared by many sweeps: its owner closes it
+        return _Borrowed(scheduler)
     if scheduler is None:
         return InProcessBackend() if jobs == 1 else PoolBackend(jobs)
     if isinstance(scheduler, str):
