@@ -31,9 +31,11 @@ from .family import holm, holm_adjusted, p_value_by_inversion, per_claim_level
 from .inequality import (
     assert_at_least,
     assert_at_most,
+    assert_every_at_most,
     assert_ordering,
     check_at_least,
     check_at_most,
+    check_every_at_most,
     check_ordering,
 )
 from .power_law import (
@@ -57,6 +59,7 @@ __all__ = [
     "PowerLawFit",
     "assert_at_least",
     "assert_at_most",
+    "assert_every_at_most",
     "all_of",
     "assert_check",
     "assert_count",
@@ -74,6 +77,7 @@ __all__ = [
     "check_at_most",
     "check_count",
     "check_not_learned",
+    "check_every_at_most",
     "check_ordering",
     "check_power_law",
     "check_power_law_2d",

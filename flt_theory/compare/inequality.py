@@ -49,9 +49,11 @@ from .result import FLOAT_SLACK, CheckResult, fmt, fmt_ci, make_assert, make_res
 __all__ = [
     "check_at_least",
     "check_at_most",
+    "check_every_at_most",
     "check_ordering",
     "assert_at_least",
     "assert_at_most",
+    "assert_every_at_most",
     "assert_ordering",
 ]
 
@@ -307,3 +309,23 @@ def check_ordering(
 assert_at_least = make_assert(check_at_least)
 assert_at_most = make_assert(check_at_most)
 assert_ordering = make_assert(check_ordering)
+
+
+def check_every_at_most(values: ArrayLike, bound: float, *, name: str = "every seed") -> CheckResult:
+    """PASSES iff every seed's value is at most ``bound`` (relative slack 1e-6 for the float of a stopping rule).
+
+    For a per-seed condition such as "training stopped at loss ≤ ε": the mean of values stopped at ε sits at ε,
+    so no interval of it can lie strictly below; the interval reported is the per-seed range.
+
+    >>> check_every_at_most([0.04, 0.05], 0.05).passed, check_every_at_most([0.04, 0.06], 0.05).passed
+    (True, False)
+    """
+    values = np.asarray(values, dtype=float)
+    reached = values <= bound * (1 + 1e-6)
+    return make_result(name=name, passed=bool(reached.all()), predicted=f"<= {bound:g} on every seed",
+                       measured=float(values.mean()), ci=(float(values.min()), float(values.max())),
+                       n_seeds=len(values),
+                       summary=f"{int(reached.sum())}/{len(values)} seeds ≤ {bound:g} (interval: per-seed range)")
+
+
+assert_every_at_most = make_assert(check_every_at_most)

@@ -136,16 +136,6 @@ def _activation(activation: str | sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Symbol]
     return expr, sp.diff(expr, z), z
 
 
-def _new_part(previous: Subspace, current: Subspace) -> np.ndarray:
-    b = current.numpy()
-    if previous.dim == 0 or len(b) == 0:
-        return b
-    p = previous.numpy()
-    rows = b - b @ p.T @ p
-    _, s, vt = np.linalg.svd(rows, full_matrices=False)
-    return vt[s > 1e-9]
-
-
 def staircase_sizes(target, *, d: int, n: int, p: int, eta: float, steps: int = 2, activation: str = "relu",
                     degree: int | None = None) -> list[StepSize]:
     r"""Predicted mass of each staircase step's new directions after that step (module docstring).
@@ -183,7 +173,7 @@ def staircase_sizes(target, *, d: int, n: int, p: int, eta: float, steps: int = 
     out, previous = [], Subspace.zero(r)
     for t, (u, (moments, fluctuation)) in enumerate(zip(ladder, _moments(target, sigma, dsigma, zsym, d=d, n=n, kappa=eta / p,
                                                                        steps=steps)), start=1):
-        new = _new_part(previous, u)
+        new = u.new_directions(previous)
         if len(new):
             projected = new @ moments @ new.T
             mass, least = float(np.trace(projected)), float(np.linalg.eigvalsh(projected)[0])

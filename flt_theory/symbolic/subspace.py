@@ -99,6 +99,20 @@ class Subspace:
         """The orthonormal basis as a float array of shape ``(dim, r)``."""
         return np.array(self.basis.evalf().tolist(), dtype=float).reshape(self.dim, self.ambient)
 
+    def new_directions(self, previous: "Subspace") -> np.ndarray:
+        r"""Orthonormal rows (float, :math:`w^*`-coordinates) of :math:`U \ominus U'`: the part of this subspace
+        orthogonal to ``previous`` (e.g. what a staircase step adds); ``(0, r)`` when nothing is new.
+
+        >>> Subspace.span([[1, 0], [0, 1]], 2).new_directions(Subspace.span([[1, 0]], 2)).round(6).tolist()
+        [[0.0, 1.0]]
+        """
+        b = self.numpy()
+        if previous.dim == 0 or len(b) == 0:
+            return b
+        p = previous.numpy()
+        _, s, vt = np.linalg.svd(b - b @ p.T @ p, full_matrices=False)
+        return vt[s > 1e-9]
+
     def to_json(self) -> list[list[float]]:
         return self.numpy().tolist()
 

@@ -25,7 +25,7 @@ from ...symbolic.law import SYMBOLS, Law, Source
 from ...symbolic.one_step import student_coefficient
 from ...symbolic.target import parse_link
 
-__all__ = ["DKLPS", "MMM", "giant_step_laws"]
+__all__ = ["DKLPS", "MMM", "giant_step_laws", "second_layer_floors"]
 
 DKLPS = Source(authors="Dandi, Krzakala, Loureiro, Pesce, Stephan", year=2023,
                title="How two-layer neural networks learn, one (giant) step at a time", arxiv="2305.18270")
@@ -121,3 +121,31 @@ def subspace_law(name: str, value: Subspace | tuple[Subspace, ...], *, words: st
     """A staircase law with the given subspaces (for the claims and their wrong laws)."""
     return Law(name=name, lhs=r"(U_1, U_2)", relation="eq", value=value, conditions=(r"n = O(d)",), status="conjecture",
                source=DKLPS, words=words)
+
+
+def second_layer_floors(target, ladder, activation: str = "relu", *, stalled: int | None = None) -> Law:
+    r"""The second layer's test error after :math:`T = 0, 1, \dots` giant steps (width :math:`p = O(1)`, symmetric
+    initialisation) is at least: at :math:`T = 0` the random-feature floor of its :math:`p/2` distinct features with
+    the derived finite-width term (:func:`flt_theory.symbolic.projections.random_feature_floor`); after step
+    :math:`T`, :math:`\mathbb E[\mathrm{Var}(f^*\mid P_{U_T}x)]` for the staircase ``ladder`` :math:`U_1, U_2, \dots`
+    (Dandi et al. 2023). ``stalled = T``: the wrong law in which step :math:`T` learns nothing (:math:`U_T = U_{T-1}`).
+
+    >>> from flt_theory.symbolic.target import Target
+    >>> f = Target.parse("z1 + z1*z2")
+    >>> second_layer_floors(f, staircase(f, 2)).numbers(p=8, d=128)[1:], second_layer_floors(f, staircase(f, 2), stalled=2).numbers(p=8, d=128)[1:]
+    ((1.0, 0.0), (1.0, 1.0))
+    """
+    from ...symbolic.projections import random_feature_floor
+
+    p = SYMBOLS["p"]
+    spans = list(ladder)
+    if stalled is not None:
+        spans[stalled - 1] = spans[stalled - 2] if stalled >= 2 else Subspace.zero(target.rank)
+    floors = (random_feature_floor(target, activation).subs(p, p / 2),) + tuple(conditional_variance(target, u) for u in spans)
+    words = ("" if stalled is None else f"wrong: step {stalled} learns nothing: ") + (
+        "second-layer error after T = 0.. steps ≥ " + ", ".join(str(b) for b in floors)
+        + " (at T = 0 the random-feature floor of p/2 features, then E[Var(f*|P_(U_T) x)])")
+    return Law(name="second-layer floors" + ("" if stalled is None else f" (wrong: U_{stalled} = U_{stalled - 1})"),
+               lhs=r"\mathbb{E}[(f^* - \hat f_T)^2],\ T = 0, 1, \dots", relation="geq", value=floors,
+               conditions=(r"p = O(1)", rf"f^* = {target.latex()}", r"U_T \text{ of the staircase}"),
+               status="theorem", source=DKLPS, words=words)

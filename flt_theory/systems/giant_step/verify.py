@@ -42,33 +42,30 @@ import dataclasses
 import functools
 import math
 import time
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ...compare.result import CheckResult
-from ...compare import check_at_least, check_not_learned, check_ordering, check_subspace_learned
-from ...compare.result import all_of
+from ...compare import check_not_learned, check_subspace_learned
 from ...errors import FLTError, InvalidParameterError
 from ..._text import subspace_text
 from ...runner.store import ResultStore
 from ...symbolic import Subspace, Target, conditional_variance, leap_index, staircase
 from ...symbolic.law import SYMBOLS, Law
-from ...symbolic.projections import random_feature_floor
 from ...symbolic.staircase_sizes import RESOLVABLE_FACTOR, predicted_moments, staircase_sizes
 from ...symbolic.target import parse_link
 from ..declaration import Claim, Measurement
 from .declaration import (
     _masses,
+    compare_floors,
     compare_leap2_slopes,
     compare_staircase,
     compare_student_coefficient,
     second_moments,
 )
-from ..frames import per_seed
-from .laws import DKLPS, giant_step_laws, subspace_law
+from .laws import giant_step_laws, second_layer_floors, subspace_law
 from .simulate import samples_for
 
 __all__ = ["FLOPS_PER_SECOND", "MAX_RANK", "verify"]
@@ -127,37 +124,6 @@ def compare_one_step_subspace(frame: pd.DataFrame, law: Law, *, fluctuation: np.
         level = max(level, float(np.trace(comp @ fluctuation @ comp.T)))
     return check_subspace_learned(least, off, level, min_factor=5.0, baseline_on_U=1 / d, max_ratio=3.0,
                                   name=f"one step above the threshold: U = {subspace_text(u)}")
-
-
-def compare_floors(frame: pd.DataFrame, law: Law, *, decreasing: Sequence[bool]) -> CheckResult:
-    r"""The second layer's test error after :math:`T = 0..` steps against the floors ``law.numbers(p=, d=)``
-    (consistent: a floor fails only when the data exclude it), and strictly below the previous step's error
-    (demonstrated) at every :math:`T` with ``decreasing[T-1]`` (a step whose new directions are resolvable at this
-    size and lower the floor)."""
-    first = frame.iloc[0]
-    bounds = law.numbers(p=int(first["p"]), d=int(first["d"]))
-    errors = [per_seed(frame, "test_error", steps=t) for t in range(len(bounds))]
-    parts = [check_at_least(e, b, bounds=(0, np.inf), name=f"T = {t}: error ≥ {b:.4g}") for t, (e, b) in enumerate(zip(errors, bounds))]
-    parts += [check_ordering([errors[t - 1], errors[t]], name=f"T = {t}: error below T = {t - 1}")
-              for t in range(1, len(bounds)) if decreasing[t - 1]]
-    return all_of("second layer: random-feature and conditional-variance floors", tuple(bounds), parts)
-
-
-def _floors_law(target: Target, ladder: Sequence[Subspace], activation: str, *, stalled: int | None = None) -> Law:
-    r"""Floors after :math:`T = 0..` steps: :math:`T = 0` the random-feature floor of :math:`p/2` distinct features
-    (:func:`~flt_theory.symbolic.projections.random_feature_floor`), :math:`T \ge 1`
-    :math:`\mathbb E[\mathrm{Var}(f^*\mid P_{U_T}x)]`. ``stalled = T``: the wrong law in which step :math:`T` learns
-    nothing (:math:`U_T = U_{T-1}`)."""
-    p = SYMBOLS["p"]
-    spans = list(ladder)
-    if stalled is not None:
-        spans[stalled - 1] = spans[stalled - 2] if stalled >= 2 else Subspace.zero(target.rank)
-    floors = (random_feature_floor(target, activation).subs(p, p / 2),) + tuple(conditional_variance(target, u) for u in spans)
-    words = ("" if stalled is None else f"step {stalled} learns nothing: ") + (
-        "second-layer error after T = 0.. steps ≥ " + ", ".join(str(b) for b in floors))
-    return Law(name="second-layer floors" + ("" if stalled is None else " (wrong)"),
-               lhs=r"\mathbb{E}[(f^* - \hat f_T)^2]", relation="geq", value=floors,
-               conditions=(r"p = O(1)", r"U_T \text{ of the staircase}"), status="theorem", source=DKLPS, words=words)
 
 
 def _wrong_subspace(u: Subspace) -> Subspace:
@@ -264,8 +230,8 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
         if any(decreasing):
             stalled = max(t for t, flag in enumerate(decreasing, start=1) if flag)
             floors = Claim(name="second-layer floors", words="ridge error after T steps ≥ its random-feature / conditional-variance floor",
-                          law=functools.partial(_floors_law, target, ladder, activation),
-                          wrong_law=functools.partial(_floors_law, target, ladder, activation, stalled=stalled),
+                          law=functools.partial(second_layer_floors, target, ladder, activation),
+                          wrong_law=functools.partial(second_layer_floors, target, ladder, activation, stalled=stalled),
                           measurement=Measurement(experiment="giant-step/second-layer",
                                                   points={"small": floors_point, "paper": floors_point}, seeds=seeds),
                           compare=functools.partial(compare_floors, decreasing=tuple(decreasing)), system="verify")
