@@ -56,6 +56,7 @@ demands 10×; the margin absorbs the closure's error).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 
@@ -119,13 +120,17 @@ class StepSize:
                 "random_level": self.random_level, "ratio": self.ratio, "resolvable": self.resolvable}
 
 
+@functools.lru_cache(maxsize=8)
 def _gaussian_sample(dim: int, points: int) -> np.ndarray:
-    """A fixed scrambled Sobol sample of :math:`\\mathcal N(0, I_{dim})`, ``(points, dim)``."""
+    """A fixed scrambled Sobol sample of :math:`\\mathcal N(0, I_{dim})`, ``(points, dim)``, drawn once per shape
+    (``flt verify`` asks for the sizes at several d); read-only."""
     from scipy.special import ndtri
     from scipy.stats import qmc
 
     u = qmc.Sobol(dim, scramble=True, seed=20230530).random(points)
-    return ndtri(np.clip(u, 1e-12, 1 - 1e-12))
+    sample = ndtri(np.clip(u, 1e-12, 1 - 1e-12))
+    sample.flags.writeable = False
+    return sample
 
 
 def _activation(activation: str | sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Symbol]:

@@ -224,9 +224,9 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
                                checkable=any(s.new_dim and s.resolvable for s in predicted)))
         floors_point = [{"target": text, "d": d, "n": 64 * d, "p": 8, "eta": 32.0, "steps": t, "activation": activation}
                         for t in range(steps + 1)]
-        floors_sizes = staircase_sizes(target, d=d, n=64 * d, p=8, eta=32.0, steps=steps, activation=activation)
+        # the sizes depend on (p, eta) only through kappa = eta/p = 4, the same as the staircase's: reuse them
         variances = [conditional_variance(target, u) for u in ladder]
-        decreasing = [s.resolvable and (t == 0 or variances[t] != variances[t - 1]) for t, s in enumerate(floors_sizes)]
+        decreasing = [s.resolvable and (t == 0 or variances[t] != variances[t - 1]) for t, s in enumerate(predicted)]
         if any(decreasing):
             stalled = max(t for t, flag in enumerate(decreasing, start=1) if flag)
             floors = Claim(name="second-layer floors", words="ridge error after T steps ≥ its random-feature / conditional-variance floor",
