@@ -14,7 +14,7 @@ module                      object
 :mod:`.transition`          threshold and sharpening of a phase transition
 :mod:`.subspace`            learned / not-learned subspaces from masses
 :mod:`.inequality`          one-sided bounds and orderings of regimes
-:mod:`.count`               counts against a binomial law (exact Clopper–Pearson intervals)
+:mod:`.count`               counts against a binomial law (exact Clopper–Pearson intervals), a majority of seeds
 :mod:`.family`              p-values of checks, Holm's procedure, per-claim levels
 ==========================  ==================================================================
 
@@ -26,7 +26,7 @@ definition), exact in :func:`check_count`. Checks whose law is the null hypothes
 """
 
 from .bootstrap import MIN_BOOTSTRAP_SEEDS, Estimate, bootstrap_groups, bootstrap_statistic, mean_ci
-from .count import assert_count, binomial_p_value, check_count, clopper_pearson
+from .count import assert_count, assert_majority, binomial_p_value, check_count, check_majority, clopper_pearson
 from .family import holm, holm_adjusted, p_value_by_inversion, per_claim_level
 from .inequality import (
     assert_at_least,
@@ -63,6 +63,7 @@ __all__ = [
     "all_of",
     "assert_check",
     "assert_count",
+    "assert_majority",
     "assert_fails",
     "assert_not_learned",
     "assert_ordering",
@@ -83,6 +84,7 @@ __all__ = [
     "check_power_law_2d",
     "check_subspace_learned",
     "check_transition",
+    "check_majority",
     "clopper_pearson",
     "crossing_point",
     "curves_crossing",

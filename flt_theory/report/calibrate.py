@@ -180,7 +180,8 @@ def run_calibrate(paths: Sequence[str] | None = None, *, as_json: bool = False, 
         caught = sum(m["fraction"] >= POWER_LEVEL for m in active)
         low, high = e["false_rejection_ci"]
         rows.append((e["claim"], f"{e['false_rejections']}/{e['repeats']} [{low:.2f}, {high:.2f}]",
-                     f"{caught}/{len(active)}", power_text(e["power"])))
+                     f"{caught}/{len(active)}",
+                     power_text(e["power"]) if active or not e["mutants"] else "every mutant inert (not read by the comparison)"))
     out.write(table(rows) + "\n\n")
     out.write(f"{document['runs_rejecting_a_true_law']}/{document['repeats']} repeats would have failed a whole flt check "
               f"run (family-wise level {document['alpha']:g}, per claim {document['level']:.2g}).\n")

@@ -193,25 +193,39 @@ def _readable(result: Any) -> Any:
 
 
 def _markdown_table_html(lines: Sequence[str]) -> str:
-    """The lines of :func:`.power.power_markdown` as HTML: paragraphs, then the pipe table (backticks as code)."""
+    """The lines of :func:`.power.power_markdown` as HTML, in their order: paragraphs, the pipe table, bullet lists
+    (backticks as code)."""
     e = html.escape
 
     def inline(text: str) -> str:
         parts = e(text).split("`")
         return "".join(f"<code>{p}</code>" if k % 2 else p for k, p in enumerate(parts))
 
-    out, rows = [], []
+    out: list[str] = []
+    rows: list[list[str]] = []
+    items: list[str] = []
+
+    def flush() -> None:
+        if rows:
+            head, *rest = rows
+            out.append("<table><tr>" + "".join(f"<th>{inline(c)}</th>" for c in head) + "</tr>"
+                       + "".join("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>" for r in rest) + "</table>")
+            rows.clear()
+        if items:
+            out.append("<ul>" + "".join(f"<li>{inline(i)}</li>" for i in items) + "</ul>")
+            items.clear()
+
     for line in lines:
         if line.startswith("|---"):
             continue
         if line.startswith("|"):
             rows.append([cell.strip() for cell in line.strip("|").split(" | ")])
+        elif line.startswith("- "):
+            items.append(line[2:])
         elif line:
+            flush()
             out.append(f"<p>{inline(line)}</p>")
-    if rows:
-        head, *rest = rows
-        out.append("<table><tr>" + "".join(f"<th>{inline(c)}</th>" for c in head) + "</tr>"
-                   + "".join("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>" for r in rest) + "</table>")
+    flush()
     return "\n".join(out)
 
 

@@ -78,6 +78,9 @@ class Experiment:
         Converters per parameter; when given, the parameter set is closed.
     description
         One line (the function's docstring summary by default).
+    version
+        0, or the number of times the experiment's numbers changed for the same parameters and seed (a fixed
+        bug): it enters the stored rows' keys, so a store never serves rows of the earlier code.
     """
 
     name: str
@@ -87,6 +90,7 @@ class Experiment:
     description: str = ""
     batched: bool = False
     guard: Callable[[Mapping[str, Any], int], Any] | None = None
+    version: int = 0
 
     @property
     def module(self) -> str:
@@ -199,6 +203,7 @@ def experiment(
     description: str | None = None,
     batched: bool = False,
     guard: Callable[[Mapping[str, Any], int], Any] | None = None,
+    version: int = 0,
 ) -> Callable[[ExperimentFunction], ExperimentFunction]:
     """Register ``f(params: dict, seed: int) -> dict[str, float]`` under ``name`` (a decorator).
 
@@ -206,6 +211,9 @@ def experiment(
     result per seed, in order), called once for all the seeds of a point that the store lacks; its
     result for a seed must not depend on which other seeds share the call (draw each seed's numbers
     from its own generator), so that stored rows are the same whatever was computed together.
+
+    ``version`` (default 0): bump it when the function's numbers change for the same parameters and seed (a
+    fixed bug); it enters the keys of the stored rows, so rows of the earlier code are recomputed, not reused.
 
     ``guard(params, seeds)`` (optional) estimates a point's memory and time and raises an
     :class:`~flt_theory.errors.InvalidParameterError` naming the size that is too large; a sweep calls it
@@ -230,8 +238,10 @@ def experiment(
                 f"An experiment named {name!r} is already registered by {old.module}.{old.function.__qualname__}."
             )
         summary = description if description is not None else (function.__doc__ or "").strip().split("\n")[0]
+        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+            raise InvalidParameterTypeError(f"The 'version' of experiment {name!r} must be an int >= 0. Got {version!r} instead.")
         exp = Experiment(name, function, dict(defaults or {}), None if types is None else dict(types), summary,
-                         bool(batched), guard)
+                         bool(batched), guard, version)
         _REGISTRY[name] = exp
         return function
 

@@ -1,7 +1,7 @@
 r"""The results store: one SQLite file, one row per ``(experiment, params, seed)``.
 
 Row identity. :func:`point_id` hashes the canonical JSON of ``{"experiment", "params", "seed"}``
-(keys sorted, no spaces, finite numbers only) with SHA-256; it is the primary key, so a point is
+(keys sorted, no spaces, finite numbers only; and the experiment's ``version`` when it is not 0) with SHA-256; it is the primary key, so a point is
 stored at most once whoever computes it, and re-running a sweep computes only the missing ids.
 
 Durability. The file is in WAL mode and every result is ONE ``INSERT OR IGNORE`` statement in
@@ -115,16 +115,20 @@ def canonical_json(value: Any, where: str = "The value") -> str:
     return json.dumps(_plain(value, where), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def point_id(experiment: str, params: Mapping[str, Any], seed: int) -> str:
-    """SHA-256 (hex) of the canonical JSON of ``(experiment, params, seed)``: a point's primary key.
+def point_id(experiment: str, params: Mapping[str, Any], seed: int, version: int = 0) -> str:
+    """SHA-256 (hex) of the canonical JSON of ``(experiment, params, seed)`` — and of the experiment's
+    ``version`` when it is not 0 (an experiment whose numbers changed bumps it, so rows stored by the
+    earlier code are not reused): a point's primary key.
 
     >>> point_id("demo", {"x": 1}, 0) == point_id("demo", {"x": 1}, 0) != point_id("demo", {"x": 1}, 1)
     True
+    >>> point_id("demo", {"x": 1}, 0) != point_id("demo", {"x": 1}, 0, version=2)
+    True
     """
-    return point_id_from_json(experiment, canonical_json(params, "The parameters"), seed)
+    return point_id_from_json(experiment, canonical_json(params, "The parameters"), seed, version)
 
 
-def point_id_from_json(experiment: str, params_json: str, seed: int) -> str:
+def point_id_from_json(experiment: str, params_json: str, seed: int, version: int = 0) -> str:
     """:func:`point_id` from the parameters' canonical JSON (computed once per point by sweeps).
 
     >>> point_id_from_json("demo", canonical_json({"x": 1}), 0) == point_id("demo", {"x": 1}, 0)
@@ -132,6 +136,8 @@ def point_id_from_json(experiment: str, params_json: str, seed: int) -> str:
     """
     name = json.dumps(experiment, ensure_ascii=False)
     text = f'{{"experiment":{name},"params":{params_json},"seed":{int(seed)}}}'
+    if version:
+        text = text[:-1] + f',"version":{int(version)}}}'
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -144,6 +150,7 @@ def make_row(
     wall_time: float,
     finished_at: str | None = None,
     params_json: str | None = None,
+    version: int = 0,
     **provenance: Any,
 ) -> dict[str, Any]:
     """One row of the store (``provenance`` keys among :data:`PROVENANCE_COLUMNS`; ``params_json``:
@@ -153,7 +160,7 @@ def make_row(
         raise InvalidParameterError(f"Unknown provenance fields {sorted(unknown)}; known: {list(PROVENANCE_COLUMNS)}.")
     params_json = params_json if params_json is not None else canonical_json(params, "The parameters")
     row = {
-        "id": point_id_from_json(experiment, params_json, seed),
+        "id": point_id_from_json(experiment, params_json, seed, version),
         "experiment": experiment,
         "params": params_json,
         "seed": int(seed),

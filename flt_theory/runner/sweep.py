@@ -184,7 +184,7 @@ def sweep(
         normalized.setdefault(canonical_json(params, "The parameters"), params)
     seed_list = _seed_list(seeds)
     tasks = [
-        (point_id_from_json(exp.name, text, seed), params, seed, text)
+        (point_id_from_json(exp.name, text, seed, exp.version), params, seed, text)
         for text, params in normalized.items()
         for seed in seed_list
     ]
@@ -245,7 +245,8 @@ def _run(exp: Experiment, todo: list, st: ResultStore, total: int, jobs: int, sc
                 for pid, values in zip(outcome["ids"], outcome["values"]):
                     _, params, seed, params_json = by_id[pid]
                     st.put(make_row(exp.name, params, seed, values, wall_time=outcome["wall_time"],
-                                    finished_at=outcome["finished_at"], params_json=params_json, **static, **provenance))
+                                    finished_at=outcome["finished_at"], params_json=params_json, version=exp.version,
+                                    **static, **provenance))
                     computed += 1
                 bar.update(len(outcome["ids"]))
     return computed

@@ -333,7 +333,9 @@ class Law:
         compared with the same measurement as the law to measure the power of its check.
 
         * a power law: every exponent of every symbol :math:`\pm 0.25, \pm 0.5, \pm 1` (a threshold
-          :math:`n^* \asymp d^{\ell}` is an exponent of :math:`d`: these are the threshold mutants);
+          :math:`n^* \asymp d^{\ell}` is an exponent of :math:`d`: these are the threshold mutants), including
+          the size symbols :data:`SYMBOLS` the law omits (its exponent 0 there is a prediction too: "the boundary
+          does not depend on :math:`d`");
         * a number: scaled by 0.8 and 1.25, and by 0.5 and 2 (0 is moved by +0.5 and +1); a one-sided
           bound only in the direction that makes it false (a lower bound raised by ×1.25, ×2, an upper
           bound lowered by ×0.8, ×0.5 — the other direction is a weaker, still true, law), and its side
@@ -365,6 +367,7 @@ class Law:
         factors = {"geq": (1.25, 2.0), "leq": (0.8, 0.5)}.get(self.relation, (0.8, 1.25, 0.5, 2.0))
         if isinstance(value, tuple):
             # entries may depend on the measurement's sizes (d, n, p, eta: read by the comparison), not on other symbols
+            # (Theorem 3's (c, s) holds a flag s beside its bound; a growth law's step size and norms are its own)
             if all(_scalar_expression(v) and {x.name for x in v.free_symbols} <= set(SYMBOLS) for v in value):
                 for factor in factors:
                     add("bound scale", abs(math.log(factor)), f"×{factor:g}", value=tuple(v * sp.nsimplify(factor) for v in value))
@@ -377,7 +380,11 @@ class Law:
         if expr.free_symbols and self._exponents():  # a power law in every symbol
             if not all(x.is_positive for x in expr.free_symbols):
                 return out
-            for x in sorted(expr.free_symbols, key=lambda y: y.name):
+            # the size symbols the law omits too: exponent 0 is a prediction ("independent of d"); a comparison
+            # that does not read a symbol leaves its mutants inert, and calibration drops them
+            named = {x.name for x in expr.free_symbols}
+            symbols = sorted([*expr.free_symbols, *(x for name, x in SYMBOLS.items() if name not in named)], key=lambda y: y.name)
+            for x in symbols:
                 for delta in (-1.0, -0.5, -0.25, 0.25, 0.5, 1.0):
                     add(f"exponent of {x.name}", abs(delta), f"{x.name} exponent {delta:+g}", value=expr * x ** sp.nsimplify(delta))
             return out

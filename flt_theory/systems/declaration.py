@@ -145,6 +145,9 @@ class Claim:
         ``compare(frame, law) -> CheckResult``: reads its prediction from ``law``.
     system
         Set by the :class:`System` that declares the claim.
+    power_note
+        Why some mutants of the law are not caught, where the calibration finds such (``flt calibrate``);
+        shown beside the claim's power in the report and the catalogue.
     """
 
     name: str
@@ -154,6 +157,7 @@ class Claim:
     measurement: Measurement
     compare: Comparison = field(repr=False)
     system: str = ""
+    power_note: str = field(default="", repr=False)
 
     @property
     def key(self) -> str:

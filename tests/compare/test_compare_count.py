@@ -9,8 +9,10 @@ from scipy import stats
 from flt_theory.compare import (
     assert_count,
     assert_fails,
+    assert_majority,
     binomial_p_value,
     check_count,
+    check_majority,
     clopper_pearson,
 )
 from flt_theory.errors import InvalidParameterError, InvalidParameterTypeError
@@ -71,6 +73,17 @@ def test_false_fail_rate_is_at_most_one_minus_confidence():
     assert fails / 1000 <= 0.01 + 0.005  # measured: 0.6%
 
 
+def test_majority_tolerates_a_rare_miss_but_not_a_coin_flip():
+    """A with-high-probability law read on seeds: one miss in 16 passes, a fair coin fails, 6 of 6 is the least
+    that 6 seeds can demonstrate."""
+    rare = assert_majority([True] * 15 + [False], statement="error ≤ 0.05")
+    assert rare.measured == 15 / 16 and rare.ci[0] > 0.5 and rare.details["count"] == 15
+    coin = np.random.default_rng(1).random(16) < 0.5
+    assert_fails(check_majority(coin))
+    assert check_majority([True] * 6).passed and not check_majority([True] * 5 + [False]).passed
+    assert not check_majority(np.ones(1000, bool) & (np.arange(1000) % 2 == 0)).passed
+
+
 @pytest.mark.parametrize(
     ("call", "error", "match"),
     [
@@ -81,6 +94,8 @@ def test_false_fail_rate_is_at_most_one_minus_confidence():
         (lambda: clopper_pearson(1, 10, 1.0), InvalidParameterError, r"'confidence' .* < 1"),
         (lambda: check_count(1, 10, 1.5), InvalidParameterError, r"'probability' parameter of check_count .* <= 1"),
         (lambda: check_count(1, 0, 0.5), InvalidParameterError, r"'trials' parameter of check_count"),
+        (lambda: check_majority([0.2, 0.9]), InvalidParameterError, r"'holds' parameter of check_majority .* booleans"),
+        (lambda: check_majority([]), InvalidParameterError, r"'holds' parameter of check_majority .* non-empty"),
     ],
 )  # fmt: skip
 def test_bad_input_raises_named_errors(call, error, match):

@@ -57,3 +57,16 @@ def test_merge_replaces_entries_and_recounts_whole_runs(document, tmp_path):
 def test_large_mutants():
     assert is_large("exponent of n", 1.0) and is_large("subspace rotation", 30.0) and is_large("bound side", 1.0)
     assert not is_large("bound scale", math.log(1.25)) and is_large("bound scale", math.log(2))
+
+
+def test_goal_mutants_and_notes_are_shown(document):
+    import dataclasses
+
+    claim = dataclasses.replace(get_claim(KEY), power_note="the second direction is a bulk one")
+    row = power_rows(document, [claim])[0]
+    assert row["goal"] == 3 and 0 <= row["goal_caught"] <= 3 and row["note"] == "the second direction is a bulk one"
+    text = "\n".join(power_markdown(document, [claim]))
+    assert "| goal mutants ≥ 95% |" in text and f"- `{KEY}`: the second direction is a bulk one" in text
+    missed = json.loads(json.dumps(document))
+    missed["claims"][0]["mutants"][0]["fraction"] = 0.5
+    assert "(missed: rotated 30° (50%))" in "\n".join(power_markdown(missed, [get_claim(KEY)]))

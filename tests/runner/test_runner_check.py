@@ -35,7 +35,7 @@ def test_verdict_table_golden_structure(report):
         "passed", "level", "p_check", "p_control", "seconds", "computed", "reused", "wrong_law", "message",
         "control_message",
     ] == list(COLUMNS)
-    assert table.seeds.tolist()[0] == list(range(16))  # the norm law runs on 16 seeds
+    assert table.seeds.tolist()[0] == list(range(64))  # the norm law runs on 64 seeds
     assert table.claim.tolist() == CHEAP
     assert table[["check", "control", "verdict"]].values.tolist() == [["PASS", "rejected", "PASS"]] * 2
     assert table.passed.all() and table.attrs["passed"]

@@ -147,3 +147,22 @@ def test_a_batched_experiment_gives_each_seed_the_numbers_it_gets_alone():
     np.testing.assert_allclose(together.excess_mass.to_numpy(), alone.excess_mass.to_numpy(), rtol=1e-5, atol=1e-7)
     assert np.allclose(together.excess_mass, (together.mass_V - 1 / 32) / (1 - 1 / 32))
 
+
+
+def test_a_new_experiment_version_recomputes_rather_than_reuses(tmp_path):
+    """An experiment whose numbers changed (a fixed bug) bumps its version: the store keeps the old rows but
+    never serves them for the new code."""
+    import _runner_helpers
+
+    store = tmp_path / "r.sqlite"
+    old = sweep("test/poly", {"x": [1.0]}, seeds=[0, 1], store=store, progress=False)
+    try:
+        experiment("test/poly", defaults={"k": 2}, types={"x": float, "k": int}, version=1)(_runner_helpers.poly)
+        new = sweep("test/poly", {"x": [1.0]}, seeds=[0, 1], store=store, progress=False)
+        assert (new.attrs["computed"], new.attrs["reused"]) == (2, 0) and new.y.tolist() == old.y.tolist()
+        assert sweep("test/poly", {"x": [1.0]}, seeds=[0, 1], store=store, progress=False).attrs["reused"] == 2
+        assert point_id("test/poly", {"x": 1.0, "k": 2}, 0, version=1) != point_id("test/poly", {"x": 1.0, "k": 2}, 0)
+        with pytest.raises(InvalidParameterTypeError, match="'version' of experiment"):
+            experiment("test/poly", version=-1)(_runner_helpers.poly)
+    finally:
+        experiment("test/poly", defaults={"k": 2}, types={"x": float, "k": int})(_runner_helpers.poly)

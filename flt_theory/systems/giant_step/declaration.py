@@ -26,6 +26,7 @@ the sizes at which the source reports the effects (``pytest -m slow``).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,7 +43,8 @@ from ...compare import (
     check_transition,
 )
 from ..._text import subspace_text
-from ...compare.result import CheckResult, all_of
+from ...compare.result import CheckResult, all_of, make_result
+from ...errors import InvalidParameterError
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic import Subspace, Target, leap_index, staircase
@@ -73,12 +75,12 @@ SECOND_LAYER_TARGET = "z1 + z1*z2"
 
 #: Sizes per scale.
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(leap1_ds=(64, 128, 256), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 2.0), leap2_ds=(64, 128, 256, 512),
-                  leap2_kappas=(1.0, 1.5, 2.0), leap2_seeds=24, p=32, seeds=8, norm_ds=(128, 256, 512, 1024),
-                  norm_ns=(8, 16, 32, 64), norm_seeds=16, spike_d=128, staircase_d=128, staircase_p=64),
-    "paper": dict(leap1_ds=(128, 256, 512), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0), leap2_ds=(128, 256, 512, 1024),
+    "small": dict(leap1_ds=(64, 128, 256), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 2.0), leap1_seeds=32, leap2_ds=(64, 128, 256, 512),
+                  leap2_kappas=(1.0, 1.5, 2.0), leap2_seeds=48, p=32, seeds=8, norm_ds=(128, 256, 512, 1024),
+                  norm_ns=(8, 16, 32, 64), norm_seeds=64, spike_d=128, staircase_d=128, staircase_p=64),
+    "paper": dict(leap1_ds=(128, 256, 512), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0), leap1_seeds=32, leap2_ds=(128, 256, 512, 1024),
                   leap2_kappas=(1.0, 1.5, 2.0, 2.25), leap2_seeds=24, p=64, seeds=8, norm_ds=(256, 512, 1024, 2048),
-                  norm_ns=(8, 16, 32, 64, 128), norm_seeds=24, spike_d=256, staircase_d=256, staircase_p=256),
+                  norm_ns=(8, 16, 32, 64, 128), norm_seeds=96, spike_d=256, staircase_d=256, staircase_p=256),
 }
 SCALES = tuple(SIZES)
 
@@ -133,12 +135,17 @@ def norm_growth(params: dict[str, Any], seeds: list[int]) -> list[dict[str, floa
                                   eta=params["eta"], seeds=seeds)
 
 
-@experiment("giant-step/spike", batched=True, guard=_guard,
-            types={"target": str, "d": strict_int, "kappa": finite_float, "p": strict_int})
+@experiment("giant-step/spike", batched=True, guard=_guard, defaults={"directions": 2},
+            types={"target": str, "d": strict_int, "kappa": finite_float, "p": strict_int, "directions": strict_int})
 def spike(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
-    r"""Outlier ratio and top right singular vector (in w*-coordinates) of :math:`W^1 - W^0`."""
-    return model.spike_rows(target(params["target"]), d=params["d"], n=samples_for(params["d"], params["kappa"]),
-                            p=params["p"], seeds=seeds)
+    r"""Outlier ratios :math:`s_k/s_{k+1}` and the top-:math:`k` right singular subspaces (seen from :math:`V^*`)
+    of :math:`W^1 - W^0`, :math:`k = 1..` ``directions`` (at most the target's rank)."""
+    f = target(params["target"])
+    if not 1 <= params["directions"] <= f.rank:
+        raise InvalidParameterError(f"directions: expected an integer in 1..{f.rank} (the target's rank); "
+                                    f"got {params['directions']}")
+    return model.spike_rows(f, d=params["d"], n=samples_for(params["d"], params["kappa"]), p=params["p"],
+                            directions=params["directions"], seeds=seeds)
 
 
 @experiment("giant-step/staircase", batched=True, guard=_guard, defaults={"activation": "relu"},
@@ -261,19 +268,30 @@ def compare_norm_law(frame: pd.DataFrame, law: Law) -> CheckResult:
 
 
 def compare_spike(frame: pd.DataFrame, law: Law) -> CheckResult:
-    r"""ℓ = 1: :math:`W^1 - W^0` has one outlier singular value (:math:`s_1/s_2 \ge 2`, demonstrated) whose right
-    vector :math:`v_1` lies in the one-step subspace ``law.subspaces()[0]``: its squared projection
-    :math:`\|P_U v_1\|^2 \ge 0.8` (from the stored :math:`cc^\top`, :math:`c = W^*v_1`)."""
+    r"""The update :math:`W^1 - W^0` has :math:`k = \dim U` outlier singular values (:math:`s_k/s_{k+1} \ge 2`,
+    demonstrated), :math:`U` = ``law.subspaces()[0]``, and its top-:math:`k` right singular subspace lies in
+    :math:`U`: mean squared projection :math:`\operatorname{tr}(BQ_kB^\top)/k \ge 0.8` (from the stored
+    :math:`Q_k`, :mod:`.model`). For the law (:math:`k = 1`, :math:`U = \operatorname{span}(v^*)`) this is a
+    rank-one spike along :math:`v^*`; a plane holding :math:`v^*` is rejected: there is no second outlier and
+    the second singular direction is a bulk one (the top-2 subspace is about half in the plane) — so the check
+    reads the rank of the update as well as its direction (the top direction alone lies in any such plane). An empty :math:`U` predicts no
+    update direction and fails."""
     (u,) = law.subspaces()
-    basis = u.numpy()
-    r = u.ambient
+    k, r, basis = u.dim, u.ambient, u.numpy()
     rows = frame.sort_values("seed")
-    outer = np.stack([[rows[f"spike_{a}{b}"].to_numpy(float) for b in range(r)] for a in range(r)], axis=-1).transpose(1, 0, 2)
-    align = np.einsum("ka,sab,kb->s", basis, outer, basis) if len(basis) else np.zeros(len(rows))
-    ratio = rows["sv_ratio"].to_numpy(float)
-    parts = [check_at_least(ratio, 2.0, mode="demonstrated", name="outlier ratio s1/s2 ≥ 2"),
+    if k == 0:
+        return make_result(name="rank-one update along the one-step subspace", passed=False, predicted=subspace_text(u),
+                           measured=math.nan, ci=(math.nan, math.nan), n_seeds=len(rows),
+                           summary="the predicted subspace is empty: it predicts no spike, and W¹ − W⁰ ≠ 0")
+    if f"sv_ratio{k}" not in rows:
+        raise InvalidParameterError(f"the measurement records the top {int(frame['directions'].max())} singular directions; "
+                                    f"a {k}-dimensional spike subspace needs directions >= {k}")
+    top = np.stack([[rows[f"top{k}_{a}{b}"].to_numpy(float) for b in range(r)] for a in range(r)], axis=-1).transpose(1, 0, 2)
+    align = np.einsum("ka,sab,kb->s", basis, top, basis) / k
+    parts = [check_at_least(rows[f"sv_ratio{k}"].to_numpy(float), 2.0, mode="demonstrated",
+                            name=f"{k} outlier singular value{'s' if k > 1 else ''}: s{k}/s{k + 1} ≥ 2"),
              check_subspace_learned(align, np.zeros_like(align), 1.0, min_mass=0.8,
-                                    name=f"top right singular vector in {subspace_text(u)}: squared projection ≥ 0.8")]
+                                    name=f"top-{k} right singular subspace in {subspace_text(u)}: squared projection ≥ 0.8")]
     return all_of("rank-one update along the one-step subspace", subspace_text(u), parts)
 
 
@@ -417,7 +435,7 @@ def _seeds(key: str = "seeds") -> dict[str, int]:
 
 
 def _transition_measurement(text: str, which: str, activation: str = "relu") -> Measurement:
-    return Measurement(experiment="giant-step/one-step-mass", seeds=_seeds("seeds" if which == "leap1" else "leap2_seeds"),
+    return Measurement(experiment="giant-step/one-step-mass", seeds=_seeds(f"{which}_seeds"),
                        points=_points(lambda s: [
         {"target": text, "d": d, "kappa": k, "p": s["p"], "activation": activation}
         for d in s[f"{which}_ds"] for k in s[f"{which}_kappas"]]))

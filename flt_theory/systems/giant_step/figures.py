@@ -61,7 +61,7 @@ def draw_transition(fig, frame, law, wrong_law, check, control, *, log: bool = F
     if log:
         ax.set_yscale("log")
     ax.set_xlabel("κ   (samples per step n = ⌈d^κ⌉)")
-    ax.set_ylabel("excess mass on V*, (m − r/d)/(1 − r/d)" + ("  [log scale, floor 1e-4]" if log else ""))
+    ax.set_ylabel("excess mass on V*, (m − r/d)/(1 − r/d)" + ("\n[log scale, floor 1e-4]" if log else ""))
     first = frame.iloc[0]
     ax.set_title(f"one giant step on f* = {first['target']}, {first['activation']} student, p = {first['p']}, "
                  f"{frame['seed'].nunique()} seeds", fontsize=10)

@@ -16,10 +16,13 @@ its prediction off the same stored numbers:
   with orthonormal basis rows :math:`B` is :math:`\operatorname{tr}(BM_tB^\top)`, and the mass of its
   least-learned direction is :math:`\lambda_{\min}(BM_tB^\top)` — any candidate staircase, right
   or wrong, is evaluated from :math:`M_t`;
-* for the rank-one update, the outlier ratio :math:`s_1/s_2` of :math:`W^1 - W^0` and the outer
-  product :math:`cc^\top` of :math:`c = W^*v_1` (:math:`v_1` its top right singular vector, keys
-  ``spike_{a}{b}``): the squared overlap with any unit direction :math:`u` of :math:`V^*` is
-  :math:`u^\top cc^\top u`.
+* for the rank-one update, for each :math:`k = 1..K` (``directions``) the outlier ratio
+  :math:`s_k/s_{k+1}` of :math:`W^1 - W^0` (keys ``sv_ratio{k}``) and the projector of its top-:math:`k`
+  right singular subspace seen from :math:`V^*`, :math:`Q_k = \sum_{j\le k} c_jc_j^\top` with
+  :math:`c_j = W^*v_j` (:math:`v_j` its :math:`j`-th right singular vector; keys ``top{k}_{a}{b}``): the mean
+  squared projection of the top-:math:`k` subspace on any :math:`U \subseteq V^*` of dimension :math:`k`
+  with basis rows :math:`B` is :math:`\operatorname{tr}(BQ_kB^\top)/k` — so a predicted spike subspace of
+  any dimension, right or wrong, is evaluated from the same numbers.
 """
 
 from __future__ import annotations
@@ -76,16 +79,18 @@ def staircase_rows(target: Target, *, d: int, n: int, p: int, eta: float, steps:
     return rows
 
 
-def spike_rows(target: Target, *, d: int, n: int, p: int, seeds: Sequence[int]) -> list[dict[str, float]]:
-    r"""Outlier ratio :math:`s_1/s_2` of :math:`W^1 - W^0` and :math:`cc^\top`, :math:`c = W^*v_1` (module
-    docstring), after one step with the theory step size, per seed."""
+def spike_rows(target: Target, *, d: int, n: int, p: int, directions: int, seeds: Sequence[int]) -> list[dict[str, float]]:
+    r"""For :math:`k = 1..` ``directions``: the outlier ratio :math:`s_k/s_{k+1}` of :math:`W^1 - W^0` and the
+    projector :math:`Q_k = \sum_{j\le k} c_jc_j^\top`, :math:`c_j = W^*v_j` (module docstring), after one step
+    with the theory step size, per seed."""
     res = giant_steps(target, d=d, p=p, n=n, steps=1, eta="theory", seeds=list(seeds), ridge=None, device="auto")
     _, s, vh = torch.linalg.svd(res.weights[1] - res.weights[0], full_matrices=False)
-    c = (res.w_star @ vh[..., 0, :, None])[..., 0]  # (seeds, r)
-    outer = c[..., :, None] * c[..., None, :]
-    rows = _matrix_keys("spike", outer)
-    for row, ratio in zip(rows, to_numpy(s[..., 0] / s[..., 1])):
-        row["sv_ratio"] = float(ratio)
+    c = res.w_star @ vh[..., :directions, :].transpose(-1, -2)  # (seeds, r, directions): column j is c_j
+    rows = [dict() for _ in seeds]
+    for k in range(1, directions + 1):
+        top = c[..., :k] @ c[..., :k].transpose(-1, -2)
+        for row, values, ratio in zip(rows, _matrix_keys(f"top{k}", top), to_numpy(s[..., k - 1] / s[..., k])):
+            row.update(values, **{f"sv_ratio{k}": float(ratio)})
     return rows
 
 

@@ -102,7 +102,7 @@ def compare_alignment(frame: pd.DataFrame, law: Law) -> CheckResult:
             name=f"alignment at psi={psi:g}", passed=within(predicted, *est.ci, ALIGNMENT_TOLERANCE), predicted=predicted,
             measured=est.value, ci=est.ci, n_seeds=est.n_seeds,
             summary=f"{est.value:.4f} [{est.ci[0]:.4f}, {est.ci[1]:.4f}] vs predicted {predicted:.4f} ± {ALIGNMENT_TOLERANCE:g}"))
-    return all_of(f"spike alignment {law.name}", "law", results)
+    return all_of(f"spike alignment {law.name}", tuple(r.predicted for r in results), results)
 
 
 def _law(name: str) -> Law:

@@ -30,7 +30,10 @@ Sizes where the separations are clean (``small``; ``paper`` uses more seeds and 
   fitted at 400 steps; in a second calibration with 16 seeds per set, one set had 4 such seeds and another a seed
   that had not fitted at 1500 steps)
   — Zou et al.'s statements hold with high probability, so the outcome claims count the seeds that fit AND satisfy
-  the law (a majority: exact binomial interval above 1/2, so at least 23 of 32 seeds), with GD's step limit 1500. Without feature noise (:math:`\alpha = 0`) the Adam/sign-GD test error is
+  the law (a majority: exact binomial interval above 1/2, so at least 23 of 32 seeds), with GD's step limit 1500.
+  The SAM and label-noise claims are read the same way at each ‖μ‖ (16 seeds, at least 13 must satisfy the law):
+  label-noise GD reached test error 0 on 119 of 120 calibration seeds and 0.23 on the other, and with 6 seeds
+  read as a mean that one seed failed a whole seed set. Without feature noise (:math:`\alpha = 0`) the Adam/sign-GD test error is
   seed-dependent (some seeds learn the signal too; measured at :math:`s = 6`, :math:`\sigma_\xi = 1`): Zou et al.'s
   ":math:`\ge 1/2`" needs the feature noise.
 * SAM vs GD (ReLU, dense noise): :math:`n = 20`, :math:`d = 1000`, :math:`m = 10`, :math:`\tau = 2`, full-batch SAM
@@ -51,9 +54,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...compare import check_at_least, check_at_most, check_every_at_most
-from ...compare.count import clopper_pearson
-from ...compare.result import CheckResult, all_of, fmt_ci, make_result
+from ...compare import check_at_least, check_at_most, check_majority
+from ...compare.result import CheckResult, all_of, make_result
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
@@ -82,8 +84,8 @@ LABEL_NOISE = dict(activation="relu(z)**2", n=20, d=1000, width=10, sparsity=0, 
                    feature_noise=0.0, eta=0.06, n_test=1000, flip_prob=0.25)
 
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(seeds=6, zou_seeds=32, zou_n=100, zou_d=10**5, sam_d=1000, sam_mus=(2.0, 4.0), ln_d=1000),
-    "paper": dict(seeds=16, zou_seeds=64, zou_n=200, zou_d=10**6, zou_gd=dict(max_steps=3000), sam_d=4000,
+    "small": dict(seeds=16, zou_seeds=32, zou_n=100, zou_d=10**5, sam_d=1000, sam_mus=(2.0, 4.0), ln_d=1000),
+    "paper": dict(seeds=32, zou_seeds=64, zou_n=200, zou_d=10**6, zou_gd=dict(max_steps=3000), sam_d=4000,
                   sam_mus=(2.0, 3.0, 4.0, 6.0), ln_d=2000),
 }
 SCALES = tuple(SIZES)
@@ -127,42 +129,33 @@ def _test_error_check(errors: np.ndarray, law: Law, label: str) -> CheckResult:
     return check_at_most(errors, bound, mode="demonstrated", bounds=(0, 1), name=f"{label}: test error ≤ {bound:g}")
 
 
-def _fits(frame: pd.DataFrame, optimizer: str, **where: Any) -> CheckResult:
-    """Every seed reached the training loss ε (the stopping rule; a seed that hit the step limit did not)."""
-    eps = float(frame["eps"].iloc[0])
-    return check_every_at_most(per_seed(frame, "train_loss", optimizer=optimizer, **where), eps,
-                               name=f"{optimizer}: training loss ≤ ε = {eps:g} on every seed")
-
-
 # ----------------------------------------------------------------------------------------------
 # comparisons (each reads its prediction from the law it is given)
 
 
-def _majority(frame: pd.DataFrame, law: Law, optimizer: str) -> CheckResult:
-    r"""The seeds on which ``optimizer`` reached training loss :math:`\le \varepsilon` AND whose test error satisfies
-    ``law`` (relation and bound read from it) are a majority: the exact 95% interval of their fraction lies above
-    1/2 (demonstrated). Zou et al.'s statements hold with high probability over the draw, not on every draw (module
-    docstring: on about 8% of the seeds GD lets one class memorise its noise at these sizes)."""
-    errors = per_seed(frame, "test_error", optimizer=optimizer)
-    loss = per_seed(frame, "train_loss", optimizer=optimizer)
-    eps = float(frame["eps"].iloc[0])
+def _majority(frame: pd.DataFrame, law: Law, optimizer: str, *, fits: bool, **where: Any) -> CheckResult:
+    r"""The seeds on which ``optimizer``'s test error satisfies ``law`` (relation and bound read from it) — and, with
+    ``fits``, that reached training loss :math:`\le \varepsilon` — are a majority (:func:`~flt_theory.compare.
+    check_majority`: the exact 95% interval of their fraction lies above 1/2, demonstrated). Zou et al.'s, Chen et
+    al.'s and Huang et al.'s statements hold with high probability over the draw, not on every draw (module
+    docstring: on about 8% of the seeds GD lets one class memorise its noise at Zou et al.'s sizes; label-noise GD
+    missed on 1 of 120 calibration seeds, test error 0.23)."""
+    errors = per_seed(frame, "test_error", optimizer=optimizer, **where)
     bound = law.number()
-    ok = (errors >= bound if law.relation == "geq" else errors <= bound) & (loss <= eps * (1 + 1e-6))
-    k, total = int(ok.sum()), len(errors)
-    low, high = clopper_pearson(k, total, 0.95)
-    sign = "≥" if law.relation == "geq" else "≤"
-    return make_result(name=f"{optimizer}: most seeds fit (loss ≤ {eps:g}) with test error {sign} {bound:g}",
-                       passed=low > 0.5, predicted=f"fraction of seeds with test error {sign} {bound:g} > 1/2",
-                       measured=k / total, ci=(low, high),
-                       n_seeds=total,
-                       summary=f"{k}/{total} seeds fit with test error {sign} {bound:g}, fraction {fmt_ci((low, high))} "
-                               f"vs > 1/2 [demonstrated, exact binomial]")
+    holds = errors >= bound if law.relation == "geq" else errors <= bound
+    statement = f"test error {'≥' if law.relation == 'geq' else '≤'} {bound:g}"
+    if fits:
+        eps = float(frame["eps"].iloc[0])
+        holds &= per_seed(frame, "train_loss", optimizer=optimizer, **where) <= eps * (1 + 1e-6)
+        statement = f"training loss ≤ {eps:g} and {statement}"
+    place = "".join(f", {k.replace('mu_norm', '‖μ‖')} = {v:g}" for k, v in where.items())
+    return check_majority(holds, name=f"{optimizer}{place}: most seeds", statement=statement)
 
 
 def compare_outcome(frame: pd.DataFrame, law: Law, *, optimizer: str) -> CheckResult:
     r"""Most seeds of ``optimizer`` fit the training set and have a test error that satisfies ``law``
     (:func:`_majority`)."""
-    return _majority(frame, law, optimizer)
+    return _majority(frame, law, optimizer, fits=True)
 
 
 def compare_rate(frame: pd.DataFrame, law: Law) -> CheckResult:
@@ -190,11 +183,8 @@ def compare_where_gd_harmful(frame: pd.DataFrame, law: Law, *, optimizer: str, f
             benign.append(f"{mu:g}")
             continue
         parts.append(regime)
-        parts.append(_test_error_check(per_seed(frame, "test_error", optimizer=optimizer, mu_norm=mu), law,
-                                       f"‖μ‖ = {mu:g}: {optimizer}"))
-        if fits:
-            parts.append(_fits(frame, optimizer, mu_norm=mu))
-        else:
+        parts.append(_majority(frame, law, optimizer, fits=fits, mu_norm=mu))
+        if not fits:
             loss = per_seed(frame, "train_loss", optimizer=optimizer, mu_norm=mu)
             parts.append(check_at_least(loss, LOSS_FLOOR, mode="demonstrated", bounds=(0, math.inf),
                                         name=f"‖μ‖ = {mu:g}: {optimizer} training loss stays ≥ {LOSS_FLOOR:g}"))

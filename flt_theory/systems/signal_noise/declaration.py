@@ -281,7 +281,7 @@ def compare_collapse(frame: pd.DataFrame, law: Law, *, levels: tuple[float, ...]
                                         name=f"level {level:g}: SNR* ∝ n^{fmt(predicted[0])} d^{fmt(predicted[1])} "
                                              f"(tolerance {tolerance:g}{note})"))
     where = ", ".join(f"({n}, {d:.0e})" for n, d in points)
-    return all_of(f"ReLU test error at levels {', '.join(f'{v:g}' for v in levels)} over (n, d) = {where}", law.text(), parts)
+    return all_of(f"ReLU test error at levels {', '.join(f'{v:g}' for v in levels)} over (n, d) = {where}", predicted, parts)
 
 
 def tail_powers(xs: np.ndarray, errors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
