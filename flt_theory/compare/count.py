@@ -1,4 +1,5 @@
-r"""Counts against a binomial law: exact (Clopper–Pearson) intervals and a count-vs-probability check.
+r"""Counts against a binomial law: exact (Clopper–Pearson) intervals, a count-vs-probability check, and a
+majority of seeds (a law that holds with high probability, :func:`check_majority`).
 
 A count :math:`k` of successes in :math:`n` independent trials of probability :math:`p` (neurons
 that start in a good set, seeds whose run succeeds, false rejections in :math:`R` calibration
