@@ -150,7 +150,7 @@ def power_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[s
         if row["goal"]:
             goal = f"{row['goal_caught']}/{row['goal']}" + (f" (missed: {', '.join(row['goal_missed'])})" if row["goal_missed"] else "")
         else:
-            goal = "— (none)" if row["large"] or row["inert"] else "— (no mutants: a named object, or bounds in symbols other than d, n, p, eta)"
+            goal = "— (none)" if row["large"] or row["inert"] else "— (no mutants)"
         large = f"{row['large_caught']}/{row['large']}" if row["large"] else "—"
         lines.append(f"| `{row['claim']}` | {row['false_rejections']}/{row['repeats']} [{low:.2f}, {high:.2f}] | "
                      f"{goal} | {large} | {power_text(row['power'])} |")
