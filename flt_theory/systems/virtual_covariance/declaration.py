@@ -222,7 +222,7 @@ def compare_vcl(frame: pd.DataFrame, law: Law) -> CheckResult:
     order = check(ratio, law.number(), mode="demonstrated", name=f"L_VCL/L_GD {law.relation} {law.number():g}")
     descent = check_at_most(rows["loss_vcl"].to_numpy(float) / rows["loss_0"].to_numpy(float), 1.0, mode="demonstrated",
                             name="L_VCL(T)/L(0) <= 1")
-    return all_of(f"vcl vs gd {law.name}", law.number(), [order, descent])
+    return all_of(f"vcl vs gd {law.name}", f"L_VCL/L_GD {law.relation} {law.number():g}", [order, descent])
 
 
 # ----------------------------------------------------------------------------------------------
