@@ -136,8 +136,9 @@ def power_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[s
              f"mutants (the goal mutants, value ×2 or ×½, flipped side) rejected in ≥ 90%; power = the smallest "
              f"mutation of each kind rejected in ≥ 90%. Inert mutants (a symbol the measurement holds fixed) are left "
              f"out. A bound mutant that is missed is often still a true statement of the data (a test error of 0 also "
-             f"satisfies the bound ≤ 0.05 × ½, a test error of 0.5 also clears ≥ 0.1 × 2): no check can reject it. A claim changed since the record is marked stale; why a claim misses a goal mutant is noted "
-             f"below the table.", "",
+             f"satisfies the bound ≤ 0.05 × ½, a test error of 0.5 also clears ≥ 0.1 × 2): no check can reject it. "
+             f"A claim changed since the record is marked stale; why a claim misses a goal mutant is noted below the "
+             f"table.", "",
              "| claim | false rejections [95% CI] | goal mutants ≥ 95% | large mutants ≥ 90% | power (smallest caught) |",
              "|---|---|---|---|---|"]
     notes = []
