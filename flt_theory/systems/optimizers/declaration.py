@@ -38,7 +38,9 @@ Sizes where the separations are clean (``small``; ``paper`` uses more seeds and 
   ":math:`\ge 1/2`" needs the feature noise.
 * SAM vs GD (ReLU, dense noise): :math:`n = 20`, :math:`d = 1000`, :math:`m = 10`, :math:`\tau = 2`, full-batch SAM
   throughout (Chen et al. switch to SGD after a SAM phase). GD's boundary (test error 0.1) lies between
-  :math:`\|\mu\| = 2` (GD ≈ 0.21) and 4 (GD ≈ 0); SAM's test error is 0 at both.
+  :math:`\|\mu\| = 2` (GD ≈ 0.21) and 4 (GD ≈ 0); SAM's test error is 0 at both. At the paper size
+  (:math:`d = 4000`, 32 seeds) SAM's test error is 0 at every :math:`\|\mu\|` but it fits slowly: median 5864 steps at
+  :math:`\|\mu\| = 2` and 2363 at 3 (training loss 0.144 after 2000), so its step limit there is 8000.
 * Label-noise GD (ReLU², dense noise): :math:`n = 20`, :math:`d = 1000`, :math:`\|\mu\| = 3`
   (:math:`n\mathrm{SNR}^2 = 0.18`), flip probability 0.25: GD memorises the noise in ~15 steps (test error
   ≈ 0.5), label-noise GD keeps :math:`L_S \approx 0.3`, :math:`\bar\rho \le 0.2` and reaches test error 0 after
@@ -84,9 +86,9 @@ LABEL_NOISE = dict(activation="relu(z)**2", n=20, d=1000, width=10, sparsity=0, 
                    feature_noise=0.0, eta=0.06, n_test=1000, flip_prob=0.25)
 
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(seeds=16, zou_seeds=32, zou_n=100, zou_d=10**5, sam_d=1000, sam_mus=(2.0, 4.0), ln_d=1000),
+    "small": dict(seeds=16, zou_seeds=32, zou_n=100, zou_d=10**5, sam_d=1000, sam_mus=(2.0, 4.0), sam_steps=SAM_STEPS, ln_d=1000),
     "paper": dict(seeds=32, zou_seeds=64, zou_n=200, zou_d=10**6, zou_gd=dict(max_steps=3000), sam_d=4000,
-                  sam_mus=(2.0, 3.0, 4.0, 6.0), ln_d=2000),
+                  sam_mus=(2.0, 3.0, 4.0, 6.0), sam_steps={**SAM_STEPS, "sam": 8000}, ln_d=2000),
 }
 SCALES = tuple(SIZES)
 
@@ -211,7 +213,7 @@ def _measurement(points_fn, seeds: str = "seeds") -> Measurement:
 
 
 def _sam_points(s: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{**SAM, "d": s["sam_d"], "mu_norm": mu, "sigma0": 0.0, "eta": 0.0, "optimizer": opt, "max_steps": SAM_STEPS[opt]}
+    return [{**SAM, "d": s["sam_d"], "mu_norm": mu, "sigma0": 0.0, "eta": 0.0, "optimizer": opt, "max_steps": s["sam_steps"][opt]}
             for mu in s["sam_mus"] for opt in ("gd", "sam")]
 
 
