@@ -35,7 +35,6 @@ feature step has no signal, no neuron emerges, the network is at chance (≈ 0.5
 features — the advantage needs the input structure. Control: "the network keeps its structured accuracy".
 """
 
-import numpy as np
 import sympy as sp
 
 from flt_theory.systems import get_claim, measure, verify

@@ -2,7 +2,6 @@
 figure), no estimate outside its CI, bounded quantities inside their range, plain text where read."""
 
 import json
-import math
 
 import pytest
 

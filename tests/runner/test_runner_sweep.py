@@ -152,8 +152,6 @@ def test_a_batched_experiment_gives_each_seed_the_numbers_it_gets_alone():
 def test_a_new_experiment_version_recomputes_rather_than_reuses(tmp_path):
     """An experiment whose numbers changed (a fixed bug) bumps its version: the store keeps the old rows but
     never serves them for the new code."""
-    import _runner_helpers
-
     store = tmp_path / "r.sqlite"
     old = sweep("test/poly", {"x": [1.0]}, seeds=[0, 1], store=store, progress=False)
     try:

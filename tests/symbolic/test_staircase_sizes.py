@@ -1,6 +1,5 @@
 """Predicted staircase sizes (flt_theory.symbolic.staircase_sizes) against the giant-step simulation."""
 
-import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
