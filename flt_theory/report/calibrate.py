@@ -41,12 +41,30 @@ from .power import claim_fingerprint, power_text
 if TYPE_CHECKING:  # pragma: no cover
     import os
 
+    from ..compare.result import CheckResult
     from ..systems.declaration import Claim
 
-__all__ = ["POWER_LEVEL", "calibrate", "run_calibrate"]
+__all__ = ["POWER_LEVEL", "calibrate", "is_inert", "mutant_result", "run_calibrate"]
 
 #: A mutation size is "caught" when at least this fraction of the repeats rejects it.
 POWER_LEVEL = 0.9
+
+
+def mutant_result(claim: Claim, frame: Any, law: Any) -> CheckResult | None:
+    r"""The comparison of ``frame`` with a mutant ``law``, or None when the comparison cannot read it (it raises
+    :class:`~flt_theory.errors.InvalidParameterError`: the mutant depends on a size the comparison is not given, e.g.
+    a rate law moved by :math:`d^{1/2}` where only :math:`\eta, s, \sigma_\xi` are substituted) — left out like an
+    inert mutant. The calibration and the contract test read mutants through this one function."""
+    try:
+        return claim.evaluate(frame, law)
+    except InvalidParameterError:
+        return None
+
+
+def is_inert(result: CheckResult, law_result: CheckResult) -> bool:
+    """A mutant is inert on a measurement when its comparison predicts what the law's predicts: the comparison does
+    not read the mutated symbol (a size the measurement holds fixed), so the mutant says nothing about power."""
+    return result.predicted == law_result.predicted
 
 
 def _claim_calibration(claim: Claim, scale: str, repeats: int, level: float, store: ResultStore,
@@ -63,12 +81,11 @@ def _claim_calibration(claim: Claim, scale: str, repeats: int, level: float, sto
         check = claim.evaluate(frame)
         law_passes.append(decide(check.to_dict(), level))
         for i, mutation in enumerate(panel):
-            try:
-                result = claim.evaluate(frame, mutation.law)
-            except Exception:  # noqa: BLE001 - a mutant the comparison cannot read is left out, like an inert one
+            result = mutant_result(claim, frame, mutation.law)
+            if result is None:
                 continue
             rejected[i] += not decide(result.to_dict(), level)
-            inert[i] &= result.predicted == check.predicted
+            inert[i] &= is_inert(result, check)
         bar.update(1)
     false = repeats - sum(law_passes)
     mutants = [{"kind": m.kind, "size": m.size, "label": m.label, "rejected": rejected[i], "fraction": rejected[i] / repeats,
