@@ -89,10 +89,10 @@ def compare_balanced(frame: pd.DataFrame, law: Law) -> CheckResult:
     return all_of(f"denoiser feature ratio ≍ {law.text()}", (a, b), [stationary, fit])
 
 
-def _log_odds(rows: pd.DataFrame) -> np.ndarray:
-    r"""Per seed, the log-odds of the CNN's signal fraction, :math:`\log(\gamma/\rho)` (both clipped at
-    :math:`10^{-12}`)."""
-    return np.log(rows["gamma_max"].to_numpy(float).clip(min=1e-12) / rows["rho_max"].to_numpy(float).clip(min=1e-12))
+def _signal_noise_ratio(rows: pd.DataFrame) -> np.ndarray:
+    r"""Per row, the CNN's :math:`\gamma/\rho` (both clipped at :math:`10^{-12}`); its log is the log-odds of the
+    signal fraction :math:`\gamma/(\gamma+\rho)`."""
+    return rows["gamma_max"].to_numpy(float).clip(min=1e-12) / rows["rho_max"].to_numpy(float).clip(min=1e-12)
 
 
 def compare_dominant(frame: pd.DataFrame, law: Law) -> CheckResult:
@@ -108,7 +108,7 @@ def compare_dominant(frame: pd.DataFrame, law: Law) -> CheckResult:
     (n\,\mathrm{SNR}^2)^{k}`, ``k = law.exponent("n")``, fitted over the whole grid with tolerance 0.3."""
     if law.relation == "asymp":
         x = frame.groupby(["n", "mu_norm"])["n_snr2"].first().sort_index().to_numpy(float)
-        ratio = (frame.assign(r=frame["gamma_max"].clip(lower=1e-12) / frame["rho_max"].clip(lower=1e-12))
+        ratio = (frame.assign(r=_signal_noise_ratio(frame))
                  .pivot_table(index="seed", columns=["n", "mu_norm"], values="r").sort_index(axis=1).to_numpy())
         return check_power_law(x, ratio, float(law.exponent("n")), tolerance=0.3,
                                name=f"classification γ/ρ ∝ (n·SNR²)^{float(law.exponent('n')):g}")
@@ -116,7 +116,7 @@ def compare_dominant(frame: pd.DataFrame, law: Law) -> CheckResult:
     parts = []
     for n, mu in frame[["n", "mu_norm"]].drop_duplicates().sort_values(["n", "mu_norm"]).to_numpy():
         rows = frame[(frame["n"] == n) & np.isclose(frame["mu_norm"].astype(float), mu)].sort_values("seed")
-        value, odds = float(rows["n_snr2"].iloc[0]), _log_odds(rows)
+        value, odds = float(rows["n_snr2"].iloc[0]), np.log(_signal_noise_ratio(rows))
         if value <= low * (1 + 1e-9):  # n·SNR² is computed in floating point
             parts.append(check_at_most(odds, math.log(1 / 9), mode="demonstrated",
                                        name=f"n·SNR² = {value:.3g} ≤ C̲: noise learned, log(γ/ρ) ≤ log(1/9) (fraction ≤ 0.1)"))
