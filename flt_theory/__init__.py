@@ -8,6 +8,7 @@ the ``flt`` command.
 
 from .errors import FLTError, InvalidParameterError, InvalidParameterTypeError, InvalidTargetError, UnsupportedError
 from .symbolic import (
+    Hypothesis,
     Law,
     Source,
     Subspace,
@@ -85,6 +86,7 @@ __all__ = [
     "InvalidParameterError",
     "InvalidParameterTypeError",
     "InvalidTargetError",
+    "Hypothesis",
     "Law",
     "Source",
     "Claim",

@@ -2,7 +2,10 @@
 
 Per claim: its key, the claim in words, its law (words and LaTeX), status (theorem / conjecture /
 derived here / finding of this project), source (authors, year, title, arXiv id), regime of
-validity, the wrong law of its negative control and the measurement behind both.
+validity, the wrong law of its negative control and the measurement behind both; the source's
+hypotheses as conditions (``hypotheses``: text, LaTeX, the sympy condition, where it is stated) and
+where the measurement points lie (``in_hypotheses``: ``all`` / ``some`` / ``none`` of the points of both
+scales inside them, or ``not stated``; per scale in ``in_hypotheses_by_scale`` and ``scope_by_scale``).
 """
 
 from __future__ import annotations
@@ -17,13 +20,16 @@ _STATUS = {"theorem": "theorem of the source", "conjecture": "conjecture of the 
 
 def catalogue() -> list[dict[str, Any]]:
     """One JSON-ready entry per registered claim, in registry order."""
+    from ..symbolic.hypothesis import classify_points
     from ..systems import registry
+    from ..systems.declaration import SCALES
 
     registry.check_loaded()
     entries = []
     for system in registry.systems():
         for claim in system.claims:
             law, wrong = claim.the_law, claim.the_wrong_law
+            points = [v for scale in SCALES for v in claim.measurement.values_at(scale)]
             entries.append({
                 "key": claim.key,
                 "system": system.name,
@@ -37,6 +43,12 @@ def catalogue() -> list[dict[str, Any]]:
                 "wrong_law_latex": wrong.latex(),
                 "experiment": claim.measurement.experiment,
                 "seeds": dict(claim.measurement.seeds),
+                "hypotheses": [h.to_dict() for h in law.hypotheses],
+                "hypotheses_reading": law.hypotheses_reading,
+                "in_hypotheses": classify_points(law.hypotheses, points),
+                "in_hypotheses_by_scale": {scale: claim.in_hypotheses(scale) for scale in SCALES},
+                "scope_by_scale": {scale: claim.scope(scale) for scale in SCALES},
+                "extrapolation_note": claim.extrapolation_note,
             })
     return entries
 
@@ -45,9 +57,22 @@ def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
+def _hypotheses_text(entry: dict[str, Any]) -> str:
+    """One claim's hypotheses in a line: each condition with where it is stated, how they are read, and why
+    the verdict is an extrapolation where it is one."""
+    if not entry["hypotheses"]:
+        return f"none stated ({entry['hypotheses_reading'] or 'not given'})."
+    text = "; ".join(f"{h['text']} (${h['latex']}$, {h['where']})" for h in entry["hypotheses"])
+    text += f". Read with {entry['hypotheses_reading']}."
+    if entry["extrapolation_note"]:
+        text += f" Extrapolation where no point is inside: {entry['extrapolation_note']}"
+    return text
+
+
 def catalogue_markdown() -> str:
     """``CLAIMS.md``: the systems, their sources, and every claim with its law and negative control."""
     from ..systems import registry
+    from ..systems.declaration import SCALES
 
     entries = catalogue()
     lines = ["# Catalogue of claims", "",
@@ -60,10 +85,17 @@ def catalogue_markdown() -> str:
     for system in registry.systems():
         lines += [f"## {system.name} — {system.title}", "", system.summary, "",
                   "Sources: " + "; ".join(s.cite() for s in system.sources) + ".", "",
-                  "| claim | status | law | negative control (wrong law) | source |", "|---|---|---|---|---|"]
-        for e in (e for e in entries if e["system"] == system.name):
+                  "| claim | status | law | negative control (wrong law) | source | points inside the hypotheses (small / paper) |",
+                  "|---|---|---|---|---|---|"]
+        mine = [e for e in entries if e["system"] == system.name]
+        for e in mine:
+            inside = " / ".join(e["in_hypotheses_by_scale"][scale] for scale in SCALES)
             lines.append("| " + " | ".join(_cell(x) for x in (
-                f"`{e['key']}`: {e['words']}", _STATUS[e["status"]], f"${e['latex']}$", e["wrong_law"], e["source"]["cite"])) + " |")
+                f"`{e['key']}`: {e['words']}", _STATUS[e["status"]], f"${e['latex']}$", e["wrong_law"], e["source"]["cite"],
+                inside)) + " |")
+        lines += ["", "Hypotheses of the sources, as checked at every measurement point:", ""]
+        for e in mine:
+            lines.append(f"- `{e['key']}`: " + _hypotheses_text(e))
         lines.append("")
     lines += [f"{len(entries)} claims in {len(registry.systems())} systems.", ""]
     from .power import load_record, power_markdown

@@ -57,6 +57,7 @@ __all__ = ["COLUMNS", "check", "import_claims_file", "resolve_claims", "run_chec
 COLUMNS = (
     "claim", "law", "status", "predicted", "measured", "ci", "n_seeds", "seeds", "check", "control", "verdict", "passed",
     "level", "p_check", "p_control", "seconds", "computed", "reused", "wrong_law", "message", "control_message",
+    "in_hypotheses", "scope",
 )
 
 #: Family-wise false-rejection rate of a whole ``flt check`` run (module docstring).
@@ -163,6 +164,7 @@ def _run_one(claim: Claim, scale: str, store: ResultStore, refreshed: set, optio
     """Measure ``claim`` (reusing the store) and compare it with its law and its wrong law."""
     start = time.perf_counter()
     m = claim.measurement
+    where = _hypotheses_of(claim, scale)
     signature = (m.experiment, json.dumps(list(m.points[scale]), sort_keys=True, default=str))
     fresh = bool(options.get("fresh")) and signature not in refreshed
     refreshed.add(signature)
@@ -173,11 +175,25 @@ def _run_one(claim: Claim, scale: str, store: ResultStore, refreshed: set, optio
     except Exception as exc:  # noqa: BLE001 - a broken claim is an ERROR row, not a crash
         return {"key": claim.key, "check": None, "control": None, "seconds": time.perf_counter() - start,
                 "error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc(), "frame": None,
-                "computed": 0, "reused": 0, "seeds": []}
+                "computed": 0, "reused": 0, "seeds": [], **where}
     return {"key": claim.key, "check": verdict.check.to_dict(), "control": verdict.control.to_dict(),
             "seconds": time.perf_counter() - start, "error": None, "traceback": None, "frame": frame,
             "computed": int(frame.attrs.get("computed", 0)), "reused": int(frame.attrs.get("reused", 0)),
-            "seeds": sorted(int(s) for s in frame["seed"].unique())}
+            "seeds": sorted(int(s) for s in frame["seed"].unique()), **where}
+
+
+def _hypotheses_of(claim: Claim, scale: str) -> dict[str, Any]:
+    """Where the points run at ``scale`` lie with respect to the law's hypotheses: ``in_hypotheses``,
+    ``scope`` (:meth:`Claim.scope`) and per point the hypotheses that fail there (``points``)."""
+    from ..symbolic.hypothesis import classify_points
+    from ..systems.declaration import SCOPES
+
+    try:
+        points = claim.hypotheses_at(scale)
+        label = classify_points(claim.the_law.hypotheses, [p["values"] for p in points])
+    except Exception as exc:  # noqa: BLE001 - a hypothesis that cannot be read is named in the row
+        return {"in_hypotheses": "unreadable", "scope": f"unreadable: {exc}", "hypothesis_points": []}
+    return {"in_hypotheses": label, "scope": SCOPES[label], "hypothesis_points": points}
 
 
 def run_claims(
@@ -260,6 +276,8 @@ def _row(claim: Claim, run: dict[str, Any], level: float) -> dict[str, Any]:
         "wrong_law": wrong,
         "message": check["message"] if check else run["error"],
         "control_message": control["message"] if control else "",
+        "in_hypotheses": run.get("in_hypotheses", "not stated"),
+        "scope": run.get("scope", "not stated"),
     }
 
 

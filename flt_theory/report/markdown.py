@@ -41,7 +41,7 @@ from .figures import (
     slug,
     wrong_law_drawn,
 )
-from .table import format_table, measured_text
+from .table import format_table, measured_text, scope_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -229,6 +229,25 @@ def _markdown_table_html(lines: Sequence[str]) -> str:
     return "\n".join(out)
 
 
+def hypotheses_lines(claim: Claim, run: dict[str, Any]) -> list[str]:
+    """Plain-text lines on a claim's hypotheses: each condition with where it is stated, how it is read, and
+    where the points run lie (how many inside; the conditions that fail at the others)."""
+    law = claim.the_law
+    if not law.hypotheses:
+        return [f"Hypotheses: none stated ({law.hypotheses_reading or 'the law carries none'})."]
+    conditions = "; ".join(f"{h.text} [{h.where}]" for h in law.hypotheses)
+    points = run.get("hypothesis_points") or []
+    inside = sum(bool(p["inside"]) for p in points)
+    failed = sorted({f for p in points for f in p["failed"]})
+    lines = [f"Hypotheses ({law.hypotheses_reading}): {conditions}.",
+             f"Points inside the hypotheses: {inside} of {len(points)} ({scope_text(run.get('scope', ''))})"
+             + (f"; failing elsewhere: {'; '.join(failed)}." if failed else ".")]
+    if run.get("scope") == "extrapolation":
+        lines.append("This verdict is an extrapolation, not a check of the theorem"
+                     + (f": {claim.extrapolation_note}" if claim.extrapolation_note else "."))
+    return lines
+
+
 def write_report(
     report_dir: str | os.PathLike,
     claims: Sequence[Claim],
@@ -266,17 +285,18 @@ def write_report(
 
     md = [f"# flt check — scale `{scale}`, seeds from {seed_base}", "", header, "",
           f"**{n_pass}/{len(rows)} claims pass.** {rule}", "",
-          "| claim | law (in words) | predicted | measured [95% CI] | verdict | negative control |",
-          "|---|---|---|---|---|---|"]
+          "| claim | law (in words) | predicted | measured [95% CI] | verdict | negative control | hypotheses |",
+          "|---|---|---|---|---|---|---|"]
     for r in rows:
         md.append("| " + " | ".join(_md_cell(x) for x in (
             f"[{r['claim']}](#{slug(r['claim'])})", plain_text(r["law"]), plain_text(r["predicted"]), measured(r),
-            f"**{r['verdict']}**", r["control"] or "—")) + " |")
+            f"**{r['verdict']}**", r["control"] or "—", scope_text(r["scope"]))) + " |")
     md.append("")
-    for claim, r, figs in zip(claims, rows, figures):
+    for claim, r, run, figs in zip(claims, rows, runs, figures):
         md += [f'<a id="{slug(claim.key)}"></a>', f"## {claim.key} — {r['verdict']}", "",
                f"*{claim.the_law.name}* ({claim.the_law.status}; source: {claim.the_law.source.cite()})", "",
                "$$", claim.the_law.latex(), "$$", "", f"In words: {plain_text(claim.words)}", "",
+               *[f"- {line}" for line in hypotheses_lines(claim, run)],
                f"- **Check** ({r['check']}): {plain_text(r['message'])}",
                (f"- **Negative control** — wrong law: {plain_text(r['wrong_law'])} — {r['control'] or 'not run'}: "
                 f"{plain_text(r['control_message'] or '—')}"),
@@ -296,23 +316,24 @@ def write_report(
     body = [f"<h1>flt check — scale <code>{e(scale)}</code></h1>", f"<p>{e(header)}</p>",
             f"<p><strong>{n_pass}/{len(rows)} claims pass.</strong> {e(rule)}</p>",
             ("<table><tr><th>claim</th><th>law (in words)</th><th>predicted</th><th>measured [95% CI]</th>"
-             "<th>verdict</th><th>negative control</th></tr>")]
+             "<th>verdict</th><th>negative control</th><th>hypotheses</th></tr>")]
     for r in rows:
         cls = "pass" if r["passed"] else "fail"
         cells = "<br>".join(e(part) for part in measured(r).split("; "))
         body.append(
             f"<tr><td><a href='#{slug(r['claim'])}'>{e(r['claim'])}</a></td><td>{e(plain_text(r['law']))}</td>"
             f"<td>{e(plain_text(r['predicted']))}</td><td>{cells}</td>"
-            f"<td class='{cls}'>{e(r['verdict'])}</td><td>{e(r['control'] or '—')}</td></tr>"
+            f"<td class='{cls}'>{e(r['verdict'])}</td><td>{e(r['control'] or '—')}</td><td>{e(scope_text(r['scope']))}</td></tr>"
         )
     body.append("</table>")
-    for claim, r, figs in zip(claims, rows, figures):
+    for claim, r, run, figs in zip(claims, rows, runs, figures):
         body += [(f"<h2 id='{slug(claim.key)}'>{e(claim.key)} — <span class='{'pass' if r['passed'] else 'fail'}'>"
                   f"{e(r['verdict'])}</span></h2>"),
                  f"<p><em>{e(claim.the_law.name)}</em> ({e(claim.the_law.status)}; source: {e(claim.the_law.source.cite())})</p>",
                  f"<p class='formula'>{formula_html(claim.the_law.latex())}</p>",
                  f"<p>In words: {e(plain_text(claim.words))}</p>",
-                 (f"<ul><li><strong>Check</strong> ({e(r['check'])}): {e(plain_text(r['message']))}</li>"
+                 (f"<ul>{''.join(f'<li>{e(line)}</li>' for line in hypotheses_lines(claim, run))}"
+                  f"<li><strong>Check</strong> ({e(r['check'])}): {e(plain_text(r['message']))}</li>"
                   f"<li><strong>Negative control</strong> — wrong law: {e(plain_text(r['wrong_law']))} — "
                   f"{e(r['control'] or 'not run')}: {e(plain_text(r['control_message'] or '—'))}</li></ul>")]
         for caption, rel in figs:
@@ -333,6 +354,10 @@ def write_report(
                "claims": [{**{k: (plain_text(v) if k in _READABLE_ROW and isinstance(v, str) else v)
                               for k, v in r.items() if k not in ("measured", "ci", "labels")},
                            "law_latex": claim.the_law.latex(),
+                           "hypotheses": [h.to_dict() for h in claim.the_law.hypotheses],
+                           "hypotheses_reading": claim.the_law.hypotheses_reading,
+                           "hypothesis_points": run.get("hypothesis_points", []),
+                           "extrapolation_note": claim.extrapolation_note,
                            "entries": entries(run["check"]) if run["check"] else [],
                            "check": _readable(run["check"]), "control": _readable(run["control"]), "error": run["error"]}
                           for claim, r, run in zip(claims, rows, runs)]}

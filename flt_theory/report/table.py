@@ -11,7 +11,7 @@ from .figures import plain_text
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["format_table", "measured_text"]
+__all__ = ["format_table", "measured_text", "scope_text"]
 
 
 def measured_text(measured: Any, ci: Any, limit: int | None = None, labels: Sequence[str] | None = None) -> str:
@@ -56,18 +56,27 @@ def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+#: The hypotheses column (where the points lie), by :meth:`~flt_theory.systems.declaration.Claim.scope`.
+_SCOPE = {"inside": "inside", "partly inside": "partly inside", "extrapolation": "EXTRAPOLATION", "not stated": "none stated"}
+
+
+def scope_text(scope: str) -> str:
+    """The hypotheses cell of a verdict row: where its points lie (``EXTRAPOLATION``: none inside)."""
+    return _SCOPE.get(scope, scope)
+
+
 def format_table(frame: pd.DataFrame, *, wide: bool = False) -> str:
     """The verdict table as aligned text: claim, law, predicted, measured [CI], verdict, control.
 
     Where ``frame`` has a ``labels`` column (one label per entry of a multi-valued ``measured``), every
     entry is shown with its label and its own interval."""
-    header = ("claim", "law (in words)", "predicted", "measured [95% CI]", "verdict", "negative control")
-    widths = (None, 58, 30, 44, None, None) if not wide else (None,) * 6
+    header = ("claim", "law (in words)", "predicted", "measured [95% CI]", "verdict", "negative control", "hypotheses")
+    widths = (None, 58, 30, 44, None, None, None) if not wide else (None,) * 7
     rows = [header]
     for rec in frame.to_dict("records"):
         measured = measured_text(rec["measured"], rec["ci"], None if wide else 2, rec.get("labels"))
         cells = (rec["claim"], plain_text(rec["law"]), plain_text(rec["predicted"]), measured,
-                 rec["verdict"], rec["control"] or "—")
+                 rec["verdict"], rec["control"] or "—", scope_text(rec.get("scope", "")))
         rows.append(tuple(_cut(c, w) if w else str(c) for c, w in zip(cells, widths)))
     sizes = [max(len(r[i]) for r in rows) for i in range(len(header))]
     return "\n".join("  ".join(c.ljust(s) for c, s in zip(r, sizes)).rstrip() for r in rows)

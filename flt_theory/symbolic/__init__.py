@@ -10,6 +10,7 @@ from .hermite import (
     monomial_to_hermite,
     unfold,
 )
+from .hypothesis import Hypothesis, classify_points
 from .law import SYMBOLS, THIS_PROJECT, Law, Source, laws_latex_document
 from .leap import information_exponent, leap_complexity, leap_complexity_of_support, leap_index
 from .one_step import one_step_subspace, student_coefficient
@@ -32,6 +33,7 @@ from .target import Target, parse_link
 __all__ = [
     "HermiteCoefficients",
     "HermiteExpansion",
+    "Hypothesis",
     "Law",
     "ProjectionResult",
     "RegimeRow",
@@ -40,6 +42,7 @@ __all__ = [
     "THIS_PROJECT",
     "Subspace",
     "Target",
+    "classify_points",
     "conditional_mean_gradient",
     "conditional_variance",
     "expand_target",

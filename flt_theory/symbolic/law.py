@@ -34,6 +34,7 @@ from typing import Any, Mapping, Sequence
 import sympy as sp
 
 from ..errors import InvalidParameterError, InvalidParameterTypeError
+from .hypothesis import Hypothesis
 from .subspace import Subspace
 
 __all__ = ["Law", "Mutation", "Source", "STATUSES", "SYMBOLS", "THIS_PROJECT", "laws_latex_document"]
@@ -160,6 +161,13 @@ class Law:
         Plain-text regime of validity (sizes, scalings) where it is narrower than the conditions.
     symbol_latex
         LaTeX of symbols of :attr:`value` whose names are plain identifiers (``{"w0": r"\langle w_i^0, w^*_k\rangle"}``).
+    hypotheses
+        The source's hypotheses as checkable conditions (:class:`~flt_theory.symbolic.hypothesis.Hypothesis`):
+        a measurement counts as a check of a theorem only at points where all of them hold.
+    hypotheses_reading
+        How the hypotheses' asymptotic notation is read, stated once (e.g. "constants 1, polylog factors
+        dropped"); with no hypotheses, why there are none (e.g. "the source states no condition beyond its
+        setting"). Required when :attr:`hypotheses` is given.
     """
 
     name: str
@@ -172,6 +180,8 @@ class Law:
     words: str = ""
     regime: str = ""
     symbol_latex: Mapping[str, str] = field(default_factory=dict)
+    hypotheses: Sequence[Hypothesis] = ()
+    hypotheses_reading: str = ""
 
     def __post_init__(self) -> None:
         if self.relation not in _RELATIONS:
@@ -188,6 +198,16 @@ class Law:
             )
         object.__setattr__(self, "value", _sympify_value(self.value))
         object.__setattr__(self, "conditions", tuple(self.conditions))
+        object.__setattr__(self, "hypotheses", tuple(self.hypotheses))
+        bad = [h for h in self.hypotheses if not isinstance(h, Hypothesis)]
+        if bad:
+            raise InvalidParameterTypeError(
+                f"The 'hypotheses' of law {self.name!r} must be Hypothesis objects. Got {bad[0]!r} instead."
+            )
+        if self.hypotheses and not self.hypotheses_reading.strip():
+            raise InvalidParameterError(
+                f"law {self.name!r} has hypotheses but no 'hypotheses_reading' (how constants and log factors are read)"
+            )
 
     # -- rendering ----------------------------------------------------------------------------
 
@@ -226,6 +246,8 @@ class Law:
             "value": _value_text(self.value),
             "expression": None if isinstance(self.value, (tuple, Subspace)) else str(self.value),
             "exponents": self._exponents(),
+            "hypotheses": [h.to_dict() for h in self.hypotheses],
+            "hypotheses_reading": self.hypotheses_reading,
         }
 
     def _exponents(self) -> dict[str, str]:

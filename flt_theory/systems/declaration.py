@@ -51,6 +51,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "SCALES",
+    "SCOPES",
     "Claim",
     "ClaimVerdict",
     "DEVICE_OPTION",
@@ -64,6 +65,9 @@ __all__ = [
 
 #: ``small``: the default pytest run (seconds per claim); ``paper``: the sizes of the source.
 SCALES = ("small", "paper")
+
+#: What a verdict speaks of, by where its points lie (:meth:`Claim.scope`).
+SCOPES = {"all": "inside", "some": "partly inside", "none": "extrapolation", "not stated": "not stated"}
 
 LawLike = Union[Law, Callable[[], Law]]
 Comparison = Callable[["pd.DataFrame", Law], CheckResult]
@@ -85,7 +89,7 @@ def _law(value: LawLike, what: str) -> Law:
 
 @dataclass(frozen=True, kw_only=True)
 class Measurement:
-    """A registered runner experiment at a list of parameter points per scale, over seeds.
+    r"""A registered runner experiment at a list of parameter points per scale, over seeds.
 
     Attributes
     ----------
@@ -95,11 +99,16 @@ class Measurement:
         ``{scale: [params, ...]}`` (every scale of :data:`SCALES`).
     seeds
         ``{scale: number of seeds}``; the seeds are ``seed_base .. seed_base + k - 1``.
+    hypothesis_values
+        ``f(point) -> {symbol name: number}``: the values of the law's hypothesis symbols at a point (with the
+        experiment's defaults merged), where the experiment's parameters are not the source's symbols (e.g.
+        :math:`\sigma_0 = s_0/\sqrt d` from ``sigma0_sqrt_d``). Default: the point's numeric parameters as they are.
     """
 
     experiment: str
     points: Mapping[str, Sequence[Mapping[str, Any]]]
     seeds: Mapping[str, int]
+    hypothesis_values: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         for scale in SCALES:
@@ -108,6 +117,19 @@ class Measurement:
                     f"Measurement of {self.experiment!r} needs points and seeds for every scale {SCALES}; "
                     f"got points for {sorted(self.points)} and seeds for {sorted(self.seeds)}."
                 )
+
+    def values_at(self, scale: str) -> list[dict[str, Any]]:
+        """Per point of ``scale``: the values the law's hypotheses read (see :attr:`hypothesis_values`)."""
+        from ..runner.registry import get_experiment
+
+        exp = get_experiment(self.experiment)
+        out = []
+        for point in self.points[check_scale(scale)]:
+            full = exp.normalize(point)
+            values = self.hypothesis_values(full) if self.hypothesis_values is not None else full
+            out.append({k: v for k, v in dict(values).items()
+                        if isinstance(v, (int, float)) and not isinstance(v, bool)})
+        return out
 
     def seed_list(self, scale: str, *, seed_base: int = 0) -> list[int]:
         """The seeds of ``scale``, shifted by ``seed_base``."""
@@ -148,6 +170,10 @@ class Claim:
     power_note
         Why some mutants of the law are not caught, where the calibration finds such (``flt calibrate``);
         shown beside the claim's power in the report and the catalogue.
+    extrapolation_note
+        For a claim none of whose points lies inside its law's hypotheses at some scale: why points inside
+        are infeasible here (the size they would need and its cost). Its verdict is then an
+        ``extrapolation`` (:meth:`scope`), not a check of the theorem.
     """
 
     name: str
@@ -158,10 +184,36 @@ class Claim:
     compare: Comparison = field(repr=False)
     system: str = ""
     power_note: str = field(default="", repr=False)
+    extrapolation_note: str = field(default="", repr=False)
 
     @property
     def key(self) -> str:
         return f"{self.system}/{self.name}"
+
+    def hypotheses_at(self, scale: str) -> list[dict[str, Any]]:
+        """Per measurement point of ``scale``: ``{"values", "inside", "failed"}`` — the values the law's
+        hypotheses read there, whether all of them hold, and where the failing ones are stated."""
+        from ..symbolic.hypothesis import failed_hypotheses
+
+        hypotheses = self.the_law.hypotheses
+        out = []
+        for values in self.measurement.values_at(scale):
+            failed = failed_hypotheses(hypotheses, values)
+            out.append({"values": values, "inside": not failed, "failed": [f"{h.where}: {h.text}" for h in failed]})
+        return out
+
+    def in_hypotheses(self, scale: str) -> str:
+        """``"all"``, ``"some"`` or ``"none"`` of the points of ``scale`` lie inside the law's hypotheses;
+        ``"not stated"`` when the law carries none (:func:`~flt_theory.symbolic.hypothesis.classify_points`)."""
+        from ..symbolic.hypothesis import classify_points
+
+        return classify_points(self.the_law.hypotheses, self.measurement.values_at(scale))
+
+    def scope(self, scale: str) -> str:
+        """What a verdict at ``scale`` speaks of: ``"inside"`` (every point inside the hypotheses),
+        ``"partly inside"``, ``"extrapolation"`` (no point inside: not a check of the theorem) or
+        ``"not stated"`` (the law carries no hypotheses)."""
+        return SCOPES[self.in_hypotheses(scale)]
 
     @cached_property
     def the_law(self) -> Law:
