@@ -131,3 +131,21 @@ def test_mutated_law_fails(claim):
         if mutation.kind.startswith(STRICT):
             assert not result.passed, f"{claim.key}: the mutant [{mutation.label}] passed: {result.message}"
     assert not all(result.passed for _, result in outcomes), f"{claim.key}: every mutant of its law passed"
+
+
+#: Pairs of claims declared to contradict each other (:attr:`Claim.contradicts`): about the same quantity in the
+#: same regime, they cannot both hold.
+CONTRADICTING = sorted({tuple(sorted((c.key, other))) for c in CLAIMS for other in c.contradicts})
+
+
+def test_contradicting_claims_are_known_claims():
+    keys = {c.key for c in CLAIMS}
+    for pair in CONTRADICTING:
+        assert set(pair) <= keys, f"contradicts names an unknown claim: {pair}"
+        assert pair[0] != pair[1]
+
+
+@pytest.mark.parametrize("pair", CONTRADICTING, ids=" vs ".join)
+def test_contradicting_claims_do_not_both_pass(pair):
+    first, second = (verify(get_claim(key)) for key in pair)
+    assert not (first.passed and second.passed), f"{pair[0]} and {pair[1]} contradict each other and both pass"

@@ -16,6 +16,7 @@ module                      object
 :mod:`.inequality`          one-sided bounds and orderings of regimes
 :mod:`.count`               counts against a binomial law (exact Clopper–Pearson intervals), a majority of seeds
 :mod:`.family`              p-values of checks, Holm's procedure, per-claim levels
+:mod:`.ladder`              the trend of an estimate along growing sizes (finite-size or persisting)
 ==========================  ==================================================================
 
 Bounded quantities (masses, error rates, fractions, ratios) get intervals inside their range:
@@ -28,6 +29,7 @@ definition), exact in :func:`check_count`. Checks whose law is the null hypothes
 from .bootstrap import MIN_BOOTSTRAP_SEEDS, Estimate, bootstrap_groups, bootstrap_statistic, mean_ci
 from .count import assert_count, assert_majority, binomial_p_value, check_count, check_majority, clopper_pearson
 from .family import holm, holm_adjusted, p_value_by_inversion, per_claim_level
+from .ladder import ladder_trend
 from .inequality import (
     assert_at_least,
     assert_at_most,
@@ -93,6 +95,7 @@ __all__ = [
     "fmt",
     "fmt_ci",
     "holm",
+    "ladder_trend",
     "holm_adjusted",
     "make_assert",
     "mean_ci",

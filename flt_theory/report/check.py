@@ -179,7 +179,18 @@ def _run_one(claim: Claim, scale: str, store: ResultStore, refreshed: set, optio
     return {"key": claim.key, "check": verdict.check.to_dict(), "control": verdict.control.to_dict(),
             "seconds": time.perf_counter() - start, "error": None, "traceback": None, "frame": frame,
             "computed": int(frame.attrs.get("computed", 0)), "reused": int(frame.attrs.get("reused", 0)),
-            "seeds": sorted(int(s) for s in frame["seed"].unique()), **where}
+            "seeds": sorted(int(s) for s in frame["seed"].unique()), "ladder": _ladder_of(claim, frame), **where}
+
+
+def _ladder_of(claim: Claim, frame: pd.DataFrame) -> dict[str, Any] | None:
+    """The claim's size ladder read from ``frame`` (:attr:`Claim.ladder`): ``{"rungs": [...]}``, or ``{"error"}``
+    when it cannot be read from this frame (a scale with one size, say); None when the claim declares none."""
+    if claim.ladder is None:
+        return None
+    try:
+        return {"rungs": list(claim.ladder(frame))}
+    except Exception as exc:  # noqa: BLE001 - a ladder that cannot be read is said, not a crash
+        return {"error": f"{type(exc).__name__}: {exc}", "rungs": []}
 
 
 def _hypotheses_of(claim: Claim, scale: str) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import re
 import textwrap
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -41,9 +42,11 @@ __all__ = [
     "comparisons",
     "control_rows",
     "entries",
+    "ladder_axis",
     "new_figure",
     "plain_text",
     "plot_comparisons",
+    "plot_ladder",
     "save_figure",
     "slug",
 ]
@@ -615,6 +618,53 @@ def plot_comparisons(
         per_row = max(1, min(len(labels), int(width // 3.0)))
         fig.legend(handles, labels, loc="outside lower center", ncols=per_row, fontsize=7.5, frameon=False)
     fig.suptitle(_wrap(plain_text(title or key), int(width * 11)), fontsize=10)
+    return save_figure(fig, path)
+
+
+def ladder_axis(rungs: Sequence[Mapping[str, Any]]) -> str:
+    """The size a ladder grows in: the name whose values span the most decades across ``rungs``."""
+    names = {k for r in rungs for k in r["size"]}
+    if not names:
+        raise ValueError("a ladder's rungs name no size")
+
+    def span(name: str) -> float:
+        values = [float(r["size"][name]) for r in rungs if name in r["size"] and float(r["size"][name]) > 0]
+        return math.log10(max(values) / min(values)) if values else -1.0
+
+    return max(sorted(names), key=span)
+
+
+def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path, *, title: str = "") -> Path:
+    """A size ladder: each rung's estimate with its 95% interval against its size (log axis), the law's
+    ``predicted`` value at each rung (orange) and, where the rungs carry it, the ``literal`` statement
+    (grey dashed). Rungs that differ in another size too are labelled with it."""
+    axis = ladder_axis(rungs)
+    rungs = sorted(rungs, key=lambda r: float(r["size"][axis]))
+    x = [float(r["size"][axis]) for r in rungs]
+    y = [float(r["estimate"]) for r in rungs]
+    lo = [y_k - float(r["ci"][0]) for y_k, r in zip(y, rungs)]
+    hi = [float(r["ci"][1]) - y_k for y_k, r in zip(y, rungs)]
+    fig = new_figure(5.6, 3.8)
+    ax = fig.subplots()
+    ax.errorbar(x, y, yerr=[lo, hi], fmt="o", color=MEASURED, capsize=3, label="estimate, 95% CI")
+    for key, style in (("predicted", dict(color=PREDICTED, lw=1.6)), ("literal", dict(color=CONTROL, ls="--", lw=1.2))):
+        if all(r.get(key) is not None for r in rungs):
+            ax.plot(x, [float(r[key]) for r in rungs], label="law" if key == "predicted" else "literal statement", **style)
+    others = sorted(k for k in {k for r in rungs for k in r["size"]} - {axis}
+                    if len({r["size"].get(k) for r in rungs}) > 1)  # label only the sizes that vary too
+    for xk, yk, r in zip(x, y, rungs):
+        if others:
+            ax.annotate(", ".join(f"{k}={r['size'][k]:.3g}" for k in others if k in r["size"]), (xk, yk),
+                        textcoords="offset points", xytext=(4, 4), fontsize=6.5)
+    from matplotlib.ticker import NullFormatter
+
+    ax.set_xscale("log")
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xticks(sorted(set(x)), [f"{v:.3g}" for v in sorted(set(x))])
+    ax.set_xlabel(axis)
+    ax.set_ylabel("estimate")
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize=7.5, frameon=False)
+    fig.suptitle(_wrap(plain_text(title), 70), fontsize=10)
     return save_figure(fig, path)
 
 

@@ -37,6 +37,7 @@ from .figures import (
     new_figure,
     plain_text,
     plot_comparisons,
+    plot_ladder,
     save_figure,
     slug,
     wrong_law_drawn,
@@ -152,6 +153,14 @@ def _figures(directory: Path, claim: Claim, run: dict[str, Any], row: dict[str, 
         else:
             caption += f"; the wrong law ({plain_text(row['wrong_law'])}) has no value on these axes"
         out.append((caption, f"figures/{generic.name}"))
+    ladder = (run.get("ladder") or {}).get("rungs")
+    if ladder:
+        path = directory / "figures" / f"{name}-ladder.png"
+        plot_ladder(ladder, path, title=f"{claim.key}: estimate along growing sizes")
+        out.append(("size ladder: the estimate with its 95% CI at each size (blue) against the law's prediction "
+                    "(orange line) and, for a finding, the literal statement (grey dashed)", f"figures/{path.name}"))
+    elif run.get("ladder"):
+        out.append((f"size ladder not drawn: {run['ladder'].get('error')}", ""))
     for spec in _declared_figures(claim):
         path = directory / "figures" / f"{name}-{spec.name}.png"
         try:
@@ -358,6 +367,7 @@ def write_report(
                            "hypotheses_reading": claim.the_law.hypotheses_reading,
                            "hypothesis_points": run.get("hypothesis_points", []),
                            "extrapolation_note": claim.extrapolation_note,
+                           "ladder": (run.get("ladder") or {}).get("rungs"),
                            "entries": entries(run["check"]) if run["check"] else [],
                            "check": _readable(run["check"]), "control": _readable(run["control"]), "error": run["error"]}
                           for claim, r, run in zip(claims, rows, runs)]}

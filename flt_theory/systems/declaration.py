@@ -174,6 +174,15 @@ class Claim:
         For a claim none of whose points lies inside its law's hypotheses at some scale: why points inside
         are infeasible here (the size they would need and its cost). Its verdict is then an
         ``extrapolation`` (:meth:`scope`), not a check of the theorem.
+    ladder
+        For a law about a limit or a rate: ``ladder(frame) -> [{"size": {name: value}, "estimate": x,
+        "ci": [lo, hi], "predicted": y}, ...]``, the estimate of the law's quantity at each rung of a ladder
+        of growing sizes, read from the same measured frame (``predicted``: the law's value there, optional;
+        ``literal``: for a finding, the literal statement's value). ``flt check`` stores it in
+        ``results.json`` and draws it: a law that holds better as sizes grow shows it.
+    contradicts
+        Keys of claims about the same quantity in the same regime that cannot both hold with this one; a test
+        runs them together and fails when both pass.
     """
 
     name: str
@@ -185,6 +194,8 @@ class Claim:
     system: str = ""
     power_note: str = field(default="", repr=False)
     extrapolation_note: str = field(default="", repr=False)
+    ladder: Callable[["pd.DataFrame"], list[dict[str, Any]]] | None = field(default=None, repr=False)
+    contradicts: Sequence[str] = field(default=(), repr=False)
 
     @property
     def key(self) -> str:
