@@ -352,17 +352,24 @@ def check(
     >>> table[["claim", "check", "control", "verdict"]].values.tolist()
     [['giant-step/rank-one-update', 'PASS', 'rejected', 'PASS']]
     """
+    from .markdown import prepare_report_dir, write_report
+
     claims = resolve_claims(paths)
+    if report_dir is not None:
+        prepare_report_dir(report_dir)  # before any claim runs: a folder we cannot write is bad input
     runs = run_claims(claims, scale, store=store, seed_base=seed_base, fresh=fresh, jobs=jobs, scheduler=scheduler,
                       progress=progress)
     frame = verdict_frame(claims, runs, alpha)
-    report = None
+    report, report_error = None, None
     if report_dir is not None:
-        from .markdown import write_report
-
-        report = write_report(report_dir, claims, runs, frame, scale, seed_base=seed_base)
+        try:
+            report = write_report(report_dir, claims, runs, frame, scale, seed_base=seed_base)
+        except (OSError, InvalidParameterError) as exc:  # filled up or removed during the run: keep the verdicts
+            report_error = f"the report could not be written to {str(report_dir)!r}: {exc}"
     frame.attrs.update(passed=bool(len(frame)) and bool(frame["passed"].all()), scale=scale, seed_base=seed_base,
-                       report=None if report is None else str(report))
+                       report=None if report is None else str(report), report_error=report_error,
+                       stale=sum(int((run.get("frame").attrs if run.get("frame") is not None else {}).get("stale", 0))
+                                 for run in runs))
     return frame
 
 
@@ -398,6 +405,8 @@ def run_check(
             "level": frame.attrs["level"],
             "passed": passed,
             "report": frame.attrs["report"],
+            "report_error": frame.attrs["report_error"],
+            "stale_rows_recomputed": frame.attrs["stale"],
             "claims": json.loads(frame.to_json(orient="records")),
         }
         out.write(json.dumps(document) + "\n")
@@ -416,7 +425,13 @@ def run_check(
             if not rec["passed"]:
                 out.write(f"  {rec['verdict']} {rec['claim']}: {rec['message']}"
                           + (f" | control: {rec['control_message']}" if rec["control_message"] else "") + "\n")
+        if frame.attrs["stale"]:
+            out.write(f"{frame.attrs['stale']} stored rows were written by other code (a changed experiment or model) "
+                      f"and were recomputed\n")
         if frame.attrs["report"]:
             out.write(f"report: {frame.attrs['report']}\n")
     out.flush()
+    if frame.attrs["report_error"]:
+        sys.stderr.write(f"error: {frame.attrs['report_error']}\n")
+        return 2
     return 0 if passed else 1

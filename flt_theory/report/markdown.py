@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..systems.declaration import Claim
 
-__all__ = ["formula_html", "mathtext_source", "write_report"]
+__all__ = ["formula_html", "mathtext_source", "prepare_report_dir", "write_report"]
 
 #: LaTeX that mathtext spells differently (applied in order before parsing).
 _MATHTEXT_SPELLING = (
@@ -257,6 +257,26 @@ def hypotheses_lines(claim: Claim, run: dict[str, Any]) -> list[str]:
     return lines
 
 
+def prepare_report_dir(report_dir: str | os.PathLike) -> Path:
+    """Create the report folder and make sure a file can be written there, BEFORE any claim runs: a folder that
+    is a file, read-only or full is bad input, said at once, not after the run. Raises
+    :class:`InvalidParameterError` naming the folder and why."""
+    directory = Path(report_dir)
+    if directory.exists() and not directory.is_dir():
+        raise InvalidParameterError(f"--report: {str(directory)!r} exists and is not a folder.")
+    try:
+        (directory / "figures").mkdir(parents=True, exist_ok=True)
+        probe = directory / ".flt-write-probe"
+        probe.write_bytes(b"0" * 4096)
+        probe.unlink()
+    except OSError as exc:
+        raise InvalidParameterError(
+            f"--report: cannot write in {str(directory)!r} ({exc.strerror or type(exc).__name__}); give a writable folder "
+            f"or --no-report."
+        ) from exc
+    return directory
+
+
 def write_report(
     report_dir: str | os.PathLike,
     claims: Sequence[Claim],
@@ -267,10 +287,7 @@ def write_report(
     seed_base: int = 0,
 ) -> Path:
     """Write the report folder; return the path of ``report.md``."""
-    directory = Path(report_dir)
-    if directory.exists() and not directory.is_dir():
-        raise InvalidParameterError(f"The report folder {str(directory)!r} exists and is not a folder.")
-    (directory / "figures").mkdir(parents=True, exist_ok=True)
+    directory = prepare_report_dir(report_dir)
     for stale in (directory / "figures").glob("*.png"):
         stale.unlink()
     frame = frame.copy()
