@@ -15,11 +15,18 @@ memorises the noise too (finding). Measured: the overlaps when the noise first r
 error there, and the noise at the end.
 
 Negative controls: each claim against the other setting's outcome, each finding against the literal statement.
+
+Ladders. Both findings are measured at every :math:`n` of a ladder (``small``: 8, 16, 32; ``paper``: 8, 16, 32,
+80) at :math:`d = \max(500, n^2)`, inside the high-dimension hypothesis; :func:`test_findings_persist_along_the_ladder`
+fits the trend of the deviation from the literal statement (:func:`flt_theory.compare.ladder_trend`): a finding
+whose deviation shrank with :math:`n` would be a finite-size effect, not a finding.
 """
 
+import pytest
 import sympy as sp
 
-from flt_theory.systems import assert_claim
+from flt_theory.compare import ladder_trend
+from flt_theory.systems import assert_claim, get_system
 from flt_theory.systems.contrastive.laws import race_ratio, signal_at_stop
 
 CLAIMS = [
@@ -45,3 +52,17 @@ def test_prediction():
 
 def test_claim(claim_key, scale):
     assert_claim(claim_key, scale)
+
+
+@pytest.mark.parametrize("scale", ["small", pytest.param("paper", marks=pytest.mark.slow)])
+def test_findings_persist_along_the_ladder(scale, tmp_path):
+    """The deviation of each finding from its literal statement does not shrink with n (Γ_T stays below 0.1 and
+    Ξ_end above 0 at every rung, with no trend back towards the literal value)."""
+    system = get_system("contrastive")
+    for name in ("multi-modal-needs-large-c-mu", "multi-modal-memorises-noise-at-convergence"):
+        claim = system.claim(name)
+        rungs = claim.ladder(claim.measurement.run(scale, store=tmp_path / "m.sqlite"))
+        trend = ladder_trend(rungs, size="n", literal=rungs[0]["literal"])
+        print(name, [(r["size"]["n"], round(r["estimate"], 4), [round(v, 4) for v in r["ci"]]) for r in rungs],
+              {k: trend[k] for k in ("slope_per_decade", "slope_ci", "shrinking", "persisting")})
+        assert not trend["shrinking"] and trend["persisting"], (name, trend)

@@ -34,7 +34,7 @@ from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, Sim
 from . import model
 from .laws import JIANG, KOU, LI, attention_laws, boundary_law, regime_law
 
-__all__ = ["SIZES", "SYSTEM"]
+__all__ = ["SIZES", "SYSTEM", "hypothesis_values"]
 
 NAME = "attention"
 #: Test-loss level of the boundary: half of log 2 (the harmful limit).
@@ -195,13 +195,25 @@ def draw_regimes(fig, frame, law, wrong_law, check, control) -> None:
 # claims
 
 
+def hypothesis_values(point: dict[str, Any]) -> dict[str, Any]:
+    r"""The symbols of :mod:`.laws`' hypotheses at a normalised point of ``attention/train``: :math:`n, d`,
+    :math:`\mathrm{SNR} = \|\mu\|/(\sigma_\xi\sqrt d) = \|\mu\|` (:math:`\sigma_\xi = 1/\sqrt d`), tokens
+    :math:`L`, step :math:`\eta` and initialisation :math:`\sigma_0`.
+
+    >>> hypothesis_values({"n": 64, "mu_norm": 1.0, **BASE, "sigma0": 0.01})["SNR"]
+    1.0
+    """
+    return {"n": point["n"], "d": point["d"], "SNR": point["mu_norm"], "L": point["tokens"], "eta": point["eta"],
+            "sigma0": point["sigma0"]}
+
+
 def _scan(scale_key: str = "small") -> list[dict]:
     s = SIZES[scale_key]
     return [{"n": n, "mu_norm": mu, **BASE} for n in s["ns"] for mu in s["mus"]]
 
 
 SCAN = Measurement(experiment="attention/train", points={k: _scan(k) for k in SIZES},
-                   seeds={k: SIZES[k]["seeds"] for k in SIZES})
+                   seeds={k: SIZES[k]["seeds"] for k in SIZES}, hypothesis_values=hypothesis_values)
 BENIGN_POINT, HARMFUL_POINT = (64, MUS[-1]), (16, MUS[0])
 
 
@@ -221,7 +233,8 @@ def _claims() -> list[Claim]:
               words="sign-GD at n·SNR² = 64 (benign for GD): training loss ≤ ε, value memorises noise, test loss Θ(1)",
               law=functools.partial(regime_law, "sign-gd"), wrong_law=functools.partial(regime_law, "benign"),
               measurement=Measurement(experiment="attention/train", points=sign_points,
-                                      seeds={k: SIZES[k]["sign_seeds"] for k in SIZES}),
+                                      seeds={k: SIZES[k]["sign_seeds"] for k in SIZES},
+                                      hypothesis_values=hypothesis_values),
               compare=functools.partial(compare_regime, n=BENIGN_POINT[0], mu=BENIGN_POINT[1])),
     ]
 

@@ -26,19 +26,25 @@ which the noise overlap reaches :math:`C = 1` (:mod:`.laws`). The multi-modal cl
 :math:`C_\mu = 8` (rate ratio :math:`C_\mu n\mathrm{SNR}^2/4 = 2`); at :math:`C_\mu = 2` (ratio 1/2) the
 multi-modal network memorises the noise first, like the single-modal one.
 
-Sizes: ``small`` (8 seeds, 300 steps) takes about 15 s on one core; ``paper`` uses 16 seeds, :math:`d = 2000`,
-:math:`n = 64` (same :math:`n\,\mathrm{SNR}^2`).
+Sizes: ``small`` (8 seeds, 300 steps, :math:`n = 32`, :math:`d = 1024 = n^2`) takes about 20 s on one core;
+``paper`` uses 16 seeds, :math:`n = 64`, :math:`d = 4096 = n^2` (same :math:`n\,\mathrm{SNR}^2`): every point is
+inside the high-dimension hypothesis :math:`d \ge n^2` (:mod:`.laws`). The two findings are measured along a
+ladder of :math:`n` (``small``: 8, 16, 32; ``paper``: 8, 16, 32, 80, one decade) at :math:`d = \max(500, n^2)`,
+checked at every rung, and their ladders (:func:`ladder`) say whether the deviation from the literal statement
+shrinks as :math:`n` grows (it does not: ``derivations/derive_contrastive.py``).
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ...compare import check_at_least, check_at_most
+from ...compare.ladder import Z95
 from ...compare.result import CheckResult, all_of
 from ...errors import FLTError, InvalidParameterError
 from ...runner import experiment
@@ -48,15 +54,17 @@ from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, Sim
 from . import laws, model
 from .figures import draw_levels
 
-__all__ = ["SIZES", "SYSTEM", "compare_level", "simulate_document"]
+__all__ = ["SIZES", "SYSTEM", "compare_level", "compare_rungs", "hypothesis_values", "ladder", "simulate_document"]
 
 NAME = "contrastive"
 
 #: Sizes per scale (n·SNR² fixed at 1).
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(n=32, d=500, width=16, steps=300, seeds=8),
-    "paper": dict(n=64, d=2000, width=32, steps=400, seeds=16),
+    "small": dict(n=32, d=1024, width=16, steps=300, seeds=8, ladder=(8, 16, 32)),
+    "paper": dict(n=64, d=4096, width=32, steps=400, seeds=16, ladder=(8, 16, 32, 80)),
 }
+#: The smallest dimension of a ladder rung: d = max(LADDER_MIN_D, n^2) (inside d >= n^2, and never a tiny d).
+LADDER_MIN_D = 500
 
 #: Tolerances of the ``approx`` readings: "≈ 0" of an overlap is ≤ 5% of the memorisation level C = 1; a probe
 #: error "≈ 0" is ≤ 0.05 and "≈ 1/2" is within 0.1 of chance.
@@ -93,14 +101,55 @@ def compare_level(frame: pd.DataFrame, law: Law, *, column: str, tolerance: floa
     return all_of(f"{column} ≈ {value:g} (± {tolerance:g})", value, parts)
 
 
-def _points(mode: str, c_mu: float) -> dict[str, list[dict[str, Any]]]:
-    return {scale: [{"mode": mode, "n": s["n"], "d": s["d"], "width": s["width"], "n_snr2": 1.0, "c_mu": c_mu,
-                     "steps": s["steps"]}] for scale, s in SIZES.items()}
+def compare_rungs(frame: pd.DataFrame, law: Law, *, column: str, tolerance: float) -> CheckResult:
+    """:func:`compare_level` at every measured :math:`n` (every rung of a ladder)."""
+    parts = [all_of(f"n = {n}", law.text(), [compare_level(frame[frame["n"] == n], law, column=column,
+                                                            tolerance=tolerance)])
+             for n in sorted(int(v) for v in frame["n"].unique())]
+    return all_of(f"{column} at every n", law.text(), parts)
 
 
-def _measurement(mode: str, c_mu: float) -> Measurement:
-    return Measurement(experiment="contrastive/train", points=_points(mode, c_mu),
-                       seeds={scale: s["seeds"] for scale, s in SIZES.items()})
+def ladder(frame: pd.DataFrame, *, column: str, literal: float) -> list[dict[str, Any]]:
+    r"""Per measured :math:`n`: the mean of ``column`` over seeds with its 95% interval (normal,
+    :math:`\pm 1.96\,s/\sqrt k`), and the ``literal`` statement's value (a rung of a
+    :func:`~flt_theory.compare.ladder_trend`)."""
+    rungs = []
+    for n in sorted(int(v) for v in frame["n"].unique()):
+        values = frame[frame["n"] == n][column].to_numpy(float)
+        half = Z95 * float(np.std(values, ddof=1)) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+        mean = float(np.mean(values))
+        rungs.append({"size": {"n": n, "d": _ladder_d(n)}, "estimate": mean,
+                      "ci": [float(mean - half), float(mean + half)], "literal": literal})
+    return rungs
+
+
+def hypothesis_values(point: dict[str, Any]) -> dict[str, Any]:
+    r"""The symbols of :mod:`.laws`' hypotheses at a normalised point of ``contrastive/train``: :math:`n, d`,
+    :math:`C_\mu`, :math:`\mathrm{SNR} = \sqrt{n\mathrm{SNR}^2/n}`, width :math:`m`, initialisation
+    :math:`\sigma_0 = s_0/\sqrt d` and the step scale :math:`c_\eta` (:mod:`.model`).
+
+    >>> hypothesis_values({"n": 32, "d": 1024, "n_snr2": 1.0, "c_mu": 8.0, "width": 16, "init": 1e-3,
+    ...                    "eta_scale": 0.125})["sigma0"]
+    3.125e-05
+    """
+    return {"n": point["n"], "d": point["d"], "C_mu": point["c_mu"], "SNR": (point["n_snr2"] / point["n"]) ** 0.5,
+            "m": point["width"], "sigma0": point["init"] / point["d"] ** 0.5, "c_eta": point["eta_scale"]}
+
+
+def _ladder_d(n: int) -> int:
+    return max(LADDER_MIN_D, n * n)
+
+
+def _point(mode: str, c_mu: float, s: dict[str, Any], n: int, d: int) -> dict[str, Any]:
+    return {"mode": mode, "n": n, "d": d, "width": s["width"], "n_snr2": 1.0, "c_mu": c_mu, "steps": s["steps"]}
+
+
+def _measurement(mode: str, c_mu: float, *, rungs: bool = False) -> Measurement:
+    r"""One point per scale, or (``rungs``) the ladder of :math:`n` at :math:`d = \max(500, n^2)`."""
+    points = {scale: ([_point(mode, c_mu, s, n, _ladder_d(n)) for n in s["ladder"]] if rungs
+                      else [_point(mode, c_mu, s, s["n"], s["d"])]) for scale, s in SIZES.items()}
+    return Measurement(experiment="contrastive/train", points=points,
+                       seeds={scale: s["seeds"] for scale, s in SIZES.items()}, hypothesis_values=hypothesis_values)
 
 
 def _claims() -> list[Claim]:
@@ -126,15 +175,20 @@ def _claims() -> list[Claim]:
               measurement=_measurement("multi", 8.0),
               compare=functools.partial(compare_level, column="error_T", tolerance=ERROR_ZERO_TOLERANCE)),
         Claim(name="multi-modal-memorises-noise-at-convergence",
-              words="[finding] multi-modal, C_μ = 8: at the end of training ⟨w_r, ξ_i⟩ ≥ 1 — the noise is memorised too",
+              words="[finding] multi-modal, C_μ = 8: at the end of training ⟨w_r, ξ_i⟩ ≥ 1 — the noise is memorised too "
+                    "(at every n of a ladder, d = max(500, n²) inside d ≥ n²)",
               law=laws.noise_at_end, wrong_law=functools.partial(laws.noise_at_end, literal=True),
-              measurement=_measurement("multi", 8.0),
-              compare=functools.partial(compare_level, column="noise_end", tolerance=NOISE_TOLERANCE)),
+              measurement=_measurement("multi", 8.0, rungs=True),
+              compare=functools.partial(compare_rungs, column="noise_end", tolerance=NOISE_TOLERANCE),
+              ladder=functools.partial(ladder, column="noise_end", literal=0.0)),
         Claim(name="multi-modal-needs-large-c-mu",
-              words="[finding] multi-modal with C_μ = 2 > 1 at n·SNR² = 1 still memorises the noise first (Γ_T ≈ 0)",
+              words="[finding] multi-modal with C_μ = 2 > 1 at n·SNR² = 1 still memorises the noise first (Γ_T ≈ 0) "
+                    "(at every n of a ladder, d = max(500, n²) inside d ≥ n²)",
               law=lambda: laws.signal_at_stop("multi", status="finding", c_mu=2.0),
               wrong_law=lambda: multi().replace(words="C_μ = 2 > 1 suffices: Γ_T ≥ C' = 0.1 (the statement read literally)"),
-              measurement=_measurement("multi", 2.0), compare=signal),
+              measurement=_measurement("multi", 2.0, rungs=True),
+              compare=functools.partial(compare_rungs, column="signal_T", tolerance=SIGNAL_TOLERANCE),
+              ladder=functools.partial(ladder, column="signal_T", literal=0.1)),
     ]
 
 

@@ -44,15 +44,26 @@ stops once the same-class similarity :math:`a\tilde a` is a few :math:`\tau` (th
 exponentially small): :math:`\Gamma` saturates at :math:`O(\sqrt{\tau/C_\mu})`, while the noise keeps growing,
 because only the noise tells apart two samples of the same class — at the end of training the multi-modal
 network memorises the noise too (finding ``multi-modal-memorises-noise-at-convergence``).
+
+Hypotheses (how established). The condition paragraph of Huang et al.'s theorems could not be retrieved here (the
+searchable copies of 2411.02837 gave the abstract and summaries: ReLU embeddings, InfoMax/InfoNCE objective,
+two-modality signal-noise data, SNR as the critical factor, :math:`\|\tilde\mu\| > \|\mu\|` for the
+cooperation). Encoded: the high-dimension condition common to this line of work (Cao et al. 2022 Condition 4.2,
+Kou et al. 2023 Condition 4.1: :math:`d = \tilde\Omega(n^2)`), read as :math:`d \ge n^2` with constant 1, for
+every theorem and finding; and, for the multi-modal statements, the stronger second modality
+:math:`C_\mu > 1`. The step-size and initialisation conditions are not encoded (not retrieved); the step here is
+:math:`\eta = c_\eta n\tau/(\sigma_\xi^2 d)` (:mod:`.model`). The findings are checked at the same points
+(inside), and along a ladder of :math:`n` at :math:`d = \max(500, n^2)` (declaration).
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
+from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import THIS_PROJECT, Law, Source
 
-__all__ = ["HUANG", "contrastive_laws", "noise_at_end", "probe_error", "race_ratio", "signal_at_stop"]
+__all__ = ["HUANG", "contrastive_laws", "hypotheses", "noise_at_end", "probe_error", "race_ratio", "signal_at_stop"]
 
 HUANG = Source(authors="Huang, Han, Chen, Cao, Xu, Suzuki", year=2024,
                title="On the comparison between multi-modal and single-modal contrastive learning", arxiv="2411.02837")
@@ -62,6 +73,21 @@ _SIGNAL = r"\Gamma_T = \max_r |\langle w_r^{(T)}, \mu\rangle|"
 _NOISE_END = r"\Xi_{\mathrm{end}} = \frac1n\sum_i \max_r \langle w_r, \xi_i\rangle"
 _ERROR = r"\mathrm{err}_T(\text{linear probe})"
 _REGIME = r"n\,\mathrm{SNR}^2 = \Theta(1)"
+_d = sp.Symbol("d", positive=True)
+_HIGH_DIM = Hypothesis(text="high dimension d = Omega~(n^2), read d >= n^2", condition=_d >= _n**2,
+                       where="Huang et al. 2024, conditions of the main theorems (form of Kou et al. 2023 Condition 4.1)")
+_STRONGER = Hypothesis(text="the second modality has the stronger signal: ||mu~|| = C_mu ||mu|| with C_mu > 1",
+                       condition=_c_mu > 1, where="Huang et al. 2024, multi-modal theorem (data of Section 3)")
+_READING = "constants 1, polylog factors dropped; d = Omega~(n^2) read as d >= n^2"
+
+
+def hypotheses(setting: str) -> tuple[Hypothesis, ...]:
+    """The source's hypotheses for a ``"single"`` or ``"multi"``-modal statement (module docstring).
+
+    >>> [h.text.split(":")[0] for h in hypotheses("multi")]
+    ['high dimension d = Omega~(n^2), read d >= n^2', 'the second modality has the stronger signal']
+    """
+    return (_HIGH_DIM,) if setting == "single" else (_HIGH_DIM, _STRONGER)
 
 
 def signal_at_stop(setting: str, *, status: str = "theorem", c_mu: float | None = None) -> Law:
@@ -76,12 +102,14 @@ def signal_at_stop(setting: str, *, status: str = "theorem", c_mu: float | None 
     conditions = [rf"\text{{{setting}-modal}}", _REGIME, r"\Xi_T = C = 1"]
     if c_mu is not None:
         conditions.insert(1, rf"C_\mu = {sp.latex(sp.nsimplify(c_mu))}")
+    given = {"hypotheses": hypotheses(setting), "hypotheses_reading": _READING}
     if setting == "single" or status == "finding":
         return Law(name=f"signal at the stop ({setting})", lhs=_SIGNAL, relation="approx", value=sp.Integer(0),
                    conditions=tuple(conditions), status=status, source=HUANG if status == "theorem" else THIS_PROJECT,
+                   **given,
                    words=f"{setting}-modal: the signal overlap is ≈ 0 when the noise is memorised (Γ_T ≤ 0.05)")
     return Law(name=f"signal at the stop ({setting})", lhs=_SIGNAL, relation="geq", value=sp.Rational(1, 10),
-               conditions=tuple(conditions), status=status, source=HUANG,
+               conditions=tuple(conditions), status=status, source=HUANG, **given,
                words=f"{setting}-modal: the signal overlap is ≥ C' = 0.1 when the noise reaches C = 1")
 
 
@@ -95,6 +123,8 @@ def probe_error(setting: str) -> Law:
     value = sp.Rational(1, 2) if setting == "single" else sp.Integer(0)
     return Law(name=f"probe error ({setting})", lhs=_ERROR, relation="approx", value=value,
                conditions=(rf"\text{{{setting}-modal}}", _REGIME), status="derived", source=HUANG,
+               hypotheses_reading="derived here from the overlaps at the stop (a probe on a y-independent embedding "
+                                  "is at chance); no condition of the source beyond its setting is used",
                words=f"{setting}-modal: the downstream linear probe's test error is ≈ {value}")
 
 
@@ -107,11 +137,12 @@ def noise_at_end(*, literal: bool = False) -> Law:
     """
     if literal:
         return Law(name="multi-modal noise (literal)", lhs=_NOISE_END, relation="approx", value=sp.Integer(0),
-                   conditions=(r"\text{multi-modal}", _REGIME), source=HUANG,
+                   conditions=(r"\text{multi-modal}", _REGIME), source=HUANG, hypotheses=hypotheses("multi"),
+                   hypotheses_reading=_READING,
                    words="multi-modal: ⟨w_r, ξ_i⟩ ≈ 0 (the statement read literally, at the end of training)")
     return Law(name="multi-modal noise at convergence", lhs=_NOISE_END, relation="geq", value=sp.Integer(1),
                conditions=(r"\text{multi-modal}", _REGIME, r"\tilde\sigma_\xi = \sigma_\xi", r"t \gg T"),
-               status="finding", source=THIS_PROJECT,
+               status="finding", source=THIS_PROJECT, hypotheses=hypotheses("multi"), hypotheses_reading=_READING,
                words="multi-modal: at the end of training the noise is memorised too (Ξ ≥ C = 1)")
 
 
@@ -125,6 +156,8 @@ def race_ratio(setting: str) -> Law:
     return Law(name=f"race ratio ({setting})", lhs=r"\rho", relation="eq", value=value,
                conditions=(rf"\text{{{setting}-modal}}", r"p_{ij} = 1/n"), status="derived", source=HUANG,
                symbol_latex={"SNR": r"\mathrm{SNR}", "C_mu": r"C_{\mu}"},
+               hypotheses_reading="derived here for the early phase (all similarities << tau); no condition of the "
+                                  "source is used",
                words=f"{setting}-modal: signal/noise growth-rate ratio ρ = {'C_μ ' if setting == 'multi' else ''}n SNR²/4")
 
 

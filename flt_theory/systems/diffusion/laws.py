@@ -22,6 +22,15 @@ below linear. Classification (Cao, Chen, Belkin, Gu 2022, arXiv 2202.06526, with
 power-iteration growth, which amplifies whichever feature starts ahead: signal when
 :math:`n\,\mathrm{SNR}^2 \ge \bar C`, noise when :math:`\le \underline C`.
 
+Hypotheses (how established). The condition paragraph of Han et al.'s theorems could not be retrieved here (the
+searchable copies of 2412.01021 gave the abstract and summaries: two-patch data with orthogonal signal and noise,
+a two-layer CNN, :math:`n\,\mathrm{SNR}^2` as the governing quantity). Encoded for the classification theorem:
+its activation (:math:`q = 2`, the quadratic-type CNN of the summaries) and the high-dimension condition common
+to this line of work (Cao et al. 2022 Condition 4.2, Kou et al. 2023 Condition 4.1: :math:`d = \tilde\Omega(n^2)`),
+read as :math:`d \ge n^2` with constant 1; its step-size and initialisation conditions are not encoded (not
+retrieved). The balanced law is derived here and carries its own regime (patches of norm :math:`O(1)`) in its
+comparison, not as a source hypothesis.
+
 >>> [law.name for law in diffusion_laws()]
 ['balanced features', 'classification learns the dominant feature']
 >>> balanced_law().exponent("n"), balanced_law().exponent("SNR")
@@ -32,9 +41,11 @@ from __future__ import annotations
 
 import sympy as sp
 
+from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import Law, Source
 
-__all__ = ["CAO", "HAN", "balanced_law", "diffusion_laws", "dominant_law"]
+__all__ = ["CAO", "CLASSIFICATION_HYPOTHESES", "HAN", "THRESHOLDS", "THRESHOLDS_AT_ONE", "balanced_law",
+           "diffusion_laws", "dominant_law"]
 
 HAN = Source(authors="Han, Huang, Cao, Zou", year=2025, title="On the feature learning in diffusion models",
              arxiv="2412.01021")
@@ -47,6 +58,17 @@ SNR = sp.Symbol("SNR", positive=True)
 #: Thresholds (C̲, C̄) of n·SNR² between which the classification CNN switches (measured regime of the
 #: ReLU² CNN at the sizes of the declaration; the source proves that such constants exist).
 THRESHOLDS = (sp.Integer(2), sp.Integer(10))
+#: The thresholds of the negative control: the switch read at n·SNR² = 1 with constant 1 (noise below 1/5,
+#: signal from 1 on) — a decade below the measured one.
+THRESHOLDS_AT_ONE = (sp.Rational(1, 5), sp.Integer(1))
+
+_d, _q = sp.Symbol("d", positive=True), sp.Symbol("q", positive=True)
+#: The hypotheses of the classification theorem (module docstring: how established).
+CLASSIFICATION_HYPOTHESES = (
+    Hypothesis(text="high dimension d = Omega~(n^2), read d >= n^2", condition=_d >= N**2,
+               where="Han et al. 2025, conditions of Theorem 3.2 (form of Kou et al. 2023 Condition 4.1)"),
+    Hypothesis(text="squared activation, q = 2", condition=sp.Eq(_q, 2), where="Han et al. 2025, Section 3 (the CNN)"),
+)
 
 
 def balanced_law(power: int = 1) -> Law:
@@ -60,16 +82,27 @@ def balanced_law(power: int = 1) -> Law:
                value=(N * SNR**2) ** power / 2,
                conditions=(r"\text{stationary point of the DSM loss}", r"\|x^{(p)}\| = O(1)"),
                status="derived" if power == 1 else "conjecture", source=HAN,
+               hypotheses_reading="derived here (module docstring) for patches of norm O(1), the comparison's "
+                                  "||mu|| <= 1/2 and sigma_xi = 1/sqrt(d); no condition of the source is used",
                words=f"the denoiser's feature ratio |<w, μ>|/|<w, ξ>| ≍ (n·SNR²)^{power}/2 at a stationary point")
 
 
-def dominant_law() -> Law:
+def dominant_law(thresholds: tuple = THRESHOLDS) -> Law:
     r"""Classification learns one feature: signal fraction :math:`\gamma/(\gamma + \rho) \ge 0.9` when
     :math:`n\,\mathrm{SNR}^2 \ge \bar C`, :math:`\le 0.1` when :math:`\le \underline C` (``law.numbers()`` =
-    :math:`(\underline C, \bar C)`)."""
-    return Law(name="classification learns the dominant feature", lhs=r"(\underline C, \bar C)", relation="eq",
-               value=THRESHOLDS, conditions=(r"\sigma = \mathrm{ReLU}^2", r"L_S \le \varepsilon"), source=HAN,
-               words="classification learns the signal when n·SNR² ≥ C̄ = 10 and the noise when n·SNR² ≤ C̲ = 2")
+    :math:`(\underline C, \bar C)`; Han et al. prove that such constants exist, Theorem 3.2). ``thresholds``:
+    :data:`THRESHOLDS` (the law) or :data:`THRESHOLDS_AT_ONE` (the negative control, same quantity).
+
+    >>> dominant_law().numbers(), dominant_law(THRESHOLDS_AT_ONE).lhs == dominant_law().lhs
+    ((2.0, 10.0), True)
+    """
+    low, high = thresholds
+    return Law(name="classification learns the dominant feature" + ("" if thresholds == THRESHOLDS else " (at 1)"),
+               lhs=r"(\underline C, \bar C)", relation="eq",
+               value=thresholds, conditions=(r"\sigma = \mathrm{ReLU}^2", r"L_S \le \varepsilon"), source=HAN,
+               hypotheses=CLASSIFICATION_HYPOTHESES,
+               hypotheses_reading="constants 1, polylog factors dropped; d = Omega~(n^2) read as d >= n^2",
+               words=f"classification learns the signal when n·SNR² ≥ C̄ = {high} and the noise when n·SNR² ≤ C̲ = {low}")
 
 
 def diffusion_laws() -> list[Law]:

@@ -96,11 +96,23 @@ def compare_risk_curve(frame: pd.DataFrame, law: Law, *, tolerance: float = RISK
     return all_of(f"unseen-task risk against K (k = {k})", law.text(), parts)
 
 
+def concept_values(point: dict[str, Any]) -> dict[str, Any]:
+    r"""The symbols of Bu et al.'s hypotheses (:data:`.laws.BU_HYPOTHESES`) at a normalised point of
+    ``in-context/concepts``: concepts :math:`K`, dimension :math:`D`, token noise :math:`\sigma`, prompt length
+    :math:`L`, width :math:`m`, step :math:`\eta`.
+
+    >>> concept_values({"concepts": 3, "dim": 12, "length": 6, "sigma": 0.1, "width": 8, "lr": 1.0})["D"]
+    12
+    """
+    return {"K": point["concepts"], "D": point["dim"], "sigma": point["sigma"], "L": point["length"],
+            "m": point["width"], "eta": point["lr"]}
+
+
 def _concept_measurement() -> Measurement:
     keys = ("concepts", "dim", "length", "steps", "batch")
     return Measurement(experiment="in-context/concepts",
                        points={scale: [{key: s[key] for key in keys}] for scale, s in SIZES.items()},
-                       seeds={scale: s["seeds"] for scale, s in SIZES.items()})
+                       seeds={scale: s["seeds"] for scale, s in SIZES.items()}, hypothesis_values=concept_values)
 
 
 def _claims() -> list[Claim]:

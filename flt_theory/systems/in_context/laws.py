@@ -34,12 +34,21 @@ those task functions and nothing orthogonal to them has, on isotropic unseen tas
 features (derived here; checked at :math:`K < k` and at :math:`K \ge 2k` — near :math:`K = k` the weakest
 eigen-direction of :math:`\frac1K\sum_i\beta_i\beta_i^\top` is learned last and the finite training leaves a
 visible risk, see :mod:`.declaration`).
+
+Hypotheses (how established). The condition paragraphs of Bu et al. 2024 could not be retrieved here (the searchable
+copies gave abstracts and summaries). Encoded for its three statements: the setting of its data model, an
+orthonormal dictionary of concept and semantic vectors for the :math:`K` concepts in :math:`\mathbb R^D`
+(:math:`D \ge 2K`), and low token noise, :math:`\sigma\sqrt D \le 1` (noise norm at most the unit norm of a
+dictionary vector), both read with constant 1. Its step-size, width and prompt-length conditions are not encoded
+(not retrieved). Kim and Suzuki's statement is for :math:`K \to \infty`; the finite-:math:`K` risk law is derived
+here and carries no source hypothesis.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
+from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import Law, Source
 
 __all__ = ["BU", "KIM_SUZUKI", "concept_ratio", "in_context_laws", "ood_error", "output_learns_both", "unseen_risk"]
@@ -53,6 +62,16 @@ KIM_SUZUKI = Source(authors="Kim, Suzuki", year=2024,
 
 K_TASKS, K_FEATURES = sp.Symbol("K", positive=True), sp.Symbol("k", positive=True)
 _CONVERGED = r"\text{at convergence}"
+_D, _SIGMA = sp.Symbol("D", positive=True), sp.Symbol("sigma", positive=True)
+#: Bu et al.'s setting as checkable conditions (module docstring); read at a point by the declaration.
+BU_HYPOTHESES = (
+    Hypothesis(text="orthonormal dictionary: concept and semantic vectors of K concepts fit in R^D, D >= 2K",
+               condition=_D >= 2 * K_TASKS, where="Bu et al. 2024, data model (Section 3) of Theorems 1-3"),
+    Hypothesis(text="low token noise: sigma sqrt(D) <= 1", condition=_SIGMA * sp.sqrt(_D) <= 1,
+               where="Bu et al. 2024, data model (Section 3): noise small against the unit dictionary vectors"),
+)
+_BU = {"hypotheses": BU_HYPOTHESES, "hypotheses_reading": "constants 1; the source's step-size, width and "
+       "prompt-length conditions are not encoded (not retrieved, module docstring)"}
 
 
 def concept_ratio(value: sp.Expr = sp.Integer(0)) -> Law:
@@ -63,7 +82,7 @@ def concept_ratio(value: sp.Expr = sp.Integer(0)) -> Law:
     """
     return Law(name="attention learns semantics, not concept",
                lhs=r"\frac{\sum_{W \in \{W_Q, W_K\}} |a_k^\top \Delta W a_k|}{\sum_{W \in \{W_Q, W_K\}} |b_k^\top \Delta W b_k|}",
-               relation="approx", value=value, conditions=(_CONVERGED,), source=BU,
+               relation="approx", value=value, conditions=(_CONVERGED,), source=BU, **_BU,
                words="W_Q, W_K learn the semantics b_k, not the concept a_k: concept/semantic change ≈ 0")
 
 
@@ -80,7 +99,7 @@ def output_learns_both(relation: str = "geq") -> Law:
                    source=BU, words="w_O learns only one of concept c_k and semantics d_k (the other change ≈ 0)")
     return Law(name="output learns concept and semantics",
                lhs=r"\min(|\langle\Delta w_O, c_k\rangle|, |\langle\Delta w_O, d_k\rangle|)", relation=relation,
-               value=sp.Rational(1, 10), conditions=(_CONVERGED,), source=BU,
+               value=sp.Rational(1, 10), conditions=(_CONVERGED,), source=BU, **_BU,
                words="w_O^y learns both the concept c_k and the semantics d_k (both changes ≥ 0.1)")
 
 
@@ -92,6 +111,7 @@ def ood_error(value: sp.Expr = sp.Integer(0)) -> Law:
     """
     return Law(name="out-of-distribution prompts", lhs=r"\mathrm{err}(a_k + y\,b_{k'},\ c_k + y\,d_{k'})",
                relation="approx", value=value, conditions=(_CONVERGED, r"k' \neq k"), status="theorem", source=BU,
+               **_BU,
                words="prompts with unseen concept–semantics combinations are answered (error ≈ 0)")
 
 
@@ -107,6 +127,8 @@ def unseen_risk(value: sp.Expr | None = None) -> Law:
     value = sp.Max(0, 1 - K_TASKS / K_FEATURES) if value is None else value
     return Law(name="unseen-task ICL risk", lhs=r"R_{\mathrm{new}}(K)", relation="approx", value=value,
                conditions=(r"\text{$K$ pretraining tasks, $k$ features}",), status="derived", source=KIM_SUZUKI,
+               hypotheses_reading="derived here for finite K (module docstring); the source's statement is for "
+                                  "K -> infinity, and no condition of it is used",
                words="ICL risk on unseen tasks ≈ max(0, 1 − K/k): decreasing in the number K of pretraining tasks")
 
 

@@ -67,7 +67,7 @@ from . import laws, model
 from .figures import draw_trajectories
 from .simulate import SIMULATE
 
-__all__ = ["SIZES", "SYSTEM", "per_seed"]
+__all__ = ["SIZES", "SYSTEM", "hypothesis_values", "per_seed"]
 
 NAME = "signal-noise-optimizers"
 
@@ -107,14 +107,41 @@ def run(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""One optimizer on signal-noise data, per seed (:func:`.model.optimizer_rows`); ``sparsity = 0`` is dense
     noise, ``sigma0 = 0`` means :math:`\sigma_0 = 0.01/(\sigma_\xi\sqrt d)`, ``eta = 0`` means
     :math:`0.3\min(nm/(\sigma_\xi^2 d), m/\|\mu\|^2)`; the row repeats ``eta`` and ``sigma0`` as run."""
-    p = dict(params)
+    p = _as_run(params)
     p["sparsity"] = p["sparsity"] or None
+    rows = model.optimizer_rows(seeds=seeds, **p)
+    return [{**row, "eta_run": p["eta"], "sigma0_run": p["sigma0"]} for row in rows]
+
+
+def _as_run(params: dict[str, Any]) -> dict[str, Any]:
+    r"""``params`` with the defaults of :func:`run` resolved: ``sigma0 = 0`` means :math:`0.01/(\sigma_\xi\sqrt d)`,
+    ``eta = 0`` means :math:`0.3\min(nm/(\sigma_\xi^2 d), m/\|\mu\|^2)`."""
+    p = dict(params)
     if not p["sigma0"]:
         p["sigma0"] = 0.01 / (p["sigma_xi"] * math.sqrt(p["d"]))
     if not p["eta"]:
         p["eta"] = 0.3 * min(p["n"] * p["width"] / (p["sigma_xi"] ** 2 * p["d"]), p["width"] / p["mu_norm"] ** 2)
-    rows = model.optimizer_rows(seeds=seeds, **p)
-    return [{**row, "eta_run": p["eta"], "sigma0_run": p["sigma0"]} for row in rows]
+    return p
+
+
+#: The power q of each activation the experiment is run with (ReLU^q).
+ACTIVATION_POWER = {"relu": 1, "relu(z)": 1, "relu(z)**2": 2, "relu(z)**3": 3}
+
+
+def hypothesis_values(point: dict[str, Any]) -> dict[str, Any]:
+    r"""The symbols of :mod:`.laws`' hypotheses at a normalised point of ``optimizers/run``: :math:`n, d`, width
+    :math:`m`, sparsity :math:`s` (:math:`d` for dense noise), :math:`\sigma_\xi`, :math:`\mu = \|\mu\|`,
+    :math:`q` (from the activation), :math:`\alpha` (feature noise), :math:`p` (flip probability), and the
+    step and initialisation as run.
+
+    >>> v = hypothesis_values({**ZOU, "optimizer": "gd", "eta": 5.0, "max_steps": 10, "flip_prob": 0.1})
+    >>> v["q"], v["s"], v["alpha"]
+    (3, 20, 0.2)
+    """
+    p = _as_run(point)
+    return {"n": p["n"], "d": p["d"], "m": p["width"], "s": p["sparsity"] or p["d"], "sigma_xi": p["sigma_xi"],
+            "mu": p["mu_norm"], "q": ACTIVATION_POWER[p["activation"].replace(" ", "")], "alpha": p["feature_noise"],
+            "p": p["flip_prob"], "eta": p["eta"], "sigma0": p["sigma0"]}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -209,7 +236,7 @@ def _zou_points(s: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _measurement(points_fn, seeds: str = "seeds") -> Measurement:
     return Measurement(experiment="optimizers/run", points={sc: points_fn(SIZES[sc]) for sc in SCALES},
-                       seeds={sc: SIZES[sc][seeds] for sc in SCALES})
+                       seeds={sc: SIZES[sc][seeds] for sc in SCALES}, hypothesis_values=hypothesis_values)
 
 
 def _sam_points(s: dict[str, Any]) -> list[dict[str, Any]]:
@@ -252,15 +279,16 @@ def _claims() -> list[Claim]:
         law=laws.sign_gd_noise_rate, wrong_law=laws.sign_gd_noise_rate_literal, measurement=zou, compare=compare_rate))
     claims.append(Claim(
         name="sam-below-gd-boundary",
-        words="Chen et al.: (full-batch) SAM fits and generalises (test error ≤ 0.05) at ||mu|| where GD overfits "
-              "harmfully (test error ≥ 0.1)",
+        words="Chen et al. (conjecture here: their theorem is for SAM then SGD): full-batch SAM fits and generalises "
+              "(test error ≤ 0.05) at ||mu|| where GD overfits harmfully (test error ≥ 0.1); steps above Kou et al.'s "
+              "bound 1/(sigma_xi^2 d)",
         law=laws.sam_law, wrong_law=lambda: _unlike(laws.sam_law(), laws.gd_harmful_law(), "SAM overfits like GD"),
         measurement=_measurement(_sam_points),
         compare=functools.partial(compare_where_gd_harmful, optimizer="sam", fits=True)))
     claims.append(Claim(
         name="label-noise-gd-low-snr",
         words="Huang et al.: label-noise GD (ReLU^2) keeps a constant training loss and reaches test error ≤ 0.05 at an "
-              "SNR where GD overfits harmfully",
+              "SNR where GD overfits harmfully (steps above Kou et al.'s bound 1/(sigma_xi^2 d))",
         law=laws.label_noise_gd_law,
         wrong_law=lambda: _unlike(laws.label_noise_gd_law(), laws.gd_harmful_law(), "label-noise GD overfits like GD"),
         measurement=_measurement(_label_noise_points),

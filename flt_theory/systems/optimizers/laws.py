@@ -19,9 +19,26 @@ Sources
   :math:`\|\mu\| = \tilde\Omega(1)`, where GD needs :math:`n\|\mu\|^4 \gtrsim \sigma_\xi^4 d` (Kou, Chen, Chen, Gu
   2023, arXiv 2303.04145: harmful, :math:`L_D^{0-1} \ge 0.1`, below it).
 * Huang, Han, Song, Chen, Wu, Zou, Suzuki 2025, "How does label noise gradient descent improve generalization in
-  the low SNR regime?": ReLU², label-noise GD keeps the training loss at a constant level, the noise
-  coefficients bounded, the signal growing, and the test error small at a low SNR where GD overfits
+  the low SNR regime?" (arXiv 2510.17526): ReLU², label-noise GD keeps the training loss at a constant level, the
+  noise coefficients bounded, the signal growing, and the test error small at a low SNR where GD overfits
   harmfully.
+
+Hypotheses (:attr:`Law.hypotheses`), and how they were established. The full texts' condition sections
+(the numbered "Condition" paragraphs with their exact polylog factors) could not be retrieved here: the
+searchable copies of 2108.11371, 2310.07269 and 2510.17526 gave their abstracts and introductions only. What is
+encoded is therefore (i) the setting each theorem is stated for (activation power :math:`q`, feature noise
+:math:`\alpha > 0`, ReLU, flip probability :math:`p < 1/2`), (ii) the regime conditions the theorem statements
+themselves name (Zou et al.: sign-GD's noise increment :math:`\eta s\sigma_\xi` above its signal increment
+:math:`\eta\|\mu\|`, GD's :math:`s\sigma_\xi^2/n` below :math:`\|\mu\|^2`; Chen et al.:
+:math:`\|\mu\| = \tilde\Omega(1)` and GD's harmful side of Kou et al.'s boundary,
+:math:`n\|\mu\|^4 \le \sigma_\xi^4 d`; Huang et al.: the low-SNR side :math:`n\,\mathrm{SNR}^2 \le 1`),
+and (iii) the high-dimension condition common to this line of work (Cao et al. 2022 Condition 4.2, Kou et al.
+2023 Condition 4.1: :math:`d = \tilde\Omega(n^2)` and more), read as :math:`d \ge n^2`. The step-size conditions
+(Zou et al.: :math:`\eta = 1/\mathrm{poly}(d)`; Kou et al.: :math:`\eta \le \tilde O(\min\{\|\mu\|^{-2},
+\sigma_\xi^{-2}d^{-1}\})`) are not encoded: a :math:`1/\mathrm{poly}(d)` with unspecified degree cannot be read at a
+finite :math:`d`, and the steps used here (declaration) exceed Kou et al.'s bound read with constant 1 (e.g.
+:math:`\eta = 0.06 > 1/(\sigma_\xi^2 d) = 10^{-3}` for SAM): every verdict of this system is at steps larger
+than the sources' (each claim's words say so).
 
 The numbers of the laws (the 0.45 = 1/2 − 1/20 of "≥ 1/2 up to noise", the 0.1 of "harmful", the 0.05 of
 "benign") are the levels at which this project reads the sources' asymptotic statements at finite size;
@@ -32,11 +49,14 @@ from __future__ import annotations
 
 import sympy as sp
 
+from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import Law, Source
 
 __all__ = [
     "CHEN_2023",
     "HUANG_2025",
+    "HYPOTHESES",
+    "READING",
     "KOU_2023",
     "SYMBOLS",
     "ZOU_2023",
@@ -44,6 +64,7 @@ __all__ = [
     "benign_law",
     "gd_harmful_law",
     "half_normal_mean",
+    "hypotheses",
     "label_noise_gd_law",
     "optimizer_laws",
     "sam_law",
@@ -59,12 +80,61 @@ CHEN_2023 = Source(authors="Chen, Zhang, Kou, Chen, Hsieh, Gu", year=2023,
 KOU_2023 = Source(authors="Kou, Chen, Chen, Gu", year=2023,
                   title="Benign overfitting in two-layer ReLU convolutional neural networks", arxiv="2303.04145")
 HUANG_2025 = Source(authors="Huang, Han, Song, Chen, Wu, Zou, Suzuki", year=2025,
-                    title="How does label noise gradient descent improve generalization in the low SNR regime?")
+                    title="How does label noise gradient descent improve generalization in the low SNR regime?",
+                    arxiv="2510.17526")
 
 #: Symbols: step, sparsity, noise scale, signal norm.
 SYMBOLS = {name: sp.Symbol(name, positive=True) for name in ("eta", "s", "sigma_xi", "mu")}
 _eta, _s, _sx, _mu = (SYMBOLS[k] for k in SYMBOLS)
+#: Symbols of the hypotheses (read at a measurement point by :func:`.declaration.hypothesis_values`): sample size,
+#: dimension, activation power, feature-noise strength, label-flip probability.
+_n, _d, _q = (sp.Symbol(name, positive=True) for name in ("n", "d", "q"))
+_alpha, _p = sp.Symbol("alpha", nonnegative=True), sp.Symbol("p", nonnegative=True)
+#: How the hypotheses' asymptotic notation is read (module docstring).
+READING = ("constants 1, polylog factors dropped; d = poly(n) and d = Omega~(n^2) read as d >= n^2; the step-size "
+           "conditions are not encoded (module docstring)")
 _LATEX = {"sigma_xi": r"\sigma_\xi", "mu": r"\|\mu\|", "eta": r"\eta"}
+
+
+
+def _h(text: str, condition, where: str) -> Hypothesis:
+    return Hypothesis(text=text, condition=condition, where=where)
+
+
+#: The hypotheses, by name (module docstring: how each was established).
+HYPOTHESES = {
+    "zou-q": _h("ReLU^q activation with q >= 3", _q >= 3, "Zou et al. 2023, Section 3 (the CNN of Theorems 4.1-4.2)"),
+    "zou-alpha": _h("feature noise -alpha y mu in the noise patch, alpha > 0", _alpha > 0,
+                    "Zou et al. 2023, Definition 3.1 (data of Theorems 4.1-4.2)"),
+    "zou-dim": _h("high dimension: d = poly(n), read d >= n^2", _d >= _n**2, "Zou et al. 2023, Theorems 4.1-4.2"),
+    "zou-sign": _h("sign-GD/Adam learn the noise faster: s sigma_xi >= ||mu||", _s * _sx >= _mu,
+                   "Zou et al. 2023, Theorem 4.1 (regime of the Adam result)"),
+    "zou-gd": _h("GD learns the signal faster: s sigma_xi^2 / n <= ||mu||^2", _s * _sx**2 / _n <= _mu**2,
+                 "Zou et al. 2023, Theorem 4.2 (regime of the GD result)"),
+    "disjoint": _h("noise supports disjoint w.h.p.: n s^2 <= d", _n * _s**2 <= _d,
+                   "derived here (sign_gd_noise_rate: disjoint supports)"),
+    "relu": _h("ReLU activation (q = 1)", sp.Eq(_q, 1), "Chen et al. 2023, Section 3 (the ReLU CNN of their theorems)"),
+    "sam-mu": _h("signal strength ||mu|| = Omega~(1), read ||mu|| >= 1", _mu >= 1,
+                 "Chen et al. 2023, SAM theorem (benign overfitting of SAM)"),
+    "kou-harmful": _h("GD's harmful side of the boundary: n ||mu||^4 <= sigma_xi^4 d",
+                      _n * _mu**4 <= _sx**4 * _d, "Kou et al. 2023, Theorem 4.1 harmful case (Chen et al.'s comparison)"),
+    "kou-dim": _h("high dimension: d = Omega~(n^2), read d >= n^2", _d >= _n**2,
+                  "Kou et al. 2023, Condition 4.1 (adopted by Chen et al. 2023 and Huang et al. 2025)"),
+    "relu2": _h("squared ReLU activation (q = 2)", sp.Eq(_q, 2), "Huang et al. 2025, Section 2 (the CNN of their theorems)"),
+    "low-snr": _h("low SNR where GD overfits harmfully: n SNR^2 = n ||mu||^2/(sigma_xi^2 d) <= 1",
+                  _n * _mu**2 <= _sx**2 * _d, "Huang et al. 2025, main theorems (low-SNR regime)"),
+    "flip": _h("label-flip probability p < 1/2", _p < sp.Rational(1, 2), "Huang et al. 2025, label-noise GD (Section 3)"),
+}
+
+
+def hypotheses(*names: str) -> tuple[Hypothesis, ...]:
+    """The hypotheses named (keys of :data:`HYPOTHESES`).
+
+    >>> [h.where.split(",")[0] for h in hypotheses("zou-q", "relu")]
+    ['Zou et al. 2023', 'Chen et al. 2023']
+    """
+    return tuple(HYPOTHESES[name] for name in names)
+
 
 #: "≥ 1/2 up to noise": the margin δ below 1/2 that a finite-size test error may fall.
 DELTA = sp.Rational(1, 20)
@@ -107,7 +177,9 @@ def sign_gd_noise_rate() -> Law:
     return Law(name="sign-GD noise rate", lhs=r"\Delta\langle w_{y_i,r}, \zeta_i\rangle", relation="eq",
                value=_eta * _s * _sx * half_normal_mean(), conditions=(r"\text{sign-GD}", r"\text{disjoint supports}",
                                                                        r"\langle w_{y_i,r},\xi_i\rangle > 0"),
-               status="derived", source=ZOU_2023, symbol_latex=_LATEX,
+               status="derived", source=ZOU_2023, symbol_latex=_LATEX, hypotheses=hypotheses("disjoint"),
+               hypotheses_reading="derived here; exact per step wherever the noise supports are disjoint (n s^2 <= d, "
+                                  "constant 1); no condition of the source is used",
                words="sign-GD moves <w_(y_i,r), zeta_i> by eta ||zeta_i||_1 per step: eta s sigma_xi sqrt(2/pi) on average")
 
 
@@ -124,9 +196,11 @@ def sign_gd_noise_rate_literal() -> Law:
 def adam_overfits_law(optimizer: str = "Adam") -> Law:
     r"""Adam / sign-GD on sparse signal-noise data: training loss :math:`\approx 0` and :math:`L_D^{0-1} \ge 1/2 - \delta`.
 
-    Zou et al. state :math:`L_D^{0-1} \ge 1/2` (Theorem 4.1); :math:`\delta` = :data:`DELTA` is the finite-size
-    slack of "up to noise". Conditions: :math:`s\sigma_\xi \gg \|\mu\|` (noise learned faster),
-    feature noise :math:`\alpha > 0` (it turns noise memorisation into signal *unlearning*).
+    Zou et al. state and prove :math:`L_D^{0-1} \ge 1/2` for Adam (Theorem 4.1; sign-GD is Adam with
+    :math:`\beta_1 = \beta_2 = 0`, the limit their proof goes through); :math:`\delta` = :data:`DELTA` is the
+    finite-size slack of "up to noise". Hypotheses: :math:`q \ge 3`, feature noise :math:`\alpha > 0` (it turns
+    noise memorisation into signal *unlearning*), :math:`s\sigma_\xi \ge \|\mu\|` (noise learned faster),
+    :math:`d \ge n^2`.
 
     >>> adam_overfits_law("sign-GD").number()
     0.45
@@ -134,21 +208,25 @@ def adam_overfits_law(optimizer: str = "Adam") -> Law:
     return Law(name=f"{optimizer} overfits the noise", lhs=rf"L_D^{{0-1}}(W_{{\mathrm{{{optimizer}}}}})", relation="geq",
                value=sp.Rational(1, 2) - DELTA,
                conditions=(r"L_S \le \varepsilon", r"s\sigma_\xi \gg \|\mu\|", r"\alpha > 0", r"q \ge 3"),
-               status="theorem", source=ZOU_2023,
+               status="theorem", source=ZOU_2023, hypotheses=hypotheses("zou-q", "zou-alpha", "zou-dim", "zou-sign"),
+               hypotheses_reading=READING,
                words=f"{optimizer} fits the training data through the noise: test error >= 1/2 up to noise (0.45)")
 
 
-def benign_law(optimizer: str = "GD", *, source: Source = ZOU_2023, conditions: tuple[str, ...] = ()) -> Law:
+def benign_law(optimizer: str = "GD", *, source: Source = ZOU_2023, conditions: tuple[str, ...] = (),
+               hypothesis_names: tuple[str, ...] = ("zou-q", "zou-alpha", "zou-dim", "zou-gd")) -> Law:
     r"""An optimizer that learns the signal: training loss :math:`\approx 0` and :math:`L_D^{0-1} \le` :data:`BENIGN`.
 
-    For GD on Zou et al.'s data the source's bound is :math:`1/\mathrm{poly}(n)`; 0.05 is the level read here.
+    For GD on Zou et al.'s data the source's bound is :math:`1/\mathrm{poly}(n)` (Theorem 4.2); 0.05 is the level
+    read here. ``hypothesis_names``: keys of :data:`HYPOTHESES` (default: Zou et al.'s GD result).
 
     >>> benign_law().rhs_latex()
     '\\frac{1}{20}'
     """
     return Law(name=f"{optimizer} learns the signal", lhs=rf"L_D^{{0-1}}(W_{{\mathrm{{{optimizer}}}}})", relation="leq",
                value=BENIGN, conditions=conditions or (r"L_S \le \varepsilon", r"s\sigma_\xi^2/n \ll \|\mu\|^2"),
-               status="theorem", source=source, words=f"{optimizer} generalises: test error <= 0.05")
+               status="theorem", source=source, hypotheses=hypotheses(*hypothesis_names), hypotheses_reading=READING,
+               words=f"{optimizer} generalises: test error <= 0.05")
 
 
 def gd_harmful_law() -> Law:
@@ -159,6 +237,7 @@ def gd_harmful_law() -> Law:
     """
     return Law(name="GD overfits harmfully", lhs=r"L_D^{0-1}(W_{\mathrm{GD}})", relation="geq", value=HARMFUL,
                conditions=(r"n\|\mu\|^4 \le C'\sigma_\xi^4 d",), status="theorem", source=KOU_2023,
+               hypotheses=hypotheses("relu", "kou-dim", "kou-harmful"), hypotheses_reading=READING,
                words="GD below its boundary: test error >= 0.1")
 
 
@@ -166,8 +245,9 @@ def sam_law() -> Law:
     r"""SAM (ReLU) generalises where GD overfits harmfully: :math:`L_D^{0-1}(W_{\mathrm{SAM}}) \le 0.05` at
     :math:`\|\mu\|` with :math:`n\|\mu\|^4 < \sigma_\xi^4 d` (GD harmful), training loss :math:`\le \varepsilon`.
 
-    Chen et al. prove it for SAM followed by SGD with :math:`\|\mu\| = \tilde\Omega(1)`; here SAM runs full batch
-    throughout (no SGD phase). Why it works, visible in the measured :math:`\rho`: the ascent perturbation
+    Status ``conjecture``: Chen et al. prove it for SAM *followed by SGD* with :math:`\|\mu\| = \tilde\Omega(1)`;
+    here SAM runs full batch throughout (no SGD phase), a variant their theorem does not cover. Hypotheses: ReLU,
+    :math:`\|\mu\| \ge 1`, :math:`d \ge n^2`, and GD's harmful side :math:`n\|\mu\|^4 \le \sigma_\xi^4 d`. Why it works, visible in the measured :math:`\rho`: the ascent perturbation
     :math:`\tau g/\|g\|` lowers every :math:`\langle w_{y_i,r}, \xi_i\rangle` that the step would raise, so the
     noise activations seen by the gradient are deactivated and :math:`\rho` stays :math:`O(\tau)`, while the
     signal coordinate, shared by all samples, survives the perturbation.
@@ -177,8 +257,9 @@ def sam_law() -> Law:
     """
     return benign_law("SAM", source=CHEN_2023,
                       conditions=(r"\sigma = \mathrm{ReLU}", r"\|\mu\| = \tilde\Omega(1)", r"n\|\mu\|^4 < \sigma_\xi^4 d",
-                                  r"L_S \le \varepsilon")).replace(
-        name="SAM generalises below GD's boundary",
+                                  r"L_S \le \varepsilon"),
+                      hypothesis_names=("relu", "sam-mu", "kou-dim", "kou-harmful")).replace(
+        name="SAM generalises below GD's boundary", status="conjecture",
         words="SAM generalises (test error <= 0.05) at ||mu|| where GD overfits harmfully")
 
 
@@ -192,11 +273,14 @@ def label_noise_gd_law() -> Law:
     loss stays :math:`\ge \log(1 + p/(1-p))`-ish, while the signal coordinate, fed coherently by all samples,
     keeps growing.
 
+    Hypotheses: ReLU², :math:`p < 1/2`, :math:`d \ge n^2`, :math:`n\,\mathrm{SNR}^2 \le 1`.
+
     >>> label_noise_gd_law().number()
     0.05
     """
     return benign_law("LNGD", source=HUANG_2025,
-                      conditions=(r"\sigma = \mathrm{ReLU}^2", r"\text{low SNR: GD harmful}", r"L_S = \Theta(1)")).replace(
+                      conditions=(r"\sigma = \mathrm{ReLU}^2", r"\text{low SNR: GD harmful}", r"L_S = \Theta(1)"),
+                      hypothesis_names=("relu2", "flip", "kou-dim", "low-snr")).replace(
         name="label-noise GD generalises at low SNR",
         words="label-noise GD generalises (test error <= 0.05) at an SNR where GD overfits harmfully")
 
