@@ -133,7 +133,7 @@ def test_prediction_initial_sizes():
     assert float(sure_probability(d, 3, c2)) < 0.5 * float(p_sure)
     # symbolic form: the law is a closed form in (m, d, c1, c2)
     law = next(law for law in good_set_laws() if law.name == "initial set sizes")
-    e_sure, e_pot = law.numbers()
+    e_sure, e_pot = law.numbers(m=256, d=d)
     assert math.isclose(e_sure, 256 * float(p_sure), rel_tol=1e-12) and math.isclose(e_pot, 256 * float(p_pot), rel_tol=1e-12)
     assert r"\operatorname{erfc}" in law.rhs_latex() or "erfc" in law.rhs_latex()
 

@@ -128,3 +128,17 @@ def test_claim(claim_key, scale):
     print(verdict.message)
     assert verdict.check.passed, verdict.message + " || " + verdict.check.message
     assert not verdict.control.passed, verdict.message + " || " + verdict.control.message
+
+
+def test_mean_reading_is_first_order_along_gamma():
+    """Ladder in 1/gamma of the averaged reading: ||R(gamma)||_F / gamma does not tend to 0 (no O(gamma^2))."""
+    from flt_theory.compare import ladder_trend
+    from flt_theory.systems import measure
+
+    claim = get_claim("virtual-covariance/residual-order-mean")
+    assert claim.in_hypotheses("small") == "all"
+    rungs = claim.ladder(measure(claim, "small"))
+    trend = ladder_trend(rungs, size="1/gamma", literal=0.0)
+    print([(r["size"]["1/gamma"], round(r["estimate"], 4), [round(c, 4) for c in r["ci"]]) for r in rungs],
+          {k: trend[k] for k in ("slope_per_decade", "slope_ci", "shrinking", "persisting")})
+    assert trend["persisting"] and not trend["shrinking"]

@@ -40,7 +40,7 @@ from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCom
 from .laws import DIRECTIONS, SOURCE, dictionary_gamma, dictionary_laws
 from .model import DictionaryResult, train_dictionary
 
-__all__ = ["SIZES", "SYSTEM", "wrong_direction_fraction"]
+__all__ = ["SIZES", "SYSTEM", "hypothesis_values", "wrong_direction_fraction"]
 
 NAME = "dictionary"
 SIZES: dict[str, dict[str, Any]] = {
@@ -136,6 +136,25 @@ def compare_no_structure(frame: pd.DataFrame, law: Law) -> CheckResult:
     ])
 
 
+#: delta of Theorem 1 as read (the claims are read on most seeds, i.e. with probability well above 0.9).
+DELTA = 0.1
+#: Why the theorem claims are extrapolations (laws module docstring).
+THEOREM1_NOTE = ("no point inside Theorem 1: k >= log^2(D m/(delta gamma)) fails (k = 4 vs ≈ 160 at D = 64); with "
+                 "p_0 = k^2/D = 0.25 and m = D it first holds near k ≈ 1900, D ≈ 1.4e7, m ≈ 1.4e7: a first layer of "
+                 "≈ 2e14 weights, far beyond any machine here; the verdict is an extrapolation to k = 4")
+SQ_NOTE = ("no point inside the SQ lower bound: a GD run makes 2m·D first-layer queries (8192 at D = 64), far above "
+           "(1/2) C(D, 4)^(1/3) (43 at D = 64); at fixed k = 4 no D puts it inside (queries ∝ D^2 vs bound ∝ D^(4/3)); "
+           "it binds only for k growing with D. The verdict is an extrapolation of the SQ statement")
+
+
+def hypothesis_values(point: dict[str, Any]) -> dict[str, float]:
+    """Symbols of the hypotheses at a ``dictionary/run`` point: k, D, m (half the width), p_0, gamma_A (gamma of a relevant pattern, its value with
+    input structure), delta, n and the query count of one feature step (2m·D)."""
+    k, D, width = point["k"], point["D"], point["width"]
+    return {"k": k, "D": D, "m": width // 2, "p_0": point["p0"], "gamma_A": float(dictionary_gamma(k)), "delta": DELTA,
+            "n": point["n"], "queries": width * D}
+
+
 def _laws() -> dict[str, Law]:
     return {law.name: law for law in dictionary_laws(SIZES["small"]["k"])}
 
@@ -144,7 +163,7 @@ def _measurement(*structured: int, seeds: str = "seeds") -> Measurement:
     keys = ("D", "k", "p0", "width", "n", "n_test", "feature_lr", "iterations")
     return Measurement(experiment="dictionary/run", seeds={k: SIZES[k][seeds] for k in SCALES},
                        points={scale: [{"structured": s, **{k: SIZES[scale][k] for k in keys}} for s in structured]
-                               for scale in SCALES})
+                               for scale in SCALES}, hypothesis_values=hypothesis_values)
 
 
 def _claims() -> list[Claim]:
@@ -157,19 +176,20 @@ def _claims() -> list[Claim]:
               law=lambda: _laws()["feature emergence"],
               wrong_law=lambda: _laws()["feature emergence"].replace(
                   value=DIRECTIONS["irrelevant"], words="the neurons cluster at ±Σ_{i∈B} M_i for k irrelevant patterns B"),
-              measurement=_measurement(1), compare=compare_emergence),
+              measurement=_measurement(1), compare=compare_emergence, extrapolation_note=THEOREM1_NOTE),
         Claim(name="advantage",
               words="at equal width the network's error is ≤ 0.1 and ≥ 0.2 below random fixed features (same second-layer norm penalty)",
               law=lambda: _laws()["advantage over fixed features"],
               wrong_law=lambda: _laws()["advantage over fixed features"].replace(
                   relation="geq", words="fixed features are at least as accurate"),
-              measurement=_measurement(1, seeds="advantage_seeds"), compare=compare_advantage),
+              measurement=_measurement(1, seeds="advantage_seeds"), compare=compare_advantage,
+              extrapolation_note=THEOREM1_NOTE),
         Claim(name="no-structure",
               words="with φ uniform (γ = 0) the network is at chance, no better than fixed features, and no feature emerges",
               law=lambda: _laws()["no input structure"],
               wrong_law=lambda: _laws()["no input structure"].replace(
                   relation="leq", words="the network keeps its structured-data accuracy"),
-              measurement=_measurement(0, 1), compare=compare_no_structure),
+              measurement=_measurement(0, 1), compare=compare_no_structure, extrapolation_note=SQ_NOTE),
     ]
 
 

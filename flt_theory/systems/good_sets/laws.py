@@ -50,6 +50,25 @@ Linear model. :math:`\langle Mw^*, x\rangle = \langle w^*, z\rangle + \langle w^
 :math:`\langle w^*, z\rangle = 2B - s`, :math:`B \sim \mathrm{Bin}(s, \tfrac12)`, and
 :math:`\langle w^*,\xi\rangle \sim \mathcal N(0, \sigma_0^2 d)`, so its accuracy is exactly
 :math:`\sum_{k=0}^s \binom sk 2^{-s}\,\Phi\big(|2k - s|/(\sigma_0\sqrt d)\big)`.
+
+Hypotheses and statuses (what could be established). The full text of Allen-Zhu & Li 2020 was not available to
+us: we could read its abstract (a two-layer ReLU network trained by GD on sparse coding data, "d sufficiently
+large", results with high probability) and the good-set construction as presented in a seminar, which states the
+entry and no-exit principles as the *goals* of the analysis. We could not verify the number of a theorem or
+lemma proving them, nor the paper's exact width, sparsity and step-size conditions; no such condition is
+encoded. Hence: the inclusion :math:`S_\text{sure} \subseteq S_\text{pot}` follows from the definitions
+(``derived``, exact); the entry and no-exit principles and "the net beats the linear model" are ``conjecture``
+(stated without a proof we could cite); the set sizes, the growth rate and the linear accuracy are ``derived``
+here.
+
+The one hypothesis encoded is the asymptotic one every such statement carries, "d sufficiently large", read
+through the sets' own definition (:data:`LARGE_D`): a neuron's other coordinates must lie below the pot level
+with high probability, i.e. the expected number of the :math:`d-1` other coordinates of a random neuron at or
+above :math:`\sqrt{(c_1-c_2)\log d}\,\sigma` is small, :math:`(d-1)\,p_\text{pot}(d) \le 0.05` ("w.h.p." read as
+95%). With :math:`c_1 - c_2 = 2` (the constants used here) :math:`(d-1)p_\text{pot} \approx 1/\sqrt{\pi\log d}`
+decays only logarithmically: 0.26 at :math:`d = 32`, 0.20 at :math:`d = 1024`, and 0.05 only at
+:math:`\log d \approx 126`, :math:`d \approx 7\cdot 10^{54}`. No simulated point is inside, for any affordable
+:math:`d`; with :math:`c_1 - c_2 > 2` the same quantity decays like :math:`d^{1-(c_1-c_2)/2}`.
 """
 
 from __future__ import annotations
@@ -59,10 +78,13 @@ import numbers
 import sympy as sp
 
 from ...errors import InvalidParameterError, InvalidParameterTypeError
+from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import Law, Source
 
 __all__ = [
     "GOOD_SET_SYMBOLS",
+    "LARGE_D",
+    "LARGE_D_READING",
     "SOURCE",
     "expected_pot_size",
     "expected_sure_size",
@@ -87,6 +109,22 @@ SETS = {
 
 #: Symbols of the good-set laws.
 GOOD_SET_SYMBOLS = {name: sp.Symbol(name, positive=True) for name in ("m", "d", "c_1", "c_2", "s", "eta", "sigma_0")}
+SETS["sure0"] = sp.Symbol(r"S_{j,\mathrm{sure}}^{0}")
+
+#: "d sufficiently large", read through the sets' definition (module docstring).
+LARGE_D = Hypothesis(
+    text="d sufficiently large: a neuron's other d - 1 coordinates lie below the pot level w.h.p., (d - 1) p_pot(d) <= 0.05",
+    condition=(GOOD_SET_SYMBOLS["d"] - 1) * sp.erfc(sp.sqrt((GOOD_SET_SYMBOLS["c_1"] - GOOD_SET_SYMBOLS["c_2"])
+                                                          * sp.log(GOOD_SET_SYMBOLS["d"]) / 2)) <= sp.Rational(1, 20),
+    where="Allen-Zhu & Li 2020 (arXiv 2005.10190): results for d sufficiently large, w.h.p. (theorem number not verified)")
+LARGE_D_READING = ("'w.h.p. for d sufficiently large' read as: the expected number of a neuron's other coordinates at the "
+                   "pot level is <= 0.05 (95%); constants c_1, c_2 as used; width, sparsity and step-size conditions of "
+                   "the paper could not be verified and are not encoded")
+_EXACT = "derived here exactly (module docstring): holds at every d, m; no asymptotic condition"
+
+
+#: The quantity of the no-exit principle: exits from the highest set between consecutive steps.
+EXITS_LHS = r"\#\{i \in S_{j,\mathrm{sure}}^{t} \setminus S_{j,\mathrm{sure}}^{t+1}\}"
 
 
 def _number_or_symbol(value, name: str, caller: str, *, integer: bool = False, minimum=None, strict: bool = False):
@@ -235,8 +273,11 @@ def good_set_laws(
     >>> laws = {law.name: law for law in good_set_laws()}
     >>> sorted(laws)[:3]
     ['entry from the lower set', 'good-set growth', 'inclusion']
-    >>> [round(x, 3) for x in laws["initial set sizes"].numbers()]
+    >>> [round(x, 3) for x in laws["initial set sizes"].numbers(m=256, d=32)]
     [0.124, 2.168]
+
+    The initial sizes keep :math:`m` and :math:`d` symbolic (the comparison substitutes the measured ones: a law
+    built for one width must not be compared with counts at another).
     """
     sym = GOOD_SET_SYMBOLS
     eta = sym["eta"] if eta is None else eta
@@ -246,32 +287,40 @@ def good_set_laws(
     values = {sym["m"]: m, sym["d"]: d, sym["c_1"]: sp.nsimplify(c1), sym["c_2"]: sp.nsimplify(c2)}
     given = (rf"m = {m}", rf"d = {d}", rf"c_1 = {sp.latex(sp.nsimplify(c1))}", rf"c_2 = {sp.latex(sp.nsimplify(c2))}")
     rate = growth_rate(eta, s, d)
-    sure_total = sp.Tuple(sym["m"] * p_sure, sym["m"] * p_pot).subs(values)
+    sure_total = sp.Tuple(sym["m"] * p_sure, sym["m"] * p_pot).subs({sym["c_1"]: values[sym["c_1"]], sym["c_2"]: values[sym["c_2"]]})
     return [
         Law(name="initial set sizes", lhs=r"(\mathbb{E}|S_{j,\mathrm{sure}}^{0}|,\ \mathbb{E}|S_{j,\mathrm{pot}}^{0}|)",
             relation="eq", value=tuple(sure_total),
-            conditions=(r"w_i^{(0)} \sim \mathcal{N}(0, \sigma_1^2 I_d)", r"M M^\top = I", *given), status="derived",
-            source=SOURCE, words=f"E|S_sure^0| = m/2·P(|g| ≥ √((c1+c2) log d))·P(|g| < √((c1−c2) log d))^(d−1), "
+            conditions=(r"w_i^{(0)} \sim \mathcal{N}(0, \sigma_1^2 I_d)", r"M M^\top = I", *given[2:]), status="derived",
+            source=SOURCE, hypotheses_reading=_EXACT, words=f"E|S_sure^0| = m/2·P(|g| ≥ √((c1+c2) log d))·P(|g| < √((c1−c2) log d))^(d−1), "
                                  f"E|S_pot^0| = m·P(|g| ≥ √((c1−c2) log d)) at c1 = {c1:g}, c2 = {c2:g}"),
         Law(name="inclusion", lhs=r"S_{j,\mathrm{sure}}^{t}", relation="in", value=SETS["pot"],
-            conditions=(r"c_2 \geq 0", r"\forall t, j"), source=SOURCE, words="S_sure^t ⊆ S_pot^t at every step"),
+            conditions=(r"c_2 \geq 0", r"\forall t, j"), source=SOURCE, status="derived",
+            hypotheses_reading="follows from the definitions of the sets whenever c_2 >= 0: exact at every size and step",
+            words="S_sure^t ⊆ S_pot^t at every step (by definition: the sure level is above the pot level)"),
         Law(name="entry from the lower set", lhs=r"|S_{\mathrm{sure}}^{T}| / \max(1, |S_{\mathrm{sure}}^{0}|)", relation="geq",
             value=2, conditions=(r"S_{j,\mathrm{sure}}^{t+1} \setminus S_{j,\mathrm{sure}}^{t} \subseteq S_{j,\mathrm{pot}}^{t}",
-                                 r"\eta\,\|\nabla_{w_i}\| \ll \sigma_3^{(t)}"), source=SOURCE,
+                                 r"\eta\,\|\nabla_{w_i}\| \ll \sigma_3^{(t)}"), source=SOURCE, status="conjecture",
+            hypotheses=(LARGE_D,), hypotheses_reading=LARGE_D_READING,
             words="neurons enter S_sure (it grows ≥ 2×) and every entry comes from S_pot (at a finite step: all but "
                   "≤ 1 in 1000)"),
-        Law(name="no exit from the highest set", lhs=r"\#\{i \in S_{j,\mathrm{sure}}^{t} \setminus S_{j,\mathrm{sure}}^{t+1}\}",
-            relation="eq", value=0, conditions=(r"\forall t", "small step size"), source=SOURCE,
+        Law(name="no exit from the highest set", lhs=EXITS_LHS,
+            relation="eq", value=0, conditions=(r"\forall t", "small step size"), source=SOURCE, status="conjecture",
+            hypotheses=(LARGE_D,), hypotheses_reading=LARGE_D_READING,
             words="no neuron ever exits S_sure (the literal principle)"),
         Law(name="good-set growth", lhs=r"\Delta_t \langle w_i^{(t)}, M_j\rangle \operatorname{sign} w^*_j", relation="eq",
             value=rate, conditions=(r"f \approx 0", r"i \in S_{j,\mathrm{sure}}",
                                     rf"\rho_s = \binom{{s-1}}{{(s-1)/2}} 2^{{1-s}} = {sp.latex(tie_probability(s))}",
                                     rf"s = {s}", rf"d = {d}"),
-            status="derived", source=SOURCE, words="good neurons' coordinate grows at r* = η s ρ_s/(2d) per step while f ≈ 0"),
+            status="derived", source=SOURCE, hypotheses_reading=("derived here for the early phase f ≈ 0 (σ1 = 0.01/(m√d)); "
+                                                                 "the source states no rate"),
+            words="good neurons' coordinate grows at r* = η s ρ_s/(2d) per step while f ≈ 0"),
         Law(name="linear accuracy", lhs=r"\Pr[\operatorname{sign}\langle M w^*, x\rangle = y]", relation="eq",
             value=linear_accuracy(s, d, sigma0), conditions=(rf"s = {s}", rf"d = {d}", r"|w^*_j| = 1"), status="derived",
-            source=SOURCE, words="accuracy of the linear model sign<Mw*, x> (exact Gaussian law)"),
+            source=SOURCE, hypotheses_reading=_EXACT, words="accuracy of the linear model sign<Mw*, x> (exact Gaussian law)"),
         Law(name="net beats linear", lhs=r"\Pr[\operatorname{sign} f(x) = y]", relation="geq", value=SETS["linear"],
-            conditions=(r"\sigma_0 \sqrt{d} \gtrsim 1", "after training"), source=SOURCE,
+            conditions=(r"\sigma_0 \sqrt{d} \gtrsim 1", "after training"), source=SOURCE, status="conjecture",
+            hypotheses_reading=("stated as the motivation of the network (linear models are not expressive enough for "
+                                "non-negligible noise), without a proof or a size condition we could cite"),
             words="the trained net is more accurate than the linear model sign<Mw*, x>"),
     ]

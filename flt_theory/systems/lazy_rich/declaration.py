@@ -16,6 +16,14 @@ comparison fits the slope of the reading against :math:`\log N` and reads the pr
   the slide read literally (raw norm :math:`O(N^{-1/2})`);
 * ``raw-frobenius-mf`` [finding]: the raw norm grows like :math:`N^{1/2}` in the rich regime; control: the slide's
   :math:`\Theta(1)`.
+
+Hypotheses (:data:`.laws.WIDE`): the findings are read against the infinite-width limit at fixed training time,
+read as :math:`N \ge n` (:func:`hypothesis_values` maps a point to :math:`N` = ``width`` and :math:`n`); the smallest
+width of the small scale (:math:`N = 32 < n = 64`) is outside, the others inside. Each finding has a ladder over
+:math:`N` (:func:`width_ladder`): the raw norm divided by the finding's rate, :math:`\|\Delta W\|_F\,N^{-k}`, whose
+literal-statement value is 0 (the slide's rate is :math:`N^{-1/2}` below the finding's in both regimes); a
+deviation from 0 that does not shrink along :math:`N` is no finite-width effect
+(``derivations/derive_lazy_rich.py`` reads it with :func:`flt_theory.compare.ladder_trend`).
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...compare import check_power_law
+from ...compare import check_power_law, mean_ci
 from ...compare.result import CheckResult
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
@@ -36,7 +44,7 @@ from . import model
 from .laws import TUTORIAL, lazy_rich_laws
 from .simulate import simulate_document, simulate_table
 
-__all__ = ["SIZES", "SYSTEM", "compare_slope"]
+__all__ = ["SIZES", "SYSTEM", "compare_slope", "hypothesis_values", "width_ladder"]
 
 NAME = "lazy-rich"
 
@@ -70,6 +78,23 @@ def compare_slope(frame: pd.DataFrame, law: Law, *, reading: str) -> CheckResult
                            name=f"{reading} vs width ({law.name})")
 
 
+def hypothesis_values(point: dict[str, Any]) -> dict[str, float]:
+    """The symbols of the width hypothesis at a normalised point: :math:`N` (``width``), :math:`n`, :math:`d`."""
+    return {"N": point["width"], "n": point["n"], "d": point["d"]}
+
+
+def width_ladder(frame: pd.DataFrame, *, reading: str, exponent: float) -> list[dict[str, Any]]:
+    r"""Rungs over the widths of ``frame``: the mean over seeds of ``reading`` times :math:`N^{-k}`, :math:`k` =
+    ``exponent`` (the finding's rate), with its 95% interval; ``literal`` 0 (the slide's rate is lower by 1/2)."""
+    rungs = []
+    for width in sorted(int(w) for w in frame["width"].unique()):
+        rows = frame[frame["width"] == width].sort_values("seed")
+        est = mean_ci(rows[reading].to_numpy(float) * float(width) ** (-exponent))
+        rungs.append({"size": {"N": width}, "estimate": est.value, "ci": [float(est.ci[0]), float(est.ci[1])],
+                      "literal": 0.0})
+    return rungs
+
+
 def _law(name: str) -> Law:
     return lazy_rich_laws()[name]
 
@@ -77,7 +102,7 @@ def _law(name: str) -> Law:
 def _measurement(param: str) -> Measurement:
     return Measurement(experiment="lazy-rich/train", seeds={s: SIZES[s]["seeds"] for s in SCALES},
                        points={s: [{"param": param, "width": w, "steps": SIZES[s]["steps"]} for w in SIZES[s]["widths"]]
-                               for s in SCALES})
+                               for s in SCALES}, hypothesis_values=hypothesis_values)
 
 
 def _claims() -> list[Claim]:
@@ -99,12 +124,14 @@ def _claims() -> list[Claim]:
         name="raw-frobenius-ntk",
         words="NTK (lazy): the RAW ‖W(T) − W(0)‖_F is Θ(1), not O(1/√N) — the slide holds only per neuron or relative",
         law=functools.partial(_law, "abs_change (ntk)"), wrong_law=functools.partial(_law, "slide (lazy)"),
-        measurement=_measurement("ntk"), compare=functools.partial(compare_slope, reading="abs_change")))
+        measurement=_measurement("ntk"), compare=functools.partial(compare_slope, reading="abs_change"),
+        ladder=functools.partial(width_ladder, reading="abs_change", exponent=0.0)))
     claims.append(Claim(
         name="raw-frobenius-mf",
         words="mean field (rich): the RAW ‖W(T) − W(0)‖_F grows like √N (Ω(1), but not Θ(1))",
         law=functools.partial(_law, "abs_change (mf)"), wrong_law=functools.partial(_law, "slide (rich)"),
-        measurement=_measurement("mf"), compare=functools.partial(compare_slope, reading="abs_change")))
+        measurement=_measurement("mf"), compare=functools.partial(compare_slope, reading="abs_change"),
+        ladder=functools.partial(width_ladder, reading="abs_change", exponent=0.5)))
     return claims
 
 

@@ -19,6 +19,18 @@ number of steps,
 :math:`N^0`, raw :math:`N^{1/2}`. So the slide's ":math:`O(1/\sqrt N)` vs :math:`\Omega(1)`" holds for the
 relative and the per-neuron change, not for the raw Frobenius norm, which is :math:`\Theta(1)` in the lazy
 regime and grows like :math:`\sqrt N` in the rich one.
+
+Hypotheses. The tutorial states the two regimes without conditions. The lazy-regime results it rests on are
+limits of infinite width at a fixed training horizon: Jacot, Gabriel, Hongler 2018 (arXiv 1806.07572),
+Theorem 2 (the tangent kernel stays at its initial value for :math:`t < T` as the widths tend to infinity), and
+Chizat, Oyallon, Bach 2019 (arXiv 1812.07956), lazy training as the output scale grows; the mean-field limit of
+Mei, Montanari, Nguyen 2018 (arXiv 1804.06561) is likewise :math:`N \to \infty`. Their finite-width versions
+(e.g. Du, Zhai, Poczos, Singh 2019, arXiv 1810.02054, width :math:`\Omega(n^6/(\lambda_0^4\delta^3))`) are far out of
+reach here and their constant :math:`\lambda_0` is not computed. What is encoded (:data:`WIDE`) is the weakest
+reading of ":math:`N \to \infty` at fixed :math:`T`": more neurons than training samples, :math:`N \ge n`, at a
+number of steps that does not grow with :math:`N` (the measurement's :math:`T` is the same at every width).
+The readings' exponents themselves are derived here (above) and hold at every width up to the
+:math:`O(N^{-1/2})` corrections of the amplitudes; a ladder over :math:`N` (``Claim.ladder``) shows those.
 """
 
 from __future__ import annotations
@@ -26,9 +38,10 @@ from __future__ import annotations
 import sympy as sp
 
 from ...errors import InvalidParameterError
+from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import THIS_PROJECT, Law, Source
 
-__all__ = ["READINGS", "TUTORIAL", "WIDTH", "change_exponent", "lazy_rich_laws", "output_exponent"]
+__all__ = ["READINGS", "TUTORIAL", "WIDE", "WIDTH", "change_exponent", "lazy_rich_laws", "output_exponent"]
 
 TUTORIAL = Source(authors="Han, Huang", year=2025,
                   title="Demystifying optimization and generalization of deep learning via feature learning theory "
@@ -36,6 +49,20 @@ TUTORIAL = Source(authors="Han, Huang", year=2025,
 
 WIDTH = sp.Symbol("N", positive=True)
 _ALPHA = sp.Symbol("alpha", positive=True)
+_SAMPLES = sp.Symbol("n", positive=True)
+
+#: The infinite-width hypothesis of the lazy and mean-field limits, read at finite width (module docstring).
+WIDE = Hypothesis(text="width large at a fixed training horizon: at least as many neurons as training samples",
+                  condition=WIDTH >= _SAMPLES,
+                  where="Jacot, Gabriel, Hongler 2018, Theorem 2 (limit N -> oo at fixed T); mean field: "
+                        "Mei, Montanari, Nguyen 2018 (limit N -> oo)")
+#: How :data:`WIDE` is read, and why the derived readings carry no hypothesis.
+WIDE_READING = ("'N -> oo at fixed training time' read as N >= n (more neurons than samples) with the number of steps "
+                "fixed across widths; constants 1; the finite-width bounds of Du et al. 2019 (width n^6/lambda_0^4) "
+                "are not encoded")
+DERIVED_READING = ("derived here from the scaling of one GD step (module docstring): the width exponent holds at every "
+                   "width at a fixed number of steps, up to O(N^-1/2) corrections of the amplitudes; the tutorial "
+                   "states no condition")
 
 
 def _power(k: sp.Expr) -> sp.Expr:
@@ -102,14 +129,17 @@ def lazy_rich_laws() -> dict[str, Law]:
                 name=f"{reading} ({param})", lhs=_LHS[reading], relation="asymp", value=_power(k),
                 conditions=(cond[param],), status="derived" if holds else "finding",
                 source=TUTORIAL if holds else THIS_PROJECT,
+                hypotheses=() if holds else (WIDE,), hypotheses_reading=DERIVED_READING if holds else WIDE_READING,
                 words=f"{reading.replace('_', ' ')} ≍ N^{k} in the {'NTK' if param == 'ntk' else 'mean-field'} parameterisation",
             )
     laws["slide (lazy)"] = Law(
         name="slide (lazy)", lhs=_LHS["abs_change"], relation="asymp", value=1 / sp.sqrt(WIDTH),
-        conditions=(cond["ntk"],), source=TUTORIAL, words="lazy training: ‖W(t) − W(0)‖_F = O(1/√N) (the slide, raw norm)",
+        conditions=(cond["ntk"],), source=TUTORIAL, status="conjecture", hypotheses=(WIDE,), hypotheses_reading=WIDE_READING,
+        words="lazy training: ‖W(t) − W(0)‖_F = O(1/√N) (the slide, raw norm; stated there without proof)",
     )
     laws["slide (rich)"] = Law(
         name="slide (rich)", lhs=_LHS["abs_change"], relation="asymp", value=_power(sp.Integer(0)),
-        conditions=(cond["mf"],), source=TUTORIAL, words="feature learning: ‖W(t) − W(0)‖_F = Ω(1) (the slide, raw norm)",
+        conditions=(cond["mf"],), source=TUTORIAL, status="conjecture", hypotheses=(WIDE,), hypotheses_reading=WIDE_READING,
+        words="feature learning: ‖W(t) − W(0)‖_F = Ω(1) (the slide, raw norm; stated there without proof)",
     )
     return laws

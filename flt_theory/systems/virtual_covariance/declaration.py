@@ -20,6 +20,13 @@ Claims (each ONE stored measurement, compared with its law and with the wrong la
 * ``theorem3-norm`` [finding] — for :math:`\|h\| \ne 1` the bound scales as :math:`L^2\|h\|^2`; control: the
   constant :math:`L^2` without the normalisation hypothesis.
 * ``vcl-slower-than-gd`` — the VCL (Procrustes) update descends but, at equal :math:`\gamma`, no faster than GD.
+
+Hypotheses (:mod:`.laws`): Theorem 2 asks only for a GD step :math:`\gamma > 0`, so every residual point is inside;
+Theorem 3 asks for :math:`\sigma` increasing and :math:`\|h_{l-1}\| = 1`: the ``theorem3-tanh``/``-relu`` nets are
+inside, the ``theorem3-norm`` nets (:math:`\|h\| = 0.5, 2`) outside by design. :func:`residual_values` and
+:func:`theorem3_values` map a point to the symbols the hypotheses read. ``residual-order-mean`` has a ladder in
+:math:`1/\gamma` (:func:`first_order_ladder`): :math:`\|R(\gamma)\|_F/\gamma`, which the literal :math:`O(\gamma^2)`
+sends to 0 as :math:`\gamma \to 0` and which stays put when the residual is first order.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
-from ...compare import check_at_least, check_at_most, check_power_law
+from ...compare import check_at_least, check_at_most, check_power_law, mean_ci
 from ...compare.count import clopper_pearson
 from ...compare.result import CheckResult, all_of, make_result
 from ...runner import experiment
@@ -39,10 +46,11 @@ from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
 from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
 from . import model
-from .laws import CHA_LEE, GAMMA, lipschitz_constant, residual_laws, theorem3_laws, vcl_laws
+from .laws import CHA_LEE, GAMMA, derivative_bounds, lipschitz_constant, residual_laws, theorem3_laws, vcl_laws
 from .simulate import simulate_document, simulate_table
 
-__all__ = ["SIZES", "SYSTEM", "coefficients_of", "compare_exact", "compare_order", "compare_theorem3", "compare_vcl"]
+__all__ = ["SIZES", "SYSTEM", "coefficients_of", "compare_exact", "compare_order", "compare_theorem3", "compare_vcl",
+           "first_order_ladder", "residual_values", "theorem3_values"]
 
 NAME = "virtual-covariance"
 
@@ -225,6 +233,35 @@ def compare_vcl(frame: pd.DataFrame, law: Law) -> CheckResult:
     return all_of(f"vcl vs gd {law.name}", f"L_VCL/L_GD {law.relation} {law.number():g}", [order, descent])
 
 
+def first_order_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    r"""Rungs in :math:`1/\gamma`: per seed the geometric mean over configurations and layers of
+    :math:`\|R(\gamma)\|_F/\gamma`, its mean and 95% interval over seeds; ``literal`` 0 (an :math:`O(\gamma^2)` residual
+    sends it to 0 as :math:`\gamma \to 0`)."""
+    rungs = []
+    for gamma in sorted(frame["gamma"].unique(), reverse=True):
+        rows = frame[frame["gamma"] == gamma]
+        columns = [f"residual_l{layer}" for layer in _layers(rows)]
+        per_seed = []
+        for _, seed_rows in rows.groupby("seed"):
+            values = seed_rows[columns].to_numpy(float).ravel()
+            values = values[np.isfinite(values) & (values > 0)]
+            per_seed.append(float(np.exp(np.mean(np.log(values / gamma)))))
+        est = mean_ci(np.asarray(per_seed))
+        rungs.append({"size": {"1/gamma": 1.0 / float(gamma)}, "estimate": est.value,
+                      "ci": [float(est.ci[0]), float(est.ci[1])], "literal": 0.0})
+    return rungs
+
+
+def residual_values(point: dict[str, Any]) -> dict[str, float]:
+    """Symbols of Theorem 2's hypothesis at a residual point: the step size and the batch size."""
+    return {"gamma_step": point["gamma"], "B": point["batch"]}
+
+
+def theorem3_values(point: dict[str, Any]) -> dict[str, float]:
+    r"""Symbols of Theorem 3's hypotheses at a net: :math:`R = \|h_{l-1}\|` and :math:`\inf\sigma'` (exact, sympy)."""
+    return {"R": point["h_norm"], "sigma_prime_inf": float(derivative_bounds(point["activation"])[0])}
+
+
 # ----------------------------------------------------------------------------------------------
 # laws of the controls
 
@@ -254,12 +291,13 @@ def _residual_measurement(cov: str) -> Measurement:
                        points=_points(lambda z: [
                            {"widths": w, "activation": a, "batch": b, "cov": cov, "gamma": g}
                            for w, b in z["configs"] if cov == "summed" or b > 1
-                           for a in ("tanh", "relu") for g in z["gammas"]]))
+                           for a in ("tanh", "relu") for g in z["gammas"]]), hypothesis_values=residual_values)
 
 
 def _theorem3_measurement(activation: str, norms: tuple[float, ...]) -> Measurement:
     return Measurement(experiment="virtual-covariance/theorem3", seeds={s: SIZES[s]["nets"] for s in SCALES},
-                       points=_points(lambda z: [{"activation": activation, "h_norm": r} for r in norms]))
+                       points=_points(lambda z: [{"activation": activation, "h_norm": r} for r in norms]),
+                       hypothesis_values=theorem3_values)
 
 
 def _claims() -> list[Claim]:
@@ -273,7 +311,7 @@ def _claims() -> list[Claim]:
               words="with the batch-AVERAGED virtual covariance the residual is only O(γ) (B ≥ 2): Theorem 2 needs the sum",
               law=functools.partial(_law, "residual order (mean)"),
               wrong_law=functools.partial(_law, "residual order (summed)"),
-              measurement=_residual_measurement("mean"), compare=compare_order),
+              measurement=_residual_measurement("mean"), compare=compare_order, ladder=first_order_ladder),
         Claim(name="residual-exact",
               words="the residual is exactly γ²((∇_W L)ᵀ∇_W L − ∇_H L ∇_H Lᵀ), to machine precision",
               law=functools.partial(_law, "residual (summed)"),
@@ -290,7 +328,12 @@ def _claims() -> list[Claim]:
             wrong_law=functools.partial(_theorem3_law, activation, "literal"),
             measurement=_theorem3_measurement(activation, (1.0,)), compare=compare_theorem3))
     claims.append(Claim(
-        name="theorem3-norm", words="for ‖h‖ ≠ 1 Theorem 3's bound becomes L²‖h‖² (tanh and the ReLU equality case)",
+        name="theorem3-norm",
+        words="for ‖h‖ ≠ 1 (outside the theorem's hypotheses: Theorem 3 assumes ‖h‖ = 1) the bound becomes L²‖h‖² "
+              "(tanh and the ReLU equality case): an extension of Theorem 3, not a correction",
+        extrapolation_note=("outside Theorem 3's hypotheses by design: the claim is about ‖h_{l-1}‖ = 0.5 and 2, which the "
+                            "theorem excludes (‖h‖ = 1); at ‖h‖ = 1 the same law is checked inside by theorem3-tanh and "
+                            "theorem3-relu. No size makes these points inside; nothing to extrapolate in cost"),
         law=functools.partial(_theorem3_law, "relu", "corrected"),
         wrong_law=functools.partial(_theorem3_law, "relu", "unnormalised"),
         measurement=_theorem3_measurement("relu", (0.5, 2.0)), compare=compare_theorem3))

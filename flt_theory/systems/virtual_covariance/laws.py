@@ -43,6 +43,15 @@ inequality whenever :math:`g_i = 0` (both sides 0) and, for ReLU, on every unit 
 (:math:`\sigma'(\xi)\sigma'(z) = 1`: equality); the sign equality on dead ReLU units
 (:math:`\sigma'(z_i) = 0` but :math:`g_i \ne 0`); and for :math:`\|h\| > 1` the bound :math:`L^2` itself
 (ReLU: ratio exactly :math:`\|h\|^2`).
+
+**Hypotheses** (as stated on Cha & Lee's poster; the arXiv version 2605.06258 presents the same identity as its
+Feature Learning Equation, and its theorem numbers were not checked here). Theorem 2 states no condition beyond one
+GD step of size :math:`\gamma > 0` on a differentiable loss (:data:`GD_STEP`); its "order :math:`\gamma^2`" is read as
+:math:`\gamma \to 0`, and the identity above holds at every :math:`\gamma`. Theorem 3 assumes :math:`\sigma` increasing
+(:data:`INCREASING`, read as :math:`\inf\sigma' \ge 0`, computed exactly by :func:`derivative_bounds`), :math:`L`-Lipschitz
+(:math:`L = \sup\sigma'`, finite whenever :func:`lipschitz_constant` returns) and :math:`\|h_{l-1}\| = 1`
+(:data:`UNIT_INPUT`). The findings on Theorem 3 at :math:`\|h\| = 1` are inside these hypotheses; the
+:math:`\|h\| \ne 1` finding is outside them by design (it extends the theorem, it does not correct it).
 """
 
 from __future__ import annotations
@@ -53,13 +62,18 @@ import sympy as sp
 from sympy.calculus.util import maximum, minimum
 
 from ...errors import UnsupportedError
+from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import THIS_PROJECT, Law, Source
 from ...symbolic.target import parse_link
 
 __all__ = [
     "CHA_LEE",
     "GAMMA",
+    "GD_STEP",
     "H_NORM",
+    "INCREASING",
+    "UNIT_INPUT",
+    "derivative_bounds",
     "lipschitz_constant",
     "residual_expansion",
     "residual_laws",
@@ -80,6 +94,20 @@ GAMMA = sp.Symbol("gamma", positive=True)
 H_NORM = sp.Symbol("R", positive=True)
 _M, _N, _B = sp.symbols("m n B", integer=True, positive=True)
 _Z = sp.Symbol("z", real=True)
+_SLOPE_MIN = sp.Symbol("sigma_prime_inf", real=True)
+
+#: Theorem 2's only hypothesis: one GD step of size gamma > 0 (module docstring).
+GD_STEP = Hypothesis(text="one GD step of size gamma > 0 on a differentiable loss (no other condition)",
+                     condition=sp.Symbol("gamma_step", real=True) > 0, where="Theorem 2")
+#: Theorem 3's hypotheses: sigma increasing, and a unit-norm input of the layer.
+INCREASING = Hypothesis(text="sigma increasing (inf sigma' >= 0; L-Lipschitz with L = sup sigma')",
+                        condition=_SLOPE_MIN >= 0, where="Theorem 3")
+UNIT_INPUT = Hypothesis(text="unit-norm input of the layer, ||h_{l-1}|| = 1", condition=sp.Eq(H_NORM, 1), where="Theorem 3")
+THEOREM2_READING = ("Theorem 2 states no condition beyond one GD step: 'order gamma^2' is read as gamma -> 0 and every "
+                    "gamma > 0 is inside; the residual is an exact polynomial in gamma")
+THEOREM3_READING = ("exact conditions, no asymptotics: ||h|| = 1 exactly, inf sigma' >= 0 computed by sympy; the "
+                    "Lipschitz constant is sup sigma', so that hypothesis holds whenever L is finite")
+EXACT_READING = "derived here as an exact identity (sympy matrix algebra): it holds at every size and step, no condition"
 
 
 def _matrices():
@@ -151,20 +179,21 @@ def residual_laws() -> dict[str, Law]:
         "residual (summed)": Law(
             name="residual (summed)", lhs=lhs, relation="eq", value=exact,
             conditions=(r"\widetilde{\mathrm{cov}}(H) = H H^\top", r"\Delta = \partial L/\partial (WH)"),
-            status="derived", source=CHA_LEE,
+            status="derived", source=CHA_LEE, hypotheses_reading=EXACT_READING,
             words="Theorem 2's residual is exactly γ²(HΔᵀΔHᵀ − WᵀΔΔᵀW) = γ²(∇_W Lᵀ∇_W L − ∇_H L ∇_H Lᵀ)",
         ),
         "residual order (summed)": Law(
             name="residual order (summed)", lhs=r"\|R_l(\gamma)\|_F", relation="asymp",
             value=GAMMA**summed,
             conditions=(r"\widetilde{\mathrm{cov}}(H) = H H^\top \text{ (summed)}",), source=CHA_LEE,
+            hypotheses=(GD_STEP,), hypotheses_reading=THEOREM2_READING,
             words=f"summed virtual covariance: residual of Theorem 2 is O(γ^{summed}) (log-log slope {summed})",
         ),
         "residual order (mean)": Law(
             name="residual order (mean)", lhs=r"\|R_l(\gamma)\|_F", relation="asymp",
             value=GAMMA**mean,
             conditions=(r"\widetilde{\mathrm{cov}}(H) = \tfrac1B H H^\top \text{ (mean)}", r"B \geq 2"),
-            status="finding", source=THIS_PROJECT,
+            status="finding", source=THIS_PROJECT, hypotheses=(GD_STEP,), hypotheses_reading=THEOREM2_READING,
             words=f"batch-averaged virtual covariance: residual only O(γ^{mean}) for B ≥ 2 — Theorem 2 needs the summed reading",
         ),
     }
@@ -178,6 +207,22 @@ def lipschitz_constant(activation: str | sp.Expr) -> sp.Expr:
 
     >>> lipschitz_constant("relu"), lipschitz_constant("erf")      # tanh: 1, sigmoid: 1/4 (a second each)
     (1, 2/sqrt(pi))
+    """
+    bottom, top = derivative_bounds(activation)
+    sigma = parse_link(activation)
+    if bottom.is_negative:
+        raise UnsupportedError(f"σ = {sigma} is not increasing (inf σ' = {bottom}); Theorem 3 does not apply")
+    if not top.is_finite:
+        raise UnsupportedError(f"σ = {sigma} is not Lipschitz (sup σ' = {top}); Theorem 3 does not apply")
+    return top
+
+
+@lru_cache(maxsize=None)
+def derivative_bounds(activation: str | sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    r""":math:`(\inf_z \sigma'(z), \sup_z \sigma'(z))`, exact via sympy (the quantities of Theorem 3's hypotheses).
+
+    >>> derivative_bounds("relu"), derivative_bounds("tanh")
+    ((0, 1), (0, 1))
     """
     sigma = parse_link(activation)
     deriv = sp.diff(sigma, _Z)
@@ -199,12 +244,7 @@ def lipschitz_constant(activation: str | sp.Expr) -> sp.Expr:
                 continue
         else:
             raise UnsupportedError(f"cannot find sup of σ'(z) = {deriv} symbolically; Theorem 3's L is unknown")
-    top, bottom = sp.Max(*sup), sp.Min(*inf)
-    if bottom.is_negative:
-        raise UnsupportedError(f"σ = {sigma} is not increasing (inf σ' = {bottom}); Theorem 3 does not apply")
-    if not top.is_finite:
-        raise UnsupportedError(f"σ = {sigma} is not Lipschitz (sup σ' = {top}); Theorem 3 does not apply")
-    return top
+    return sp.Min(*inf), sp.Max(*sup)
 
 
 def _strip_relu(expr: sp.Expr, domain: sp.Interval) -> sp.Expr:
@@ -229,26 +269,27 @@ def theorem3_laws(activation: str | sp.Expr = "tanh") -> dict[str, Law]:
     lip = lipschitz_constant(activation)
     cond = rf"\sigma = {sp.latex(parse_link(activation))},\ L = {sp.latex(lip)}"
     pair = r"(c, s)"
+    t3 = dict(hypotheses=(INCREASING, UNIT_INPUT), hypotheses_reading=THEOREM3_READING)
     return {
         "theorem 3 (literal)": Law(
             name="theorem 3 (literal)", lhs=pair, relation="eq", value=(lip**2, sp.Integer(1)),
             conditions=(cond, r"\|h_{l-1}\| = 1", r"|\Delta\sigma_i| < c|\Delta h_i|,\ \mathrm{sgn}\,\Delta\sigma_i = \mathrm{sgn}\,\Delta h_i\ (s = 1)"),
-            source=CHA_LEE,
+            source=CHA_LEE, **t3,
             words="Theorem 3 as stated: |Δσ| < L²|Δh| and sgn Δσ = sgn Δh for every element (‖h‖ = 1)",
         ),
         "theorem 3 (corrected)": Law(
             name="theorem 3 (corrected)", lhs=pair, relation="eq", value=(lip**2 * H_NORM**2, sp.Integer(0)),
             conditions=(cond, r"R = \|h_{l-1}\| \text{ any}", r"|\Delta\sigma_i| \le c|\Delta h_i|,\ \Delta\sigma_i\Delta h_i \ge 0\ (s = 0)"),
-            status="finding", source=THIS_PROJECT,
+            status="finding", source=THIS_PROJECT, **t3,
             words="what holds: |Δσ| ≤ L²‖h‖²|Δh| and Δσ·Δh ≥ 0 (weak inequality, weak sign agreement, any ‖h‖)",
         ),
         "ratio bound (literal)": Law(
             name="ratio bound (literal)", lhs=r"\max_i |\Delta\sigma_i|/|\Delta h_i|", relation="leq", value=lip**2,
-            conditions=(cond,), source=CHA_LEE, words=f"max |Δσ|/|Δh| ≤ L² = {lip**2}",
+            conditions=(cond,), source=CHA_LEE, **t3, words=f"max |Δσ|/|Δh| ≤ L² = {lip**2}",
         ),
         "ratio bound (corrected)": Law(
             name="ratio bound (corrected)", lhs=r"\max_i |\Delta\sigma_i|/|\Delta h_i|", relation="leq",
-            value=lip**2 * H_NORM**2, conditions=(cond, r"R = \|h_{l-1}\|"), status="finding", source=THIS_PROJECT,
+            value=lip**2 * H_NORM**2, conditions=(cond, r"R = \|h_{l-1}\|"), status="finding", source=THIS_PROJECT, **t3,
             words=f"max |Δσ|/|Δh| ≤ L²‖h‖² (= {lip**2}·R²), with equality for ReLU on units active before and after",
         ),
     }
@@ -267,6 +308,8 @@ def vcl_laws() -> dict[str, Law]:
         "vcl vs gd": Law(
             name="vcl vs gd", lhs=r"L_{\rm VCL}(T)/L_{\rm GD}(T)", relation="geq", value=sp.Integer(1),
             conditions=(r"\text{same } \gamma,\ T \text{ steps}",), status="derived", source=THIS_PROJECT,
+            hypotheses_reading=("derived here (first-order argument in this docstring); measured at the step size and "
+                                "number of steps of the claim; the source states no condition for it"),
             words="at equal γ the VCL (Procrustes) update descends, but no faster than GD: L_VCL(T) ≥ L_GD(T)",
         ),
     }
