@@ -17,6 +17,7 @@ module                      object
 :mod:`.count`               counts against a binomial law (exact Clopper–Pearson intervals), a majority of seeds
 :mod:`.family`              p-values of checks, Holm's procedure, per-claim levels
 :mod:`.ladder`              the trend of an estimate along growing sizes (finite-size or persisting)
+:mod:`.straddle`            undecided verdicts: a failing interval that straddles its bound, and the seeds to decide it
 ==========================  ==================================================================
 
 Bounded quantities (masses, error rates, fractions, ratios) get intervals inside their range:
@@ -30,6 +31,7 @@ from .bootstrap import MIN_BOOTSTRAP_SEEDS, Estimate, bootstrap_groups, bootstra
 from .count import assert_count, assert_majority, binomial_p_value, check_count, check_majority, clopper_pearson
 from .family import holm, holm_adjusted, p_value_by_inversion, per_claim_level
 from .ladder import ladder_trend
+from .straddle import Decision, Side, decide, seeds_to_decide, seeds_to_reject
 from .inequality import (
     assert_at_least,
     assert_at_most,
@@ -96,6 +98,11 @@ __all__ = [
     "fmt_ci",
     "holm",
     "ladder_trend",
+    "Decision",
+    "Side",
+    "decide",
+    "seeds_to_decide",
+    "seeds_to_reject",
     "holm_adjusted",
     "make_assert",
     "mean_ci",

@@ -40,10 +40,11 @@ def test_predicted_sizes_match_the_simulation(text, d, n, eta, steps, activation
             assert size.new_dim == 0
             continue
         ratio = size.ratio
-        # the mean-field closure overestimates later steps by up to ~25% (it ignores the spread within a sign);
-        # below the random level both are dominated by the fluctuation and agree within a factor 4
+        # measured (16 seeds): step 1 within 3%; a later step the population term drives is overestimated by
+        # 13-24% (the closure neglects the correlation of the neurons' sample noise); below 2x the random level
+        # both are the fluctuation and agree within a factor 2.5 (README, "within")
         if ratio >= 2:
-            assert 0.75 * value <= ratio <= 1.35 * value, (size.step, ratio, value)
+            assert 0.95 * value <= ratio <= (1.05 if size.step == 1 else 1.30) * value, (size.step, ratio, value)
         else:
             assert value < 2 and ratio < 2, (size.step, ratio, value)
         assert size.resolvable == (ratio >= RESOLVABLE_FACTOR)
@@ -85,3 +86,18 @@ def test_cli_prints_sizes_next_to_the_spans():
     assert [s["resolvable"] for s in doc["sizes"]] == [True, True] and {"rank", "subspaces"} <= set(doc)
     result = CliRunner().invoke(cli, ["staircase", "z1 + z1*z2", "--d", "128"])
     assert result.exit_code == 2 and "--d and --n go together" in result.output
+
+
+def test_the_complement_of_a_later_leap_is_predicted_with_its_linear_response():
+    """z1 + He2(z2), d = 128, n = 64d, eta = 4p: w2 is never pushed by the population term, yet carries 2.2x then
+    7.3x its random mass (16 seeds): its own O(d^-1/2) overlap is amplified by 1 + kappa a J per step; the closure
+    predicts 2.3x and 8.3x (within the factor 1.6 the README states for not-learned directions)."""
+    from flt_theory.symbolic.staircase_sizes import predicted_moments
+
+    text, d = "z1 + He2(z2)", 128
+    target = Target.parse(text)
+    rows = staircase_rows(target, d=d, n=64 * d, p=64, eta=256.0, steps=2, seeds=list(range(8)))
+    frame = pd.DataFrame([{**row, "seed": s} for s, row in enumerate(rows)])
+    for t, (_, noise) in enumerate(predicted_moments(target, d=d, n=64 * d, p=64, eta=256.0, steps=2), start=1):
+        measured = float(second_moments(frame, t, 2)[:, 1, 1].mean() * d)
+        assert measured / 1.6 <= noise[1, 1] * d <= 1.6 * measured, (t, noise[1, 1] * d, measured)
