@@ -78,6 +78,7 @@ def _claim_calibration(claim: Claim, scale: str, repeats: int, level: float, sto
     for r in range(repeats):
         frame = claim.measurement.run(scale, seed_base=r * seeds, store=store, jobs=options["jobs"],
                                       scheduler=options["scheduler"])
+        options["stale"] += int(frame.attrs.get("stale", 0))
         check = claim.evaluate(frame)
         law_passes.append(decide(check.to_dict(), level))
         for i, mutation in enumerate(panel):
@@ -113,7 +114,8 @@ def calibrate(
     progress: bool | None = False,
     family: int | None = None,
 ) -> dict[str, Any]:
-    """Calibrate the claims selected by ``paths`` (module docstring); a JSON-ready document. Each claim is decided
+    """Calibrate the claims selected by ``paths`` (module docstring); a JSON-ready document (``stale``: how many
+    stored rows were of other code, :attr:`~flt_theory.runner.Experiment.code_fingerprint`, and recomputed). Each claim is decided
     at :math:`\alpha/K` with :math:`K` = ``family`` (default: the number of selected claims; a record of the
     whole catalogue uses the number of registered claims, as a full ``flt check`` does).
 
@@ -135,7 +137,7 @@ def calibrate(
     st = store if isinstance(store, ResultStore) else ResultStore(":memory:" if store is None else store)
     # one pool (or Dask client) for the whole calibration, not one per measurement run
     backend = make_backend(jobs, scheduler) if (jobs > 1 or scheduler is not None) else None
-    options = {"jobs": jobs, "scheduler": backend}
+    options = {"jobs": jobs, "scheduler": backend, "stale": 0}  # stale: stored rows of other code, recomputed
     try:
         with progress_bar(len(claims) * repeats, desc=f"flt calibrate ({scale})", unit="run",
                           enabled=progress_enabled(progress)) as bar:
@@ -149,7 +151,7 @@ def calibrate(
     created = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     return {"scale": scale, "repeats": repeats, "alpha": alpha, "level": level, "power_level": POWER_LEVEL,
             "created": created, "git_commit": static_provenance().get("git_commit"),
-            "runs_rejecting_a_true_law": any_rejected, "claims": entries}
+            "runs_rejecting_a_true_law": any_rejected, "stale": options["stale"], "claims": entries}
 
 
 def merge_record(record: dict[str, Any] | None, document: dict[str, Any]) -> dict[str, Any]:
@@ -185,7 +187,8 @@ def run_calibrate(paths: Sequence[str] | None = None, *, as_json: bool = False, 
         from .power import load_record
 
         document = merge_record(load_record(record), document)
-        Path(record).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+        Path(record).write_text(json.dumps({k: v for k, v in document.items() if k != "stale"}, indent=1) + "\n",
+                                encoding="utf-8")  # "stale" describes this run's store, not the calibration
     if as_json:
         out.write(json.dumps(document) + "\n")
         return 0
@@ -202,5 +205,7 @@ def run_calibrate(paths: Sequence[str] | None = None, *, as_json: bool = False, 
     out.write(table(rows) + "\n\n")
     out.write(f"{document['runs_rejecting_a_true_law']}/{document['repeats']} repeats would have failed a whole flt check "
               f"run (family-wise level {document['alpha']:g}, per claim {document['level']:.2g}).\n")
+    if document.get("stale"):
+        out.write(f"{document['stale']} stored measurement rows were stale (computed by other code) and were recomputed.\n")
     out.flush()
     return 0

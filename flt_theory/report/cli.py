@@ -109,9 +109,15 @@ def check_command(ctx: click.Context, paths: tuple[str, ...], scale: str, seed_b
             for row in rows:
                 click.echo(f"{row['claim']}  {row['words']}")
         return
+    if not no_report:
+        from .markdown import prepare_report_dir
+
+        try:
+            prepare_report_dir(report_dir)
+        except FLTError as exc:
+            raise click.UsageError(str(exc)) from exc
     if store is None and not no_report:
         store = os.path.join(report_dir, "measurements.sqlite")
-        os.makedirs(report_dir, exist_ok=True)
     try:
         code = run_check(list(paths), scale, None if no_report else report_dir, store=store, seed_base=seed_base,
                          fresh=fresh, alpha=alpha, jobs=jobs, scheduler=_scheduler(scheduler, dask), as_json=as_json)
@@ -240,8 +246,10 @@ def sweep_command(experiment: str | None, params: tuple[str, ...], seeds: int, s
         raise _fail(exc) from exc
     if as_json:
         click.echo(json.dumps({"experiment": experiment, "store": store, "computed": frame.attrs["computed"],
-                               "reused": frame.attrs["reused"], "rows": json.loads(frame.to_json(orient="records"))}))
+                               "reused": frame.attrs["reused"], "stale": frame.attrs["stale"],
+                               "rows": json.loads(frame.to_json(orient="records"))}))
     else:
         click.echo(frame.to_string(index=False))
-        click.echo(f"{frame.attrs['computed']} points computed, {frame.attrs['reused']} reused from {store}", err=True)
+        stale = f" ({frame.attrs['stale']} of them stale rows of other code, replaced)" if frame.attrs["stale"] else ""
+        click.echo(f"{frame.attrs['computed']} points computed{stale}, {frame.attrs['reused']} reused from {store}", err=True)
     sys.stdout.flush()

@@ -4,7 +4,8 @@ r"""The experiment runner: registered pure experiments, resumable sweeps, an SQL
 * :func:`sweep` runs a grid × seeds, computing only what the store lacks (in-process, a process
   pool with ``jobs``, or Dask with ``scheduler``), and returns a DataFrame;
 * :class:`ResultStore` / :func:`load_results`: the SQLite store (one row per point and seed, with
-  provenance), safe against SIGKILL, foreign files and full disks.
+  provenance), safe against SIGKILL, foreign files and full disks; each row carries the code
+  fingerprint of its experiment (:mod:`.fingerprint`) and is served only to that code.
 
 The runner registers no experiment of its own: each system's ``declaration.py`` registers its
 measurements (``flt sweep --list``), found through :func:`~flt_theory.runner.registry.add_experiment_source`.
@@ -15,6 +16,7 @@ from .errors import (
     CorruptStoreError,
     ExperimentError,
     ForeignStoreError,
+    StoreConflictError,
     StoreError,
     StoreWriteError,
     UnknownExperimentError,
@@ -30,6 +32,7 @@ __all__ = [
     "ExperimentError",
     "ForeignStoreError",
     "ResultStore",
+    "StoreConflictError",
     "StoreError",
     "StoreWriteError",
     "UnknownExperimentError",

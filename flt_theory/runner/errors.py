@@ -14,6 +14,7 @@ __all__ = [
     "CorruptStoreError",
     "ExperimentError",
     "ForeignStoreError",
+    "StoreConflictError",
     "StoreError",
     "StoreWriteError",
     "UnknownClaimPathError",
@@ -35,6 +36,11 @@ class ForeignStoreError(StoreError, ValueError):
 
 class StoreWriteError(StoreError, OSError):
     """A result could not be written (disk full, read-only file, I/O error); nothing was half-written."""
+
+
+class StoreConflictError(StoreError, RuntimeError):
+    """Rows a sweep had computed were replaced or deleted by another process while it ran (a process sweeping
+    the same points with other code, or ``--fresh``); nothing stale is returned, and a rerun recomputes them."""
 
 
 class UnknownExperimentError(FLTError, ValueError):

@@ -1,7 +1,8 @@
 """One sweep point as a picklable task, and the function every backend runs on it.
 
 :func:`run_point` imports the module that registered the experiment (so a spawned or remote worker
-finds it by name), runs it, and returns the values with the worker's provenance. With
+finds it by name), runs it, and returns the values with the worker's provenance and, in a worker, the
+experiment's code fingerprint there (a sweep refuses rows computed by other code than its own). With
 ``capture=True`` (workers) an exception is returned as text, because arbitrary exceptions do not
 always pickle; in-process it is raised as :class:`~flt_theory.runner.errors.ExperimentError` with
 the original as its cause.
@@ -51,8 +52,9 @@ def describe(experiment: str, params: dict[str, Any], seed: int | tuple[int, ...
 
 def run_point(task: PointTask) -> dict[str, Any]:
     """Run ``task`` (one point, its seeds in one call when the experiment is batched); return
-    ``{"ids", "ok", "values" (one dict per seed), "wall_time" (per seed), "finished_at", ...provenance}``
-    or, when it failed and ``task.capture``, ``{"ids", "ok": False, "error", "traceback"}``."""
+    ``{"ids", "ok", "values" (one dict per seed), "wall_time" (per seed), "finished_at", "code_fingerprint"
+    (None in-process: it is the sweep's own), ...provenance}`` or, when it failed and ``task.capture``,
+    ``{"ids", "ok": False, "error", "traceback"}``."""
     try:
         exp = get_experiment(task.experiment, task.module)
         if task.threads is not None:
@@ -78,5 +80,6 @@ def run_point(task: PointTask) -> dict[str, Any]:
         "values": values,
         "wall_time": wall,
         "finished_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "code_fingerprint": exp.code_fingerprint if task.capture else None,
         **worker_provenance(task.params),
     }

@@ -1,10 +1,11 @@
 r"""Experiments: pure functions ``f(params, seed) -> {name: float}`` registered by name.
 
-A sweep point is identified by ``(experiment, params, seed)`` alone, so an experiment must be a
-*pure* function of its parameters and seed (draw every random number from ``seed``). It is looked
-up by name; a process-pool or Dask worker imports the module that registered it (recorded with the
-experiment) and finds it there, so experiments must live in importable modules, not in
-``__main__``.
+A sweep point is identified by ``(experiment, params, seed)`` alone (and the experiment's ``version``),
+so an experiment must be a *pure* function of its parameters and seed (draw every random number from
+``seed``); its stored row is served only while the experiment's code is unchanged
+(:attr:`Experiment.code_fingerprint`). It is looked up by name; a process-pool or Dask worker imports
+the module that registered it (recorded with the experiment) and finds it there, so experiments must
+live in importable modules, not in ``__main__``.
 
 ``defaults`` are merged into every point and ``types`` (name -> converter, e.g. ``int``, ``float``)
 normalise the values, so that ``kappa=1`` and ``kappa=1.0``, or an omitted default and the same
@@ -31,6 +32,7 @@ from typing import Any
 
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 from .errors import DivergedPointError, ExperimentError, UnknownExperimentError
+from .fingerprint import code_fingerprint as _code_fingerprint
 
 __all__ = [
     "RESERVED_COLUMNS",
@@ -52,7 +54,7 @@ ExperimentFunction = Callable[[dict, int], Mapping[str, float]]
 RESERVED_COLUMNS = frozenset(
     {
         "id", "experiment", "seed", "wall_time", "finished_at", "flt_version", "git_commit", "python_version",
-        "torch_version", "sympy_version", "numpy_version", "host", "torch_threads",
+        "torch_version", "sympy_version", "numpy_version", "host", "torch_threads", "code_fingerprint",
     }
 )
 _RESERVED_RESULTS = RESERVED_COLUMNS | {"device", "dtype"}
@@ -79,8 +81,9 @@ class Experiment:
     description
         One line (the function's docstring summary by default).
     version
-        0, or the number of times the experiment's numbers changed for the same parameters and seed (a fixed
-        bug): it enters the stored rows' keys, so a store never serves rows of the earlier code.
+        0, or the number of times the experiment's numbers changed for the same parameters and seed for a
+        reason its code fingerprint does not see (a data file, a library's behaviour): it enters the stored
+        rows' keys, so a store never serves rows of the earlier version.
     """
 
     name: str
@@ -96,6 +99,14 @@ class Experiment:
     def module(self) -> str:
         """The module that registers the experiment (imported by workers to find it)."""
         return self.function.__module__
+
+    @property
+    def code_fingerprint(self) -> str:
+        """SHA-256 of the function's source and of the project modules it imports, transitively
+        (:mod:`~flt_theory.runner.fingerprint`; computed on first use, then re-checked at the cost of a
+        ``stat`` per file): stored with every row, and a row of another fingerprint is stale — a sweep
+        recomputes it rather than serve it."""
+        return _code_fingerprint(self.function)
 
     def normalize(self, params: Mapping[str, Any]) -> dict[str, Any]:
         """``params`` with defaults merged and every value converted; raises on unknown or missing names."""
@@ -212,8 +223,12 @@ def experiment(
     result for a seed must not depend on which other seeds share the call (draw each seed's numbers
     from its own generator), so that stored rows are the same whatever was computed together.
 
-    ``version`` (default 0): bump it when the function's numbers change for the same parameters and seed (a
-    fixed bug); it enters the keys of the stored rows, so rows of the earlier code are recomputed, not reused.
+    Every stored row carries the experiment's :attr:`Experiment.code_fingerprint`, a hash of the source of the
+    function and of the project code it imports, so an edit of that code makes the rows stored before it stale
+    (recomputed, never served) without anything to bump. ``version`` (default 0) is for the changes a
+    fingerprint cannot see — a data file read at run time, a library whose behaviour changed: bump it when
+    the function's numbers change for the same parameters and seed; it enters the keys of the stored rows,
+    so rows of the earlier version are recomputed, not reused.
 
     ``guard(params, seeds)`` (optional) estimates a point's memory and time and raises an
     :class:`~flt_theory.errors.InvalidParameterError` naming the size that is too large; a sweep calls it

@@ -1,10 +1,23 @@
 r"""The results store: one SQLite file, one row per ``(experiment, params, seed)``.
 
 Row identity. :func:`point_id` hashes the canonical JSON of ``{"experiment", "params", "seed"}``
-(keys sorted, no spaces, finite numbers only; and the experiment's ``version`` when it is not 0) with SHA-256; it is the primary key, so a point is
-stored at most once whoever computes it, and re-running a sweep computes only the missing ids.
+(keys sorted, no spaces, finite numbers only; and the experiment's ``version`` when it is not 0) with
+SHA-256; it is the primary key, so a point is stored at most once whoever computes it, and re-running
+a sweep computes only the missing ids.
 
-Durability. The file is in WAL mode and every result is ONE ``INSERT OR IGNORE`` statement in
+Rows tied to their code. Each row also stores the ``code_fingerprint`` of the code that computed it
+(:mod:`.fingerprint`: the experiment function's source and the project modules it imports). The
+fingerprint is checked on read rather than put in the key, so that a row of edited code is *replaced*,
+not kept beside the new one: a sweep treats a stored row whose fingerprint differs from its
+experiment's current one (or is empty) as **stale**, recomputes it and overwrites it (:meth:`ResultStore.put`
+replaces a row of another fingerprint), and never returns it; the count is ``frame.attrs["stale"]``.
+
+Schema versions. Version 1 had no ``code_fingerprint`` column: opening such a store for writing
+migrates it in place (one transaction: the column is added, empty, and the version set to 2), so its
+rows are stale — kept, never served, replaced as sweeps recompute them. Opened read-only it is read
+as it is (an empty fingerprint).
+
+Durability. The file is in WAL mode and every result is ONE ``INSERT`` statement in
 autocommit mode, i.e. one transaction: a process killed at any moment (SIGKILL included) leaves
 either the whole row or none of it. ``synchronous=NORMAL``: a committed row survives the death of
 the process; only a power cut may lose the last few commits, never corrupt the file.
@@ -53,14 +66,17 @@ __all__ = [
 ]
 
 FORMAT = "flt_theory.results"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
-#: Provenance columns, in table order (``wall_time`` in seconds; ``finished_at`` UTC ISO 8601).
+#: Provenance columns, in table order (``wall_time`` in seconds; ``finished_at`` UTC ISO 8601;
+#: ``code_fingerprint``: :mod:`.fingerprint`, empty in rows of schema 1).
 PROVENANCE_COLUMNS = (
     "wall_time", "finished_at", "flt_version", "git_commit", "python_version", "torch_version", "sympy_version",
-    "numpy_version", "device", "dtype", "host", "torch_threads",
+    "numpy_version", "device", "dtype", "host", "torch_threads", "code_fingerprint",
 )
 _COLUMNS = ("id", "experiment", "params", "seed", "result") + PROVENANCE_COLUMNS
+#: The columns of a schema-1 store (everything but ``code_fingerprint``, added by the migration to 2).
+_COLUMNS_V1 = _COLUMNS[:-1]
 _SCHEMA = f"""
 CREATE TABLE flt_store (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE flt_results (
@@ -76,7 +92,12 @@ CREATE TABLE flt_results (
 CREATE INDEX flt_results_experiment ON flt_results (experiment);
 INSERT INTO flt_store VALUES ('format', '{FORMAT}'), ('schema_version', '{SCHEMA_VERSION}');
 """
-_INSERT = f"INSERT OR IGNORE INTO flt_results ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
+#: Insert a row; one of the same id is replaced only when it was stored with another code fingerprint (stale).
+_INSERT = (
+    f"INSERT INTO flt_results ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
+    f"ON CONFLICT (id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in _COLUMNS[1:])} "
+    "WHERE flt_results.code_fingerprint IS NOT excluded.code_fingerprint"
+)
 _CHUNK = 500  # ids per IN (...) query, below SQLite's parameter limit
 
 
@@ -201,6 +222,9 @@ class ResultStore:
             )
         self.path = str(path)
         self.readonly = readonly
+        # what rows() selects for the fingerprint and all columns (NULL in an unmigrated read-only store)
+        self._fingerprint = "code_fingerprint"
+        self._select = ", ".join(_COLUMNS)
         self._conn = self._connect()
         try:
             self._open()
@@ -264,13 +288,35 @@ class ResultStore:
                 f"results store {self.path!r} has schema version {version}, written by a newer flt_theory "
                 f"(this one reads version {SCHEMA_VERSION}); it was left untouched. Upgrade flt_theory."
             )
-        if version < 1 or not set(_COLUMNS) <= columns:
+        required = _COLUMNS_V1 if version == 1 else _COLUMNS
+        if version < 1 or not set(required) <= columns:
             raise CorruptStoreError(
                 f"results store {self.path!r} is damaged: schema version {meta.get('schema_version')!r}, "
-                f"missing columns {sorted(set(_COLUMNS) - columns)}. It was left untouched."
+                f"missing columns {sorted(set(required) - columns)}. It was left untouched."
             )
         if not self.readonly:
             self._pragma("PRAGMA synchronous = NORMAL")
+            if version < SCHEMA_VERSION:
+                self._migrate()
+        elif version < SCHEMA_VERSION:  # read as it is: the fingerprint it lacks reads as empty
+            self._fingerprint = "NULL"
+            self._select = ", ".join(_COLUMNS_V1) + ", NULL AS code_fingerprint"
+
+    def _migrate(self) -> None:
+        """Schema 1 -> 2 in one transaction: add the empty ``code_fingerprint`` column (the rows become stale)."""
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                columns = {row[1] for row in self._conn.execute("PRAGMA table_info(flt_results)")}
+                if "code_fingerprint" not in columns:  # another process may have migrated it meanwhile
+                    self._conn.execute("ALTER TABLE flt_results ADD COLUMN code_fingerprint TEXT")
+                self._conn.execute("UPDATE flt_store SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.rollback()
+                raise
+        except sqlite3.Error as exc:
+            raise self._write_error(exc, f"migrate it from schema version 1 to {SCHEMA_VERSION}") from None
 
     def _pragma(self, statement: str) -> None:
         try:
@@ -340,14 +386,24 @@ class ResultStore:
         return [name for (name,) in self._read("SELECT DISTINCT experiment FROM flt_results ORDER BY experiment")]
 
     def existing(self, ids: Iterable[str]) -> set[str]:
-        """The subset of ``ids`` already stored."""
+        """The subset of ``ids`` already stored (whatever code stored them; see :meth:`fingerprints`)."""
+        return set(self.fingerprints(ids))
+
+    def fingerprints(self, ids: Iterable[str]) -> dict[str, str | None]:
+        """The stored ones of ``ids`` -> the code fingerprint stored with each (None: a row of schema 1).
+
+        >>> with ResultStore(":memory:") as store:
+        ...     _ = store.put(make_row("demo", {"x": 1.0}, 0, {"y": 2.0}, wall_time=0.1, code_fingerprint="abc"))
+        ...     store.fingerprints([point_id("demo", {"x": 1.0}, 0), point_id("demo", {"x": 2.0}, 0)]).values()
+        dict_values(['abc'])
+        """
         ids = list(ids)
         if not ids or not self._has_table():
-            return set()
-        found: set[str] = set()
+            return {}
+        found: dict[str, str | None] = {}
         for start in range(0, len(ids), _CHUNK):
             chunk = ids[start : start + _CHUNK]
-            found.update(i for (i,) in self._read(f"SELECT id FROM flt_results WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+            found.update(self._read(f"SELECT id, {self._fingerprint} FROM flt_results WHERE id IN ({','.join('?' * len(chunk))})", chunk))
         return found
 
     def delete(self, ids: Iterable[str]) -> int:
@@ -366,7 +422,9 @@ class ResultStore:
         return removed
 
     def put(self, row: Mapping[str, Any]) -> bool:
-        """Insert one row (from :func:`make_row`) in one transaction; False if its id was already stored."""
+        """Insert one row (from :func:`make_row`) in one transaction, replacing a stored row of the same id
+        only when that one has another ``code_fingerprint`` (stale); False if its id was already stored with
+        the same fingerprint (nothing changed)."""
         if self.readonly:
             raise StoreError(f"results store {self.path!r} was opened read-only")
         values = tuple(row[c] for c in _COLUMNS)
@@ -376,24 +434,27 @@ class ResultStore:
             raise self._write_error(exc, f"store point {row['params']} seed {row['seed']}") from None
         return cursor.rowcount == 1
 
-    def rows(self, *, ids: Sequence[str] | None = None, experiment: str | None = None) -> list[dict[str, Any]]:
+    def rows(self, *, ids: Sequence[str] | None = None, experiment: str | None = None,
+             code_fingerprint: str | None = None) -> list[dict[str, Any]]:
         """Stored rows as dicts with ``params`` and ``result`` decoded: in ``ids`` order when given
-        (missing ids skipped), else sorted by experiment, parameters and seed."""
+        (missing ids skipped), else sorted by experiment, parameters and seed; with ``code_fingerprint``,
+        only the rows stored with that fingerprint (the others are skipped like missing ids)."""
         if not self._has_table():
             return []
-        select = f"SELECT {', '.join(_COLUMNS)} FROM flt_results"
+        select = f"SELECT {self._select} FROM flt_results"
+        code = ("", ()) if code_fingerprint is None else (f" AND {self._fingerprint} IS ?", (code_fingerprint,))
         if ids is not None:
             ids = list(ids)
             found: dict[str, tuple] = {}
             for start in range(0, len(ids), _CHUNK):
                 chunk = ids[start : start + _CHUNK]
-                for raw in self._read(f"{select} WHERE id IN ({','.join('?' * len(chunk))})", chunk):
+                for raw in self._read(f"{select} WHERE id IN ({','.join('?' * len(chunk))}){code[0]}", [*chunk, *code[1]]):
                     found[raw[0]] = raw
             raws = [found[i] for i in dict.fromkeys(ids) if i in found]
         elif experiment is not None:
-            raws = self._read(f"{select} WHERE experiment = ? ORDER BY params, seed", (experiment,))
+            raws = self._read(f"{select} WHERE experiment = ?{code[0]} ORDER BY params, seed", (experiment, *code[1]))
         else:
-            raws = self._read(f"{select} ORDER BY experiment, params, seed")
+            raws = self._read(f"{select} WHERE 1{code[0]} ORDER BY experiment, params, seed", code[1])
         out = []
         for raw in raws:
             row = dict(zip(_COLUMNS, raw))
@@ -412,13 +473,14 @@ class ResultStore:
         experiment: str | None = None,
         provenance: bool = False,
         param_order: Sequence[str] = (),
+        code_fingerprint: str | None = None,
     ) -> pd.DataFrame:
-        """The rows as a DataFrame: ``experiment``, one column per parameter, ``seed``, one column per
-        result, then (``provenance=True``) :data:`PROVENANCE_COLUMNS` and ``id`` (``device``/``dtype``
+        """The rows (of :meth:`rows`) as a DataFrame: ``experiment``, one column per parameter, ``seed``, one
+        column per result, then (``provenance=True``) :data:`PROVENANCE_COLUMNS` and ``id`` (``device``/``dtype``
         become ``run_device``/``run_dtype`` when the experiment has parameters of those names)."""
         import pandas as pd
 
-        rows = self.rows(ids=ids, experiment=experiment)
+        rows = self.rows(ids=ids, experiment=experiment, code_fingerprint=code_fingerprint)
         params_seen: dict[str, None] = dict.fromkeys(param_order)
         values_seen: dict[str, None] = {}
         for row in rows:

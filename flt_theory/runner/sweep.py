@@ -1,11 +1,13 @@
 r"""Resumable sweeps: a grid of parameter points × seeds, each point computed once and stored.
 
 :func:`sweep` expands the grid, hashes every ``(experiment, params, seed)`` into its row id, asks
-the store which ids it already holds, and computes only the others — in this process, in a local
-process pool (``jobs``) or on Dask (``scheduler``). Each result is written the moment it arrives,
-in its own transaction, so a sweep killed at any moment and run again loses no completed point,
-duplicates none, and ends with the same table as an uninterrupted run (the experiments are pure
-functions of their parameters and seed).
+the store which ids it already holds *with the experiment's current code fingerprint*, and computes
+only the others — in this process, in a local process pool (``jobs``) or on Dask (``scheduler``). A
+stored row of another fingerprint (the experiment's code was edited since, or a row of schema 1) is
+stale: it is recomputed and replaced, never returned, and counted in ``attrs["stale"]``. Each result
+is written the moment it arrives, in its own transaction, so a sweep killed at any moment and run
+again loses no completed point, duplicates none, and ends with the same table as an uninterrupted run
+(the experiments are pure functions of their parameters and seed).
 
 >>> from flt_theory.runner.registry import experiment
 >>> @experiment("demo/affine", types={"a": float})
@@ -14,8 +16,8 @@ functions of their parameters and seed).
 >>> df = sweep("demo/affine", grid={"a": [1, 2]}, seeds=2, progress=False)
 >>> df[["a", "seed", "y"]].to_dict("list")
 {'a': [1.0, 1.0, 2.0, 2.0], 'seed': [0, 1, 0, 1], 'y': [0.0, 1.0, 0.0, 2.0]}
->>> df.attrs["computed"], df.attrs["reused"]
-(4, 0)
+>>> df.attrs["computed"], df.attrs["reused"], df.attrs["stale"]
+(4, 0, 0)
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._validation import check_int
 from ..errors import InvalidParameterError, InvalidParameterTypeError
-from .errors import DivergedPointError, ExperimentError
+from .errors import BackendError, DivergedPointError, ExperimentError, StoreConflictError
 from .executors import InProcessBackend, PoolBackend, make_backend
 from .points import PointTask, describe, run_point
 from .provenance import static_provenance
@@ -161,13 +163,17 @@ def sweep(
     -------
     pandas.DataFrame
         One row per (point, seed) in grid order, seeds fastest: ``experiment``, the parameters,
-        ``seed``, the results. ``attrs``: ``computed`` and ``reused`` row counts, ``store``.
+        ``seed``, the results. ``attrs``: ``computed`` and ``reused`` row counts, ``stale`` (how many of
+        the computed rows replaced stored rows of other code: :attr:`Experiment.code_fingerprint`),
+        ``store``, ``experiment``.
 
     Raises
     ------
     UnknownExperimentError, InvalidParameterError
         Before anything runs. ExperimentError: a point raised (the points completed before it are
-        stored); StoreError and its subclasses: the store is unusable (nothing is lost).
+        stored); StoreError and its subclasses: the store is unusable (nothing is lost);
+        StoreConflictError: another process replaced rows of this sweep meanwhile; BackendError: a worker
+        runs other code than this process.
     """
     exp = get_experiment(experiment)
     if grid is not None and points is not None:
@@ -193,18 +199,27 @@ def sweep(
 
     for params in normalized.values():  # sizes that would exceed the machine are refused before anything runs
         exp.check_budget(params, len(seed_list))
+    code = exp.code_fingerprint
     st, own = _open_store(store)
     try:
         if fresh:
             st.delete(ids)
-        done = st.existing(ids)
+        stored = st.fingerprints(ids)
+        done = {i for i, stored_code in stored.items() if stored_code == code}
         todo = [t for t in tasks if t[0] not in done]
-        computed = _run(exp, todo, st, len(tasks), jobs, scheduler, progress) if todo else 0
-        frame = st.frame(ids=ids, provenance=provenance, param_order=param_order)
+        computed = _run(exp, todo, st, len(tasks), jobs, scheduler, progress, code) if todo else 0
+        frame = st.frame(ids=ids, provenance=provenance, param_order=param_order, code_fingerprint=code)
     finally:
         if own:
             st.close()
-    frame.attrs.update(computed=computed, reused=len(tasks) - len(todo), store=st.path, experiment=exp.name)
+    if len(frame) != len(tasks):
+        raise StoreConflictError(
+            f"{len(tasks) - len(frame)} of the {len(tasks)} rows of {exp.name!r} in results store {st.path!r} were "
+            "replaced or deleted by another process while this sweep ran (one sweeping them with other code, or "
+            "--fresh); no stale row was returned — re-run to recompute them."
+        )
+    frame.attrs.update(computed=computed, reused=len(tasks) - len(todo), stale=len(stored) - len(done), store=st.path,
+                       experiment=exp.name)
     return frame
 
 
@@ -218,7 +233,8 @@ def _batches(exp: Experiment, todo: list) -> list[list]:
     return list(groups.values())
 
 
-def _run(exp: Experiment, todo: list, st: ResultStore, total: int, jobs: int, scheduler: Any, progress: bool | None) -> int:
+def _run(exp: Experiment, todo: list, st: ResultStore, total: int, jobs: int, scheduler: Any, progress: bool | None,
+         code: str) -> int:
     static = static_provenance()
     computed = 0
     with make_backend(jobs, scheduler) as backend:
@@ -241,12 +257,20 @@ def _run(exp: Experiment, todo: list, st: ResultStore, total: int, jobs: int, sc
                         f"of {exp.name!r} stored so far are kept — fix it and re-run to resume.\n"
                         f"Worker traceback:\n{outcome['traceback']}"
                     )
+                worker_code = outcome.get("code_fingerprint")
+                if worker_code is not None and worker_code != code:
+                    raise BackendError(
+                        f"a worker computed {describe(exp.name, first[1], tuple(by_id[i][2] for i in outcome['ids']))} "
+                        f"with other code than this process (code fingerprint {worker_code[:12]} there, {code[:12]} here: "
+                        f"its flt_theory or {exp.module!r} differs); its rows were not stored. Run the workers on the "
+                        "same source files as the sweeping process."
+                    )
                 provenance = {k: outcome[k] for k in ("device", "dtype", "host", "torch_threads")}
                 for pid, values in zip(outcome["ids"], outcome["values"]):
                     _, params, seed, params_json = by_id[pid]
                     st.put(make_row(exp.name, params, seed, values, wall_time=outcome["wall_time"],
                                     finished_at=outcome["finished_at"], params_json=params_json, version=exp.version,
-                                    **static, **provenance))
+                                    code_fingerprint=code, **static, **provenance))
                     computed += 1
                 bar.update(len(outcome["ids"]))
     return computed
@@ -256,7 +280,8 @@ def load_results(
     store: str | os.PathLike | ResultStore, experiment: str | None = None, *, provenance: bool = False
 ) -> pd.DataFrame:
     """Every stored row (of ``experiment``) as a DataFrame, sorted by experiment, parameters and
-    seed; the file is opened read-only.
+    seed; the file is opened read-only. It is what the store holds, stale rows included: with
+    ``provenance=True`` the ``code_fingerprint`` column tells which code computed each row.
 
     >>> load_results(ResultStore(":memory:")).columns.tolist()
     ['experiment', 'seed']
