@@ -84,3 +84,41 @@ def test_laws_latex_document():
     for law in laws:
         assert law.latex() in doc
     assert doc.count(r"\item") == len(laws)
+
+
+# -- a catalogue that does not contradict itself (example (d) of the staircase) -------------------------------
+
+
+def _both_passing(claims, frame):
+    """Pairs (key, other key) of ``claims`` declared contradicting (``Claim.contradicts``) whose checks both pass on
+    ``frame``."""
+    passed = {c.key: bool(c.evaluate(frame).passed) for c in claims}
+    return [(c.key, other) for c in claims for other in c.contradicts if passed.get(c.key) and passed.get(other)]
+
+
+def test_staircase_d_claims_do_not_contradict_each_other_on_one_frame():
+    """On ONE measured frame (d = 128, n = 64d, two steps): the restated (d) (at least one new direction of
+    span(w2, w3)) and the finding (exactly one) both pass; the conjecture's literal statement (every direction of the
+    plane: the control of the restated claim) contradicts the finding, so the two must not both pass."""
+    import dataclasses
+
+    from flt_theory.systems import get_claim, measure
+
+    restated, finding = get_claim("giant-step/staircase-d"), get_claim("giant-step/staircase-d-one-new-direction")
+    assert restated.the_law.relation == "in" and restated.the_wrong_law.relation == "eq"
+    one = measure(restated, "small")  # the d = 128 rung of the finding's ladder: the same stored point
+    assert one["d"].nunique() == 1
+    literal = dataclasses.replace(restated, name="staircase-d-literal", law=restated.the_wrong_law,
+                                  wrong_law=restated.the_law, contradicts=(finding.key,))
+    claims = [restated, finding, literal]
+    assert _both_passing(claims, one) == []
+    assert restated.verdict(one).passed and finding.evaluate(one).passed
+    assert not literal.evaluate(one).passed
+    # the declared pairs of the system, each on its claims' shared frame
+    from flt_theory.systems import registry
+
+    system = {c.key: c for s in registry.systems() if s.name == "giant-step" for c in s.claims}
+    for claim in system.values():
+        for other in claim.contradicts:
+            assert claim.measurement == system[other].measurement, (claim.key, other)
+            assert _both_passing([claim, system[other]], measure(claim, "small")) == []

@@ -36,6 +36,20 @@ Laws (:func:`one_step_laws`):
   the spike). The alignment depends on the student only through :math:`\mu_1(\sigma) \neq 0`; a target with
   :math:`\mu^*_1 = 0` (e.g. :math:`\mathrm{He}_2`) gives no spike along :math:`\beta^*` (alignment
   :math:`O(d^{-1/2})`) and no improvement.
+
+Hypotheses (:data:`HYPOTHESES`). What we established, and how: the abstract of arXiv 2205.01445 states the setting
+— the proportional limit :math:`n, d, N \to \infty` at the same rate, :math:`W` and :math:`a` at random
+initialisation, one step on :math:`W`, ridge on the conjugate kernel — and the two step-size scalings: small
+:math:`\eta` (Gaussian equivalence: better than random features, not better than the best linear model) and
+"sufficiently large" :math:`\eta` (:math:`\eta = \Theta(\sqrt N)`, "for certain :math:`f^*`": beyond the linear
+regime, below the random-feature bound). The random-feature bound :math:`\|P_{>1}f^*\|^2 + o(1)` is the known
+proportional-regime limit of random-features ridge that the paper compares with. The theorem numbers and the
+exact constants of "sufficiently large" were not readable here (only the abstract and a tutorial's statement with
+:math:`\sigma = \sigma^* = \tanh` were), so each hypothesis names its statement by content. Readings: the
+proportional limit as :math:`d \ge 64` at fixed :math:`\psi` and :math:`N = d`; the large step
+:math:`\eta = \Theta(\sqrt N)` as any fixed :math:`\tilde\eta > 0`; "sufficiently large" :math:`\psi = n/d`
+as :math:`\psi \ge 8` — this project's own reading, from where the gain first appears in its sweeps (ψ ≈ 8 at
+:math:`d = 256`, derivation ``derive_one_step_ba``), not a constant of the source.
 """
 
 from __future__ import annotations
@@ -43,11 +57,14 @@ from __future__ import annotations
 import sympy as sp
 
 from ...symbolic.hermite import hermite_coefficients
+from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import Law, Source
 from ...symbolic.target import parse_link
 
 __all__ = [
     "BA",
+    "HYPOTHESES",
+    "LARGE_PSI",
     "PSI",
     "NOISE",
     "hermite_parts",
@@ -67,6 +84,24 @@ BA = Source(
 PSI = sp.Symbol("psi", positive=True)
 NOISE = sp.Symbol("sigma_epsilon", positive=True)  # 0 is substituted for noise-free labels
 _ETA_GS, _P = sp.symbols("eta_GS p", positive=True)
+_D, _ETA_TILDE = sp.Symbol("d", positive=True), sp.Symbol("eta_tilde", nonnegative=True)
+
+#: "ψ = n/d sufficiently large" read as ψ ≥ LARGE_PSI (module docstring: this project's reading).
+LARGE_PSI = 8
+
+#: The hypotheses of the source's statements, by name (module docstring).
+HYPOTHESES: dict[str, Hypothesis] = {
+    "proportional": Hypothesis(text="proportional limit n, d, N → ∞ with n/d = ψ, N = d (read as d ≥ 64)",
+                               condition=_D >= 64, where="setting of every result (proportional asymptotic limit)"),
+    "random features": Hypothesis(text="first layer at initialisation (η̃ = 0)", condition=sp.Eq(_ETA_TILDE, 0),
+                                  where="random-features baseline (W fixed at initialisation)"),
+    "large step": Hypothesis(text="large step η = Θ(√N): η̃ = η/√N a fixed positive constant", condition=_ETA_TILDE > 0,
+                             where="large-step result (η = Θ(√N), 'sufficiently large η')"),
+    "large psi": Hypothesis(text=f"ψ = n/d sufficiently large (read as ψ ≥ {LARGE_PSI})", condition=PSI >= LARGE_PSI,
+                            where="large-step result ('sufficiently large' sample ratio)"),
+}
+_READING = ("the proportional limit read as d ≥ 64 at fixed ψ and N = d; o(1) read as the 95% interval over seeds "
+            "(a bound fails only where the data exclude it); constants 1")
 
 
 def _value(coeffs, j: int) -> sp.Expr:
@@ -144,22 +179,29 @@ def one_step_laws(link: str | sp.Expr = "tanh", activation: str | sp.Expr = "tan
             name="random-feature lower bound", lhs=r"\inf_{\lambda} \mathcal{R}(\hat f_{\lambda})", relation="geq",
             value=bound, conditions=(r"\tilde\eta = 0", limit, r"n/d = \psi"), source=BA,
             words=f"random features (W at init): ridge risk ≥ ‖P_>1 f*‖² = {float(bound):.4g} + o(1)",
+            hypotheses=(HYPOTHESES["proportional"], HYPOTHESES["random features"]), hypotheses_reading=_READING,
         ),
         "one step beats random features": Law(
             name="one step beats random features", lhs=r"\mathcal{R}(\hat f_{\lambda})", relation="leq", value=bound,
             conditions=(r"\eta = \tilde\eta\sqrt{N}", r"\tilde\eta,\ \psi \text{ large enough}", limit), source=BA,
             words=f"after one step η = η̃√N: ridge risk < ‖P_>1 f*‖² = {float(bound):.4g} (η̃, ψ large enough)",
             regime="σ* = " + str(parse_link(link)) + ", N = d",
+            hypotheses=(HYPOTHESES["proportional"], HYPOTHESES["large step"], HYPOTHESES["large psi"]),
+            hypotheses_reading=_READING + f"; η = Θ(√N) as any η̃ > 0; 'ψ large enough' as ψ ≥ {LARGE_PSI} (this "
+                               "project's reading: the source gives no constant)",
         ),
         "p_gt1 norm": Law(
             name="p_gt1 norm", lhs=r"\|P_{>1} f^*\|_{L^2}^2", relation="eq", value=bound,
             conditions=(rf"\sigma^*(z) = {sigma_star}",), status="derived", source=BA,
             words=f"‖P_>1 f*‖² = E[σ*²] − μ0*² − μ1*² = {float(bound):.6g}",
+            hypotheses_reading="an exact identity (Parseval): true at every size, no condition",
         ),
         "spike alignment": Law(
             name="spike alignment", lhs=r"|\langle u_1(\nabla_W), \beta^*\rangle|", relation="to",
             value=spike_alignment_law(link, activation), conditions=(r"\mu_1(\sigma) \neq 0", limit, r"n/d = \psi"),
             status="derived", source=BA,
             words="alignment of the step's spike with β*: √(ψμ1*² / (ψμ1*² + E[σ*²] + σ_ε²))",
+            hypotheses=(HYPOTHESES["proportional"],),
+            hypotheses_reading="derived here (a limit d → ∞ at fixed ψ, module docstring); d ≥ 64 read as large",
         ),
     }
