@@ -21,7 +21,17 @@ Claim ``relu-growth-slopes`` (q = 1): :math:`\max\gamma` grows by :math:`\eta\|\
 
 Claim ``relu3-growth-exponent`` (q = 3, a finding): :math:`\Delta A \propto A^{q-1}` holds for the overlap
 :math:`A = j\langle w^0,\mu\rangle + \gamma`; its literal reading on :math:`\gamma` alone (the control) fails —
-:math:`\gamma^0 = 0` and :math:`\Delta\gamma` depends on :math:`A`, not on :math:`\gamma` (fitted exponent ≈ 0).
+:math:`\gamma^0 = 0` and :math:`\Delta\gamma` depends on :math:`A`, not on :math:`\gamma` (fitted exponent ≈ 0). Both
+speak of one quantity, :math:`\Delta\gamma = \Delta A`. Measured INSIDE Cao et al.'s Condition 4.2 (:math:`d = 10^{11}
+\ge m^4n^4`, :math:`\sigma_0` in its window, :math:`\eta \le 1/d`): exponents 2.0000 and 0.0000, and the same to
+seven digits at :math:`d = 10^{13}, 10^{15}` (float64 is not the limit of the reduced dynamics there).
+
+Hypotheses (:mod:`flt_theory.systems.signal_noise.laws`, module docstring). The boundary claims lie outside their
+theorems' hypotheses — Cao et al.'s Condition 4.2 at :math:`q = 3` needs :math:`d \ge m^4n^4`,
+:math:`n/\sqrt d \le \sigma_0\sqrt d \le 1/(m^2n)` and :math:`\eta \le 1/d`, Kou et al.'s step bound is exceeded by
+:math:`nm` — and say so in their ``extrapolation_note`` (the GD steps inside grow like :math:`m^3n^2`). The ReLU³
+slope finding is therefore a finding about these sizes, not a correction of the theorem; its ladder of local slopes
+(below) says whether its deviation from :math:`-1/3` shrinks along :math:`n` at these sizes.
 
 Boundaries. Both coefficients race: a recursion :math:`x^{t+1} = x^t + c\,x^{q-1}` from :math:`x^0` escapes at
 :math:`t \approx 1/((q-2)c\,x_0^{q-2})`; with :math:`A^0 \sim \sigma_0\|\mu\|`, :math:`B^0 \sim \sigma_0\sigma_\xi\sqrt d` the
@@ -98,6 +108,47 @@ def test_prediction():
     assert law.number(tau=0.2, d=128, n=64, snr=sp.sqrt(sp.Rational(2, 64))) == 0.1
     assert laws.value_in_regime(law, tau=0.2, d=512, n=64, snr=sp.sqrt(sp.Rational(2, 64))) != 0.1
     assert [x.status for x in (laws.relu_q_slope_finding(3), laws.growth_exponent(3))] == ["finding", "finding"]
+    # statuses: the theorems proved by the sources, the curve's collapse and tail derived here
+    theorems = (laws.cao_boundary(3), laws.kou_boundary(), laws.label_noise_rise())
+    assert [law.status for law in theorems] == ["theorem"] * 3
+    assert laws.kou_collapse().status == laws.kou_tail().status == laws.growth_slopes().status == "derived"
+    # each negative control speaks of its law's quantity
+    assert laws.literal_slope(3).lhs == laws.relu_q_slope_finding(3).lhs
+    assert laws.literal_gamma_recursion(3).lhs == laws.growth_exponent(3).lhs
+
+
+def test_hypotheses_of_cao_condition_4_2():
+    # at q = 3 the initialisation window n d^(-1/2) <= sigma0 sqrt(d) <= 1/(m^2 n) is non-empty iff d >= m^4 n^4
+    dim, _, window = laws.cao_hypotheses(3)
+    for d in (10**9, 2 * 10**10, 10**11):
+        edge = {"n": 40, "m": 10, "d": d, "sigma_xi": 1.0, "mu": 0.2 * d**0.5, "sigma0": 0.999 / (100 * 40) / d**0.5}
+        assert window.holds(edge) == dim.holds(edge)
+    assert laws.cao_hypotheses(2) == ()
+
+
+def test_where_the_claims_speak():
+    from flt_theory.systems import get_claim
+
+    inside = {"relu3-growth-exponent": "all", "relu3-boundary-slope": "none", "relu3-boundary-d": "none",
+              "relu-boundary-slope": "none", "label-noise-rise": "none"}
+    for name, label in inside.items():
+        claim = get_claim(f"signal-noise/{name}")
+        assert claim.in_hypotheses("small") == label, name
+        assert label == "all" or claim.extrapolation_note
+
+
+def test_relu3_slope_ladder():
+    """The finding's local slopes along n (d = 1e5, outside Condition 4.2): does the deviation from -1/3 shrink?"""
+    from flt_theory.compare import ladder_trend
+    from flt_theory.systems import get_claim, measure
+
+    claim = get_claim("signal-noise/relu3-boundary-slope")
+    rungs = claim.ladder(measure(claim, "small"))
+    trend = ladder_trend(rungs, size="n", literal=-1 / 3)
+    print([(round(r["size"]["n"], 1), round(r["estimate"], 4), [round(x, 4) for x in r["ci"]]) for r in rungs], trend)
+    assert len(rungs) >= 3 and trend["decades"] >= 0.9
+    assert all(r["estimate"] > -1 / 3 for r in rungs)  # every local slope is shallower than the literal -1/3
+    assert not trend["shrinking"]  # measured: -0.001 [-0.067, 0.065] per decade of n
 
 
 def test_collapse_variable_and_tail_bracket():

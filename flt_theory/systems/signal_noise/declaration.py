@@ -15,7 +15,7 @@ claim                           law (prediction read)                           
 ``relu-boundary-slope``         Kou et al. 2023, ``law.exponent("n") = -1/4``           Cao et al.'s ReLU³ exponent -1/3
 ``relu-boundary-d``             Kou et al. 2023, ``law.exponent("d") = -1/4``           Cao et al.'s d-independence: 0
 ``relu3-boundary-d``            Cao et al. 2022, ``law.exponent("d") = 0``               ReLU's (nd)^(-1/4): -1/4
-``relu3-boundary-slope``        finding: the CI of the slope in (-1/q, -1/(q+1))        Cao et al.'s literal -1/q
+``relu3-boundary-slope``        finding: the CI of the slope in (-1/q, -1/(q+1))        the literal slope -1/q
 ``relu-growth-slopes``          ``law.numbers(eta, mu, m, tau, ...)``: γ and ρ̄ slopes   γ slope without (1 - 2τ)
 ``relu3-growth-exponent``       ``law.exponent("A") = q - 1`` on :math:`A`               the same recursion on γ alone
 ``label-noise-rise``            ``test error >= law value`` (τ/2, in its regime)        no rise: test error <= τ/2
@@ -109,6 +109,39 @@ LABEL_NOISE_REGIME = dict(max_d_over_n=2, max_n_snr2=2)
 GROWTH_TOLERANCE = 0.02
 EXPONENT_TOLERANCE = 0.1
 
+#: The ReLU^3 growth point inside Cao et al.'s Condition 4.2 (n = 40, m = 10): d = 1e11 >= m^4 n^4 = 2.56e10,
+#: sigma0 sqrt(d) = 2e-4 in the window [n/sqrt(d), 1/(m^2 n)] = [1.26e-4, 2.5e-4], eta = 0.8/d <= min(1/d, 1/||mu||^2).
+#: Float64 resolves the exponent there: over 400 steps A grows by ~1e-4 relative while the rounding of Delta A is ~1e-9
+#: relative; measured exponents 2.0000 (law) and 0.0000 (literal) on every seed.
+CUBIC_GROWTH_INSIDE = dict(snr=0.2, d=10**11, sigma0_sqrt_d=2e-4, eta_scale=0.002)
+
+#: Why the boundary claims have no point inside their source's hypotheses, what inside would need and its cost.
+CUBIC_EXTRAPOLATION = (
+    "Every point lies outside Cao et al. 2022's Condition 4.2: d = 1e4..1e7 against d >= m^4 n^4 (2.6e9 at n = 32, "
+    "4.3e13 at n = 256, m = 10); sigma0 sqrt(d) = 0.01 above the window's 1/(m^2 n) (3.1e-4 at n = 32); "
+    "eta = 0.3 n m/d above 1/d by 3n. d itself is free (the reduced dynamics costs O(m n^2) per step at any d; "
+    "float64 checked at d = 1e11..1e15), but sigma0 and eta inside the window slow the escape of the overlaps: "
+    "steps grow by about (0.3 n m)(0.01 m^2 n) = 3 n^2 at m = 10 (770x at n = 16, 2e5x at n = 256) over the "
+    "current <= 3000 per train, with 10 trains per bisection, i.e. 1e6..1e9 GD steps per point at 1-3 ms each "
+    "on 2 CPU cores: infeasible here. Even "
+    "one train at m = 3, n = 8 (the window's cheapest corner, 8 draws) took up to 1.2e5 steps and 270 s. "
+    "The verdict is an extrapolation."
+)
+RELU_EXTRAPOLATION = (
+    "Every point exceeds the step-size bound of Kou et al. 2023's Condition 4.1 as encoded (eta <= 1/(sigma_p^2 d)): "
+    "eta = n m/(sigma_p^2 d) is n m = 160..1280 times the bound (5120 at n = 512, paper); the dimension d >= n^2, the "
+    "initialisation and n SNR^2 <= 1 hold. Inside would need n m times more GD steps (the bisection's <= 2000 per "
+    "train become 3e5..2.6e6, 10 trains per point: hours per point on 2 CPU cores). An audit of this project "
+    "measured the effect of the larger step on 30 paired draws: +0.0073 +- 0.0008 in the test error."
+)
+LABEL_NOISE_EXTRAPOLATION = (
+    "Every point lies outside the encoded hypotheses of Han et al. 2025: d/n = 2, 8, 32 at n = 64 against d >= n^2 "
+    "(d/n >= 64), and eta = 0.3 min(n m/d, m/||mu||^2) is 10^2..10^3 times 1/d. The measured rise to tau/2 (d/n <= 2) "
+    "is therefore not a check of the theorem; at d/n = 32, the closest to the hypotheses, no rise is measured. Inside "
+    "(n = 64, d >= 4096, eta <= 1/d) needs about 100x the current <= 20000 steps per run (2e6 steps: hours on 2 CPU "
+    "cores)."
+)
+
 
 # ----------------------------------------------------------------------------------------------
 # experiments (batched over seeds; one stored row per point and seed)
@@ -185,6 +218,53 @@ def label_noise(params: dict[str, Any], seeds: list[int]) -> list[dict[str, floa
 
 
 # ----------------------------------------------------------------------------------------------
+# the values the laws' hypotheses read at a measurement point (:mod:`.laws`, module docstring there)
+
+
+def _source_symbols(p: dict[str, Any], *, eta: float, mu: float) -> dict[str, float]:
+    r"""The sources' symbols at a normalised point: :math:`n, d, m` (``width``), :math:`\sigma_p = \sigma_\xi = 1`,
+    :math:`\sigma_0 = s_0/\sqrt d` (``sigma0_sqrt_d``), the step :math:`\eta` and the signal norm :math:`\|\mu\|`."""
+    n, d = p["n"], p["d"]
+    return {"n": n, "d": d, "m": p["width"], "sigma_xi": 1.0, "sigma0": p["sigma0_sqrt_d"] / math.sqrt(d), "eta": eta,
+            "mu": mu}
+
+
+def boundary_hypothesis_values(p: dict[str, Any]) -> dict[str, float]:
+    r"""``signal-noise/boundary``: :math:`\eta = c\,nm/d` and :math:`\|\mu\|` at the geometric middle of the
+    bisection bracket, :math:`\sqrt{\mathrm{snr\_low}\cdot\mathrm{snr\_high}}\,\sqrt d` (where the boundary is sought).
+
+    >>> v = boundary_hypothesis_values({**CUBIC_BOUNDARY, "n": 16, "d": 10**5, "width": 10})
+    >>> round(v["eta"] * 10**5, 6), round(v["sigma0"] * math.sqrt(10**5), 6)
+    (48.0, 0.01)
+    """
+    n, d, m = p["n"], p["d"], p["width"]
+    mu = math.sqrt(p["snr_low"] * p["snr_high"] * d)
+    return _source_symbols(p, eta=_eta_scale_to_eta(p["eta_scale"], n, m, d), mu=mu)
+
+
+def error_curve_hypothesis_values(p: dict[str, Any]) -> dict[str, float]:
+    r"""``signal-noise/error-curve``: :math:`\eta = c\,nm/d` and :math:`\|\mu\| = (X d/n)^{1/4}` at the geometric
+    middle of the grid of :math:`X = n\|\mu\|^4/d`."""
+    n, d, m = p["n"], p["d"], p["width"]
+    return _source_symbols(p, eta=_eta_scale_to_eta(p["eta_scale"], n, m, d),
+                           mu=(math.sqrt(p["x_low"] * p["x_high"]) * d / n) ** 0.25)
+
+
+def growth_hypothesis_values(p: dict[str, Any]) -> dict[str, float]:
+    r"""``signal-noise/growth``: :math:`\eta = c\,nm/d`, :math:`\|\mu\| = \mathrm{SNR}\sqrt d`."""
+    n, d, m = p["n"], p["d"], p["width"]
+    return _source_symbols(p, eta=_eta_scale_to_eta(p["eta_scale"], n, m, d), mu=p["snr"] * math.sqrt(d))
+
+
+def label_noise_hypothesis_values(p: dict[str, Any]) -> dict[str, float]:
+    r"""``signal-noise/label-noise``: :math:`\|\mu\| = \sqrt{n\mathrm{SNR}^2 d/n}`,
+    :math:`\eta = c\min(nm/d, m/\|\mu\|^2)` (as the experiment sets them)."""
+    n, d, m = p["n"], p["d"], p["width"]
+    mu = math.sqrt(p["n_snr2"] / n * d)
+    return _source_symbols(p, eta=p["eta_scale"] * min(n * m / d, m / mu**2), mu=mu)
+
+
+# ----------------------------------------------------------------------------------------------
 # reading the stored frame
 
 
@@ -225,9 +305,43 @@ def compare_boundary_slope(frame: pd.DataFrame, law: Law, *, variable: str, tole
                            predicted=(low, high), measured=fit.exponent, ci=fit.ci, n_seeds=len(y),
                            summary=f"exponent {fmt(fit.exponent)} {fmt_ci(fit.ci)} vs ({fmt(low)}, {fmt(high)}) [demonstrated]",
                            details={"prefactor": fit.prefactor, "xs": xs.tolist()})
-    exponent = float(law.exponent(variable))
+    exponent = predicted_exponent(law, variable)
     return check_power_law(xs, y, exponent, tolerance=tolerance,
                            name=f"{what}: exponent {fmt(exponent)} (tolerance {tolerance:g})")
+
+
+def predicted_exponent(law: Law, variable: str) -> float:
+    r"""The exponent of ``variable`` a boundary law predicts: ``law.exponent(variable)`` for a power law of
+    :math:`\mathrm{SNR}^*`, the value itself for a law ABOUT the slope (a number, e.g. :func:`.laws.literal_slope`).
+
+    >>> predicted_exponent(laws.kou_boundary(), "n"), round(predicted_exponent(laws.literal_slope(3), "n"), 6)
+    (-0.25, -0.333333)
+    """
+    value = sp.sympify(law.value)
+    if value.is_number:
+        return float(value)
+    return float(law.exponent(variable))
+
+
+def boundary_slope_ladder(frame: pd.DataFrame, *, variable: str = "n",
+                          literal: float | None = None) -> list[dict[str, Any]]:
+    r"""Local slopes of :math:`\log\mathrm{SNR}^*` between consecutive values :math:`x_k < x_{k+1}` of ``variable``, one
+    rung per pair at the size :math:`\sqrt{x_kx_{k+1}}`: per seed :math:`\log(y_{k+1}/y_k)/\log(x_{k+1}/x_k)`, the mean
+    over the seeds and its 95% t-interval; ``literal`` (the literal statement's slope) in every rung."""
+    from scipy import stats
+
+    xs, y, _ = boundary_table(frame, variable)
+    rungs = []
+    for k in range(len(xs) - 1):
+        local = np.log(y[:, k + 1] / y[:, k]) / math.log(xs[k + 1] / xs[k])
+        mean = float(local.mean())
+        half = float(stats.t.ppf(0.975, len(local) - 1) * local.std(ddof=1) / math.sqrt(len(local)))
+        size = float(math.sqrt(xs[k] * xs[k + 1]))
+        rung = {"size": {variable: size}, "estimate": mean, "ci": [mean - half, mean + half]}
+        if literal is not None:
+            rung["literal"] = literal
+        rungs.append(rung)
+    return rungs
 
 
 def error_curves(frame: pd.DataFrame) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
@@ -428,12 +542,13 @@ def _seeds(key: str) -> dict[str, int]:
 def _relu_boundary() -> Measurement:
     return Measurement(experiment="signal-noise/boundary", seeds=_seeds("relu_seeds"), points=_points(lambda s: [
         {**RELU_BOUNDARY, "n": n, "d": s["relu_d"], "iterations": s["iterations"], "grid": s["grid"]}
-        for n in s["relu_ns"]]))
+        for n in s["relu_ns"]]), hypothesis_values=boundary_hypothesis_values)
 
 
 def _relu_boundary_d() -> Measurement:
     return Measurement(experiment="signal-noise/boundary", seeds=_seeds("relu_seeds"), points=_points(lambda s: [
-        {**RELU_BOUNDARY, "n": s["relu_n"], "d": d, "iterations": s["iterations"]} for d in s["relu_ds"]]))
+        {**RELU_BOUNDARY, "n": s["relu_n"], "d": d, "iterations": s["iterations"]} for d in s["relu_ds"]]),
+        hypothesis_values=boundary_hypothesis_values)
 
 
 def _cubic_boundary(variable: str) -> Measurement:
@@ -441,24 +556,26 @@ def _cubic_boundary(variable: str) -> Measurement:
         grid = [(n, s["cubic_d"]) for n in s["cubic_ns"]] if variable == "n" else [(s["cubic_n"], d) for d in s["cubic_ds"]]
         return [{**CUBIC_BOUNDARY, "n": n, "d": d, "iterations": s["iterations"]} for n, d in grid]
 
-    return Measurement(experiment="signal-noise/boundary", seeds=_seeds("cubic_seeds"), points=_points(points))
+    return Measurement(experiment="signal-noise/boundary", seeds=_seeds("cubic_seeds"), points=_points(points),
+                       hypothesis_values=boundary_hypothesis_values)
 
 
 def _error_curve() -> Measurement:
     return Measurement(experiment="signal-noise/error-curve", seeds=_seeds("collapse_seeds"), points=_points(lambda s: [
-        {**ERROR_CURVE, "n": n, "d": d, "n_test": s["collapse_n_test"]} for n in s["collapse_ns"] for d in s["collapse_ds"]]))
+        {**ERROR_CURVE, "n": n, "d": d, "n_test": s["collapse_n_test"]}
+        for n in s["collapse_ns"] for d in s["collapse_ds"]]), hypothesis_values=error_curve_hypothesis_values)
 
 
 def _growth(activation: str, **params: Any) -> Measurement:
     point = {"activation": activation, "n": 40, "d": 10**5, "width": 10, "snr": 0.05, **params}
     return Measurement(experiment="signal-noise/growth", seeds=_seeds("growth_seeds"),
-                       points={scale: [point] for scale in SCALES})
+                       points={scale: [point] for scale in SCALES}, hypothesis_values=growth_hypothesis_values)
 
 
 def _label_noise() -> Measurement:
     return Measurement(experiment="signal-noise/label-noise", seeds=_seeds("label_seeds"), points={scale: [
         {"n": 64, "d": ratio * 64, "n_snr2": n_snr2, "label_noise": 0.2} for ratio, n_snr2 in LABEL_NOISE_POINTS[scale]]
-        for scale in SCALES})
+        for scale in SCALES}, hypothesis_values=label_noise_hypothesis_values)
 
 
 def _label_noise_law() -> Law:
@@ -470,21 +587,23 @@ def _claims() -> list[Claim]:
         Claim(name="relu-boundary-slope",
               words="ReLU (Kou et al. 2023): the benign/harmful boundary SNR* ∝ n^(-1/4) (n ||mu||^4 ~ sigma_xi^4 d)",
               law=laws.kou_boundary, wrong_law=functools.partial(laws.cao_boundary, 3),
-              measurement=_relu_boundary(),
+              measurement=_relu_boundary(), extrapolation_note=RELU_EXTRAPOLATION,
               compare=functools.partial(compare_boundary_slope, variable="n", tolerance=0.02)),
         Claim(name="relu-boundary-d",
               words=("ReLU (Kou et al. 2023): at fixed n the boundary SNR* ∝ d^(-1/4); with the slope in n, the boundary "
                      "depends on n ||mu||^4/(sigma_xi^4 d) alone (the data collapse of the boundary)"),
               law=laws.kou_boundary, wrong_law=functools.partial(laws.cao_boundary, 3),
-              measurement=_relu_boundary_d(),
+              measurement=_relu_boundary_d(), extrapolation_note=RELU_EXTRAPOLATION,
               compare=functools.partial(compare_boundary_slope, variable="d", tolerance=0.05)),
         Claim(name="relu-collapse",
-              words=("ReLU (Kou et al. 2023): the whole test-error curve is a function of n ||mu||^4/(sigma_xi^4 d) alone: "
-                     "its level sets at errors 0.3..0.01 have SNR* ∝ (n d)^(-1/4) across n and d"),
-              law=laws.kou_boundary, wrong_law=laws.snr2_collapse,
+              words=("ReLU (derived here from Kou et al. 2023's bounds): the whole test-error curve is a function of "
+                     "n ||mu||^4/(sigma_xi^4 d) alone: its level sets at errors 0.3..0.01 have SNR* ∝ (n d)^(-1/4) "
+                     "across n and d"),
+              law=laws.kou_collapse, wrong_law=laws.snr2_collapse,
               measurement=_error_curve(), compare=compare_collapse),
         Claim(name="relu-exponential-tail",
-              words=("ReLU (Kou et al. 2023): the test error's tail is exponential in X = n ||mu||^4/(sigma_xi^4 d), "
+              words=("ReLU (derived here; Kou et al. 2023 bound it): the test error's tail is exponential in "
+                     "X = n ||mu||^4/(sigma_xi^4 d), "
                      "err = X^(-1/2) exp(-X/C)(1 + O(1/X)): the local power of -log err in X is bracketed around 1 "
                      "by the raw (below) and prefactor-corrected (above) estimates"),
               law=laws.kou_tail, wrong_law=laws.subexponential_tail,
@@ -492,12 +611,15 @@ def _claims() -> list[Claim]:
         Claim(name="relu3-boundary-d",
               words="ReLU^3 (Cao et al. 2022): at fixed n the boundary SNR* does not depend on d (1e4..1e6)",
               law=functools.partial(laws.cao_boundary, 3), wrong_law=laws.kou_boundary,
-              measurement=_cubic_boundary("d"),
+              measurement=_cubic_boundary("d"), extrapolation_note=CUBIC_EXTRAPOLATION,
               compare=functools.partial(compare_boundary_slope, variable="d", tolerance=0.05)),
         Claim(name="relu3-boundary-slope",
-              words="finding: the ReLU^3 boundary slope in log n lies strictly between -1/3 and -1/4 (not Cao et al.'s literal -1/3)",
-              law=functools.partial(laws.relu_q_slope_finding, 3), wrong_law=functools.partial(laws.cao_boundary, 3),
-              measurement=_cubic_boundary("n"),
+              words=("finding, outside the theorem's hypotheses (Cao et al. 2022, Condition 4.2): at n = 16..256, "
+                     "d = 1e5, m = 10 the ReLU^3 boundary slope in log n lies strictly between -1/3 and -1/4 "
+                     "(not the literal -1/3)"),
+              law=functools.partial(laws.relu_q_slope_finding, 3), wrong_law=functools.partial(laws.literal_slope, 3),
+              measurement=_cubic_boundary("n"), extrapolation_note=CUBIC_EXTRAPOLATION,
+              ladder=functools.partial(boundary_slope_ladder, variable="n", literal=-1 / 3),
               compare=functools.partial(compare_boundary_slope, variable="n", tolerance=0.0)),
         Claim(name="relu-growth-slopes",
               words="ReLU early phase: gamma grows by eta ||mu||^2 (1 - 2 tau)/(4m) and rho-bar by eta sigma_xi^2 (d-1)/(2nm) per step (2%)",
@@ -508,16 +630,17 @@ def _claims() -> list[Claim]:
               measurement=_growth("relu", sigma0_sqrt_d=1e-3, eta_scale=0.002, label_noise=0.2, max_steps=80),
               compare=compare_growth_slopes),
         Claim(name="relu3-growth-exponent",
-              words="finding: ReLU^3 early phase, Delta A ∝ A^2 for the overlap A = j<w, mu>, not for gamma alone",
+              words=("finding, inside Cao et al. 2022's Condition 4.2 (d = 1e11, sigma0, eta in their bounds): "
+                     "ReLU^3 early phase, Delta A ∝ A^2 for the overlap A = j<w, mu>, not for gamma alone"),
               law=functools.partial(laws.growth_exponent, 3), wrong_law=functools.partial(laws.literal_gamma_recursion, 3),
-              measurement=_growth("relu(z)**3", snr=0.2, sigma0_sqrt_d=0.01, eta_scale=0.2),
+              measurement=_growth("relu(z)**3", **CUBIC_GROWTH_INSIDE),
               compare=compare_growth_exponent),
         Claim(name="label-noise-rise",
               words="ReLU, label noise 0.2 (Han et al. 2025): after memorising the flipped labels the test error rises to >= tau/2 "
                     "(in regime d/n <= 2, n SNR^2 <= 2; other points reported out of regime)",
               law=_label_noise_law,
               wrong_law=lambda: _label_noise_law().replace(relation="leq", words="no rise: the final test error stays <= tau/2"),
-              measurement=_label_noise(), compare=compare_label_noise),
+              measurement=_label_noise(), compare=compare_label_noise, extrapolation_note=LABEL_NOISE_EXTRAPOLATION),
     ]
 
 
@@ -551,8 +674,9 @@ def _figures() -> list[Figure]:
 
 
 def _all_laws() -> list[Law]:
-    return [laws.kou_boundary(), laws.kou_tail(), laws.cao_boundary(3), laws.relu_q_slope_finding(3), laws.growth_slopes(),
-            laws.growth_exponent(3), laws.literal_gamma_recursion(3), _label_noise_law()]
+    return [laws.kou_boundary(), laws.kou_collapse(), laws.kou_tail(), laws.cao_boundary(3),
+            laws.relu_q_slope_finding(3), laws.literal_slope(3), laws.growth_slopes(), laws.growth_exponent(3),
+            laws.literal_gamma_recursion(3), _label_noise_law()]
 
 
 SYSTEM = System(

@@ -42,6 +42,12 @@ def _band(values: np.ndarray, low: float = -np.inf, high: float = np.inf) -> tup
     return float(est.value), max(low, float(est.ci[0])), min(high, float(est.ci[1]))
 
 
+def _slope_of(law, variable: str) -> float:
+    """The exponent of ``variable`` a boundary law predicts: the value itself for a law about the slope (a number)."""
+    value = sp.sympify(law.value)
+    return float(value) if value.is_number else float(law.exponent(variable))
+
+
 def _law_exponents(law) -> tuple[float, ...]:
     return (float(law.value.inf), float(law.value.sup)) if isinstance(law.value, sp.Interval) else ()
 
@@ -77,9 +83,9 @@ def draw_boundary(fig, frame, law, wrong_law, check, control, *, variable: str) 
         ax.fill_between(line_x, line(wedge[0]), line(wedge[1]), color=PREDICTED, alpha=0.18, lw=0,
                         label=f"law (finding): exponent in ({wedge[0]:.3g}, {wedge[1]:.3g})")
     else:
-        b = float(law.exponent(variable))
+        b = _slope_of(law, variable)
         ax.plot(line_x, line(b), "-", color=PREDICTED, lw=2.2, label=f"law: SNR* ∝ {variable}^({b:.3g}) ({law.source.authors.split(',')[0]} et al.)")
-    b_wrong = float(wrong_law.exponent(variable))
+    b_wrong = _slope_of(wrong_law, variable)
     ax.plot(line_x, line(b_wrong), "--", color=CONTROL, lw=1.8, label=f"wrong law (control): SNR* ∝ {variable}^({b_wrong:.3g})")
     fitted = check.get("measured") if isinstance(check, dict) else None
     if isinstance(fitted, (int, float)):

@@ -11,6 +11,34 @@ Setting and notation (:mod:`.model`): :math:`x = [y\mu, \xi]`, :math:`\xi \perp 
 Sources: Cao, Chen, Belkin, Gu 2022 (arXiv 2202.06526) for :math:`q > 2`; Kou, Chen, Chen, Gu 2023
 (arXiv 2303.04145) for ReLU; Han, Huang, Zhou, Niu, Chen, Yan, Takeda, Suzuki 2025 (arXiv 2505.18909)
 for label noise. The growth laws are derived here from the GD update (:func:`signal_increment`).
+
+Hypotheses of the theorems, and how they were established
+---------------------------------------------------------
+The stored full texts reachable here held only the abstracts and introductions of the three papers, not
+their condition lists; the conditions below are therefore written from the papers as recalled, each
+cross-checked where a check was possible, and marked where it was not. Symbols: ``sigma_xi`` is the
+papers' :math:`\sigma_p`, ``sigma0`` the initialisation scale :math:`\sigma_0`, ``m`` the width, ``mu`` the
+norm :math:`\|\mu\|`. Reading (every law below): hidden constants 1, polylog factors dropped, so a
+condition that is only a polylog (``m, n = \tilde\Omega(1)``) holds at every point and is not encoded.
+
+* Cao et al. 2022, Condition 4.2 (Theorems 4.3, 4.4), for :math:`q > 2` (:func:`cao_hypotheses`):
+  (1) :math:`d = \tilde\Omega(m^{2\vee 4/(q-2)} n^{4\vee(2q-2)/(q-2)})` — :math:`m^4 n^4` at :math:`q = 3`;
+  (3) :math:`\eta \le \tilde O(\min\{\|\mu\|^{-2}, \sigma_p^{-2}d^{-1}\})`;
+  (4) :math:`\tilde O(nd^{-1/2})\min\{(\sigma_p\sqrt d)^{-1}, \|\mu\|^{-1}\} \le \sigma_0 \le
+  \tilde O(m^{-2/(q-2)}n^{-[1/(q-2)]\vee 1})\min\{(\sigma_p\sqrt d)^{-1}, \|\mu\|^{-1}\}`.
+  Check: at :math:`q = 3` the window (4) is non-empty iff :math:`\sqrt d \ge m^2n^2`, i.e. exactly (1) — the two
+  recalled items agree with each other, which a mis-recalled exponent would break.
+* Kou et al. 2023, Condition 4.1 (Theorem 4.2) (:func:`kou_hypotheses`): :math:`d \ge \tilde\Omega(n^2)`;
+  :math:`\sigma_0 \le (\max\{\sigma_p d/\sqrt n, \|\mu\|\})^{-1}`; :math:`\|\mu\|^2 \ge \sigma_p^2` (up to
+  :math:`\log(n/\delta)`); :math:`n\,\mathrm{SNR}^2 = o(1)` (Theorem 4.2), read as :math:`\le 1`. NOT verified: the
+  exact form of the step-size bound. Encoded is :math:`\eta \le \min\{\|\mu\|^{-2}, \sigma_p^{-2}d^{-1}\}` (the form
+  of Cao et al.'s (3)); the form recalled for Kou et al. (:math:`\eta \le \min\{n/(\sigma_p^2 d),
+  n^2m/(\sigma_p^2d^{3/2})\}`) is weaker at every size measured here, so "inside" is read on the stricter one.
+* Han et al. 2025, Theorems 4.2 and 4.4: ReLU and :math:`n\,\mathrm{SNR}^2 = \Theta(1)` (read as
+  :math:`1/4 \le n\,\mathrm{SNR}^2 \le 4`). Their condition list was NOT retrieved; encoded in its place are
+  Kou et al.'s dimension and step-size conditions (:math:`d \ge n^2`, :math:`\eta \le \sigma_p^{-2}d^{-1}`), on
+  whose ReLU analysis theirs builds — an assumption of this project, marked as such in each hypothesis
+  (:func:`han_hypotheses`).
 """
 
 from __future__ import annotations
@@ -19,6 +47,7 @@ import math
 
 import sympy as sp
 
+from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import THIS_PROJECT, Law, Source
 
 __all__ = [
@@ -27,7 +56,11 @@ __all__ = [
     "KOU_2023",
     "SYMBOLS",
     "cao_boundary",
+    "cao_hypotheses",
     "growth_exponent",
+    "han_hypotheses",
+    "kou_collapse",
+    "kou_hypotheses",
     "kou_boundary",
     "kou_collapse_variable",
     "kou_tail",
@@ -39,6 +72,7 @@ __all__ = [
     "logistic_slope_at_zero",
     "noise_increment",
     "noise_slope",
+    "literal_slope",
     "relu_q_slope_finding",
     "signal_increment",
     "signal_slope",
@@ -65,6 +99,84 @@ SYMBOLS = {
     for name in ("n", "d", "m", "q", "mu", "sigma_xi", "eta", "tau", "snr", "A", "xi2")
 }
 _n, _d, _m, _q, _mu, _sx, _eta, _tau, _snr, _A, _xi2 = (SYMBOLS[k] for k in SYMBOLS)
+#: The initialisation scale sigma_0, read only by the hypotheses.
+_s0 = SYMBOLS["sigma0"] = sp.Symbol("sigma0", positive=True)
+
+#: How every hypothesis of this module is read (module docstring).
+READING = ("constants 1, polylog factors dropped (a condition that is only a polylog, e.g. m, n = Omega~(1), "
+           "holds at every point and is not encoded)")
+
+
+def cao_hypotheses(q: int) -> tuple[Hypothesis, ...]:
+    r"""Cao et al. 2022, Condition 4.2 for :math:`\mathrm{ReLU}^q`, :math:`q > 2` (module docstring): dimension,
+    step size and the initialisation window; ``()`` for :math:`q \le 2`, where the theorem does not speak.
+
+    >>> [h.where for h in cao_hypotheses(3)]
+    ['Cao et al. 2022, Condition 4.2(1)', 'Cao et al. 2022, Condition 4.2(3)', 'Cao et al. 2022, Condition 4.2(4)']
+    >>> dim = cao_hypotheses(3)[0]
+    >>> dim.holds({"d": 10**5, "m": 10, "n": 16}), dim.holds({"d": 10**13, "m": 10, "n": 16})
+    (False, True)
+    """
+    if q <= 2:
+        return ()
+    qq = sp.Integer(q)
+    m_power, n_power = sp.Max(2, 4 / (qq - 2)), sp.Max(4, (2 * qq - 2) / (qq - 2))
+    dim = _m**m_power * _n**n_power
+    scale = sp.Min(1 / (_sx * sp.sqrt(_d)), 1 / _mu)
+    upper = _m ** (-2 / (qq - 2)) * _n ** (-sp.Max(1 / (qq - 2), 1)) * scale
+    where = "Cao et al. 2022, Condition 4.2"
+    return (
+        Hypothesis(text=f"dimension d >= m^{sp.sstr(m_power)} n^{sp.sstr(n_power)}", condition=_d >= dim,
+                   where=f"{where}(1)"),
+        Hypothesis(text="step size eta <= min(||mu||^-2, sigma_p^-2 d^-1)",
+                   condition=sp.And(_eta <= 1 / _mu**2, _eta <= 1 / (_sx**2 * _d)), where=f"{where}(3)"),
+        Hypothesis(text="initialisation window n d^(-1/2) min(..) <= sigma0 <= m^(-2/(q-2)) n^(-max(1/(q-2), 1)) "
+                        "min(..), min(..) = min((sigma_p sqrt(d))^-1, ||mu||^-1)",
+                   condition=sp.And(_s0 >= _n / sp.sqrt(_d) * scale, _s0 <= upper), where=f"{where}(4)"),
+    )
+
+
+def _relu_step_and_dimension(where: str) -> tuple[Hypothesis, ...]:
+    return (
+        Hypothesis(text="dimension d >= n^2", condition=_d >= _n**2, where=where),
+        Hypothesis(text="step size eta <= min(||mu||^-2, sigma_p^-2 d^-1) (the stricter form, module docstring)",
+                   condition=sp.And(_eta <= 1 / _mu**2, _eta <= 1 / (_sx**2 * _d)), where=where),
+    )
+
+
+def kou_hypotheses() -> tuple[Hypothesis, ...]:
+    r"""Kou et al. 2023, Condition 4.1 and the regime of Theorem 4.2 (module docstring).
+
+    >>> len(kou_hypotheses()), kou_hypotheses()[0].holds({"d": 10**4, "n": 128})
+    (5, False)
+    """
+    where = "Kou et al. 2023, Condition 4.1"
+    return (
+        *_relu_step_and_dimension(where),
+        Hypothesis(text="small initialisation sigma0 <= 1/max(sigma_p d/sqrt(n), ||mu||)",
+                   condition=sp.And(_s0 <= sp.sqrt(_n) / (_sx * _d), _s0 <= 1 / _mu), where=where),
+        Hypothesis(text="signal norm ||mu||^2 >= sigma_p^2 (up to log(n/delta))", condition=_mu**2 >= _sx**2,
+                   where=where),
+        Hypothesis(text="n SNR^2 = o(1), read as n ||mu||^2/(sigma_p^2 d) <= 1", condition=_n * _mu**2 <= _sx**2 * _d,
+                   where="Kou et al. 2023, Theorem 4.2"),
+    )
+
+
+def han_hypotheses() -> tuple[Hypothesis, ...]:
+    r"""Han et al. 2025, Theorems 4.2 and 4.4: :math:`n\,\mathrm{SNR}^2 = \Theta(1)` (read as within a factor 4 of
+    1), with Kou et al.'s dimension and step-size conditions in place of Han et al.'s own list, which was not
+    retrieved (module docstring).
+
+    >>> [h.holds({"n": 64, "d": 128, "mu": 2.0, "sigma_xi": 1.0, "eta": 0.5}) for h in han_hypotheses()]
+    [True, False, False]
+    """
+    assumed = "Han et al. 2025, Condition 4.1 (not retrieved: Kou et al. 2023 Condition 4.1 assumed)"
+    snr2 = _n * _mu**2 / (_sx**2 * _d)
+    return (
+        Hypothesis(text="n SNR^2 = Theta(1), read as 1/4 <= n SNR^2 <= 4", condition=sp.And(snr2 >= sp.Rational(1, 4),
+                   snr2 <= 4), where="Han et al. 2025, Theorems 4.2 and 4.4"),
+        *_relu_step_and_dimension(assumed),
+    )
 
 
 def logistic_slope_at_zero() -> sp.Expr:
@@ -141,6 +253,11 @@ def noise_slope() -> sp.Expr:
     return noise_increment(1).subs(_xi2, _sx**2 * (_d - 1))
 
 
+#: The early-phase signal increment, one quantity for the law (a function of A) and its literal control (of gamma):
+#: A = j<w^0, mu> + gamma, so the increments of A and gamma are equal.
+_GROWTH_LHS = r"\gamma^{t+1} - \gamma^{t} = A^{t+1} - A^{t}"
+
+
 def growth_exponent(q: int) -> Law:
     r"""The tensor-power growth law :math:`\Delta A \propto A^{q-1}` (derived in :func:`signal_increment`).
 
@@ -152,7 +269,7 @@ def growth_exponent(q: int) -> Law:
     """
     return Law(
         name=f"growth exponent q={q}",
-        lhs=r"A^{t+1} - A^{t}",
+        lhs=_GROWTH_LHS,
         relation="asymp",
         value=signal_increment(q).subs(_tau, 0),
         source=THIS_PROJECT,
@@ -160,6 +277,7 @@ def growth_exponent(q: int) -> Law:
         conditions=(rf"q = {q}", r"\text{early phase}", r"A = j\langle w_{j,r}, \mu\rangle > 0"),
         words=f"early phase: the signal overlap grows as A_(t+1) - A_t = eta' A_t^{q - 1} (tensor power, q = {q})",
         regime="before any training output leaves O(sigma0); the literal recursion for gamma alone fails (gamma_0 = 0)",
+        hypotheses=cao_hypotheses(q), hypotheses_reading=READING,
     )
 
 
@@ -188,7 +306,10 @@ def cao_boundary(q: int) -> Law:
         source=CAO_2022,
         status="theorem",
         conditions=(rf"\sigma = \mathrm{{ReLU}}^{{{q}}}", r"d \gg n", r"\text{small } \sigma_0"),
-        words=f"ReLU^{q}: benign iff n SNR^{q} >~ 1, boundary log SNR* = -(1/{q}) log n + c, independent of d",
+        words=f"ReLU^{q}: benign iff n SNR^{q} >~ 1, boundary log SNR* = -(1/{q}) log n + c, independent of d "
+              "(Cao et al. 2022, Theorems 4.3 and 4.4)",
+        hypotheses=cao_hypotheses(q),
+        hypotheses_reading=READING if q > 2 else "q <= 2 lies outside the theorem (q > 2): no hypotheses apply",
     )
 
 
@@ -215,7 +336,25 @@ def kou_boundary() -> Law:
         source=KOU_2023,
         status="theorem",
         conditions=(r"\sigma = \mathrm{ReLU}", r"n\,\mathrm{SNR}^2 = o(1)", r"\text{small } \sigma_0"),
-        words="ReLU: benign iff n ||mu||^4 >~ sigma_xi^4 d; boundary SNR* ~ (n d)^(-1/4), slope -1/4 in log n",
+        words="ReLU: benign iff n ||mu||^4 >~ sigma_xi^4 d; boundary SNR* ~ (n d)^(-1/4), slope -1/4 in log n "
+              "(Kou et al. 2023, Theorem 4.2)",
+        hypotheses=kou_hypotheses(), hypotheses_reading=READING + "; o(1) read as <= 1",
+    )
+
+
+def kou_collapse() -> Law:
+    r"""The whole ReLU test-error curve as a function of :math:`X = n\|\mu\|^4/(\sigma_\xi^4 d)` alone — derived in
+    this project from Kou et al. 2023's Theorem 4.2, which proves only the two bounds (benign :math:`\le e^{-X/C}` for
+    :math:`X \ge C_1`, harmful :math:`\ge 0.1` for :math:`X \le C_3`), not the collapse of the curve between and
+    beyond them; its level sets are :math:`\mathrm{SNR}^* \asymp (nd)^{-1/4}` (:func:`kou_boundary`'s value).
+
+    >>> kou_collapse().status, kou_collapse().exponent("n")
+    ('derived', -0.25)
+    """
+    return kou_boundary().replace(
+        name="ReLU test-error collapse", status="derived",
+        words="ReLU: the test error is a function of X = n ||mu||^4/(sigma_xi^4 d) alone (derived here from the bounds "
+              "of Kou et al. 2023, Theorem 4.2): every level set has SNR* ~ (n d)^(-1/4)",
     )
 
 
@@ -234,8 +373,9 @@ _TAIL_LHS = r"-\log\mathrm{err} - \tfrac{1}{2}\log X"
 
 
 def kou_tail() -> Law:
-    r"""The exponential tail of the ReLU test error in :math:`X = n\|\mu\|^4/(\sigma_\xi^4 d)` (Kou et al. 2023:
-    :math:`\mathrm{err} \le \exp(-X/C)` when :math:`X \ge C`), with its polynomial prefactor derived here:
+    r"""The exponential tail of the ReLU test error in :math:`X = n\|\mu\|^4/(\sigma_\xi^4 d)` (Kou et al. 2023,
+    Theorem 4.2, proves the bound :math:`\mathrm{err} \le \exp(-X/C)` when :math:`X \ge C`, not this form: status
+    ``derived``), with its polynomial prefactor derived here:
     :math:`\mathrm{err} = K X^{-1/2} e^{-X/C}(1 + O(1/X))`, so :math:`L(X) = -\log\mathrm{err} - \tfrac12\log X
     = X/C + O(1)` grows like :math:`X^1`.
 
@@ -266,8 +406,9 @@ def kou_tail() -> Law:
         relation="asymp",
         value=_X / _C,
         source=KOU_2023,
-        status="theorem",
+        status="derived",
         conditions=(r"\sigma = \mathrm{ReLU}", r"X = n\|\mu\|^4/(\sigma_\xi^4 d) \gg 1", r"\text{small } \sigma_0"),
+        hypotheses=kou_hypotheses(), hypotheses_reading=READING + "; o(1) read as <= 1",
         words="ReLU: the test error decays exponentially in X = n ||mu||^4/(sigma_xi^4 d), err = X^(-1/2) exp(-X/C) (1 + O(1/X))",
     )
 
@@ -295,7 +436,7 @@ def snr2_collapse() -> Law:
     (-0.5, 0.0)
     """
     return cao_boundary(2).replace(
-        name="collapse on n SNR^2", status="conjecture", conditions=(r"\sigma = \mathrm{ReLU}",),
+        name="collapse on n SNR^2", status="conjecture", conditions=(r"\sigma = \mathrm{ReLU}",), hypotheses=(),
         words="wrong law: the ReLU test error is a function of n SNR^2 alone (SNR* ~ n^(-1/2) at every level, no d)",
     )
 
@@ -337,8 +478,10 @@ def label_noise_rise(max_d_over_n: int | sp.Expr | None = None, max_n_snr2: int 
         source=HAN_2025,
         status="theorem",
         conditions=(r"\sigma = \mathrm{ReLU}", r"n\,\mathrm{SNR}^2 = \Theta(1)"),
-        words="label noise tau: after memorising the flipped samples the test error is >= tau/2",
+        words="label noise tau: after memorising the flipped samples the test error is >= tau/2 "
+              "(Han et al. 2025, Theorem 4.4)",
         regime=regime,
+        hypotheses=han_hypotheses(), hypotheses_reading=READING + "; Theta(1) read as within a factor 4 of 1",
     )
 
 
@@ -354,6 +497,11 @@ def value_in_regime(law: Law, **values: float) -> float:
     return math.nan if out is sp.nan else law.replace(value=out).number()
 
 
+#: The quantity of the ReLU^q slope finding and of its literal control: the 95% interval of the boundary's slope
+#: in log n.
+_SLOPE_LHS = r"\mathrm{CI}_{95\%}\left(\partial\log\mathrm{SNR}^{*}/\partial\log n\right)"
+
+
 def relu_q_slope_finding(q: int) -> Law:
     r"""Finding of this project: at the sizes simulated (ReLU^q, :math:`q = 3`, :math:`n = 16..256`,
     :math:`d = 10^5`, :math:`m = 10`) the boundary slope :math:`\partial\log\mathrm{SNR}^*/\partial\log n`
@@ -362,20 +510,47 @@ def relu_q_slope_finding(q: int) -> Law:
     :math:`n\,\mathrm{SNR}^{*q}` grows like :math:`n^{0.12}` — the logarithmic factor hidden in
     :math:`\tilde\Omega(1)`, which the theorem allows.
 
+    These sizes lie OUTSIDE Cao et al.'s Condition 4.2 (:func:`cao_hypotheses`: :math:`d \ge m^4n^4` fails by
+    :math:`10^4` to :math:`10^8`, :math:`\sigma_0\sqrt d = 0.01` is above the window's :math:`1/(m^2 n)`, and
+    :math:`\eta = 0.3\,nm/d` exceeds :math:`1/d` by :math:`3n`), so the finding is about the dynamics at these
+    sizes, not a correction of the theorem. Its ladder (local slopes between consecutive :math:`n`, 8 seeds,
+    :math:`d = 10^5`): :math:`-0.306\ [-0.363, -0.250]` at :math:`n \approx 23`, :math:`-0.290\ [-0.343, -0.237]` at 45,
+    :math:`-0.281\ [-0.306, -0.257]` at 91, :math:`-0.302\ [-0.334, -0.269]` at 181; the deviation from :math:`-1/3`
+    changes by :math:`-0.001\ [-0.067, 0.065]` per decade of :math:`n` — it does not shrink along :math:`n` at these
+    sizes (whether it does inside Condition 4.2 is not measured: the claim's ``extrapolation_note``).
+
     >>> law = relu_q_slope_finding(3)
     >>> law.value, law.latex().split(r"\subseteq")[1].strip()
     (Interval.open(-1/3, -1/4), '\\left(- \\frac{1}{3}, - \\frac{1}{4}\\right) \\quad (\\sigma = \\mathrm{ReLU}^{3},\\ 16 \\leq n \\leq 256)')
     """
     return Law(
         name=f"ReLU^{q} boundary slope (finding)",
-        lhs=r"\mathrm{CI}_{95\%}\left(\partial\log\mathrm{SNR}^{*}/\partial\log n\right)",
+        lhs=_SLOPE_LHS,
         relation="in",
         value=sp.Interval.open(sp.Rational(-1, q), sp.Rational(-1, q + 1)),
         source=THIS_PROJECT,
         status="finding",
         conditions=(rf"\sigma = \mathrm{{ReLU}}^{{{q}}}", r"16 \leq n \leq 256"),
-        words=f"ReLU^{q}: the boundary slope in log n lies strictly between -1/{q} and -1/{q + 1} (a hidden log factor)",
+        words=f"ReLU^{q}: the boundary slope in log n lies strictly between -1/{q} and -1/{q + 1} "
+              "(a hidden log factor), "
+              "measured outside the theorem's hypotheses (Cao et al. 2022, Condition 4.2)",
         regime="n = 16..256, d = 1e5, m = 10, sigma0 = 0.01/sqrt(d), eta = 0.3 n m/d",
+        hypotheses=cao_hypotheses(q), hypotheses_reading=READING,
+    )
+
+
+def literal_slope(q: int) -> Law:
+    r"""The literal statement the finding :func:`relu_q_slope_finding` corrects, on the same quantity: the 95%
+    interval of the boundary's slope in :math:`\log n` contains Cao et al. 2022's :math:`-1/q` (Theorems 4.3, 4.4).
+
+    >>> literal_slope(3).value, literal_slope(3).lhs == relu_q_slope_finding(3).lhs
+    (-1/3, True)
+    """
+    return relu_q_slope_finding(q).replace(
+        name=f"ReLU^{q} boundary slope -1/{q} (literal)", relation="approx", value=sp.Rational(-1, q), source=CAO_2022,
+        status="theorem", regime="",
+        words=f"literal statement: the ReLU^{q} boundary slope in log n is -1/{q} "
+              "(Cao et al. 2022, Theorems 4.3 and 4.4)",
     )
 
 
@@ -397,6 +572,9 @@ def growth_slopes() -> Law:
         status="derived",
         conditions=(r"\sigma = \mathrm{ReLU}", r"\text{early phase: } |f(x_i)| \leq 0.05"),
         words="ReLU early phase: gamma grows by eta ||mu||^2 (1 - 2 tau)/(4m), rho-bar by eta sigma_xi^2 (d-1)/(2nm) per step",
+        hypotheses_reading=("derived here from the GD update with -l'(0) = 1/2; it assumes only the early phase "
+                            "(|f(x_i)| <= 0.05), which the measurement enforces step by step: no source hypotheses "
+                            "apply"),
     )
 
 
@@ -411,7 +589,7 @@ def literal_gamma_recursion(q: int) -> Law:
     gamma = sp.Symbol("gamma", positive=True)
     law = growth_exponent(q)
     return law.replace(
-        name=f"literal recursion on gamma, q={q}", lhs=r"\gamma^{t+1} - \gamma^{t}",
+        name=f"literal recursion on gamma, q={q}",
         value=sp.sympify(law.value).subs(_A, gamma), source=CAO_2022, status="derived",
         conditions=(rf"q = {q}", r"\text{early phase}"), regime="",
         words=f"literal tensor-power recursion on gamma alone: gamma_(t+1) - gamma_t ~ gamma_t^{q - 1}",
