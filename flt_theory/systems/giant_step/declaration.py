@@ -466,7 +466,8 @@ def _staircase_law(example: str) -> Law:
         return subspace_law(f"staircase ({example}) as it holds", (u1, u2), relation="in",
                             words=f"staircase ({example}): U_1 = {subspace_text(u1)}; step 2 adds at least one "
                                   f"direction of {subspace_text(u2)} and nothing outside it (ONE at finite width: "
-                                  "staircase-d-one-new-direction), not the whole of it as Conjecture 1 states")
+                                  "staircase-d-one-new-direction), not the whole of it as Conjecture 1 states"
+                            ).replace(status="finding", source=THIS_PROJECT)  # narrows the conjecture: a finding
     return subspace_law(f"staircase ({example})", (u1, u2), words=f"staircase ({example}): U_1 = {subspace_text(u1)}, U_2 = {subspace_text(u2)}")
 
 
