@@ -66,7 +66,7 @@ from .symbolic import (
     regime_table,
     staircase,
 )
-from .symbolic.generative import generative_exponent
+from .symbolic.generative import generative_exponent_result
 from .symbolic.staircase_sizes import staircase_sizes
 from .symbolic.target import MAX_POLYNOMIAL_TERMS, polynomial_degree_bound
 
@@ -348,16 +348,19 @@ def leap_command(target: str | None, links: str | None, truncation: int | None, 
         ell = leap_index(f, truncation)
         k_star = information_exponent(f, truncation)
         leap = leap_complexity(f, truncation)
-        generative = generative_exponent(f)
+        gen = generative_exponent_result(f)  # value, method ("exact", "numeric (40 digits)", "refused"), reason
+    generative = gen.value
     if fmt == "json":
         _emit_json({"leap_index": ell, "information_exponent": k_star, "leap_complexity": leap, "rank": f.rank,
-                    "generative_exponent": generative})
+                    "generative_exponent": generative, "generative_exponent_method": gen.method,
+                    "generative_exponent_reason": gen.reason})
     elif fmt == "latex":
         parts = [f"f^*(x) = {latex}", rf"\ell = {ell}"]
         if k_star is not None:
             parts.append(f"k^* = {k_star}")
         if generative is not None:
-            parts.append(rf"k^*_{{\mathrm{{gen}}}} = {generative}")
+            shown = "" if gen.method == "exact" else rf"\ (\text{{{gen.method}}})"
+            parts.append(rf"k^*_{{\mathrm{{gen}}}} = {generative}{shown}")
         parts.append(rf"\mathrm{{Leap}}(f^*) = {leap}")
         click.echo(r", \qquad ".join(parts))
     else:
@@ -369,8 +372,9 @@ def leap_command(target: str | None, links: str | None, truncation: int | None, 
                 "none (defined for single-index targets, r = 1)" if k_star is None else str(k_star),
             ),
             ("leap complexity", str(leap)),
-            ("generative exponent", "none (single-index, non-constant targets only)" if generative is None
-             else f"{generative} (Damian et al. 2024: a learner that may transform the labels)"),
+            ("generative exponent", f"none ({gen.method}: {gen.reason})" if generative is None
+             else f"{generative} ({gen.method}; Damian et al. 2024: a learner that may transform the labels): "
+                  f"{gen.reason}"),
         ]
         click.echo(_table(rows))
 
@@ -566,6 +570,10 @@ def tour_command(as_json: bool) -> None:
         examples.append((label, text, f, staircase(f, 3)))
     five = Target.parse(TOUR_TARGET)
     rows = regime_table(five, TOUR_REGIMES)
+    # what the simulations establish where the conjecture's literal U_t does not hold (giant-step claims)
+    caveats = {"(d)": ("simulated (a_i = +-1), step 2 adds ONE direction of span{w2, w3}, not the plane:\n"
+                       "        U_1 = span{w1} < U_2 <= span{w1, w2, w3} "
+                       "(finding giant-step/staircase-d-one-new-direction)")}
     if as_json:
         _emit_json(
             {
@@ -574,6 +582,7 @@ def tour_command(as_json: bool) -> None:
                         "example": label,
                         "target": text,
                         "subspaces": [{"step": t, "dim": u.dim, "basis": _basis(u)} for t, u in enumerate(us, start=1)],
+                        **({"caveat": caveats[label]} if label in caveats else {}),
                     }
                     for label, text, _, us in examples
                 ],
@@ -602,8 +611,10 @@ def tour_command(as_json: bool) -> None:
     click.echo("1. Staircase U_t learned by t giant steps with n = O(d) (Conjecture 1)")
     table = [("", "target f*(z)", "U_1", "U_2", "U_3")]
     for label, text, _, us in examples:
-        table.append((label, text, *(_subspace_text(u) for u in us)))
+        table.append((label + ("*" if label in caveats else ""), text, *(_subspace_text(u) for u in us)))
     click.echo(_table(table, indent="   "))
+    for label, caveat in caveats.items():
+        click.echo(f"   {label}* U_t above is Conjecture 1's literal statement; {caveat}")
     click.echo("")
     click.echo("2. One giant step, n ~ d^kappa_n, p ~ d^kappa_p: learned subspace U, fitted P_{U,<=kappa} f*,")
     click.echo("   residual ||P_{U,>kappa} f*||^2 with kappa = min(kappa_n, kappa_p) (Conjecture 3)")
@@ -777,10 +788,12 @@ def simulate_group(ctx: click.Context) -> None:
 @click.option("--scale", type=click.Choice(["small", "paper"]), default="small", show_default=True)
 @click.option("--budget", type=_Bounded(float, 1, 86400), default=120.0, show_default=True, metavar="SECONDS",
               help="Time budget; predictions whose sizes would exceed it are 'inconclusive' with the budget they need.")
+@click.option("--seeds", type=click.IntRange(2, 256), default=None, metavar="S",
+              help="Seeds per measurement (default: the scale's); an inconclusive prediction says how many would decide it.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.pass_context
 def verify_command(ctx: click.Context, target: str, activation: str, steps: int, scale: str, budget: float,
-                   as_json: bool) -> None:
+                   seeds: int | None, as_json: bool) -> None:
     """Derive every giant-step prediction for TARGET (one-step threshold kappa* = leap index, or no learning
     when the student coefficient vanishes; the one-step subspace; the staircase U_1..U_T), simulate at sizes
     chosen from the theory, and compare each prediction AND a deliberately wrong law on the same measurement.
@@ -789,7 +802,7 @@ def verify_command(ctx: click.Context, target: str, activation: str, steps: int,
     from .systems.giant_step.verify import verify
 
     try:
-        document = verify(target, activation=activation, steps=steps, scale=scale, budget=budget)
+        document = verify(target, activation=activation, steps=steps, scale=scale, budget=budget, seeds=seeds)
     except FLTError as exc:
         message = str(exc)
         raise _InputError(None if message.startswith(("TARGET", "--")) else "TARGET", message) from exc

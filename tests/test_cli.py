@@ -348,8 +348,12 @@ def test_console_script_subprocess():
         timeout=60,
     )
     assert ok.returncode == 0, ok.stderr
-    assert json.loads(ok.stdout) == {"leap_index": 1, "information_exponent": None, "leap_complexity": 2, "rank": 2,
-                                     "generative_exponent": None}
+    document = json.loads(ok.stdout)
+    assert {k: document[k] for k in ("leap_index", "information_exponent", "leap_complexity", "rank",
+                                     "generative_exponent", "generative_exponent_method")} == {
+        "leap_index": 1, "information_exponent": None, "leap_complexity": 2, "rank": 2, "generative_exponent": None,
+        "generative_exponent_method": "refused"}
+    assert "single-index" in document["generative_exponent_reason"]
     bad = subprocess.run(
         [sys.executable, "-m", "flt_theory.cli", "leap", "__import__('os').system('true')"],
         check=False,
@@ -362,9 +366,15 @@ def test_console_script_subprocess():
 
 
 def test_leap_json_has_the_generative_exponent(runner):
-    """Damian et al. 2024: 1 for a link that is not even, 2 for an even non-constant one (He4 has information
-    exponent 4 but generative exponent 2), null for multi-index targets; the old keys are unchanged."""
-    assert run_json(runner, "leap", "He4(z)") == {"leap_index": 4, "information_exponent": 4, "leap_complexity": 4,
-                                                  "rank": 1, "generative_exponent": 2}
+    """Damian et al. 2024: for a polynomial link, 1 when it is not even, 2 when even and non-constant (He4 has
+    information exponent 4 but generative exponent 2); |z|/2 written as relu(z) - z/2 is even (2, not 1); null with
+    the reason for multi-index targets; the old keys are unchanged."""
+    he4 = run_json(runner, "leap", "He4(z)")
+    assert {k: he4[k] for k in ("leap_index", "information_exponent", "leap_complexity", "rank", "generative_exponent",
+                                "generative_exponent_method")} == {
+        "leap_index": 4, "information_exponent": 4, "leap_complexity": 4, "rank": 1, "generative_exponent": 2,
+        "generative_exponent_method": "exact"}
     assert run_json(runner, "leap", "He3(z)")["generative_exponent"] == 1
-    assert run_json(runner, "leap", "z1 + He2(z2)")["generative_exponent"] is None
+    assert run_json(runner, "leap", "relu(z) - z/2")["generative_exponent"] == 2
+    multi = run_json(runner, "leap", "z1 + He2(z2)")
+    assert multi["generative_exponent"] is None and multi["generative_exponent_reason"]
