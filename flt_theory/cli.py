@@ -29,7 +29,7 @@ target                f*(z) = z1 + He2(z2)   (rank r = 2)
 leap index            1
 information exponent  none (defined for single-index targets, r = 1)
 leap complexity       2
-generative exponent   none (single-index, non-constant targets only)
+generative exponent   none (refused: the target has rank 2: the generative exponent is defined for single-index targets (the multi-index analogue is not computed))
 """
 
 from __future__ import annotations

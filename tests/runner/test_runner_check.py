@@ -42,7 +42,7 @@ def test_verdict_table_golden_structure(report):
     assert table.predicted.tolist()[0] == "(1, -1)" and len(table.measured[0]) == 2 and len(table.ci[0]) == 2
     text = format_table(table).splitlines()
     assert text[0].split() == ["claim", "law", "(in", "words)", "predicted", "measured", "[95%", "CI]", "verdict",
-                               "negative", "control"]
+                               "negative", "control", "hypotheses"]
     assert text[1].startswith("giant-step/norm-law") and text[1].rstrip().endswith("PASS     rejected")
 
 
