@@ -171,6 +171,16 @@ def test_observables():
     assert (frame["sign_agreement"] == 1.0).all()
 
 
+def test_exit_ladder_reads_the_measured_frame():
+    """The no-exit ladder (exits per final sure neuron, literal 0) on the stored small measurement: one rung at
+    d = 32 (the paper scale adds d = 64, 128), inside its interval and away from the literal 0."""
+    claim = get_claim("good-sets/no-exit")
+    rungs = claim.ladder(measure(claim, "small"))
+    print([(r["size"]["d"], round(r["estimate"], 4), [round(c, 4) for c in r["ci"]]) for r in rungs])
+    assert [r["size"]["d"] for r in rungs] == [32] and rungs[0]["literal"] == 0.0
+    assert 0.0 < rungs[0]["ci"][0] <= rungs[0]["estimate"] <= rungs[0]["ci"][1]
+
+
 @pytest.mark.slow
 def test_global_scale_moves_neurons_out():
     """Remark 2: under the global scale some neurons leave S_sure through the on-condition."""

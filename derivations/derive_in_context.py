@@ -13,9 +13,19 @@ functions leaves the fraction :math:`\max(0, 1 - K/k)` of an isotropic unseen ta
 
 Negative controls: the concept learned as much as the semantics; only one of concept and semantics in the
 output; chance on recombined prompts; no decrease of the risk with :math:`K`.
+
+Ladder (``test_unseen_risk_ladder``): the unseen-task risk at each :math:`K` (small scale, 12 seeds, :math:`k = 4`)
+against :math:`\max(0, 1 - K/k)`: :math:`K = 1`: 0.742 [0.729, 0.755] (law 0.75), 2: 0.500 [0.491, 0.508] (0.5),
+8: 0.102 [0.052, 0.158] (0), 16: 0.059 [0.048, 0.070] (0). Below :math:`k` the law holds to 0.01; above it the risk
+sits at the finite-training floor, which falls from :math:`K = 8` to 16 (towards Kim and Suzuki's
+:math:`K \to \infty` limit 0). The trend of the deviation from the law over all four rungs is +0.061 per decade
+[0.049, 0.074] (:func:`flt_theory.compare.ladder_trend`): not shrinking over :math:`K = 1..16`, because the
+floor only appears at :math:`K \ge k`; the shrinking of the floor itself needs the third rung of the paper scale
+(:math:`K = 8, 16, 32`).
 """
 
-from flt_theory.systems import assert_claim
+from flt_theory.compare import ladder_trend
+from flt_theory.systems import assert_claim, get_claim, measure
 from flt_theory.systems.in_context.laws import unseen_risk
 from flt_theory.systems.in_context.model import concept_rows
 
@@ -41,3 +51,16 @@ def test_key_never_sees_the_concept_without_noise():
 
 def test_claim(claim_key, scale):
     assert_claim(claim_key, scale)
+
+
+def test_unseen_risk_ladder():
+    """The unseen-task risk at each K against max(0, 1 - K/k); the trend of its deviation from the law along K."""
+    claim = get_claim("in-context/unseen-task-risk")
+    rungs = claim.ladder(measure(claim, "small"))
+    deviation = [{**r, "estimate": r["estimate"] - r["predicted"], "ci": [c - r["predicted"] for c in r["ci"]]}
+                 for r in rungs]
+    trend = ladder_trend(deviation, size="K", literal=0.0)
+    print([(r["size"]["K"], round(r["estimate"], 3), [round(c, 3) for c in r["ci"]], r["predicted"]) for r in rungs],
+          {k: trend[k] for k in ("slope_per_decade", "slope_ci", "shrinking", "persisting")})
+    assert len(rungs) >= 2 and all(r["ci"][0] <= r["estimate"] <= r["ci"][1] for r in rungs)
+    assert [r["predicted"] for r in rungs] == [unseen_risk().number(K=r["size"]["K"], k=4) for r in rungs]

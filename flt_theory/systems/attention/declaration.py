@@ -31,10 +31,11 @@ from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
+from ..frames import local_slope_ladder
 from . import model
 from .laws import JIANG, KOU, LI, attention_laws, boundary_law, regime_law
 
-__all__ = ["SIZES", "SYSTEM", "hypothesis_values"]
+__all__ = ["SIZES", "SYSTEM", "boundary_ladder", "hypothesis_values"]
 
 NAME = "attention"
 #: Test-loss level of the boundary: half of log 2 (the harmful limit).
@@ -135,6 +136,17 @@ def compare_boundary(frame: pd.DataFrame, law: Law) -> CheckResult:
                            name=f"test-loss level set L_D = {LEVEL:.3f}: SNR* ∝ n^{exponent:g}")
 
 
+def boundary_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    r"""Rungs between adjacent :math:`n`: the local exponent of the boundary :math:`\|\mu\|^*(n)` (:func:`crossings`),
+    per seed :math:`\log(\|\mu\|^*_{k+1}/\|\mu\|^*_k)/\log(n_{k+1}/n_k)`, mean and 95% interval over the seeds
+    whose scan straddles the level at both :math:`n` (:func:`~flt_theory.systems.frames.local_slope_ladder`), at
+    :math:`\sqrt{n_kn_{k+1}}`; ``predicted`` the law's :math:`-1/2` (:func:`.laws.boundary_law`). The
+    discrete GD steps flatten the boundary at small :math:`n` (module docstring): a law that holds better as
+    :math:`n` grows has rungs that approach :math:`-1/2`."""
+    ns, star = crossings(frame)
+    return local_slope_ladder(ns, star, name="n", predicted=float(boundary_law().exponent("n")))
+
+
 # ----------------------------------------------------------------------------------------------
 # figures
 
@@ -228,7 +240,7 @@ def _claims() -> list[Claim]:
               measurement=SCAN, compare=functools.partial(compare_regime, n=HARMFUL_POINT[0], mu=HARMFUL_POINT[1])),
         Claim(name="boundary", words="the benign/harmful boundary (test loss = ½ log 2) is SNR* ∝ n^(-1/2), i.e. n·SNR*² = const",
               law=boundary_law, wrong_law=functools.partial(boundary_law, sp.Rational(-1, 4)),
-              measurement=SCAN, compare=compare_boundary),
+              measurement=SCAN, compare=compare_boundary, ladder=boundary_ladder),
         Claim(name="sign-gd-memorises-noise",
               words="sign-GD at n·SNR² = 64 (benign for GD): training loss ≤ ε, value memorises noise, test loss Θ(1)",
               law=functools.partial(regime_law, "sign-gd"), wrong_law=functools.partial(regime_law, "benign"),

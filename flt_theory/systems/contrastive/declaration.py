@@ -37,20 +37,19 @@ shrinks as :math:`n` grows (it does not: ``derivations/derive_contrastive.py``).
 from __future__ import annotations
 
 import functools
-import math
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ...compare import check_at_least, check_at_most
-from ...compare.ladder import Z95
 from ...compare.result import CheckResult, all_of
 from ...errors import FLTError, InvalidParameterError
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
+from ..frames import ladder_by
 from . import laws, model
 from .figures import draw_levels
 
@@ -110,17 +109,10 @@ def compare_rungs(frame: pd.DataFrame, law: Law, *, column: str, tolerance: floa
 
 
 def ladder(frame: pd.DataFrame, *, column: str, literal: float) -> list[dict[str, Any]]:
-    r"""Per measured :math:`n`: the mean of ``column`` over seeds with its 95% interval (normal,
-    :math:`\pm 1.96\,s/\sqrt k`), and the ``literal`` statement's value (a rung of a
+    r"""Per measured :math:`n`: the mean of ``column`` over seeds with its 95% interval
+    (:func:`~flt_theory.systems.frames.ladder_by`), and the ``literal`` statement's value (a rung of a
     :func:`~flt_theory.compare.ladder_trend`)."""
-    rungs = []
-    for n in sorted(int(v) for v in frame["n"].unique()):
-        values = frame[frame["n"] == n][column].to_numpy(float)
-        half = Z95 * float(np.std(values, ddof=1)) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-        mean = float(np.mean(values))
-        rungs.append({"size": {"n": n, "d": _ladder_d(n)}, "estimate": mean,
-                      "ci": [float(mean - half), float(mean + half)], "literal": literal})
-    return rungs
+    return ladder_by(frame, "n", column, size=lambda n: {"n": n, "d": _ladder_d(n)}, literal=literal)
 
 
 def hypothesis_values(point: dict[str, Any]) -> dict[str, Any]:

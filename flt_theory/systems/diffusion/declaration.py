@@ -30,10 +30,11 @@ from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
+from ..frames import ladder_rung
 from . import model
 from .laws import CAO, HAN, THRESHOLDS_AT_ONE, balanced_law, diffusion_laws, dominant_law
 
-__all__ = ["SIZES", "SYSTEM"]
+__all__ = ["SIZES", "SYSTEM", "balanced_ladder", "hypothesis_values"]
 
 NAME = "diffusion"
 SIZES: dict[str, dict[str, Any]] = {
@@ -87,6 +88,19 @@ def compare_balanced(frame: pd.DataFrame, law: Law) -> CheckResult:
                                name="stationary: ‖∇L‖/‖W‖ ≤ 1e-3")
     fit = check_power_law_2d(ns, snrs, ratio, (a, b), tolerance=0.15, name=f"R ∝ n^{a:g} SNR^{b:g}")
     return all_of(f"denoiser feature ratio ≍ {law.text()}", (a, b), [stationary, fit])
+
+
+def balanced_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    r"""Rungs over :math:`n\,\mathrm{SNR}^2`, the size the law scales: at each point :math:`(n, \|\mu\|)` of the
+    law's regime (:math:`\|\mu\| \le 1/2`), per seed :math:`R/(n\,\mathrm{SNR}^2)`, mean and 95% interval
+    (:func:`~flt_theory.systems.frames.ladder_rung`); ``predicted`` the law's value over :math:`n\,\mathrm{SNR}^2`
+    (1/2: the slope 1 and the derived constant). A law that holds along the ladder is a flat line at 1/2."""
+    law, rungs = balanced_law(), []
+    for (n, _), rows in _balanced_part(frame).groupby(["n", "mu_norm"]):
+        x, snr = float(rows["n_snr2"].iloc[0]), float(rows["snr"].iloc[0])
+        rungs.append(ladder_rung({"n_snr2": x, "n": int(n)}, rows.sort_values("seed")["ratio"].to_numpy(float) / x,
+                                 predicted=law.number(n=int(n), SNR=snr) / x))
+    return sorted(rungs, key=lambda rung: rung["size"]["n_snr2"])
 
 
 def _signal_noise_ratio(rows: pd.DataFrame) -> np.ndarray:
@@ -175,7 +189,8 @@ def _claims() -> list[Claim]:
     return [
         Claim(name="balanced-features",
               words="the denoiser reaches a stationary point with |<w,μ>|/|<w,ξ>| ≍ n·SNR²/2 (slope 1 in n·SNR²)",
-              law=balanced_law, wrong_law=functools.partial(balanced_law, 2), measurement=grid, compare=compare_balanced),
+              law=balanced_law, wrong_law=functools.partial(balanced_law, 2), measurement=grid,
+              compare=compare_balanced, ladder=balanced_ladder),
         Claim(name="classification-dominant",
               words="the ReLU² classification CNN learns the noise for n·SNR² ≤ 2 and the signal for n·SNR² ≥ 10",
               law=dominant_law, wrong_law=functools.partial(dominant_law, THRESHOLDS_AT_ONE), measurement=grid,

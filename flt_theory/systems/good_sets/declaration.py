@@ -49,6 +49,7 @@ from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
 from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
+from ..frames import ladder_by
 from .laws import EXITS_LHS, LARGE_D, LARGE_D_READING, SETS, SOURCE, good_set_laws, linear_accuracy, tie_probability
 from .model import train_sparse_coding
 
@@ -323,13 +324,8 @@ def hypothesis_values(point: dict[str, Any]) -> dict[str, float]:
 def exit_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
     r"""Rungs over :math:`d`: exits from :math:`S_\text{sure}` per seed divided by the final size of
     :math:`S_\text{sure}` (mean over seeds, 95% interval); ``literal`` 0 (the principle: no exit)."""
-    rungs = []
-    for d in sorted(int(v) for v in frame["d"].unique()):
-        rows = frame[frame["d"] == d]
-        per = sum(_values(rows, c) for c in _EXIT_KINDS) / np.maximum(_values(rows, "sure_final"), 1.0)
-        est = mean_ci(per)
-        rungs.append({"size": {"d": d}, "estimate": est.value, "ci": [float(est.ci[0]), float(est.ci[1])], "literal": 0.0})
-    return rungs
+    return ladder_by(frame, "d", lambda rows: sum(_values(rows, c) for c in _EXIT_KINDS)
+                     / np.maximum(_values(rows, "sure_final"), 1.0), literal=0.0)
 
 
 def _break(breaks: bool) -> Law:

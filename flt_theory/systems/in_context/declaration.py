@@ -46,10 +46,11 @@ from ...symbolic.law import Law
 from ..contrastive.declaration import compare_level
 from ..contrastive.figures import draw_levels
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
+from ..frames import ladder_by
 from . import laws, model
 from .figures import draw_risk_curve
 
-__all__ = ["SIZES", "SYSTEM", "compare_risk_curve", "simulate_document"]
+__all__ = ["SIZES", "SYSTEM", "compare_risk_curve", "risk_ladder", "simulate_document"]
 
 NAME = "in-context"
 
@@ -94,6 +95,14 @@ def compare_risk_curve(frame: pd.DataFrame, law: Law, *, tolerance: float = RISK
         parts.append(compare_level(rows.assign(risk=rows["risk_new"]), law.replace(value=sp.Float(law.number(K=K, k=k))),
                                    column="risk", tolerance=tolerance))
     return all_of(f"unseen-task risk against K (k = {k})", law.text(), parts)
+
+
+def risk_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    r"""Rungs over the number :math:`K` of pretraining tasks: the unseen-task risk per seed, mean and 95% interval
+    (:func:`~flt_theory.systems.frames.ladder_by`); ``predicted`` the law's :math:`\max(0, 1 - K/k)`, which Kim and
+    Suzuki's :math:`K \to \infty` statement sends to 0."""
+    k, law = int(frame["k"].iloc[0]), laws.unseen_risk()
+    return ladder_by(frame, "tasks", "risk_new", size=lambda K: {"K": K}, predicted=lambda K: law.number(K=K, k=k))
 
 
 def concept_values(point: dict[str, Any]) -> dict[str, Any]:
@@ -144,7 +153,7 @@ def _claims() -> list[Claim]:
                                                        "steps": s["feature_steps"]} for K in s["tasks"]]
                                               for scale, s in SIZES.items()},
                                       seeds={scale: s["feature_seeds"] for scale, s in SIZES.items()}),
-              compare=compare_risk_curve),
+              compare=compare_risk_curve, ladder=risk_ladder),
     ]
 
 

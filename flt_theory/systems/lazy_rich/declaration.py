@@ -12,6 +12,8 @@ comparison fits the slope of the reading against :math:`\log N` and reads the pr
 * ``relative-change-ntk`` / ``relative-change-mf``: :math:`\|\Delta W\|_F/\|W(0)\|_F \asymp N^{-1/2}` / :math:`N^0`;
   each control is the other regime's exponent;
 * ``per-neuron-change-ntk`` / ``per-neuron-change-mf``: the same for :math:`\frac1N\sum_i\|\Delta w_i\|`;
+  each of these four has a ladder of the LOCAL exponent between adjacent widths (:func:`exponent_ladder`, predicted:
+  the law's exponent; ``derivations/derive_lazy_rich.py`` gives the rungs and their trend);
 * ``raw-frobenius-ntk`` [finding]: the raw :math:`\|\Delta W\|_F` is :math:`\Theta(1)` in the lazy regime; control:
   the slide read literally (raw norm :math:`O(N^{-1/2})`);
 * ``raw-frobenius-mf`` [finding]: the raw norm grows like :math:`N^{1/2}` in the rich regime; control: the slide's
@@ -34,17 +36,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...compare import check_power_law, mean_ci
+from ...compare import check_power_law
 from ...compare.result import CheckResult
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
 from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
+from ..frames import ladder_by, local_slope_ladder, seed_table
 from . import model
 from .laws import TUTORIAL, lazy_rich_laws
 from .simulate import simulate_document, simulate_table
 
-__all__ = ["SIZES", "SYSTEM", "compare_slope", "hypothesis_values", "width_ladder"]
+__all__ = ["SIZES", "SYSTEM", "compare_slope", "exponent_ladder", "hypothesis_values", "width_ladder"]
 
 NAME = "lazy-rich"
 
@@ -72,10 +75,17 @@ def train(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
 def compare_slope(frame: pd.DataFrame, law: Law, *, reading: str) -> CheckResult:
     r"""Fitted slope of ``reading`` against :math:`\log N` (95% bootstrap CI over seeds) vs ``law.exponent("N")``,
     with :data:`SLOPE_TOLERANCE`."""
-    widths = sorted(int(w) for w in frame["width"].unique())
-    y = np.stack([frame[frame["width"] == w].sort_values("seed")[reading].to_numpy(float) for w in widths], axis=1)
-    return check_power_law(np.asarray(widths, float), y, law.exponent("N"), tolerance=SLOPE_TOLERANCE,
+    widths, y = seed_table(frame, "width", reading)
+    return check_power_law(widths, y, law.exponent("N"), tolerance=SLOPE_TOLERANCE,
                            name=f"{reading} vs width ({law.name})")
+
+
+def exponent_ladder(frame: pd.DataFrame, *, reading: str, law: str) -> list[dict[str, Any]]:
+    r"""Rungs between adjacent widths: the local exponent of ``reading`` in :math:`N` per seed (mean, 95% interval;
+    :func:`~flt_theory.systems.frames.local_slope_ladder`) at :math:`\sqrt{N_kN_{k+1}}`, ``predicted`` the exponent
+    of the law named ``law`` (the exponent :func:`compare_slope` fits across all widths)."""
+    widths, table = seed_table(frame, "width", reading)
+    return local_slope_ladder(widths, table, name="N", predicted=float(_law(law).exponent("N")))
 
 
 def hypothesis_values(point: dict[str, Any]) -> dict[str, float]:
@@ -86,13 +96,10 @@ def hypothesis_values(point: dict[str, Any]) -> dict[str, float]:
 def width_ladder(frame: pd.DataFrame, *, reading: str, exponent: float) -> list[dict[str, Any]]:
     r"""Rungs over the widths of ``frame``: the mean over seeds of ``reading`` times :math:`N^{-k}`, :math:`k` =
     ``exponent`` (the finding's rate), with its 95% interval; ``literal`` 0 (the slide's rate is lower by 1/2)."""
-    rungs = []
-    for width in sorted(int(w) for w in frame["width"].unique()):
-        rows = frame[frame["width"] == width].sort_values("seed")
-        est = mean_ci(rows[reading].to_numpy(float) * float(width) ** (-exponent))
-        rungs.append({"size": {"N": width}, "estimate": est.value, "ci": [float(est.ci[0]), float(est.ci[1])],
-                      "literal": 0.0})
-    return rungs
+    def scaled(rows: pd.DataFrame) -> np.ndarray:
+        return rows[reading].to_numpy(float) * rows["width"].to_numpy(float) ** -exponent
+
+    return ladder_by(frame, "width", scaled, size=lambda width: {"N": width}, literal=0.0)
 
 
 def _law(name: str) -> Law:
@@ -119,7 +126,8 @@ def _claims() -> list[Claim]:
                 wrong_law=lambda reading=reading, param=param: _law(f"{reading} ({param})").replace(
                     value=_law(f"{reading} ({other[param]})").value,
                     words=f"{reading.replace('_', ' ')} scales as in the {regime[other[param]]} regime"),
-                measurement=_measurement(param), compare=functools.partial(compare_slope, reading=reading)))
+                measurement=_measurement(param), compare=functools.partial(compare_slope, reading=reading),
+                ladder=functools.partial(exponent_ladder, reading=reading, law=f"{reading} ({param})")))
     claims.append(Claim(
         name="raw-frobenius-ntk",
         words="NTK (lazy): the RAW ‖W(T) − W(0)‖_F is Θ(1), not O(1/√N) — the slide holds only per neuron or relative",

@@ -38,19 +38,20 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
-from ...compare import check_at_least, check_at_most, check_power_law, mean_ci
+from ...compare import check_at_least, check_at_most, check_power_law
 from ...compare.count import clopper_pearson
 from ...compare.result import CheckResult, all_of, make_result
 from ...runner import experiment
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
 from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
+from ..frames import ladder_by, local_slope_ladder
 from . import model
 from .laws import CHA_LEE, GAMMA, derivative_bounds, lipschitz_constant, residual_laws, theorem3_laws, vcl_laws
 from .simulate import simulate_document, simulate_table
 
 __all__ = ["SIZES", "SYSTEM", "coefficients_of", "compare_exact", "compare_order", "compare_theorem3", "compare_vcl",
-           "first_order_ladder", "residual_values", "theorem3_values"]
+           "first_order_ladder", "order_ladder", "residual_values", "theorem3_values"]
 
 NAME = "virtual-covariance"
 
@@ -237,19 +238,31 @@ def first_order_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
     r"""Rungs in :math:`1/\gamma`: per seed the geometric mean over configurations and layers of
     :math:`\|R(\gamma)\|_F/\gamma`, its mean and 95% interval over seeds; ``literal`` 0 (an :math:`O(\gamma^2)` residual
     sends it to 0 as :math:`\gamma \to 0`)."""
-    rungs = []
-    for gamma in sorted(frame["gamma"].unique(), reverse=True):
-        rows = frame[frame["gamma"] == gamma]
-        columns = [f"residual_l{layer}" for layer in _layers(rows)]
-        per_seed = []
-        for _, seed_rows in rows.groupby("seed"):
-            values = seed_rows[columns].to_numpy(float).ravel()
-            values = values[np.isfinite(values) & (values > 0)]
-            per_seed.append(float(np.exp(np.mean(np.log(values / gamma)))))
-        est = mean_ci(np.asarray(per_seed))
-        rungs.append({"size": {"1/gamma": 1.0 / float(gamma)}, "estimate": est.value,
-                      "ci": [float(est.ci[0]), float(est.ci[1])], "literal": 0.0})
-    return rungs
+    return ladder_by(frame, "gamma", lambda rows: _typical_residual(rows) / float(rows["gamma"].iloc[0]),
+                     size=lambda gamma: {"1/gamma": 1.0 / gamma}, literal=0.0, descending=True)
+
+
+def order_ladder(frame: pd.DataFrame, *, law: str) -> list[dict[str, Any]]:
+    r"""Rungs in :math:`1/\gamma` between adjacent step sizes: the local order of the residual, per seed
+    :math:`\log(\bar R(\gamma_{k+1})/\bar R(\gamma_k))/\log(\gamma_{k+1}/\gamma_k)` for :math:`\bar R` the
+    geometric mean over configurations and layers (:func:`_typical_residual`), mean and 95% interval over seeds
+    (:func:`~flt_theory.systems.frames.local_slope_ladder`); ``predicted`` the exponent of the law named ``law``."""
+    gammas = np.array(sorted(float(g) for g in frame["gamma"].unique()))
+    table = np.stack([_typical_residual(frame[np.isclose(frame["gamma"].astype(float), g)]) for g in gammas], axis=1)
+    return local_slope_ladder(gammas, table, name="1/gamma", predicted=float(_law(law).exponent("gamma")),
+                              size=lambda gamma: {"1/gamma": 1.0 / gamma})
+
+
+def _typical_residual(rows: pd.DataFrame) -> np.ndarray:
+    r"""Per seed (in seed order): the geometric mean over the configurations and layers of ``rows`` of the
+    positive :math:`\|R\|_F` (a layer whose gradients all vanish has :math:`R = 0` at every :math:`\gamma`)."""
+    columns = [f"residual_l{layer}" for layer in _layers(rows)]
+    out = []
+    for _, seed_rows in rows.groupby("seed"):
+        values = seed_rows[columns].to_numpy(float).ravel()
+        values = values[np.isfinite(values) & (values > 0)]
+        out.append(float(np.exp(np.mean(np.log(values)))))
+    return np.asarray(out)
 
 
 def residual_values(point: dict[str, Any]) -> dict[str, float]:
@@ -306,7 +319,8 @@ def _claims() -> list[Claim]:
               words="Theorem 2 holds with the SUMMED virtual covariance H Hᵀ: the residual is O(γ²), slope 2 in γ",
               law=functools.partial(_law, "residual order (summed)"),
               wrong_law=functools.partial(_law, "residual order (mean)"),
-              measurement=_residual_measurement("summed"), compare=compare_order),
+              measurement=_residual_measurement("summed"), compare=compare_order,
+              ladder=functools.partial(order_ladder, law="residual order (summed)")),
         Claim(name="residual-order-mean",
               words="with the batch-AVERAGED virtual covariance the residual is only O(γ) (B ≥ 2): Theorem 2 needs the sum",
               law=functools.partial(_law, "residual order (mean)"),
