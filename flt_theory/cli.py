@@ -412,9 +412,24 @@ def staircase_command(
     if dim is not None:
         if dim <= f.rank:
             raise click.BadParameter(f"must exceed the target's rank {f.rank}; got {dim}", param_hint="--d")
-        with _blame("--activation"), np.errstate(all="ignore"):
-            sizes = staircase_sizes(f, d=dim, n=samples, p=width, eta=eta if eta is not None else 4.0 * width,
-                                    steps=steps, activation=activation, degree=truncation)
+        for name, value in (("--d", dim), ("--n", samples), ("--p", width)):  # the sizes are floating point
+            if value > 10**15:
+                raise _InputError(name, f"expected an integer of at most 1e15; got {value}")
+        if eta is not None and not math.isfinite(eta):
+            raise _InputError("--eta", f"expected a finite real number > 0; got {eta!r}")
+        step_size = eta if eta is not None else 4.0 * width
+        try:
+            with _blame("--activation"), np.errstate(all="ignore"):
+                sizes = staircase_sizes(f, d=dim, n=samples, p=width, eta=step_size, steps=steps,
+                                        activation=activation, degree=truncation)
+            finite = all(math.isfinite(x) for s in sizes for x in (s.new_mass, s.new_least, s.fluctuation_mass))
+        except (OverflowError, FloatingPointError, ZeroDivisionError):
+            finite = False
+        if not finite:
+            raise _InputError("--eta" if eta is not None else "--activation",
+                              f"the predicted sizes leave the floating-point range at eta = {step_size:g} with d = {dim}, "
+                              f"n = {samples}, p = {width} and the activation {activation[:60]}; take a smaller step size "
+                              "or rescale the activation or the target")
     if fmt == "json":
         document = {
             "rank": f.rank,
@@ -484,6 +499,11 @@ def limits_command(
         )
     f = _load_target(target, links)
     _guard_size(f)
+    if steps == 1:
+        from .symbolic.one_step import check_kappa
+
+        with _blame("--kappa-n"):
+            check_kappa(kappa_n, "kappa_n")
     with _blame("TARGET"), np.errstate(all="ignore"):
         text, _, note = _describe_target(f, truncation)
         subspace = learned_subspace(f, kappa_n, steps, degree=truncation)

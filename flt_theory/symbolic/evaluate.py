@@ -105,7 +105,7 @@ def evaluate(expr: sp.Expr, variables: Sequence[sp.Symbol], values: Sequence[Any
         elif node.func in _FUNCTION_NAMES:
             out = backend.functions[_FUNCTION_NAMES[node.func]](walk(node.args[0]))
         else:
-            raise UnsupportedError(f"cannot evaluate {node.func.__name__} nodes numerically (in {expr})")
+            raise UnsupportedError(f"cannot evaluate {node.func.__name__} nodes numerically (in {str(expr)[:60]})")
         cache[node] = out
         return out
 

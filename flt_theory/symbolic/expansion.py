@@ -21,8 +21,10 @@ import sympy as sp
 
 from .._validation import check_int
 from ..errors import InvalidTargetError, UnsupportedError
+from .budget import limit
 from .evaluate import evaluate
-from .hermite import HermiteExpansion, gauss_rule, hermite_coefficients, hermite_expansion
+from .hermite import HermiteExpansion, _short, gauss_rule, hermite_coefficients, hermite_expansion
+from .integrability import MAX_SECOND_MOMENT, second_moment
 
 __all__ = ["expand_target", "NUMERIC_ZERO", "DEFAULT_DEGREE"]
 
@@ -42,13 +44,44 @@ def expand_target(target, degree: int | None = None) -> HermiteExpansion:
     >>> e.truncation_degree, e.coefficients[(2,)]
     (3, sqrt(2)/(4*sqrt(pi)))
     """
-    if target.is_polynomial:
-        return hermite_expansion(target.expr, target.variables)
-    degree = DEFAULT_DEGREE if degree is None else check_int(degree, "degree", minimum=0, maximum=40, caller="expand_target")
-    links = target.links()
-    if links is not None:
-        return _separable_expansion(links, target.rank, degree)
-    return _quadrature_expansion(target, degree)
+    polynomial = target.is_polynomial
+    if not polynomial:
+        degree = DEFAULT_DEGREE if degree is None else check_int(degree, "degree", minimum=0, maximum=40, caller="expand_target")
+    key = (target.expr, target.rank, None if polynomial else degree, tuple(limit(n) for n in ("degree", "terms", "work")))
+    if key in _CACHE:
+        return _CACHE[key]
+    if polynomial:
+        expansion = hermite_expansion(target.expr, target.variables)
+    else:
+        links = target.links()
+        if links is not None:
+            expansion = _separable_expansion(links, target.rank, degree)
+        else:
+            expansion = _quadrature_expansion(target, degree)
+    check_second_moment(expansion, target)
+    if len(_CACHE) >= 16:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[key] = expansion
+    return expansion
+
+
+#: The last expansions, keyed by (target, truncation, budgets): ``flt laws`` expands one target a dozen times.
+_CACHE: dict = {}
+
+
+def check_second_moment(expansion: HermiteExpansion, target) -> float:
+    r""":math:`\mathbb E[f^*(z)^2] = \sum_\alpha \hat f(\alpha)^2\alpha!` as a float, after refusing a target whose
+    second moment exceeds :data:`.integrability.MAX_SECOND_MOMENT` (``1e300*z``): every floating-point quantity
+    derived from it — its norm in a report, the sizes of :mod:`.staircase_sizes`, a simulation — would overflow."""
+    total = second_moment(expansion.coefficients.items())
+    if not total <= MAX_SECOND_MOMENT:  # also inf and nan
+        name = target.name if target.name is not None else str(target.expr)
+        shown = name if len(name) <= 60 else name[:57] + "..."
+        raise InvalidTargetError(
+            f"the target {shown} is beyond the floating-point range: E[f*(z)^2] = "
+            f"{'inf' if not math.isfinite(total) else f'{total:.3g}'} exceeds {MAX_SECOND_MOMENT:.0e}; rescale it"
+        )
+    return total
 
 
 def _separable_expansion(links, rank: int, degree: int) -> HermiteExpansion:
@@ -88,7 +121,7 @@ def _quadrature_expansion(target, degree: int) -> HermiteExpansion:
     with np.errstate(all="ignore"):
         values = np.asarray(evaluate(target.expr, target.variables, [g for g in grids]), dtype=float) * weights
     if not np.all(np.isfinite(values)):
-        raise InvalidTargetError(f"target {target.expr} is not finite on the quadrature grid")
+        raise InvalidTargetError(f"target {_short(target.expr)} is not finite on the quadrature grid")
     he = np.polynomial.hermite_e.hermevander(x, degree)  # (nodes, degree+1)
     out = {}
     for alpha in itertools.product(range(degree + 1), repeat=r):

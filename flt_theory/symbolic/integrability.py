@@ -39,7 +39,13 @@ from .budget import predict_size, limit
 from .constants import enclose
 from .functions import relu, sigmoid
 
-__all__ = ["check_square_integrable", "growth_exponent", "value_range"]
+__all__ = ["MAX_SECOND_MOMENT", "check_float_range", "second_moment", "check_square_integrable", "growth_exponent", "value_range"]
+
+#: Largest Gaussian second moment :math:`\mathbb E[f(z)^2]` of a target, link or activation. Beyond it the
+#: floating-point quantities derived from the function (its norm, its Hermite coefficients, the sizes of
+#: :mod:`.staircase_sizes`, a simulation) overflow float64 (largest value 1.8e308): ``1e300*z`` is refused as bad
+#: input, never left to overflow into an internal error.
+MAX_SECOND_MOMENT = 1e300
 
 _BOUNDED = {sp.tanh: (-1.0, 1.0), sp.erf: (-1.0, 1.0), sigmoid: (0.0, 1.0), sp.sin: (-1.0, 1.0), sp.cos: (-1.0, 1.0),
             sp.sign: (-1.0, 1.0), sp.Heaviside: (0.0, 1.0)}
@@ -77,6 +83,71 @@ def check_square_integrable(expr: sp.Expr, variables) -> float:
             f"{q:.6g} >= 1/4, so E[f(z)^2] is infinite and no Hermite expansion exists"
         )
     return q
+
+
+def second_moment(coefficients) -> float:
+    r""":math:`\sum_\alpha \hat f(\alpha)^2\,\alpha!` (Parseval) as a float, ``inf`` beyond the float64 range,
+    summed in log space so that neither a huge :math:`\alpha!` nor a huge coefficient overflows on the way."""
+    logs = []
+    for alpha, c in coefficients:
+        c = sp.sympify(c)
+        if c.is_Rational:
+            if c == 0:
+                continue
+            log_c = math.log(abs(int(c.p))) - math.log(int(c.q))
+        else:
+            try:
+                value = abs(float(c))
+            except (TypeError, OverflowError):
+                return math.inf
+            if value == 0:
+                continue
+            log_c = math.log(value) if math.isfinite(value) else math.inf
+        logs.append(2 * log_c + sum(math.lgamma(a + 1) for a in alpha))
+    if not logs:
+        return 0.0
+    top = max(logs)
+    if not math.isfinite(top):
+        return math.inf
+    total = top + math.log(sum(math.exp(x - top) for x in logs))
+    return math.exp(total) if total < 709.0 else math.inf
+
+
+def check_float_range(expr: sp.Expr, variable: sp.Symbol, name: str | None = None) -> None:
+    r"""Refuse a function of one variable whose Gaussian second moment :math:`\mathbb E[f(z)^2]` exceeds
+    :data:`MAX_SECOND_MOMENT`: :class:`~flt_theory.errors.InvalidTargetError` saying so (``1e300*z``,
+    ``exp(64*z)``, ``He16(He16(z))``), quoting ``name`` (default the expression), cut to 60 characters.
+
+    Exact for a polynomial (Parseval, :func:`.hermite.hermite_expansion`, within the work budgets); otherwise
+    estimated by the 160-node Gauss–Hermite rule (:math:`|z| \le 22`), where values that overflow float64 are
+    refused too. Square-integrability itself is certified elsewhere (:func:`check_square_integrable`)."""
+    from .evaluate import evaluate
+    from .hermite import QUADRATURE_NODES, gauss_rule, hermite_expansion
+
+    moment = math.nan
+    if expr.is_polynomial(variable):
+        moment = second_moment(hermite_expansion(expr, [variable]).coefficients.items())
+    else:
+        q = growth_exponent(expr, [variable])
+        if q is None or q >= 0.25:
+            return  # not certified square-integrable: the Hermite expansion refuses it, saying why
+        x, w = gauss_rule(QUADRATURE_NODES)
+        with np.errstate(all="ignore"):
+            try:
+                values = np.broadcast_to(np.asarray(evaluate(expr, [variable], [x]), dtype=float), x.shape)
+            except (TypeError, ValueError, OverflowError):
+                return  # not a real function on the grid: the Hermite expansion says why
+            scaled = np.sqrt(w) * values  # sqrt(w) ~ 1e-53 at the outermost node: no spurious overflow of values**2
+            moment = float(np.sum(scaled * scaled))
+    if math.isnan(moment) or moment <= MAX_SECOND_MOMENT:
+        return
+    shown = str(expr) if name is None else name
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    estimate = "overflows float64" if not math.isfinite(moment) else f"is about {moment:.3g}"
+    raise InvalidTargetError(
+        f"the function {shown} is beyond the floating-point range: E[f(z)^2] {estimate}, above "
+        f"{MAX_SECOND_MOMENT:.0e}; rescale it"
+    )
 
 
 def growth_exponent(expr: sp.Expr, variables) -> float | None:

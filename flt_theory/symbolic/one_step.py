@@ -40,13 +40,19 @@ from __future__ import annotations
 
 import math
 
+import sympy as sp
+
 from .._validation import check_int, check_real
-from .budget import check_rank
+from ..errors import InvalidParameterError
+from .budget import check_radical_span, check_rank
 from .expansion import expand_target
-from .hermite import hermite_coefficients, hermite_tensor, unfold
+from .hermite import hermite_coefficients
 from .subspace import Subspace
 
-__all__ = ["one_step_subspace", "student_coefficient", "theory_step_size_exponent"]
+__all__ = ["MAX_KAPPA", "check_kappa", "one_step_subspace", "student_coefficient", "theory_step_size_exponent"]
+
+#: Largest sample exponent :math:`\kappa` (:math:`n \asymp d^\kappa`) the one-step rule takes.
+MAX_KAPPA = 64
 
 
 def student_coefficient(activation, order: int):
@@ -63,29 +69,61 @@ def student_coefficient(activation, order: int):
     if exact is not None:
         return exact / math.factorial(order - 1)
     value = coeffs.values[order] / math.factorial(order - 1)
-    import sympy as sp
-
     return sp.Integer(0) if abs(value) <= max(1e-10, 10 * coeffs.error(order)) else sp.Float(value)
+
+
+def check_kappa(kappa, name: str = "kappa") -> float:
+    """``kappa`` as a float after checking it is a sample exponent the one-step rule takes: finite, in
+    ``[0, MAX_KAPPA]`` (:class:`~flt_theory.errors.InvalidParameterError` naming ``name`` otherwise)."""
+    kappa = check_real(kappa, name, minimum=0.0, caller="one_step_subspace")
+    if kappa > MAX_KAPPA:
+        raise InvalidParameterError(
+            f"{name} = {kappa:g} exceeds {MAX_KAPPA}, the largest sample exponent of the one-step rule "
+            f"(n ~ d^{name}: one step learns the Hermite orders j <= {name})"
+        )
+    return kappa
 
 
 def one_step_subspace(target, kappa: float, activation=None, degree: int | None = None) -> Subspace:
     """Subspace learned by one giant step with :math:`n \\asymp d^\\kappa` (see module docstring).
+
+    The range of the unfolded :math:`C_j` is spanned by its distinct columns :math:`C_j[\\cdot, \\beta]`, one per
+    multi-index :math:`\\beta` of order :math:`j-1`, entry :math:`k` equal to :math:`(\\beta+e_k)!\\,\\hat f(\\beta+e_k)`;
+    only :math:`\\beta = \\alpha - e_k` for :math:`\\alpha` in the Hermite support give a nonzero column, so the work is
+    the support size times :math:`r`, whatever :math:`\\kappa` (no :math:`r^j` tensor is built).
 
     >>> from flt_theory.symbolic.target import Target
     >>> f = Target.parse("z1 + He2(z2) + He2(z1)*z2 + He4(z1)*He2(z2)*z3 + He2(z2)*He2(z3)")
     >>> one_step_subspace(f, 1).latex(), one_step_subspace(f, 2).latex()
     ('\\\\mathrm{span}\\\\{w^*_{1}\\\\}', '\\\\mathrm{span}\\\\{w^*_{1}, w^*_{2}\\\\}')
     """
-    kappa = check_real(kappa, "kappa", minimum=0.0, caller="one_step_subspace")
+    kappa = check_kappa(kappa)
     check_rank(target.rank, f"the one-step subspace of a rank-{target.rank} target")
     expansion = expand_target(target, degree)
-    learned = Subspace.zero(target.rank)
-    for order in range(1, int(math.floor(kappa + 1e-12)) + 1):
-        if activation is not None and student_coefficient(activation, order).is_zero:
+    r = target.rank
+    top = min(int(math.floor(kappa + 1e-12)), expansion.degree())
+    orders = [j for j in range(1, top + 1) if activation is None or not student_coefficient(activation, j).is_zero]
+    columns: dict[tuple[int, ...], list] = {}
+    for alpha, c in expansion.coefficients.items():
+        if sum(alpha) not in orders:
             continue
-        matrix = unfold(hermite_tensor(expansion, order), target.rank)
-        learned = learned + Subspace.span([list(matrix.col(c)) for c in range(matrix.cols)], target.rank)
-    return learned
+        weight = c * math.prod(math.factorial(a) for a in alpha)
+        for k in range(r):
+            if alpha[k]:
+                beta = alpha[:k] + (alpha[k] - 1,) + alpha[k + 1:]
+                columns.setdefault(beta, [sp.Integer(0)] * r)[k] = weight
+    vectors = [v for v in columns.values() if any(not sp.sympify(x).is_zero for x in v)]
+    if not vectors:
+        return Subspace.zero(r)
+    if all(sp.sympify(x).is_Rational for v in vectors for x in v):
+        from fractions import Fraction
+
+        from .staircase import rational_span
+
+        return rational_span([[Fraction(int(x.p), int(x.q)) for x in v] for v in vectors], r)
+    if not any(sp.sympify(x).has(sp.Float) for v in vectors for x in v):
+        check_radical_span(r, f"the one-step subspace of a rank-{r} target with exact irrational coefficients")
+    return Subspace.span(vectors, r)
 
 
 def theory_step_size_exponent(leap: int) -> float:

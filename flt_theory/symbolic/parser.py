@@ -58,6 +58,8 @@ MAX_HERMITE_DEGREE = 64
 MAX_VARIABLES = 64
 #: Largest size (bits of numerator or denominator) of an exact numeric constant in a parsed expression.
 MAX_CONSTANT_BITS = 2048
+#: Longest error message the parser raises (the middle of a longer one is elided).
+MAX_MESSAGE = 400
 #: Largest decimal exponent of a number literal (``1e1000``); larger ones are refused before being built.
 _MAX_LITERAL_EXPONENT = 1000
 
@@ -83,6 +85,33 @@ _TOKEN = re.compile(
 )
 
 
+#: Characters of the input an error message quotes around the offending position (inputs run to MAX_LENGTH).
+EXCERPT = 40
+
+
+def excerpt(text: str, pos: int | None = None, width: int = EXCERPT) -> str:
+    """``repr`` of at most ``width`` characters of ``text`` around ``pos``, with ``...`` where it was cut and the
+    length of the whole: error messages quote a bounded excerpt, never a 4,000-character input whole.
+
+    >>> excerpt("z1 + He2(z2)")
+    "'z1 + He2(z2)'"
+    >>> excerpt("z + " * 1000 + "open(z)", 4003, width=12)
+    "...' z + open(z)' (4007 characters)"
+    """
+    if len(text) <= width:
+        return repr(text)
+    pos = 0 if pos is None else max(0, min(pos, len(text)))
+    start = max(0, min(pos - width // 2, len(text) - width))
+    end = start + width
+    return ("..." if start else "") + repr(text[start:end]) + ("..." if end < len(text) else "") + f" ({len(text)} characters)"
+
+
+def _short(value, width: int = 60) -> str:
+    """``str(value)`` cut to ``width`` characters."""
+    text = str(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def variable(k: int) -> sp.Symbol:
     """The coordinate ``z_k = <w*_k, x>`` (1-based), a real sympy symbol named ``z{k}``."""
     return sp.Symbol(f"z{k}", real=True)
@@ -104,7 +133,7 @@ def _tokenize(text: str) -> list[_Token]:
         if m is None or m.end() == pos:
             bad = text[pos:].lstrip()[:1]
             raise InvalidTargetError(
-                f"unexpected character {bad!r} at position {pos} in {text!r}; allowed are numbers, "
+                f"unexpected character {bad!r} at position {pos} in {excerpt(text, pos)}; allowed are numbers, "
                 "variables z/z1..zr, + - * / ** ( ) , and the functions " + ", ".join(sorted(FUNCTIONS))
                 + ", He(k, z), Hek(z)"
             )
@@ -139,7 +168,7 @@ class _Parser:
         tok = self.take()
         if tok.text != text:
             shown = tok.text or "end of input"
-            raise InvalidTargetError(f"expected {text!r} but found {shown!r} at position {tok.pos} in {self.text!r}")
+            raise InvalidTargetError(f"expected {text!r} but found {shown[:20]!r} at position {tok.pos} in {excerpt(self.text, tok.pos)}")
 
     def enter(self) -> None:
         self.depth += 1
@@ -198,7 +227,7 @@ class _Parser:
         try:
             return enclose(value, self.enclosures)
         except FLTError as exc:
-            raise type(exc)(f"constant at position {pos} in {self.text!r}: {exc}") from None
+            raise type(exc)(f"constant at position {pos} in {excerpt(self.text, pos)}: {exc}") from None
 
     def constant_call(self, build, args: list[sp.Expr], pos: int) -> sp.Expr:
         """``build(*args)`` for constant ``args``: certified first (real, finite, within budget), kept
@@ -224,7 +253,7 @@ class _Parser:
         expr = self.expr()
         tok = self.peek()
         if tok.kind != "end":
-            raise InvalidTargetError(f"unexpected token {tok.text!r} at position {tok.pos} in {self.text!r}")
+            raise InvalidTargetError(f"unexpected token {tok.text[:20]!r} at position {tok.pos} in {excerpt(self.text, tok.pos)}")
         return expr
 
     def expr(self) -> sp.Expr:
@@ -249,11 +278,11 @@ class _Parser:
                     if iv.contains_zero():
                         zero = "zero" if iv.exact_zero else "zero or too close to zero to decide"
                         raise InvalidTargetError(
-                            f"division by {zero} at position {op.pos} in {self.text!r}: the divisor {rhs} "
+                            f"division by {zero} at position {op.pos} in {excerpt(self.text, op.pos)}: the divisor {_short(rhs)} "
                             f"(|value| <= {mpmath.nstr(iv.magnitude(), 3)})"
                         )
                 elif rhs.is_zero:
-                    raise InvalidTargetError(f"division by zero at position {op.pos} in {self.text!r}")
+                    raise InvalidTargetError(f"division by zero at position {op.pos} in {excerpt(self.text, op.pos)}")
                 value = self.checked(value / rhs, op.pos)
             else:
                 value = self.checked(value * rhs, op.pos)
@@ -280,12 +309,12 @@ class _Parser:
             self.depth -= 1
             if exponent.free_symbols:
                 raise InvalidTargetError(
-                    f"exponent {str(exponent)!r} at position {tok.pos} must be a numeric constant"
+                    f"exponent {_short(exponent)!r} at position {tok.pos} must be a numeric constant"
                 )
             iv = self.enclosure(exponent, tok.pos)
             if iv.magnitude() > MAX_EXPONENT:
                 raise InvalidTargetError(
-                    f"exponent {exponent} at position {tok.pos} exceeds the limit |exponent| <= {MAX_EXPONENT}"
+                    f"exponent {_short(exponent)} at position {tok.pos} exceeds the limit |exponent| <= {MAX_EXPONENT}"
                 )
             if not exponent.is_Rational:
                 exponent = fold(iv, str(exponent))
@@ -307,7 +336,7 @@ class _Parser:
                 lo, _ = value_range(base, base.free_symbols)
                 if lo < 0:
                     raise InvalidTargetError(
-                        f"the power at position {tok.pos} raises {base}, which takes negative values, to the "
+                        f"the power at position {tok.pos} raises {_short(base)}, which takes negative values, to the "
                         f"non-integer exponent {exponent}: not real; write abs(...)**{exponent} or relu(...)**{exponent}"
                     )
             check_degree(
@@ -321,13 +350,13 @@ class _Parser:
         tok = self.take()
         if tok.kind == "number":
             if not re.fullmatch(r"[0-9.eE+-]+", tok.text):  # ASCII digits only
-                raise InvalidTargetError(f"number literal {tok.text!r} at position {tok.pos} is not ASCII")
+                raise InvalidTargetError(f"number literal {tok.text[:20]!r} at position {tok.pos} is not ASCII")
             if len(tok.text) > 40:
                 raise InvalidTargetError(f"number literal {tok.text[:20]!r}... is too long")
             _, _, decimal_exponent = tok.text.lower().partition("e")
             if decimal_exponent and abs(int(decimal_exponent)) > _MAX_LITERAL_EXPONENT:
                 raise InvalidTargetError(
-                    f"number literal {tok.text!r} at position {tok.pos} is out of range "
+                    f"number literal {tok.text[:20]!r} at position {tok.pos} is out of range "
                     f"(decimal exponent beyond ±{_MAX_LITERAL_EXPONENT})"
                 )
             return self.checked(sp.Rational(tok.text), tok.pos)
@@ -338,7 +367,7 @@ class _Parser:
         if tok.kind == "name":
             return self.name(tok)
         shown = tok.text or "end of input"
-        raise InvalidTargetError(f"unexpected token {shown!r} at position {tok.pos} in {self.text!r}")
+        raise InvalidTargetError(f"unexpected token {shown[:20]!r} at position {tok.pos} in {excerpt(self.text, tok.pos)}")
 
     def name(self, tok: _Token) -> sp.Expr:
         name = tok.text
@@ -355,7 +384,7 @@ class _Parser:
 
                 if value_range(arg, arg.free_symbols)[0] < 0:
                     raise InvalidTargetError(
-                        f"sqrt at position {tok.pos}: its argument {arg} takes negative values; write sqrt(abs(...))"
+                        f"sqrt at position {tok.pos}: its argument {_short(arg)} takes negative values; write sqrt(abs(...))"
                     )
             return self.checked(FUNCTIONS[name](arg), tok.pos)
         m = re.fullmatch(r"He(\d*)", name)
@@ -365,7 +394,7 @@ class _Parser:
         if m:
             return self.variable(tok, m.group(1))
         raise InvalidTargetError(
-            f"unknown name {name!r} at position {tok.pos} in {self.text!r}; allowed are variables "
+            f"unknown name {name[:20]!r} at position {tok.pos} in {excerpt(self.text, tok.pos)}; allowed are variables "
             "z/z1..zr, pi, the functions " + ", ".join(sorted(FUNCTIONS)) + ", He(k, z) and Hek(z)"
         )
 
@@ -377,11 +406,11 @@ class _Parser:
         k = int(digits)
         if not 1 <= k <= MAX_VARIABLES or digits.startswith("0"):
             raise InvalidTargetError(
-                f"variable {tok.text!r} at position {tok.pos}: indices run from z1 to z{MAX_VARIABLES}"
+                f"variable {tok.text[:20]!r} at position {tok.pos}: indices run from z1 to z{MAX_VARIABLES}"
             )
         if self.single_variable is not None:
             raise InvalidTargetError(
-                f"unknown variable {tok.text!r} at position {tok.pos}: this expression is in "
+                f"unknown variable {tok.text[:20]!r} at position {tok.pos}: this expression is in "
                 f"{self.single_variable!r} only"
             )
         return variable(k)
@@ -392,7 +421,7 @@ class _Parser:
             deg_tok = self.take()
             if deg_tok.kind != "number" or not re.fullmatch(r"[0-9]+", deg_tok.text):
                 raise InvalidTargetError(
-                    f"He(k, z) needs a non-negative integer degree k; found {deg_tok.text!r} at "
+                    f"He(k, z) needs a non-negative integer degree k; found {deg_tok.text[:20]!r} at "
                     f"position {deg_tok.pos}"
                 )
             digits = deg_tok.text
@@ -441,7 +470,15 @@ def parse_expression(text: str, *, single_variable: str | None = None) -> sp.Exp
     if not isinstance(text, str):
         raise InvalidTargetError(f"an expression must be given as a string; got {type(text).__name__}")
     if len(text) > MAX_LENGTH:
-        raise InvalidTargetError(f"expression of {len(text)} characters exceeds the limit of {MAX_LENGTH}")
+        raise InvalidTargetError(
+            f"expression of {len(text)} characters exceeds the limit of {MAX_LENGTH}: {text[:EXCERPT]!r}..."
+        )
     if text.strip() == "":
         raise InvalidTargetError("empty expression")
-    return _Parser(text, single_variable).parse()
+    try:
+        return _Parser(text, single_variable).parse()
+    except FLTError as exc:
+        message = str(exc)
+        if len(message) <= MAX_MESSAGE:
+            raise
+        raise type(exc)(message[: MAX_MESSAGE // 2 - 3] + " ... " + message[-(MAX_MESSAGE // 2 - 2):]) from None

@@ -20,17 +20,26 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Sequence
 
 import sympy as sp
 
 from .._validation import check_int, check_real
 from ..errors import InvalidParameterError, InvalidParameterTypeError
-from .budget import check_rank, check_rotation
+from .budget import DOMAIN_COST, EXPRESSION_WEIGHT, _comb, check_radical_span, check_rank, check_rotation, check_terms, check_work, horner_work, predict_size
 from .expansion import NUMERIC_ZERO, expand_target
-from .hermite import HermiteExpansion, hermite_expansion
+from .hermite import (
+    HermiteExpansion,
+    Sparse,
+    _from_hermite,
+    _hermite_of_monomials,
+    hermite_conversion_work,
+    hermite_expansion,
+    substitute_linear,
+)
 from .one_step import one_step_subspace
-from .staircase import staircase
+from .staircase import as_float, expansion_polynomial, frames, rotate, staircase
 from .subspace import Subspace
 
 __all__ = [
@@ -77,9 +86,126 @@ def project(target, subspace: Subspace, kappa: float, degree: int | None = None)
         )
     cutoff = int(math.floor(kappa + 1e-12))
     check_rank(target.rank, f"the projection of a rank-{target.rank} target")
-    if target.is_polynomial and subspace.dim not in (0, target.rank):
-        check_rotation(target.expr, target.variables, "the projection (the target in rotated coordinates)")
     expansion = expand_target(target, degree)
+    if subspace.dim in (0, target.rank):  # no change of variables: z itself (U = 0) or nothing left out (U = V*)
+        keep = (lambda a: sum(a) <= cutoff) if subspace.dim == 0 else (lambda a: True)
+        kept = expansion.filter(keep)
+        dropped = expansion.filter(lambda a: not keep(a))
+        fitted_expansion = _like(expansion, kept.coefficients, target.rank)
+        return ProjectionResult(subspace, kappa, _expression(fitted_expansion, target.variables), fitted_expansion,
+                                _tidy(dropped.norm2()), _tidy(expansion.norm2()))
+    sparse = expansion_polynomial(expansion, target.variables, target.expr if target.is_polynomial else None)
+    if sparse is not None and not subspace.is_exact and sparse.kind == "rational":
+        sparse = as_float(sparse)
+    fr = frames(subspace, sparse.kind) if sparse is not None else None
+    if fr is None:
+        return _symbolic_project(target, subspace, kappa, cutoff, expansion)
+    fitted_expansion, fitted, residual = _rational_project(sparse, fr, cutoff, expansion, target)
+    return ProjectionResult(subspace, kappa, fitted, fitted_expansion, residual, _tidy(expansion.norm2()))
+
+
+def _tidy(value: sp.Expr) -> sp.Expr:
+    """``sp.simplify(value)`` for a short expression, ``sp.expand`` for a long one (a sum of hundreds of radical terms
+    took seconds to simplify); numbers as they are."""
+    value = sp.sympify(value)
+    if value.is_Number:
+        return value
+    return sp.simplify(value) if sp.count_ops(value) <= 40 else sp.expand(value)
+
+
+def _expression(expansion: HermiteExpansion, variables) -> sp.Expr:
+    """The polynomial of ``expansion`` in ``variables``, expanded (by the sparse engine when it can)."""
+    sparse = expansion_polynomial(expansion, variables)
+    if sparse is None:
+        return expansion.to_expr(variables)
+    check_work(EXPRESSION_WEIGHT * len(sparse.poly), "the fitted polynomial as an expression")
+    return sparse.as_expr()
+
+
+def _rational_project(sparse, fr, cutoff: int, expansion: HermiteExpansion, target):
+    r"""``(fitted expansion, fitted, residual)`` in the integer frames ``fr`` (:func:`.staircase.frames`): with
+    :math:`z = V^\top s + W^\top u`, :math:`s_i \sim \mathcal N(0, a_i)`, :math:`u_j \sim \mathcal N(0, b_j)`,
+    the rotated polynomial in the scaled Hermite basis :math:`H^{(a)}_k(x) = a^{k/2}\mathrm{He}_k(x/\sqrt a)` has
+    coefficients :math:`\gamma(\beta) = \hat g(\beta)\,a^{-\beta/2}` (:math:`\hat g` in orthonormal rotated
+    coordinates), so the kept set :math:`|\beta_u| \le \kappa` is the same and
+    :math:`\|P_{U,>\kappa} f\|^2 = \sum_{|\beta_u|>\kappa} \gamma(\beta)^2\,a^{\beta}\beta!`, all rational."""
+    what = "the projection (the target in rotated coordinates)"
+    m, k, r = len(fr.inside), len(fr.outside), target.rank
+    ring, g = rotate(sparse, fr, what)
+    variances = fr.variances(fr.inside) + fr.variances(fr.outside)
+    items = list(g.items())
+    check_work(hermite_conversion_work(items, sparse.kind), what)
+    hscale, herm = _hermite_of_monomials(items, m + k, variances)
+    scale = sparse.scale * hscale
+    rational = sparse.kind == "rational"
+    kept = {b: c for b, c in herm.items() if sum(b[m:]) <= cutoff}
+    residual = 0
+    for beta, c in herm.items():
+        if sum(beta[m:]) > cutoff:
+            weight = math.prod(math.factorial(x) for x in beta)
+            value = (scale * c) ** 2 if rational else float(c) ** 2
+            for x, a in zip(beta, variances):
+                if x:
+                    value = value * a**x
+            residual += value * weight
+    residual = sp.Rational(residual.numerator, residual.denominator) if rational and residual else (
+        sp.Integer(0) if not residual else sp.Float(float(residual)))
+    # P_{U,<=kappa} f back in z: the kept part as a polynomial in (s, u), then s_i = a_i v_i.z, u_j = b_j w_j.z
+    check_work(hermite_conversion_work([(b, c) for b, c in kept.items()], sparse.kind), what)
+    fscale, poly = _from_hermite(kept, ring, sparse.kind, variances)
+    terms = {}
+    for mono, c in poly.items():
+        value = Fraction(int(c)) if rational else float(c)
+        for x, a in zip(mono, variances):
+            if x:
+                value = value * a**x
+        terms[mono] = value
+    if rational:
+        common = math.lcm(*(v.denominator for v in terms.values())) if terms else 1
+        terms = {mono: int(v * common) for mono, v in terms.items()}
+        fscale = fscale * scale / common
+    else:
+        terms = {mono: sparse.ring.domain.convert(v) for mono, v in terms.items()}
+    rows = list(fr.inside) + list(fr.outside)
+    convert = sparse.ring.domain.convert
+    images = []
+    for row in rows:
+        image = sparse.ring.zero
+        for gen, x in zip(sparse.ring.gens, row):
+            if x:
+                image = image + gen * convert(x)
+        images.append(image)
+    nonzero = max((sum(1 for x in row if x) for row in rows), default=1)
+    work, count = horner_work(list(terms), r, nonzero)
+    check_terms(count, what)
+    check_work(work * DOMAIN_COST[sparse.kind], what)
+    back = Sparse(sparse.ring, fscale if rational else Fraction(1), substitute_linear(terms.items(), images, sparse.ring),
+                  sparse.kind)
+    back_items = list(back.items())
+    check_work(hermite_conversion_work(back_items, sparse.kind), what)
+    bscale, coefficients = _hermite_of_monomials(back_items, r)
+    out = {}
+    for alpha, c in coefficients.items():
+        if rational:
+            value = back.scale * bscale * c
+            out[alpha] = sp.Rational(value.numerator, value.denominator)
+        else:
+            out[alpha] = sp.Float(float(c))
+    fitted_expansion = _like(expansion, out, r)
+    return fitted_expansion, _expression(fitted_expansion, target.variables), residual
+
+
+def _symbolic_project(target, subspace: Subspace, kappa: float, cutoff: int, expansion: HermiteExpansion) -> ProjectionResult:
+    """The projection by sympy expressions (exact irrational coefficients or directions), its size bounded by
+    :func:`.budget.check_rotation` and its work charged at the symbolic domain cost."""
+    expr = target.expr if target.is_polynomial else expansion.to_expr(target.variables)
+    check_radical_span(target.rank, "the projection with exact irrational coefficients (its subspaces)")
+    check_rotation(expr, target.variables, "the projection (the target in rotated coordinates)")
+    degree, terms = predict_size(expr, target.variables)
+    if degree is not None:
+        r = target.rank
+        check_work(min(terms * _comb(degree + r - 1, r - 1), _comb(degree + r, r)) * r * DOMAIN_COST["symbolic"],
+                   "the projection with exact irrational coefficients")
     rotated, s, u = _rotated_expansion(expansion, target.variables, subspace)
     m = len(s)
     kept = rotated.filter(lambda a: sum(a[m:]) <= cutoff)
@@ -89,7 +215,7 @@ def project(target, subspace: Subspace, kappa: float, degree: int | None = None)
     back = dict(zip(list(s) + list(u), list(subspace.basis * z) + list(subspace.complement().basis * z)))
     fitted = sp.expand(fitted_rotated.xreplace(back))
     fitted_expansion = _like(expansion, hermite_expansion(fitted, target.variables).coefficients, target.rank)
-    return ProjectionResult(subspace, kappa, fitted, fitted_expansion, sp.simplify(dropped.norm2()), sp.simplify(expansion.norm2()))
+    return ProjectionResult(subspace, kappa, fitted, fitted_expansion, _tidy(dropped.norm2()), _tidy(expansion.norm2()))
 
 
 def conditional_variance(target, subspace: Subspace, degree: int | None = None) -> sp.Expr:

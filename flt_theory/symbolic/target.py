@@ -19,7 +19,7 @@ import sympy as sp
 
 from ..errors import InvalidTargetError
 from .._validation import check_int
-from .parser import FUNCTIONS, parse_expression, variable
+from .parser import FUNCTIONS, _short, parse_expression, variable
 
 __all__ = ["Target", "parse_link", "variables_of_rank", "polynomial_degree_bound", "MAX_POLYNOMIAL_TERMS"]
 
@@ -64,7 +64,7 @@ class Target:
         unknown = sorted(str(s) for s in self.expr.free_symbols if s not in allowed)
         if unknown:
             raise InvalidTargetError(
-                f"unknown variable(s) {', '.join(unknown)} in target {self.expr}; a rank-{rank} target "
+                f"unknown variable(s) {_short(', '.join(unknown))} in target {_short(self.expr)}; a rank-{rank} target "
                 f"is a function of z1..z{rank} only" + _SYMBOL_HINT
             )
 
@@ -122,7 +122,7 @@ class Target:
     def polynomial_degree(self) -> int:
         """Total degree of a polynomial target (``InvalidTargetError`` otherwise)."""
         if not self.is_polynomial:
-            raise InvalidTargetError(f"target {self.expr} is not a polynomial; give a Hermite degree to expand it")
+            raise InvalidTargetError(f"target {_short(self.expr)} is not a polynomial; give a Hermite degree to expand it")
         return int(sp.Poly(self.expr, *self.variables).total_degree())
 
     def links(self) -> list[sp.Expr] | None:
@@ -130,7 +130,18 @@ class Target:
         variable each, constants attributed to the first), else ``None``."""
         z = sp.Symbol(_LINK_VARIABLE, real=True)
         parts = [sp.Integer(0)] * self.rank
-        for term in sp.Add.make_args(sp.expand(self.expr) if self.is_polynomial else self.expr):
+        expanded = self.expr
+        if self.is_polynomial:  # expanded by the sparse engine, within the work budgets (not sympy's expand)
+            from .hermite import sparse_polynomial
+
+            sparse = sparse_polynomial(self.expr, self.variables, "the links of this target (the target expanded)")
+            if sparse is not None:
+                if any(sum(1 for e in m if e) > 1 for m, _ in sparse.items()):
+                    return None
+                expanded = sparse.as_expr()
+            else:
+                expanded = sp.expand(self.expr)
+        for term in sp.Add.make_args(expanded):
             used = [_index_of(s) for s in term.free_symbols]
             if len(used) > 1:
                 return None
@@ -153,6 +164,14 @@ class Target:
     def __str__(self) -> str:
         return str(self.expr)
 
+    def _repr_latex_(self) -> str:
+        r"""Rich display (IPython): :math:`f^*(z) = g(z)` and the rank.
+
+        >>> Target.parse("z1 + He2(z2)")._repr_latex_()
+        '$$f^*(z) = z_{1} + z_{2}^{2} - 1 \\qquad (r = 2)$$'
+        """
+        return f"$$f^*(z) = {self.latex()} \\qquad (r = {self.rank})$$"
+
 
 def parse_link(link: str | sp.Expr) -> sp.Expr:
     """A 1-D function of ``z``: parsed if a string, checked if a sympy expression.
@@ -162,16 +181,22 @@ def parse_link(link: str | sp.Expr) -> sp.Expr:
     >>> parse_link("relu"), parse_link("tanh(z)**2")
     (relu(z), tanh(z)**2)
     """
+    from .integrability import check_float_range
+
     z = sp.Symbol(_LINK_VARIABLE, real=True)
     if isinstance(link, str):
         if link.strip() in FUNCTIONS:
             link = f"{link.strip()}({_LINK_VARIABLE})"
-        return parse_expression(link, single_variable=_LINK_VARIABLE)
+        parsed = parse_expression(link, single_variable=_LINK_VARIABLE)
+        check_float_range(parsed, z, link.strip())
+        return parsed
     if isinstance(link, sp.Expr):
         link = link.subs(sp.Symbol(_LINK_VARIABLE), z)
         extra = link.free_symbols - {z}
         if extra:
-            raise InvalidTargetError(f"a link function must depend on z only; {link} also uses {sorted(map(str, extra))}")
+            shown = str(link) if len(str(link)) <= 60 else str(link)[:57] + "..."
+            raise InvalidTargetError(f"a link function must depend on z only; {shown} also uses {sorted(map(str, extra))}")
+        check_float_range(link, z)
         return link
     raise InvalidTargetError(f"a link function must be a string or a sympy expression; got {type(link).__name__}")
 
