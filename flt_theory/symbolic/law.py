@@ -39,7 +39,7 @@ from .subspace import Subspace
 
 __all__ = ["Law", "Mutation", "Source", "STATUSES", "SYMBOLS", "THIS_PROJECT", "laws_latex_document"]
 
-#: Symbols shared by the giant-step laws: dimension, samples per step, width, step size.
+#: The symbols shared by the giant-step laws (dimension, samples per step, width, step size).
 SYMBOLS = {name: sp.Symbol(name, positive=True) for name in ("d", "n", "p", "eta")}
 
 _RELATIONS = {"asymp": r"\asymp", "approx": r"\approx", "eq": "=", "geq": r"\geq", "leq": r"\leq",
@@ -168,6 +168,12 @@ class Law:
         How the hypotheses' asymptotic notation is read, stated once (e.g. "constants 1, polylog factors
         dropped"); with no hypotheses, why there are none (e.g. "the source states no condition beyond its
         setting"). Required when :attr:`hypotheses` is given.
+    constants
+        Values of the named constants of :attr:`value` that its LaTeX shows (e.g. :math:`c_\sigma` of the overlap
+        law, written in its conditions): symbol name -> a number or sympy expression, or a tuple of them for a
+        constant indexed by the teacher direction :math:`k = 1, 2, \dots` (entry :math:`k-1`). Substituting them in
+        the machine form (``to_dict()["expression"]``) leaves only the law's ``variables`` (sizes, the measured
+        inputs), so a program reading ``--json`` evaluates the law to the number the LaTeX shows.
     """
 
     name: str
@@ -182,6 +188,7 @@ class Law:
     symbol_latex: Mapping[str, str] = field(default_factory=dict)
     hypotheses: Sequence[Hypothesis] = ()
     hypotheses_reading: str = ""
+    constants: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.relation not in _RELATIONS:
@@ -204,6 +211,14 @@ class Law:
             raise InvalidParameterTypeError(
                 f"The 'hypotheses' of law {self.name!r} must be Hypothesis objects. Got {bad[0]!r} instead."
             )
+        constants = {name: _sympify_value(v) for name, v in dict(self.constants).items()}
+        names = {s.name for s in self._expression_symbols()}
+        unknown = sorted(set(constants) - names)
+        if unknown:
+            raise InvalidParameterError(
+                f"law {self.name!r}: constants {unknown} are not symbols of its value {_value_text(self.value)}"
+            )
+        object.__setattr__(self, "constants", constants)
         if self.hypotheses and not self.hypotheses_reading.strip():
             raise InvalidParameterError(
                 f"law {self.name!r} has hypotheses but no 'hypotheses_reading' (how constants and log factors are read)"
@@ -248,7 +263,38 @@ class Law:
             "exponents": self._exponents(),
             "hypotheses": [h.to_dict() for h in self.hypotheses],
             "hypotheses_reading": self.hypotheses_reading,
+            "constants": {name: [str(v) for v in value] if isinstance(value, tuple) else str(value)
+                          for name, value in sorted(self.constants.items())},
+            "variables": sorted(s.name for s in self._expression_symbols() if s.name not in self.constants),
         }
+
+    def _expression_symbols(self) -> set[sp.Symbol]:
+        """Free symbols of a scalar :attr:`value` (none for a subspace or a tuple)."""
+        if isinstance(self.value, (tuple, Subspace)) or not isinstance(self.value, sp.Basic):
+            return set()
+        return set(self.value.free_symbols)
+
+    def evaluate_constants(self, direction: int = 1) -> sp.Expr:
+        r"""The value with :attr:`constants` substituted (an indexed constant at teacher direction ``direction``,
+        1-based): what the LaTeX shows, as an expression in the law's variables.
+
+        >>> c, x = sp.symbols("c x")
+        >>> Law(name="t", lhs="y", relation="approx", value=c * x, source=THIS_PROJECT,
+        ...     constants={"c": (2, 3)}).evaluate_constants(direction=2)
+        3*x
+        """
+        value = self._expression()
+        subs = {}
+        for s in value.free_symbols:
+            if s.name in self.constants:
+                given = self.constants[s.name]
+                if isinstance(given, tuple):
+                    if not 1 <= direction <= len(given):
+                        raise InvalidParameterError(
+                            f"law {self.name!r}: direction must be in 1..{len(given)} for constant {s.name!r}; got {direction}")
+                    given = given[direction - 1]
+                subs[s] = given
+        return value.xreplace(subs)
 
     def _exponents(self) -> dict[str, str]:
         """Exponents of a power-law value in each of its symbols (empty when it is not one)."""

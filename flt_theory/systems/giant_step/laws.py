@@ -184,15 +184,16 @@ def _overlap_law(target, activation, ell: int, c_sigma, degree) -> Law:
     mu = sp.Symbol("mu_star", real=True)
     conditions = [rf"c_\sigma = \mu_{{{ell}}}(\sigma)/{ell - 1}! = {_number_latex(c_sigma)}"]
     links = target.links()
+    constants = {"c_sigma": sp.nsimplify(c_sigma) if not isinstance(c_sigma, sp.Float) else c_sigma}  # as LaTeX shows it
     if links is not None:
         coefficients = [hermite_coefficients(link, ell, variable=sp.Symbol("z", real=True)) for link in links]
-        values = ", ".join(_number_latex(m.exact[ell] if m.exact[ell] is not None else sp.Float(m.values[ell], 6))
-                           for m in coefficients)
-        conditions.append(rf"(\mu^*_{{k,{ell}}})_k = ({values})")
+        mu_values = tuple(m.exact[ell] if m.exact[ell] is not None else sp.Float(m.values[ell], 6) for m in coefficients)
+        conditions.append(rf"(\mu^*_{{k,{ell}}})_k = ({', '.join(_number_latex(v) for v in mu_values)})")
+        constants["mu_star"] = mu_values
     return Law(name="overlap law", lhs=r"\langle w_i^1, w^*_k\rangle", relation="approx",
                value=_eta * _a / _p * _c_sigma * mu * _w0 ** (ell - 1), conditions=tuple(conditions), source=DKLPS,
                symbol_latex={**_OVERLAP_LATEX, "mu_star": rf"\mu^*_{{k,{ell}}}"},
-               words="⟨w¹_i, w*_k⟩ ≈ (η a_i/p) c_σ μ*_{k,ℓ} ⟨w⁰_i, w*_k⟩^(ℓ−1)",
+               words="⟨w¹_i, w*_k⟩ ≈ (η a_i/p) c_σ μ*_{k,ℓ} ⟨w⁰_i, w*_k⟩^(ℓ−1)", constants=constants,
                hypotheses=_hyp("high dimension"), hypotheses_reading=_READING)
 
 
