@@ -12,7 +12,7 @@ Which side of the confidence interval (CI) of the mean decides is the ``mode``:
   clearly violate) show the check's power.
 * ``"demonstrated"``: the data must show the claim, i.e. the whole CI lies on the claimed side
   (lower end :math:`\ge b - \text{slack}` for at-least). Use it for claims with a margin built
-  in; :mod:`.subspace` and :func:`check_ordering` (default) read the CI this way.
+  in; :mod:`~.compare.subspace` and :func:`check_ordering` (default) read the CI this way.
 
 ``slack = tolerance + rel_tol * |bound|``. The mean's CI comes from
 :func:`~flt_theory.compare.bootstrap.mean_ci` (Student t below 5 seeds, bootstrap from there on).

@@ -1,6 +1,6 @@
 r"""Undecided verdicts: a failed check whose every failing interval straddles its bound.
 
-The checks with a margin (:mod:`.subspace`, :func:`~.inequality.check_ordering`, ``mode="demonstrated"`` in
+The checks with a margin (:mod:`~.compare.subspace`, :func:`~.inequality.check_ordering`, ``mode="demonstrated"`` in
 :mod:`.inequality`) FAIL unless the whole confidence interval lies on the claimed side. A failure can mean two
 things: the interval lies wholly on the wrong side (the data exclude the law: **fail**), or it contains the bound
 (the data cannot tell: **inconclusive**). :func:`decide` tells them apart from a :class:`~.result.CheckResult`,

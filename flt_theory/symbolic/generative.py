@@ -84,7 +84,7 @@ The search stops at :data:`MAX_ORDER` (``None`` above, with the reason), splits 
 pieces, and refuses kink arguments or pieces of degree above :data:`MAX_DEGREE`.
 
 Constructions with large :math:`k^*` (verified in ``tests/symbolic/test_symbolic_generative.py`` by quadrature)
---------------------------------------------------------------------------------------------------------------
+---------------------------------------------------------------------------------------------------------------
 * :math:`k^* = 3`: ``sign(z)*sign(exp(z**2/2) - 2)`` is odd and two-valued, breaking at :math:`0, \pm p`,
   :math:`p^2 = 2\log 2`. Being odd and :math:`\pm 1`-valued, :math:`1\{\sigma(z) = 1\} + 1\{\sigma(-z) = 1\} = 1`,
   so :math:`1\{y = 1\} - \tfrac12` is odd and every even :math:`k` vanishes; :math:`\sqrt{2\pi}\,\mathbb E[z\,\sigma(z)] = 2(2e^{-p^2/2} - 1) = 0`, and

@@ -37,7 +37,7 @@ class Target:
     Attributes
     ----------
     expr
-        The link :math:`g` as a sympy expression in :func:`variable(1) … variable(r)`.
+        The link :math:`g` as a sympy expression in ``variable(1) … variable(r)`` (:func:`~.parser.variable`).
     rank
         :math:`r`, the number of teacher directions (may exceed the variables actually used).
     name
