@@ -1,6 +1,6 @@
 r"""Signal-noise data and the two-layer CNN: benign vs harmful overfitting, growth laws, label noise.
 
-Setting (:mod:`flt_theory.systems.signal_noise.model`). :math:`x = [y\mu, \xi]`, :math:`\xi \sim
+Setting (:mod:`flt_theory.numeric.signal_noise`). :math:`x = [y\mu, \xi]`, :math:`\xi \sim
 \mathcal N(0, \sigma_\xi^2(I - e_1e_1^\top))`, :math:`\mathrm{SNR} = \|\mu\|/(\sigma_\xi\sqrt d)`,
 :math:`f = F_{+1} - F_{-1}`, :math:`F_j = \frac1m\sum_r[\sigma(\langle w_{j,r}, y\mu\rangle) + \sigma(\langle w_{j,r},
 \xi\rangle)]`, :math:`\sigma = \mathrm{ReLU}^q`, logistic loss, full-batch GD from :math:`\mathcal N(0, \sigma_0^2)`,

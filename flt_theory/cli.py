@@ -40,6 +40,7 @@ import math
 import os
 import re
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -680,7 +681,7 @@ class _NumberList(click.ParamType):
         for number in numbers:
             if not math.isfinite(number) or (self.minimum is not None and number < self.minimum) or (
                     self.maximum is not None and number > self.maximum):
-                self.fail(f"expected finite values in [{self.minimum}, {self.maximum}]; got {value!r}", param, ctx)
+                self.fail(f"expected finite values{_range_text(self.minimum, self.maximum)}; got {value!r}", param, ctx)
         return numbers
 
 
@@ -698,11 +699,18 @@ class _Bounded(click.ParamType):
             number = math.nan
         if not math.isfinite(number) or (self.minimum is not None and number < self.minimum) or (
                 self.maximum is not None and number > self.maximum):
-            low = "-inf" if self.minimum is None else _number_text(self.minimum)
-            high = "inf" if self.maximum is None else _number_text(self.maximum)
-            self.fail(f"expected a finite {'integer' if self.kind is int else 'real number'} in [{low}, {high}]; "
-                      f"got {value!r}", param, ctx)
+            self.fail(f"expected a finite {'integer' if self.kind is int else 'real number'}"
+                      f"{_range_text(self.minimum, self.maximum)}; got {value!r}", param, ctx)
         return number
+
+
+def _range_text(minimum: float | None, maximum: float | None) -> str:
+    """`` in [a, b]``, `` >= a``, `` <= b`` or nothing."""
+    if minimum is not None and maximum is not None:
+        return f" in [{_number_text(minimum)}, {_number_text(maximum)}]"
+    if minimum is not None:
+        return f" >= {_number_text(minimum)}"
+    return "" if maximum is None else f" <= {_number_text(maximum)}"
 
 
 class _StepSize(click.ParamType):
@@ -722,11 +730,33 @@ class _StepSize(click.ParamType):
         return number
 
 
+#: The largest value of an integer option of ``flt simulate`` without a declared maximum (a 64-bit integer).
+_MAX_INT = 2**63 - 1
+
+
+def _overflow_error(ctx: click.Context, exc: Exception) -> _InputError:
+    """An overflow (or an underflow to a zero divisor) inside a simulation as bad input: it names the options given
+    on the command line, the most extreme value first (a value far from 1 in either direction is what overflows)."""
+    given = []
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name)
+        if ctx.get_parameter_source(param.name) != click.core.ParameterSource.COMMANDLINE or isinstance(value, (bool, str)):
+            continue
+        numbers = [abs(float(v)) for v in (value if isinstance(value, tuple) else (value,)) if isinstance(v, (int, float))]
+        extreme = max((abs(math.log10(v)) if v > 0 else 0.0 for v in numbers), default=0.0)
+        given.append((extreme, param.opts[0] if param.opts else param.name))
+    names = ", ".join(name for _, name in sorted(given, reverse=True)) or "the options"
+    return _InputError(names.split(", ")[0] if given else None,
+                       f"the simulation overflowed with the values given ({names}): {_one_line(str(exc))[:200]}; "
+                       "use values of a moderate size")
+
+
 def _click_parameter(option) -> click.Parameter:
     """The click argument or option of a declared :class:`~flt_theory.systems.declaration.Option`."""
+    int_maximum = _MAX_INT if option.maximum is None else option.maximum  # a count or size is a 64-bit integer
     types = {
-        "int": _Bounded(int, option.minimum, option.maximum), "float": _Bounded(float, option.minimum, option.maximum),
-        "ints": _NumberList(int, option.minimum, option.maximum), "floats": _NumberList(float, option.minimum, option.maximum),
+        "int": _Bounded(int, option.minimum, int_maximum), "float": _Bounded(float, option.minimum, option.maximum),
+        "ints": _NumberList(int, option.minimum, int_maximum), "floats": _NumberList(float, option.minimum, option.maximum),
         "eta": _StepSize(), "str": click.STRING, "choice": click.Choice(list(option.choices)),
     }
     if option.argument:
@@ -743,9 +773,18 @@ def _simulate_command(system) -> click.Command:
 
     def callback(as_json: bool, **options: Any) -> None:
         try:
-            document = spec.run(**options)
+            spec.check_cost(options)  # the declared cost, before anything runs
+            with warnings.catch_warnings(), np.errstate(all="ignore"):  # no warning lines before the result or error
+                warnings.simplefilter("ignore", RuntimeWarning)
+                document = spec.run(**options)
         except FLTError as exc:
             raise _InputError(None, str(exc)) from exc
+        except (OverflowError, FloatingPointError, ZeroDivisionError) as exc:  # a value too large or too small
+            raise _overflow_error(click.get_current_context(), exc) from exc
+        except RuntimeError as exc:  # torch: "value cannot be converted to type float without overflow"
+            if "overflow" not in str(exc):
+                raise
+            raise _overflow_error(click.get_current_context(), exc) from exc
         if as_json:
             _emit_json(_json_ready({k: v for k, v in document.items() if not k.startswith("_")}))
         else:
@@ -754,7 +793,16 @@ def _simulate_command(system) -> click.Command:
     params = [_click_parameter(o) for o in spec.options]
     params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print exactly one JSON document on stdout."))
     return click.Command(system.name, callback=callback, params=params, help=spec.help,
-                         short_help=system.title[:80])
+                         short_help=system.title, epilog=_fields_epilog(spec.fields))
+
+
+def _fields_epilog(fields: Sequence) -> str | None:
+    """The ``--help`` paragraph listing the JSON record fields of ``flt simulate SYSTEM`` (kept unwrapped)."""
+    if not fields:
+        return None
+    width = max(len(f.name) for f in fields)
+    lines = [f"  {f.name.ljust(width)}  {f.meaning} [{f.unit}]" for f in fields]
+    return "\b\nJSON record fields (--json: one record per row of the table):\n" + "\n".join(lines)
 
 
 def _records_table(records: Sequence[dict]) -> str:
@@ -810,10 +858,13 @@ def simulate_group(ctx: click.Context) -> None:
               help="Time budget; predictions whose sizes would exceed it are 'inconclusive' with the budget they need.")
 @click.option("--seeds", type=click.IntRange(2, 256), default=None, metavar="S",
               help="Seeds per measurement (default: the scale's); an inconclusive prediction says how many would decide it.")
+@click.option("--latex", "latex_file", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="Also write the verdicts as a booktabs table to FILE: it compiles alone (pdflatex FILE) and can be "
+                   "\\input into a paper whose preamble loads amsmath, amssymb, booktabs and longtable.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.pass_context
 def verify_command(ctx: click.Context, target: str, activation: str, steps: int, scale: str, budget: float,
-                   seeds: int | None, as_json: bool) -> None:
+                   seeds: int | None, latex_file: str | None, as_json: bool) -> None:
     """Derive every giant-step prediction for TARGET (one-step threshold kappa* = leap index, or no learning
     when the student coefficient vanishes; the one-step subspace; the staircase U_1..U_T), simulate at sizes
     chosen from the theory, and compare each prediction AND a deliberately wrong law on the same measurement.
@@ -822,30 +873,26 @@ def verify_command(ctx: click.Context, target: str, activation: str, steps: int,
     from .systems.giant_step.verify import verify
 
     try:
+        if latex_file is not None:
+            from .report.check import check_latex_path
+
+            check_latex_path(latex_file)  # before anything runs
         document = verify(target, activation=activation, steps=steps, scale=scale, budget=budget, seeds=seeds)
     except FLTError as exc:
         message = str(exc)
         raise _InputError(None if message.startswith(("TARGET", "--")) else "TARGET", message) from exc
+    if latex_file is not None:
+        from ._display import latex_document
+        from .systems.giant_step.verify import verify_latex_table
+
+        with open(latex_file, "w", encoding="utf-8") as handle:
+            handle.write(latex_document(verify_latex_table(document)))
     if as_json:
         _emit_json(_json_ready(document))
     else:
-        click.echo(f"target f*(z) = {document['target']}, student {activation}, leap index {document['leap_index']}")
-        rows = [("prediction", "law", "measured", "verdict", "negative control")]
-        for p in document["predictions"]:
-            measured = p["measured"]
-            shown = "-" if measured is None else (", ".join(f"{m:.3g}" for m in measured) if isinstance(measured, (list, tuple))
-                                                 else f"{measured:.3g}")
-            rows.append((p["name"], p["predicted"][:60], shown[:40], p["verdict"], f"{p['wrong_law'][:40]}: {p['control'] or '-'}"))
-        click.echo(_table(rows))
-        for p in document["predictions"]:
-            if p["verdict"] != "pass":
-                click.echo(f"  {p['verdict']} {p['name']}: {p['message']}")
-            if p.get("sizes"):
-                steps = "; ".join(f"step {s['step']}: {s['ratio']:.3g}x" + ("" if s["resolvable"] else " (not resolvable)")
-                                  for s in p["sizes"] if s["new_dim"])
-                click.echo(f"  {p['name']}: predicted least new direction per step, in units of the random level 1/d: {steps}")
-                if p["verdict"] == "pass" and "not learned at this size" in p["message"]:
-                    click.echo(f"  {p['name']}: {p['message'].split('[', 1)[1].rstrip(']')}")
+        from .systems.giant_step.verify import verify_text
+
+        click.echo(verify_text(document))
     ctx.exit(0 if document["passed"] else 1)
 
 

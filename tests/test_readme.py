@@ -21,9 +21,21 @@ def test_example_is_at_most_20_lines_and_runs(tmp_path, capsys):
     assert len(code.strip().splitlines()) <= 20
     path = tmp_path / "my_claims.py"
     path.write_text(code, encoding="utf-8")
-    runpy.run_path(str(path))
+    runpy.run_path(str(path), run_name="__main__")
     assert capsys.readouterr().out.strip() == "True"
     from flt_theory.report import check
 
-    table = check([str(path)])
+    store = tmp_path / "store.sqlite"
+    table = check([str(path)], store=store)
     assert table[["claim", "check", "control", "verdict"]].values.tolist() == [["mine/he2-plus-he3", "PASS", "rejected", "PASS"]]
+    assert capsys.readouterr().out == ""  # flt check imports the file: its __main__ verify does not run again
+
+    # the template's comparison can fail on a wrong law of the user's own: n ≍ d³ (and n ≍ d), on the same rows
+    from flt_theory.systems.registry import measure
+
+    module = runpy.run_path(str(path))
+    frame = measure(module["claim"], "small", store=store)
+    assert frame.attrs["computed"] == 0
+    d = module["d"]
+    verdicts = {str(v): module["claim"].evaluate(frame, module["law"].replace(value=v)).passed for v in (d, d**2, d**3)}
+    assert verdicts == {"d": False, "d**2": True, "d**3": False}

@@ -92,6 +92,7 @@ __all__ = [
     "mean_ci",
 ]
 
+#: Fewest seeds for which :func:`mean_ci` (``method="auto"``) bootstraps the mean; below it, the Student-t interval.
 MIN_BOOTSTRAP_SEEDS = 5
 _ONE_SIGMA = float(stats.norm.cdf(-1.0))
 RngLike = int | np.random.Generator

@@ -40,6 +40,7 @@ __all__ = [
     "FLOAT_SLACK",
 ]
 
+#: Floating-point slack of every comparison with a bound, times ``max(1, |value|)`` (:func:`within`).
 FLOAT_SLACK = 1e-9
 P = ParamSpec("P")
 

@@ -26,6 +26,7 @@ from .observables import (
     top_direction_overlap,
     update_singular_values,
 )
+from .seeds import fold_in, stream_generator
 from .student import Student
 from .teacher import Teacher
 
@@ -42,6 +43,7 @@ __all__ = [
     "as_seeds",
     "check_finite",
     "complement_basis",
+    "fold_in",
     "least_direction_mass",
     "fit_second_layer",
     "gaussian_chunks",
@@ -54,6 +56,7 @@ __all__ = [
     "resolve_device",
     "resolve_dtype",
     "seeded_normal",
+    "stream_generator",
     "subspace_mass",
     "teacher_directions",
     "test_error",

@@ -7,7 +7,7 @@ Seed contract (reproducibility)
 -------------------------------
 Every random draw is named by a *stream* (a short string: ``"teacher"``, ``"init"``, ``"step0"``,
 ``"ridge"``, ``"test"``, …). The draw of seed value ``s`` on stream ``k`` comes from a
-``torch.Generator`` on the target device seeded with ``splitmix64(s, crc32(k), b)``, where ``b`` is a
+``torch.Generator`` on the target device seeded with :func:`~.seeds.fold_in`\ ``(s, k, b)``, where ``b`` is a
 block index: Gaussian samples are produced in blocks of ``B =`` :data:`BLOCK_ROWS`\ ``[device type]``
 rows (1024 on the CPU, 16384 on CUDA, where a kernel launch per small block would dominate), block
 ``b`` holding samples ``b·B … (b+1)·B − 1``. Hence
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import numbers
 import threading
-import zlib
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -37,6 +36,7 @@ import torch
 from .._validation import check_int
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 from .backend import resolve_device, resolve_dtype, sampler_workers
+from .seeds import fold_in
 
 __all__ = ["BLOCK_ROWS", "as_seeds", "default_chunk_size", "gaussian_chunks", "seeded_normal", "teacher_directions"]
 
@@ -47,8 +47,6 @@ BLOCK_ROWS = {"cpu": 1024, "cuda": 16384}
 #: on the CPU small enough to stay in cache between the elementwise passes (8 MB in float32), on CUDA
 #: large enough to fill the device (128 MB).
 CHUNK_ELEMENTS = {"cpu": 2**21, "cuda": 2**25}
-
-_MASK = (1 << 64) - 1
 
 
 def as_seeds(seeds: int | Sequence[int]) -> tuple[int, ...]:
@@ -70,22 +68,6 @@ def as_seeds(seeds: int | Sequence[int]) -> tuple[int, ...]:
     return values
 
 
-def _splitmix64(*words: int) -> int:
-    state = 0
-    for word in words:
-        state = (state ^ word) & _MASK
-        state = (state + 0x9E3779B97F4A7C15) & _MASK
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        state = z ^ (z >> 31)
-    return state
-
-
-def _stream_seed(seed: int, stream: str, block: int) -> int:
-    return _splitmix64(seed, zlib.crc32(stream.encode()), block)
-
-
 _LOCAL = threading.local()
 _POOLS: dict[int, ThreadPoolExecutor] = {}
 
@@ -102,7 +84,7 @@ def _generator(device: torch.device) -> torch.Generator:
 def _draw(task: tuple[torch.Tensor, int, str, int]) -> None:
     out, seed, stream, block = task
     gen = _generator(out.device)
-    gen.manual_seed(_stream_seed(seed, stream, block))
+    gen.manual_seed(fold_in(seed, stream, block))
     torch.randn(out.shape, generator=gen, out=out, device=out.device, dtype=out.dtype)
 
 

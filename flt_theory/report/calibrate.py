@@ -126,12 +126,13 @@ def calibrate(
     >>> entry["claim"], entry["repeats"], entry["false_rejections"], sorted(entry["power"])
     ('giant-step/rank-one-update', 2, 0, ['subspace neighbour', 'subspace rotation'])
     """
-    from ..systems.declaration import check_scale
+    from ..systems.declaration import check_scale, plan
 
     scale = check_scale(scale)
     if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
         raise InvalidParameterError(f"The 'repeats' parameter must be an int ≥ 1. Got {repeats!r} instead.")
     claims = resolve_claims(paths)
+    plan(claims, scale, repeats=repeats, option="--repeats")  # refuse an oversized request before anything runs
     level = per_claim_level(alpha, max(1, family or len(claims)))
     own = not isinstance(store, ResultStore)
     st = store if isinstance(store, ResultStore) else ResultStore(":memory:" if store is None else store)

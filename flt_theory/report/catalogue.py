@@ -54,7 +54,10 @@ def catalogue() -> list[dict[str, Any]]:
 
 
 def _cell(text: str) -> str:
-    return " ".join(str(text).split()).replace("|", "\\|")
+    """A Markdown table cell (:func:`flt_theory._display.markdown_cell`: no doubled backslash in math)."""
+    from .._display import markdown_cell
+
+    return markdown_cell(text)
 
 
 def _hypotheses_text(entry: dict[str, Any]) -> str:

@@ -29,6 +29,7 @@ have no p-value and keep their own verdict; their false rejections are a matter 
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib.util
 import json
 import os
@@ -170,7 +171,7 @@ def _run_one(claim: Claim, scale: str, store: ResultStore, refreshed: set, optio
     refreshed.add(signature)
     try:
         frame = m.run(scale, seed_base=options.get("seed_base", 0), store=store, jobs=options.get("jobs", 1),
-                      scheduler=options.get("scheduler"), fresh=fresh)
+                      scheduler=options.get("scheduler"), fresh=fresh, progress=options.get("bar", False))
         verdict = claim.verdict(frame)
     except Exception as exc:  # noqa: BLE001 - a broken claim is an ERROR row, not a crash
         return {"key": claim.key, "check": None, "control": None, "seconds": time.perf_counter() - start,
@@ -223,22 +224,101 @@ def run_claims(
     from ..systems.declaration import check_scale
 
     scale = check_scale(scale)
-    if isinstance(seed_base, bool) or not isinstance(seed_base, int) or seed_base < 0:
-        raise InvalidParameterError(f"The 'seed_base' parameter must be an int ≥ 0. Got {seed_base!r} instead.")
+    if isinstance(seed_base, bool) or not isinstance(seed_base, int) or not 0 <= seed_base <= 2**62:
+        raise InvalidParameterError(f"The 'seed_base' parameter must be an int in [0, 2**62]. Got {seed_base!r} instead.")
     own = not isinstance(store, ResultStore)
     st = store if isinstance(store, ResultStore) else ResultStore(":memory:" if store is None else store)
     options = {"seed_base": seed_base, "fresh": fresh, "jobs": jobs, "scheduler": scheduler}
     refreshed: set = set()
+    mode = progress_mode(progress)
+    options["bar"] = mode == "bar"  # a bar per measurement, its points done / total with an estimate
+    lines = _ProgressLines(claims, scale) if mode == "lines" else None
+    seen: set = set()  # the rows measured so far in this run: a later claim sharing them did not reuse a stored row
     runs = []
     try:
-        with progress_bar(len(claims), desc=f"flt check ({scale})", unit="claim", enabled=progress_enabled(progress)) as bar:
+        with progress_bar(len(claims), desc=f"flt check ({scale})", unit="claim", enabled=mode == "bar") as bar:
             for claim in claims:
-                runs.append(_run_one(claim, scale, st, refreshed, options))
+                if lines is not None:
+                    lines.start(claim)
+                run = _run_one(claim, scale, st, refreshed, options)
+                keys = _row_keys(run.get("frame"))
+                run["reused_stored"] = max(0, run["reused"] - len(keys & seen))
+                seen |= keys
+                runs.append(run)
                 bar.update(1)
+                if lines is not None:
+                    lines.done(run)
     finally:
         if own:
             st.close()
     return runs
+
+
+def progress_mode(progress: bool | None) -> str | None:
+    """How ``flt check`` shows its progress on stderr: ``"bar"`` (a bar per claim and per measurement's points,
+    with an estimate) where stdout and stderr are both terminals and not under CI, ``"lines"`` (one plain line
+    when a claim's measurement starts and one when it ends: rows done / total, elapsed, estimate) otherwise —
+    ``flt check | cat``, a log file, CI — and None when ``progress`` is False."""
+    if progress is False:
+        return None
+    terminal = progress_enabled(None) and sys.stdout is not None and sys.stdout.isatty()
+    return "bar" if terminal else "lines"
+
+
+def _row_keys(frame: pd.DataFrame | None) -> set:
+    """(experiment, parameters, seed) of every row of a measured frame."""
+    if frame is None or "seed" not in frame.columns:
+        return set()
+    head = list(frame.columns[: list(frame.columns).index("seed") + 1])
+    return {json.dumps(row, default=str) for row in frame[head].values.tolist()}
+
+
+class _ProgressLines:
+    """Plain progress lines on stderr, one when a claim's measurement starts and one when it ends."""
+
+    def __init__(self, claims: Sequence[Claim], scale: str):
+        self.scale, self.count, self.index, self.begin = scale, len(claims), 0, time.perf_counter()
+        self.sizes = {c.key: len(c.measurement.points[scale]) * len(c.measurement.seed_list(scale)) for c in claims}
+        self.total, self.done_rows = sum(self.sizes.values()), 0
+
+    def _write(self, text: str) -> None:
+        if sys.stderr is not None:
+            sys.stderr.write(f"flt check [{self.index}/{self.count}] {text}\n")
+            sys.stderr.flush()
+
+    def start(self, claim: Claim) -> None:
+        self.index += 1
+        m = claim.measurement
+        self._write(f"{claim.key}: measuring {len(m.points[self.scale])} points x {len(m.seed_list(self.scale))} seeds "
+                    f"of {m.experiment} ...")
+
+    def done(self, run: dict[str, Any]) -> None:
+        self.done_rows += self.sizes[run["key"]]
+        elapsed = time.perf_counter() - self.begin
+        left = elapsed / self.done_rows * (self.total - self.done_rows) if self.done_rows else 0.0
+        state = "ERROR" if run["error"] else "measured"
+        self._write(f"{run['key']}: {state} in {run['seconds']:.1f} s ({run['computed']} rows computed, "
+                    f"{run['reused']} reused); {self.done_rows}/{self.total} rows, elapsed {_clock(elapsed)}, "
+                    f"estimate {_clock(left)} left")
+
+
+def _clock(seconds: float) -> str:
+    """``1:02:03`` / ``2:03``.
+
+    >>> _clock(3723.4), _clock(59.6)
+    ('1:02:03', '1:00')
+    """
+    minutes, sec = divmod(int(round(seconds)), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{sec:02d}" if hours else f"{minutes}:{sec:02d}"
+
+
+def check_latex_path(path: str | os.PathLike) -> None:
+    """Refuse a LaTeX file that could not be written, before any claim runs."""
+    target = Path(path)
+    folder = target.resolve().parent
+    if target.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise InvalidParameterError(f"--latex: cannot write {str(path)!r}: its folder does not exist or is not writable")
 
 
 def _p_value(result: dict[str, Any] | None) -> float | None:
@@ -299,9 +379,55 @@ def verdict_frame(claims: Sequence[Claim], runs: Sequence[dict[str, Any]], alpha
     from ..compare.family import per_claim_level
 
     level = per_claim_level(alpha, max(1, len(claims)))
-    frame = pd.DataFrame([_row(c, r, level) for c, r in zip(claims, runs)], columns=list(COLUMNS))
-    frame.attrs.update(alpha=alpha, level=level)
+    frame = _verdict_table_class()([_row(c, r, level) for c, r in zip(claims, runs)], columns=list(COLUMNS))
+    frame.attrs.update(alpha=alpha, level=level, law_latex={c.key: _law_latex(c) for c in claims},
+                       labels={c.key: _labels(r["check"]) for c, r in zip(claims, runs)})
     return frame
+
+
+def _law_latex(claim: Claim) -> str:
+    try:
+        return claim.the_law.latex()
+    except Exception:  # noqa: BLE001 - a law that cannot be built is reported in its row; no formula then
+        return ""
+
+
+def _labels(check: dict[str, Any] | None) -> list[str] | None:
+    labels = ((check or {}).get("details") or {}).get("labels")
+    return [str(x) for x in labels] if isinstance(labels, (list, tuple)) else None
+
+
+@functools.cache
+def _verdict_table_class() -> type:
+    """:class:`VerdictTable`, made on first use (pandas is imported only when a table is built)."""
+    import pandas as pd
+
+    from .table import verdict_html, verdict_latex, verdict_markdown
+
+    class VerdictTable(pd.DataFrame):
+        """The verdict table of ``flt check`` (a pandas DataFrame, columns :data:`COLUMNS`) that a notebook shows
+        as an HTML table, one row per claim, its law typeset (``_repr_html_``); ``_repr_latex_`` is the booktabs
+        table of ``flt check --latex`` and ``_repr_markdown_`` a Markdown table. Derived frames (a selection of
+        columns, say) are plain DataFrames."""
+
+        def _repr_html_(self) -> str:
+            return verdict_html(self)
+
+        def _repr_markdown_(self) -> str:
+            return verdict_markdown(self)
+
+        def _repr_latex_(self) -> str:
+            return verdict_latex(self)
+
+    VerdictTable.__module__, VerdictTable.__qualname__ = __name__, "VerdictTable"  # picklable: module __getattr__
+    return VerdictTable
+
+
+def __getattr__(name: str) -> Any:
+    """``VerdictTable`` (the verdict table's class) is built on first use, with pandas."""
+    if name == "VerdictTable":
+        return _verdict_table_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def check(
@@ -338,7 +464,8 @@ def check(
     jobs, scheduler
         As in :func:`flt_theory.runner.sweep` (the measurements' points run in parallel).
     progress
-        Progress bar on stderr (off by default in the API).
+        Progress on stderr (off by default in the API): bars on a terminal, plain lines otherwise
+        (:func:`progress_mode`).
 
     Returns
     -------
@@ -352,11 +479,13 @@ def check(
     >>> table[["claim", "check", "control", "verdict"]].values.tolist()
     [['giant-step/rank-one-update', 'PASS', 'rejected', 'PASS']]
     """
+    from ..systems.declaration import plan
     from .markdown import prepare_report_dir, write_report
 
     claims = resolve_claims(paths)
     if report_dir is not None:
         prepare_report_dir(report_dir)  # before any claim runs: a folder we cannot write is bad input
+    plan(claims, scale)  # an oversized request is refused before any claim runs (the declared costs)
     runs = run_claims(claims, scale, store=store, seed_base=seed_base, fresh=fresh, jobs=jobs, scheduler=scheduler,
                       progress=progress)
     frame = verdict_frame(claims, runs, alpha)
@@ -367,6 +496,7 @@ def check(
         except (OSError, InvalidParameterError) as exc:  # filled up or removed during the run: keep the verdicts
             report_error = f"the report could not be written to {str(report_dir)!r}: {exc}"
     frame.attrs.update(passed=bool(len(frame)) and bool(frame["passed"].all()), scale=scale, seed_base=seed_base,
+                       reused_stored=sum(int(run.get("reused_stored", 0)) for run in runs),
                        report=None if report is None else str(report), report_error=report_error,
                        stale=sum(int((run.get("frame").attrs if run.get("frame") is not None else {}).get("stale", 0))
                                  for run in runs))
@@ -387,16 +517,26 @@ def run_check(
     as_json: bool = False,
     progress: bool | None = None,
     out: IO[str] | None = None,
+    latex: str | os.PathLike | None = None,
 ) -> int:
-    """What ``flt check`` does: run, print (text table or one JSON document), write the report.
+    """What ``flt check`` does: run, print (text table or one JSON document), write the report and, given
+    ``latex``, the verdict table as a LaTeX file that compiles alone and can be ``\\input`` into a paper
+    (:func:`~flt_theory.report.table.verdict_latex`, :func:`flt_theory._display.latex_document`).
 
     Returns the exit code: 0 when every claim passed, 1 otherwise. Bad input raises an
     :class:`~flt_theory.errors.FLTError` (the command turns it into exit code 2).
     """
     out = out or sys.stdout
+    if latex is not None:
+        check_latex_path(latex)
     frame = check(paths, scale=scale, report_dir=report_dir, store=store, seed_base=seed_base, fresh=fresh, alpha=alpha,
                   jobs=jobs, scheduler=scheduler, progress=False if as_json else progress)
     passed = frame.attrs["passed"]
+    if latex is not None:
+        from .._display import latex_document
+        from .table import verdict_latex
+
+        Path(latex).write_text(latex_document(verdict_latex(frame)), encoding="utf-8")
     if as_json:
         document = {
             "scale": scale,
@@ -413,14 +553,14 @@ def run_check(
     else:
         out.write(format_table(frame) + "\n\n")
         n_pass = int(frame["passed"].sum())
-        reused = int(frame["reused"].sum())
+        reused = int(frame.attrs.get("reused_stored", 0))
         summary = f"{n_pass}/{len(frame)} claims pass at scale {scale!r}, seeds from {seed_base}"
         summary += " (a claim passes when its law's check passes AND its negative control is rejected)"
         out.write(summary + "\n")
         out.write(f"family-wise level {alpha:g}: comparisons with a p-value decided at {alpha:g}/{len(frame)} = "
                   f"{frame.attrs['level']:.2g}; the others by their own verdict (their power: flt calibrate)\n")
         if reused:
-            out.write(f"{reused} stored measurement rows reused (--fresh recomputes them)\n")
+            out.write(f"{reused} measurement rows reused from the store of an earlier run (--fresh recomputes them)\n")
         for rec in frame.to_dict("records"):
             if not rec["passed"]:
                 out.write(f"  {rec['verdict']} {rec['claim']}: {rec['message']}"

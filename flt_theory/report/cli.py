@@ -2,8 +2,9 @@ r"""Click commands ``flt check`` and ``flt sweep`` (attached to the ``flt`` grou
 
 Exit codes follow the ``flt`` contract: 0 success (``check``: every claim passed), 1 a claim failed
 or errored, 2 bad input (an unknown claim path, an unknown experiment, a bad store or option).
-``--json`` prints exactly one JSON document on stdout and no progress bar; the progress bar is also
-off under CI (``CI=true``) and when stderr is not a terminal.
+``--json`` prints exactly one JSON document on stdout and no progress; otherwise ``flt check`` shows its progress
+on stderr: bars where stdout and stderr are terminals, else (``flt check | cat``, a log, CI) one plain line per
+measurement when it starts and when it ends (:func:`flt_theory.report.check.progress_mode`).
 
 >>> from click.testing import CliRunner
 >>> result = CliRunner().invoke(check_command, ["giant-step/nope"])
@@ -68,7 +69,7 @@ def _backend_options(func):
 @click.argument("paths", nargs=-1)
 @click.option("--scale", type=click.Choice(SCALES), default="small", show_default=True,
               help="small: seconds per claim; paper: the sizes of the source.")
-@click.option("--seed-base", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed-base", type=click.IntRange(0, 2**62), default=0, show_default=True,
               help="Run every claim on seeds K..K+S-1 instead of 0..S-1.")
 @click.option("--report", "report_dir", default="report", show_default=True, metavar="DIR",
               help="Folder for report.md, report.html, results.json and figures/.")
@@ -80,12 +81,18 @@ def _backend_options(func):
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Family-wise false-rejection rate of the whole run (Bonferroni over the claims' p-values).")
 @click.option("--list", "list_only", is_flag=True, help="List the selected claims (default: all) and exit.")
+@click.option("--plan", "plan_only", is_flag=True,
+              help="Print each selected claim's points, seeds, estimated seconds and memory (from the declared costs) "
+                   "and the total, run nothing, and exit.")
 @_backend_options
+@click.option("--latex", "latex_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also write the verdict table as booktabs LaTeX to FILE: it compiles alone (pdflatex FILE) and can be "
+                   "\\input into a paper whose preamble loads amsmath, amssymb, booktabs and longtable.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.pass_context
 def check_command(ctx: click.Context, paths: tuple[str, ...], scale: str, seed_base: int, report_dir: str, no_report: bool,
                   store: str | None, fresh: bool, alpha: float, list_only: bool, jobs: int, scheduler: str | None, dask: str | None,
-                  as_json: bool) -> None:
+                  latex_file: str | None, as_json: bool, plan_only: bool = False) -> None:
     """Run claims (default: every claim of every system) and their negative controls.
 
     PATHS are claim keys (giant-step/norm-law), systems (giant-step), Python files or folders of
@@ -101,6 +108,9 @@ def check_command(ctx: click.Context, paths: tuple[str, ...], scale: str, seed_b
         claims = resolve_claims(list(paths))
     except FLTError as exc:
         raise _InputError("PATHS", str(exc)) from exc
+    if plan_only:
+        _print_plan(claims, scale, as_json)
+        return
     if list_only:
         rows = [{"claim": c.key, "words": c.words, "experiment": c.measurement.experiment} for c in claims]
         if as_json:
@@ -120,10 +130,30 @@ def check_command(ctx: click.Context, paths: tuple[str, ...], scale: str, seed_b
         store = os.path.join(report_dir, "measurements.sqlite")
     try:
         code = run_check(list(paths), scale, None if no_report else report_dir, store=store, seed_base=seed_base,
-                         fresh=fresh, alpha=alpha, jobs=jobs, scheduler=_scheduler(scheduler, dask), as_json=as_json)
+                         fresh=fresh, alpha=alpha, jobs=jobs, scheduler=_scheduler(scheduler, dask), as_json=as_json,
+                         latex=latex_file)
     except FLTError as exc:
         raise _fail(exc) from exc
     ctx.exit(code)
+
+
+def _print_plan(claims, scale: str, as_json: bool) -> None:
+    """``flt check --plan``: the declared cost of each claim and the total, as JSON or a table (nothing runs)."""
+    from ..systems.declaration import plan
+
+    try:
+        document = plan(claims, scale)
+    except FLTError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        click.echo(json.dumps(document))
+        return
+    rows = document["claims"] + [{"claim": "total", **document["total"]}]
+    width = max(len(r["claim"]) for r in rows)
+    click.echo(f"{'claim'.ljust(width)}  points  seeds  seconds (est.)  memory (est.)")
+    for r in rows:
+        click.echo(f"{r['claim'].ljust(width)}  {r['points']:>6}  {r['seeds']:>5}  {r['seconds']:>14.3g}  "
+                   f"{r['memory_bytes'] / 1e6:>10.3g} MB")
 
 
 @click.command("calibrate", short_help="False rejections, mutation panel and power of each claim's check.")

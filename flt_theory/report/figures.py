@@ -589,12 +589,13 @@ def plot_comparisons(
     key: str,
     check: Any,
     control: Any | None,
-    path: str | Path,
+    path: str | Path | None = None,
     *,
     title: str = "",
-) -> Path:
+) -> Any:
     """The generic figure of a claim: one panel per :class:`Comparison` of ``check`` (module
-    docstring), the negative control in grey in each panel's unit. Returns the path written."""
+    docstring), the negative control in grey in each panel's unit. Returns the path written, or with
+    ``path=None`` the matplotlib ``Figure`` itself (a notebook shows it inline)."""
     panels = control_rows(check, control)
     n = max(1, len(panels))
     ncols = min(n, 4)
@@ -618,7 +619,7 @@ def plot_comparisons(
         per_row = max(1, min(len(labels), int(width // 3.0)))
         fig.legend(handles, labels, loc="outside lower center", ncols=per_row, fontsize=7.5, frameon=False)
     fig.suptitle(_wrap(plain_text(title or key), int(width * 11)), fontsize=10)
-    return save_figure(fig, path)
+    return fig if path is None else save_figure(fig, path)
 
 
 def ladder_axis(rungs: Sequence[Mapping[str, Any]]) -> str:
@@ -634,10 +635,11 @@ def ladder_axis(rungs: Sequence[Mapping[str, Any]]) -> str:
     return max(sorted(names), key=span)
 
 
-def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path, *, title: str = "") -> Path:
+def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path | None = None, *, title: str = "") -> Any:
     """A size ladder: each rung's estimate with its 95% interval against its size (log axis), the law's
     ``predicted`` value at each rung (orange) and, where the rungs carry it, the ``literal`` statement
-    (grey dashed). Rungs that differ in another size too are labelled with it."""
+    (grey dashed). Rungs that differ in another size too are labelled with it. Returns the path written, or
+    with ``path=None`` the matplotlib ``Figure``."""
     axis = ladder_axis(rungs)
     rungs = sorted(rungs, key=lambda r: float(r["size"][axis]))
     x = [float(r["size"][axis]) for r in rungs]
@@ -665,7 +667,7 @@ def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path, *, title: 
     ax.set_ylabel("estimate")
     fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize=7.5, frameon=False)
     fig.suptitle(_wrap(plain_text(title), 70), fontsize=10)
-    return save_figure(fig, path)
+    return fig if path is None else save_figure(fig, path)
 
 
 def _finite(*values: float | None) -> list[float]:

@@ -122,7 +122,10 @@ def _seeds_text(seeds: Sequence[int]) -> str:
 
 
 def _md_cell(text: Any) -> str:
-    return " ".join(str(text).split()).replace("|", "\\|")
+    """A table cell of report.md: no doubled backslash in math (:func:`flt_theory._display.markdown_cell`)."""
+    from .._display import markdown_cell
+
+    return markdown_cell(text)
 
 
 def _declared_figures(claim: Claim) -> list:

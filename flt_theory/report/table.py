@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .._display import booktabs_longtable, html_table, latex_text, markdown_table, math_html
 from ..compare.result import fmt, fmt_ci
 from .figures import plain_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["format_table", "measured_text", "scope_text"]
+__all__ = ["format_table", "measured_text", "scope_text", "verdict_html", "verdict_latex", "verdict_markdown"]
 
 
 def measured_text(measured: Any, ci: Any, limit: int | None = None, labels: Sequence[str] | None = None) -> str:
@@ -80,3 +81,67 @@ def format_table(frame: pd.DataFrame, *, wide: bool = False) -> str:
         rows.append(tuple(_cut(c, w) if w else str(c) for c, w in zip(cells, widths)))
     sizes = [max(len(r[i]) for r in rows) for i in range(len(header))]
     return "\n".join("  ".join(c.ljust(s) for c, s in zip(r, sizes)).rstrip() for r in rows)
+
+
+def _extras(frame: pd.DataFrame, key: str) -> dict[str, Any]:
+    """Per claim, what the verdict table keeps beside its columns (``attrs``: ``law_latex``, ``labels``)."""
+    return dict(frame.attrs.get(key) or {})
+
+
+def _rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The verdict table's rows with each claim's law LaTeX and measured labels (``attrs``), for the rich forms."""
+    latex, labels = _extras(frame, "law_latex"), _extras(frame, "labels")
+    return [{**rec, "law_latex": latex.get(rec["claim"], ""), "labels": labels.get(rec["claim"])}
+            for rec in frame.to_dict("records")]
+
+
+def _summary(frame: pd.DataFrame) -> str:
+    passed = int(frame["passed"].sum()) if len(frame) else 0
+    text = f"flt check: {passed}/{len(frame)} claims pass"
+    if "scale" in frame.attrs:
+        text += f" at scale {frame.attrs['scale']!r}, seeds from {frame.attrs.get('seed_base', 0)}"
+    if frame.attrs.get("level") is not None:
+        text += (f"; family-wise level {frame.attrs.get('alpha', 0.05):g}, comparisons with a p-value decided at "
+                 f"{frame.attrs['level']:.2g}")
+    return text + "; a claim passes when its law's check passes AND its negative control is rejected"
+
+
+_RICH_HEADER = ("claim", "law", "measured [95% CI]", "verdict", "negative control", "hypotheses")
+
+
+def verdict_html(frame: pd.DataFrame) -> str:
+    """The verdict table as HTML (a notebook's display of ``flt_theory.check``): one ``<tr>`` per claim, the law
+    typeset from its LaTeX, every measured value with its label and 95% interval."""
+    import html
+
+    def esc(text: Any) -> str:
+        return html.escape(str(text), quote=False)
+
+    rows = [(esc(r["claim"]), (math_html(r["law_latex"]) + "<br>" if r["law_latex"] else "") + f"<small>{esc(r['law'])}</small>",
+             esc(measured_text(r["measured"], r["ci"], None, r["labels"])).replace("; ", "<br>"), esc(r["verdict"]),
+             esc(r["control"] or "—"), esc(scope_text(r.get("scope", "")))) for r in _rows(frame)]
+    return html_table(_RICH_HEADER, rows, caption=_summary(frame), escaped=True)
+
+
+def verdict_markdown(frame: pd.DataFrame) -> str:
+    """The verdict table as Markdown, laws as ``$...$``."""
+    rows = [(f"`{r['claim']}`", f"${r['law_latex']}$" if r["law_latex"] else r["law"],
+             measured_text(r["measured"], r["ci"], None, r["labels"]), r["verdict"], r["control"] or "—",
+             scope_text(r.get("scope", ""))) for r in _rows(frame)]
+    return _summary(frame) + "\n\n" + markdown_table(_RICH_HEADER, rows)
+
+
+def verdict_latex(frame: pd.DataFrame) -> str:
+    r"""The verdict table as a booktabs ``longtable`` (claim, law, measured with its 95% CI, verdict, negative
+    control), every text cell escaped for LaTeX (:func:`flt_theory._display.latex_text`; claim keys included).
+    :func:`flt_theory._display.latex_document` turns it into a file that compiles alone and can be ``\input``
+    into a paper (``flt check --latex FILE``)."""
+    def key(text: str) -> str:
+        return latex_text(text).replace("/", r"/\allowbreak{}")
+
+    rows = [(key(r["claim"]), f"${r['law_latex']}$" if r["law_latex"] else latex_text(r["law"]),
+             r" \newline ".join(latex_text(x) for x in measured_text(r["measured"], r["ci"], None, r["labels"]).split("; ")),
+             latex_text(r["verdict"]), latex_text(r["control"] or "---")) for r in _rows(frame)]
+    return booktabs_longtable(("claim", "law", "measured [95\\% CI]", "verdict", "negative control"), rows,
+                              r"p{0.14\linewidth}p{0.30\linewidth}p{0.26\linewidth}lp{0.09\linewidth}",  # fits a page and a paper
+                              caption=latex_text(_summary(frame)))

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidParameterError, InvalidParameterTypeError
+from .cost import OPS_PER_SECOND, Cost, CostEstimate, check_cost
 from .errors import DivergedPointError, ExperimentError, UnknownExperimentError
 from .fingerprint import code_fingerprint as _code_fingerprint
 
@@ -42,6 +43,7 @@ __all__ = [
     "experiment",
     "finite_float",
     "get_experiment",
+    "real_in",
     "registered_experiments",
     "strict_int",
 ]
@@ -94,6 +96,7 @@ class Experiment:
     batched: bool = False
     guard: Callable[[Mapping[str, Any], int], Any] | None = None
     version: int = 0
+    cost: Cost | None = None
 
     @property
     def module(self) -> str:
@@ -157,9 +160,26 @@ class Experiment:
         return self.run_seeds(params, [seed])[0]
 
     def check_budget(self, params: Mapping[str, Any], seeds: int) -> None:
-        """Refuse a point whose sizes would exceed the machine (the experiment's ``guard``), before anything runs."""
+        """Refuse a point whose sizes would exceed the machine, before anything runs: its declared :attr:`cost`
+        (:func:`~flt_theory.runner.cost.check_cost`, with ``seeds`` the number of seeds) and its ``guard``."""
+        params = self.normalize(params)
+        if self.cost is not None:
+            check_cost(self.cost, {**params, "seeds": int(seeds)}, what=f"experiment {self.name!r} with {int(seeds)} seed(s)",
+                       label=lambda name: f"The {name!r} parameter of experiment {self.name!r}")
         if self.guard is not None:
-            self.guard(self.normalize(params), int(seeds))
+            self.guard(params, int(seeds))
+
+    def estimate(self, params: Mapping[str, Any], seeds: int) -> CostEstimate | None:
+        """The declared :attr:`cost` of one point with ``seeds`` seeds (bytes, operations, seconds), refusing nothing;
+        None without a declared cost."""
+        if self.cost is None:  # a guard that returns its estimate (bytes, seconds), as giant-step's
+            budget = self.guard(self.normalize(params), int(seeds)) if self.guard is not None else None
+            if budget is None or not hasattr(budget, "seconds"):
+                return None
+            return CostEstimate(float(budget.bytes), float(budget.seconds) * OPS_PER_SECOND, float(budget.seconds),
+                                float(budget.max_bytes), float(budget.max_seconds))
+        return check_cost(self.cost, {**self.normalize(params), "seeds": int(seeds)}, what=self.name,
+                          max_bytes=math.inf, max_seconds=math.inf)
 
     def run_seeds(self, params: Mapping[str, Any], seeds: Sequence[int]) -> list[dict[str, float]]:
         """Run one point for each of ``seeds`` (one call of a batched experiment, else one call per
@@ -215,6 +235,7 @@ def experiment(
     batched: bool = False,
     guard: Callable[[Mapping[str, Any], int], Any] | None = None,
     version: int = 0,
+    cost: Cost | None = None,
 ) -> Callable[[ExperimentFunction], ExperimentFunction]:
     """Register ``f(params: dict, seed: int) -> dict[str, float]`` under ``name`` (a decorator).
 
@@ -232,13 +253,17 @@ def experiment(
 
     ``guard(params, seeds)`` (optional) estimates a point's memory and time and raises an
     :class:`~flt_theory.errors.InvalidParameterError` naming the size that is too large; a sweep calls it
-    for every point before it runs any.
+    for every point before it runs any. ``cost`` (a :class:`~flt_theory.runner.cost.Cost`: memory and work as
+    polynomials in the parameters and ``seeds``) is the declared cost every sweep checks the same way
+    (:func:`~flt_theory.runner.cost.check_cost`); every built-in experiment declares one.
 
     Re-registering a name from the same module and function (a reload) replaces it; from another
     function it is an error. Returns the function unchanged.
     """
     if not isinstance(name, str) or not name or any(c.isspace() for c in name):
         raise InvalidParameterError(f"The 'name' parameter of experiment must be a non-empty str without spaces. Got {name!r} instead.")
+    if cost is not None and not isinstance(cost, Cost):
+        raise InvalidParameterTypeError(f"The 'cost' of experiment {name!r} must be a Cost. Got {cost!r} instead.")
     if types is not None:
         for key, convert in types.items():
             if not callable(convert):
@@ -256,7 +281,7 @@ def experiment(
         if isinstance(version, bool) or not isinstance(version, int) or version < 0:
             raise InvalidParameterTypeError(f"The 'version' of experiment {name!r} must be an int >= 0. Got {version!r} instead.")
         exp = Experiment(name, function, dict(defaults or {}), None if types is None else dict(types), summary,
-                         bool(batched), guard, version)
+                         bool(batched), guard, version, cost)
         _REGISTRY[name] = exp
         return function
 
@@ -315,6 +340,28 @@ def finite_float(value: Any) -> float:
     if not math.isfinite(number):
         raise ValueError(f"{value!r} is not finite")
     return number
+
+
+def real_in(minimum: float | None = None, maximum: float | None = None) -> Callable[[Any], float]:
+    """A ``types`` converter: a finite float in ``[minimum, maximum]`` (a declared range; ``None``: unbounded).
+
+    >>> real_in(0, 16)("1.5")
+    1.5
+    >>> real_in(0, 16)(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: -1.0 is not in [0, 16]
+    """
+
+    def real(value: Any) -> float:
+        number = finite_float(value)
+        if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+            raise ValueError(f"{number!r} is not in [{'-inf' if minimum is None else minimum}, "
+                             f"{'inf' if maximum is None else maximum}]")
+        return number
+
+    real.__name__ = "float"
+    return real
 
 
 def strict_int(value: Any) -> int:

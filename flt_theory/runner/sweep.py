@@ -34,6 +34,7 @@ from ..errors import InvalidParameterError, InvalidParameterTypeError
 from .errors import BackendError, DivergedPointError, ExperimentError, StoreConflictError
 from .executors import InProcessBackend, PoolBackend, make_backend
 from .points import PointTask, describe, run_point
+from .cost import Cost, check_cost
 from .provenance import static_provenance
 from .registry import Experiment, get_experiment
 from .store import ResultStore, canonical_json, make_row, point_id_from_json
@@ -62,6 +63,11 @@ def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
             raise InvalidParameterError(f"The 'grid' parameter's axis {name!r} is empty; give at least one value.")
         axes.append(values)
     return [dict(zip(grid, combo)) for combo in itertools.product(*axes)]
+
+
+#: The runner's own cost per (point, seed): a task tuple, a stored row and a row of the returned frame (bytes),
+#: and its bookkeeping (operations); checked before the seed list is built.
+ROWS_COST = Cost(memory="2000*points*seeds", work="1e5*points*seeds")
 
 
 def _seed_list(seeds: int | Iterable[int]) -> list[int]:
@@ -188,6 +194,12 @@ def sweep(
     for p in raw_points:
         params = exp.normalize(p)
         normalized.setdefault(canonical_json(params, "The parameters"), params)
+    count = seeds if isinstance(seeds, int) and not isinstance(seeds, bool) and seeds >= 1 else None
+    if count is not None:  # before a list of that many seeds is built
+        check_cost(ROWS_COST, {"points": len(normalized), "seeds": count}, what=f"the sweep of {exp.name!r}",
+                   label=lambda name: f"The {name!r} parameter of sweep")
+        for params in normalized.values():
+            exp.check_budget(params, count)
     seed_list = _seed_list(seeds)
     tasks = [
         (point_id_from_json(exp.name, text, seed, exp.version), params, seed, text)
@@ -197,8 +209,9 @@ def sweep(
     ids = [t[0] for t in tasks]
     param_order = list(next(iter(normalized.values()))) if normalized else []
 
-    for params in normalized.values():  # sizes that would exceed the machine are refused before anything runs
-        exp.check_budget(params, len(seed_list))
+    if count is None:  # sizes that would exceed the machine are refused before anything runs
+        for params in normalized.values():
+            exp.check_budget(params, len(seed_list))
     code = exp.code_fingerprint
     st, own = _open_store(store)
     try:

@@ -118,7 +118,9 @@ _HUGE = 10**30  # any size beyond every budget; keeps the arithmetic on small in
 #: (calibrated in the module docstring): one coefficient operation of a sparse product, one Hermite term of a
 #: conversion, one term operation of a change of variables.
 BUILD_WEIGHT = 0.5
+#: ... one Hermite term of a conversion.
 CONVERSION_WEIGHT = 6.0
+#: ... one term operation of a change of variables.
 HORNER_WEIGHT = 0.25
 #: ... and one term of a polynomial turned into a sympy expression.
 EXPRESSION_WEIGHT = 100.0

@@ -53,7 +53,9 @@ __all__ = ["parse_expression", "variable", "MAX_EXPONENT", "MAX_HERMITE_DEGREE",
 
 MAX_LENGTH = 4000
 MAX_DEPTH = 60
+#: Largest absolute value of a numeric exponent in a target.
 MAX_EXPONENT = 64
+#: Largest degree k of a Hermite polynomial ``He(k, z)`` / ``Hek(z)`` in a target.
 MAX_HERMITE_DEGREE = 64
 MAX_VARIABLES = 64
 #: Largest size (bits of numerator or denominator) of an exact numeric constant in a parsed expression.

@@ -303,7 +303,9 @@ def regime_table(
         subspace = learned_subspace(target, kappa_n, steps, degree=degree)
         kappa = min(kappa_n, kappa_p)
         rows.append(RegimeRow(kappa_n, kappa_p, kappa, subspace, project(target, subspace, kappa, degree)))
-    return rows
+    from .display import RegimeTable  # a list that displays itself in a notebook
+
+    return RegimeTable(rows)
 
 
 def format_hermite(expansion: HermiteExpansion, names: Sequence[str] | None = None) -> str:

@@ -105,7 +105,9 @@ def staircase(target, steps: int = 3, degree: int | None = None) -> list[Subspac
                 step = _symbolic_step(expr, target.variables, current)
             current = step
         out.append(current)
-    return out
+    from .display import Staircase  # a list that displays itself in a notebook
+
+    return Staircase(out)
 
 
 def expansion_polynomial(expansion, variables, expr: sp.Expr | None = None) -> Sparse | None:

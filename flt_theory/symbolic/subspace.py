@@ -128,6 +128,14 @@ class Subspace:
             parts.append(sp.latex(sum((c * sp.Symbol(n) for c, n in zip(coeffs, names)), sp.Integer(0))))
         return r"\mathrm{span}\{" + ", ".join(parts) + r"\}"
 
+    def _repr_latex_(self) -> str:
+        r"""Rich display (IPython): the span and its dimension.
+
+        >>> Subspace.span([[1, 1]], ambient=2)._repr_latex_()
+        '$$\\mathrm{span}\\{w^*_{1} + w^*_{2}\\} \\qquad (\\dim = 1 \\text{ in } \\mathbb{R}^{2})$$'
+        """
+        return f"$${self.latex()} \\qquad (\\dim = {self.dim} \\text{{ in }} \\mathbb{{R}}^{{{self.ambient}}})$$"
+
 
 def _rounded(value: float) -> sp.Expr:
     """4 significant digits, and an integer shown as one (``1``, not ``1.0``, next to ``1.211``).

@@ -5,7 +5,7 @@ with ``SYSTEM = System(...)``), found by discovery (:mod:`.registry`). See :mod:
 what a declaration holds, and the README section "Adding a system".
 """
 
-from .declaration import DEVICE_OPTION, SCALES, Claim, ClaimVerdict, Figure, Measurement, Option, SimulateCommand, System, check_scale
+from .declaration import DEVICE_OPTION, SCALES, Claim, ClaimVerdict, Figure, Measurement, Option, RecordField, SimulateCommand, System, check_scale
 from .registry import (
     assert_claim,
     discover,
@@ -25,6 +25,7 @@ __all__ = [
     "Figure",
     "Measurement",
     "Option",
+    "RecordField",
     "SimulateCommand",
     "System",
     "assert_claim",

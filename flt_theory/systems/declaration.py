@@ -58,9 +58,11 @@ __all__ = [
     "Figure",
     "Measurement",
     "Option",
+    "RecordField",
     "SimulateCommand",
     "System",
     "check_scale",
+    "plan",
 ]
 
 #: ``small``: the default pytest run (seconds per claim); ``paper``: the sizes of the source.
@@ -138,6 +140,27 @@ class Measurement:
             raise InvalidParameterError(f"The 'seed_base' parameter must be ≥ 0. Got {seed_base!r} instead.")
         return list(range(base, base + int(self.seeds[check_scale(scale)])))
 
+    def plan(self, scale: str, *, repeats: int = 1) -> dict[str, Any]:
+        """``{"points", "seeds", "seconds", "memory_bytes"}`` of running the measurement ``repeats`` times at
+        ``scale`` (seconds summed over points and repeats, memory the largest point's), from the experiment's
+        declared cost; refuses (:class:`~flt_theory.errors.InvalidParameterError`) a point over the limits. Runs
+        nothing."""
+        from ..runner.cost import check_cost
+        from ..runner.registry import get_experiment
+        from ..runner.sweep import ROWS_COST
+
+        exp, seeds = get_experiment(self.experiment), int(self.seeds[check_scale(scale)])
+        seconds = check_cost(ROWS_COST, {"points": len(self.points[scale]), "seeds": seeds}, what=self.experiment,
+                             max_bytes=float("inf"), max_seconds=float("inf")).seconds  # the runner's own work
+        memory = 0.0
+        for point in self.points[scale]:
+            exp.check_budget(point, seeds)
+            estimate = exp.estimate(point, seeds)
+            if estimate is not None:
+                seconds, memory = seconds + estimate.seconds, max(memory, estimate.bytes)
+        return {"points": len(self.points[scale]), "seeds": seeds, "seconds": int(repeats) * seconds,
+                "memory_bytes": memory}
+
     def run(self, scale: str, *, seed_base: int = 0, store: Any = None, jobs: int = 1, scheduler: Any = None,
             fresh: bool = False, progress: bool | None = False) -> pd.DataFrame:
         """The measurement's table (one row per point and seed), computing only what ``store`` lacks."""
@@ -146,6 +169,30 @@ class Measurement:
         return sweep(self.experiment, points=list(self.points[check_scale(scale)]),
                      seeds=self.seed_list(scale, seed_base=seed_base), store=store, jobs=jobs, scheduler=scheduler,
                      progress=progress, fresh=fresh)
+
+
+def plan(claims: Sequence[Claim], scale: str, *, repeats: int = 1, option: str = "--scale") -> dict[str, Any]:
+    """The cost of running ``claims`` at ``scale`` ``repeats`` times, from the declared costs, running nothing:
+    ``{"claims": [{"claim", "points", "seeds", "seconds", "memory_bytes"}, ...], "total": {...}}`` (the total
+    counts a measurement shared by several claims once: they share its stored rows). Refuses
+    (:class:`~flt_theory.errors.InvalidParameterError` naming ``option``) a total time over the limit
+    (:func:`~flt_theory.runner.cost.limits`), and a point over the limits (naming its parameter)."""
+    from ..runner.cost import SECONDS_ENV, limits
+
+    rows = [{"claim": c.key, **c.measurement.plan(scale, repeats=repeats)} for c in claims]
+    # claims sharing a measurement share its stored rows: the total counts each measurement once
+    unique = list({(c.measurement.experiment, repr(c.measurement.points[scale]), r["seeds"]): r
+                   for c, r in zip(claims, rows)}.values())
+    total = {"points": sum(r["points"] for r in unique), "seeds": max((r["seeds"] for r in rows), default=0),
+             "seconds": sum(r["seconds"] for r in unique),
+             "memory_bytes": max((r["memory_bytes"] for r in rows), default=0.0)}
+    max_seconds = limits()[1]
+    if total["seconds"] > max_seconds:
+        raise InvalidParameterError(
+            f"{option}: too large a request: {len(rows)} claim(s) at scale {scale!r} x {repeats} repeat(s) would take "
+            f"about {total['seconds']:.3g} s by their declared costs, over the limit of {max_seconds:.3g} s "
+            f"(raise it with ${SECONDS_ENV}).")
+    return {"scale": scale, "repeats": int(repeats), "claims": rows, "total": total}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -263,6 +310,36 @@ class ClaimVerdict:
         control = "rejected" if not self.control.passed else "NOT rejected (the check has no power)"
         return f"{self.claim.key}: {self.check.message}; wrong law ({self.claim.the_wrong_law.text()}) {control}"
 
+    def _display_rows(self, math: Callable[[str], str], text: Callable[[str], str]) -> list[tuple[str, str]]:
+        """(what, shown) pairs of the rich display; ``math`` wraps LaTeX, ``text`` escapes plain text."""
+        from ..compare.result import fmt, fmt_ci
+
+        try:
+            measured = "; ".join(f"{label}: {fmt(v)} {fmt_ci(ci)}" for label, v, ci in self.check.entries())
+        except (TypeError, ValueError):
+            measured = str(self.check.measured)
+        control = "rejected" if not self.control.passed else "NOT rejected (the check has no power)"
+        return [("law", math(self.claim.the_law.latex())), ("measured [95% CI]", text(measured)),
+                ("check of the law", text(f"{'PASS' if self.check.passed else 'FAIL'}: {self.check.message}")),
+                ("negative control", f"{math(self.claim.the_wrong_law.latex())}: {text(control)}"),
+                ("verdict", "PASS" if self.passed else "FAIL")]
+
+    def _repr_html_(self) -> str:
+        """Rich display (IPython): the claim, its law, the measurement, the check, the control and the verdict."""
+        import html
+
+        from .._display import html_table, math_html
+
+        rows = self._display_rows(math_html, lambda t: html.escape(t, quote=False))
+        return html_table(("claim", f"{self.claim.key}: {self.claim.words}"), rows, escaped=True)
+
+    def _repr_markdown_(self) -> str:
+        """Rich display (IPython) as Markdown: the same rows as :meth:`_repr_html_`."""
+        from .._display import markdown_table
+
+        return markdown_table(("claim", f"`{self.claim.key}`: {self.claim.words}"),
+                              self._display_rows(lambda latex: f"${latex}$", str))
+
 
 @dataclass(frozen=True, kw_only=True)
 class Option:
@@ -300,6 +377,21 @@ class Option:
 DEVICE_OPTION = Option(name="device", default="auto", help="'auto' (CUDA if available), 'cpu', 'cuda', 'cuda:K'.")
 
 
+@dataclass(frozen=True)
+class RecordField:
+    """One field of the JSON records of ``flt simulate SYSTEM``: its key, what it is, and its unit
+    (``"1"`` for a pure number, ``"count"``, ``"fraction"``, ...). Declared once per system next to its experiment
+    (a module-level ``RECORD_FIELDS`` tuple in its ``declaration.py``), shown by ``flt simulate SYSTEM --help`` and
+    read by the documentation."""
+
+    name: str
+    meaning: str
+    unit: str = "1"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"name": self.name, "meaning": self.meaning, "unit": self.unit}
+
+
 @dataclass(frozen=True, kw_only=True)
 class SimulateCommand:
     """``flt simulate SYSTEM``: options, a run function and a text renderer.
@@ -307,6 +399,8 @@ class SimulateCommand:
     ``run(**options) -> dict`` returns the JSON-ready document ``{"system": name, "records": [...],
     ...}`` that ``--json`` prints (keys starting with ``_`` are private to ``table`` and not
     printed); ``table(document) -> str`` renders it as text (default: one aligned row per record).
+    ``fields`` declares the keys of a record (:class:`RecordField`: name, meaning, unit); ``flt simulate SYSTEM
+    --help`` lists them.
     Bad input raises an :class:`~flt_theory.errors.FLTError` whose message starts with the option
     (``--p: ...``): the command prints it as one line and exits 2.
     """
@@ -315,6 +409,35 @@ class SimulateCommand:
     options: Sequence[Option]
     run: Callable[..., dict] = field(repr=False)
     table: Callable[[dict], str] | None = field(default=None, repr=False)
+    fields: Sequence[RecordField] = ()
+    experiment: str | None = None
+    cost: Any = field(default=None, repr=False)
+
+    def check_cost(self, options: Mapping[str, Any]) -> Any:
+        """Refuse options whose run would exceed the machine, before anything runs (one line naming the option).
+
+        The cost is the declared :class:`~flt_theory.runner.cost.Cost` of ``experiment`` (the runner experiment
+        this command runs at every point of its grid, its defaults filling what the options do not set), or
+        ``cost`` (a :class:`~flt_theory.runner.cost.Cost` over the options' ``dest`` names, plus ``points``). A
+        list option is a grid: memory is that of its largest value, work that of every point
+        (:func:`~flt_theory.runner.cost.check_cost` with ``repeat``). Returns the estimate (None without a cost).
+        """
+        from ..runner.cost import check_cost
+        from ..runner.registry import get_experiment
+
+        cost, values = self.cost, {k: v for k, v in options.items() if v is not None}
+        if self.experiment is not None:
+            exp = get_experiment(self.experiment)
+            cost, values = cost if cost is not None else exp.cost, {**exp.defaults, **values}
+        if cost is None:
+            return None
+        points = 1
+        for option in self.options:
+            if option.kind in ("ints", "floats") and isinstance(options.get(option.dest), (list, tuple)):
+                points *= max(1, len(options[option.dest]))
+        flags = {o.dest: ("" if o.argument else "--") + o.name for o in self.options}
+        return check_cost(cost, {**values, "points": points}, what="this simulation", repeat=points, blame=flags,
+                          label=lambda name: f"{flags[name]}" if name in flags else f"The {name!r} parameter")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -13,7 +13,7 @@ from flt_theory.systems.giant_step.verify import verify
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["z1*z2*z3*z4*z5"], "rank 5 > 4"),
+    (["z1*z2*z3*z4*z5"], "TARGET: uses z5; flt verify takes targets of z1..z4"),
     (["foo(z1)"], "TARGET: "),
     (["z1", "--activation", "bar"], "--activation: "),
     (["z1", "--steps", "9"], "'--steps'"),

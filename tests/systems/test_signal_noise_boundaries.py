@@ -11,7 +11,8 @@ import pytest
 
 from flt_theory.compare import check_power_law
 from flt_theory.systems.signal_noise import laws
-from flt_theory.systems.signal_noise.model import SignalNoiseConfig, boundary_mu_norm, draw
+from flt_theory.numeric.signal_noise import SignalNoiseConfig, draw
+from flt_theory.systems.signal_noise.model import boundary_mu_norm
 
 
 def _snr_star(q, n, d, seeds, *, eta_scale, s0, level, low, high, max_steps, iterations=8, m=10):

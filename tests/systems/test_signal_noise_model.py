@@ -8,17 +8,17 @@ import torch
 
 from flt_theory.errors import InvalidParameterError, InvalidParameterTypeError
 from flt_theory.systems.signal_noise import laws
-from flt_theory.systems.signal_noise.model import (
+from flt_theory.numeric.signal_noise import (
     SignalNoiseConfig,
-    relu_power,
     activation_power,
     draw,
     literal_trajectory,
-    measure_growth,
     reduced_trajectory,
+    relu_power,
     run_records,
     train,
 )
+from flt_theory.systems.signal_noise.model import measure_growth
 
 CPU = dict(device="cpu")
 

@@ -28,6 +28,7 @@ from ...compare import check_at_least, check_at_most, check_every_at_most, check
 from ...compare.result import CheckResult, all_of
 from ...errors import FLTError, InvalidParameterError
 from ...runner import experiment
+from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
@@ -50,7 +51,9 @@ BASE = dict(d=100_000, tokens=3, eta=20.0, eps=0.05, max_steps=3000)
 SIGN_GD = dict(optimizer="sign-gd", eta=0.01)
 
 
-@experiment("attention/train", batched=True,
+@experiment("attention/train", cost=Cost(memory="8*seeds*n*tokens*tokens + 8*seeds*n_test*tokens*tokens + 32*seeds*n*tokens*d_h + 32*seeds*n*tokens*d_v + 32*seeds*n_test*tokens*d_h",
+                 work="1e6*max_steps + max_steps*seeds*n*tokens*tokens*d_h + max_steps*seeds*n*tokens*d_v + seeds*n_test*tokens*tokens*d_h"),
+            batched=True,
             defaults={"d": 100_000, "tokens": 3, "d_h": 4, "d_v": 4, "sigma0": 0.01, "eta": 20.0, "eps": 0.05,
                       "max_steps": 3000, "optimizer": "gd", "n_test": 500},
             types={"n": strict_int, "mu_norm": finite_float, "d": strict_int, "tokens": strict_int, "d_h": strict_int,
@@ -303,12 +306,14 @@ SYSTEM = System(
              Figure(name="regimes", claim="benign", caption="test loss, attention on the signal token and value alignment across n·SNR²",
                     draw=draw_regimes)),
     simulate=SimulateCommand(
+        experiment="attention/train",
         help=("Train single-head softmax attention (average pooling, token 1 = y mu, tokens 2..L noise of norm ~1) by GD "
               "or sign-GD until the training loss <= eps, for every n and ||mu|| (Jiang et al. 2024, arXiv 2409.19345). "
               "Records per seed: train/test loss, test error, attention on the signal token, value alignments."),
         options=(
             Option(name="n", kind="ints", required=True, minimum=2, help="Training samples, comma-separated."),
-            Option(name="mu-norm", kind="floats", required=True, help="Signal norms ||mu|| (SNR = ||mu|| since sigma_xi sqrt(d) = 1)."),
+            Option(name="mu-norm", kind="floats", required=True, minimum=1e-100, maximum=1e100,
+                   help="Signal norms ||mu|| (SNR = ||mu|| since sigma_xi sqrt(d) = 1)."),
             Option(name="d", kind="int", default=100_000, minimum=2, help="Dimension (free: exact reduced coordinates)."),
             Option(name="tokens", kind="int", default=3, minimum=2, help="Tokens per sample L."),
             Option(name="eta", kind="float", default=20.0, help="Step size."),

@@ -6,8 +6,8 @@ training dynamics, convergence, and generalization", arXiv 2409.19345)
 A sample is :math:`L` tokens :math:`X = (x^{(1)}, \dots, x^{(L)})^\top \in \mathbb R^{L\times d}` with
 :math:`x^{(1)} = y\mu`, :math:`\mu = \|\mu\| e_1`, and noise tokens :math:`x^{(\ell)} = \xi_\ell \sim
 \mathcal N(0, \sigma_\xi^2(I_d - e_1e_1^\top))`, :math:`\ell = 2..L` (noise orthogonal to the signal, the
-convention of :mod:`flt_theory.systems.signal_noise`); :math:`\mathrm{SNR} = \|\mu\|/(\sigma_\xi\sqrt d)`
-(:func:`flt_theory.systems.signal_noise.model.snr`). Training labels are exactly balanced. The network is
+convention of :mod:`flt_theory.numeric.signal_noise`); :math:`\mathrm{SNR} = \|\mu\|/(\sigma_\xi\sqrt d)`
+(:func:`flt_theory.numeric.signal_noise.snr`). Training labels are exactly balanced. The network is
 
 .. math::
     f(X) = \frac1L\sum_{\ell=1}^L \mathrm{softmax}\big(x^{(\ell)} W_Q W_K^\top X^\top\big)\, X W_V w_o,
@@ -23,7 +23,7 @@ Exact reduced coordinates (cost independent of :math:`d`). GD increments of :mat
 combinations of tokens, so every column stays in :math:`\mathcal S = \mathrm{span}(e_1, \text{init columns},
 \xi_{i,\ell})`. The :math:`K = 2d_h + d_v + n(L-1)` Gaussian vectors (init columns off :math:`e_1`, noise
 tokens) are drawn through their Bartlett factor :math:`R` (coordinates in a Haar frame :math:`Q` of
-:math:`e_1^\perp`) by :func:`flt_theory.systems.signal_noise.model.draw` (its ``2m`` init columns and ``n``
+:math:`e_1^\perp`) by :func:`flt_theory.numeric.signal_noise.draw` (its ``2m`` init columns and ``n``
 "samples" are our init columns and the :math:`n(L-1)` noise tokens), so a token is the vector
 :math:`(y\|\mu\|, 0)` or :math:`(0, \sigma_\xi R_{:,k})` of :math:`\mathbb R^{1 + \min(d-1, K)}` and the training
 is exact for any :math:`d` at cost :math:`O(S\,B\,nL\,K(2d_h + d_v))` per step. A fresh test token meets the
@@ -48,7 +48,6 @@ numbers, so a per-seed scan in :math:`\|\mu\|` is smooth).
 from __future__ import annotations
 
 import math
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -58,8 +57,9 @@ from ..._validation import check_int, check_real
 from ...errors import InvalidParameterError
 from ...numeric.backend import NonFiniteError, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds
-from ..signal_noise.model import draw as signal_noise_draw
-from ..signal_noise.model import snr
+from ...numeric.seeds import stream_generator
+from ...numeric.signal_noise import draw as signal_noise_draw
+from ...numeric.signal_noise import snr
 
 __all__ = ["AttentionConfig", "OBSERVABLES", "attention_rows", "snr"]
 
@@ -110,9 +110,7 @@ class AttentionConfig:
 
 
 def _generator(seed: int, stream: str) -> torch.Generator:
-    gen = torch.Generator(device="cpu")
-    gen.manual_seed((int(seed) * 0x9E3779B1 + zlib.crc32(b"attention/" + stream.encode())) % (2**63 - 1))
-    return gen
+    return stream_generator(seed, "attention", stream)
 
 
 def _labels(seed: int, stream: str, count: int) -> torch.Tensor:

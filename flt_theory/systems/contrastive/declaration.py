@@ -5,7 +5,7 @@ signal-noise data (Huang, Han, Chen, Cao, Xu, Suzuki 2024, arXiv 2411.02837). La
 network, training and probe: :mod:`.model`; figures: :mod:`.figures`.
 
 Every claim is ONE stored measurement (the experiment ``contrastive/train`` at one point, over seeds) and ONE
-comparison :func:`compare_level` called with the claim's law and with its wrong law; it reads the prediction
+comparison :func:`~flt_theory.systems.levels.compare_level` called with the claim's law and with its wrong law; it reads the prediction
 from the law: ``law.relation`` (``approx``: the whole 95% interval of the mean within ``± tolerance`` of
 ``law.number()``; ``geq`` / ``leq``: the whole interval on the claimed side of ``law.number()``).
 
@@ -42,18 +42,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...compare import check_at_least, check_at_most
 from ...compare.result import CheckResult, all_of
 from ...errors import FLTError, InvalidParameterError
 from ...runner import experiment
+from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
 from ..frames import ladder_by
+from ..levels import compare_level
 from . import laws, model
 from .figures import draw_levels
 
-__all__ = ["SIZES", "SYSTEM", "compare_level", "compare_rungs", "hypothesis_values", "ladder", "simulate_document"]
+__all__ = ["SIZES", "SYSTEM", "compare_rungs", "hypothesis_values", "ladder", "simulate_document"]
 
 NAME = "contrastive"
 
@@ -70,7 +71,9 @@ LADDER_MIN_D = 500
 SIGNAL_TOLERANCE, ERROR_ZERO_TOLERANCE, ERROR_HALF_TOLERANCE, NOISE_TOLERANCE = 0.05, 0.05, 0.1, 0.1
 
 
-@experiment("contrastive/train", batched=True,
+@experiment("contrastive/train", cost=Cost(memory="16*seeds*n*d + 16*seeds*width*d + 16*seeds*n_test*d + 16*seeds*n_probe*d + 8*seeds*n*n",
+                 work="1e6*steps + steps*seeds*n*width*d + steps*seeds*n*n*width + seeds*n_test*width*d + seeds*n_probe*width*d"),
+            batched=True,
             defaults={"width": 16, "sigma_eps": 0.3, "init": 1e-3, "tau": 1.0, "eta_scale": 0.125, "level": 1.0,
                       "n_probe": 400, "n_test": 2000},
             types={"mode": str, "n": strict_int, "d": strict_int, "width": strict_int, "n_snr2": finite_float,
@@ -84,24 +87,8 @@ def train(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     return model.contrastive_rows(**{k: params[k] for k in keys}, seeds=seeds)
 
 
-def compare_level(frame: pd.DataFrame, law: Law, *, column: str, tolerance: float) -> CheckResult:
-    r"""The per-seed ``column`` against ``law``: ``approx``/``to``/``eq``: the law is the null hypothesis and fails
-    only when the 95% interval of the mean excludes ``law.number() ± tolerance`` (``consistent``; its p-value
-    enters the family-wise level of ``flt check``); ``geq``/``leq``: the data must demonstrate the side (the whole
-    interval on that side of ``law.number()``)."""
-    values = frame.sort_values("seed")[column].to_numpy(float)
-    value = law.number()
-    if law.relation == "geq":
-        return check_at_least(values, value, mode="demonstrated", name=f"{column} ≥ {value:g}")
-    if law.relation == "leq":
-        return check_at_most(values, value, mode="demonstrated", name=f"{column} ≤ {value:g}")
-    parts = [check_at_least(values, value - tolerance, mode="consistent", name=f"{column} ≥ {value:g} − {tolerance:g}"),
-             check_at_most(values, value + tolerance, mode="consistent", name=f"{column} ≤ {value:g} + {tolerance:g}")]
-    return all_of(f"{column} ≈ {value:g} (± {tolerance:g})", value, parts)
-
-
 def compare_rungs(frame: pd.DataFrame, law: Law, *, column: str, tolerance: float) -> CheckResult:
-    """:func:`compare_level` at every measured :math:`n` (every rung of a ladder)."""
+    """:func:`~flt_theory.systems.levels.compare_level` at every measured :math:`n` (every rung of a ladder)."""
     parts = [all_of(f"n = {n}", law.text(), [compare_level(frame[frame["n"] == n], law, column=column,
                                                             tolerance=tolerance)])
              for n in sorted(int(v) for v in frame["n"].unique())]
@@ -250,6 +237,7 @@ SYSTEM = System(
     experiments=("contrastive/train",),
     figures=_figures(),
     simulate=SimulateCommand(
+        experiment="contrastive/train",
         help=("InfoNCE training of ReLU embeddings on two-patch signal-noise data, single-modal (augmentation) and/or "
               "multi-modal (paired second modality with ||mu~|| = C_mu ||mu||) (Huang et al. 2024, arXiv 2411.02837). "
               "Per seed: the signal overlap max_r |<w_r, mu>| and noise overlap mean_i max_r <w_r, xi_i> at the step T "

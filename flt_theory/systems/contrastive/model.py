@@ -7,8 +7,8 @@ Two modalities share the label :math:`y = \pm 1`:
 :math:`x = [x^{(1)}, x^{(2)}] = [y\mu, \xi]` and :math:`\tilde x = [y\tilde\mu, \tilde\xi]`, with
 :math:`\mu = \|\mu\| e_1`, :math:`\tilde\mu = C_\mu\|\mu\| e_1` and noise
 :math:`\xi, \tilde\xi \sim \mathcal N(0, \sigma_\xi^2(I_d - e_1e_1^\top))` (orthogonal to the signal, as in
-the signal-noise data of Cao et al. 2022 and of :mod:`flt_theory.systems.signal_noise`), so that
-:math:`\mathrm{SNR} = \|\mu\|/(\sigma_\xi\sqrt d)` (:func:`flt_theory.systems.signal_noise.model.snr`).
+the signal-noise data of Cao et al. 2022 and of :mod:`flt_theory.numeric.signal_noise`), so that
+:math:`\mathrm{SNR} = \|\mu\|/(\sigma_\xi\sqrt d)` (:func:`flt_theory.numeric.signal_noise.snr`).
 The embedding of a patch is :math:`h(x^{(p)}) = \sigma(Wx^{(p)}) \in \mathbb R^m`, :math:`\sigma = \mathrm{ReLU}`,
 and :math:`\tilde h` uses :math:`\tilde W`. The patch-wise similarity and the InfoNCE loss with temperature
 :math:`\tau` are
@@ -61,7 +61,7 @@ from ..._validation import check_int, check_real
 from ...errors import InvalidParameterError
 from ...numeric.backend import resolve_device, resolve_dtype, to_numpy
 from ...numeric.data import as_seeds, seeded_normal
-from ..signal_noise.model import snr
+from ...numeric.signal_noise import snr
 
 __all__ = ["MODES", "ContrastiveData", "contrastive_rows", "draw", "probe_error", "train"]
 

@@ -34,9 +34,10 @@ from ...compare import check_at_least, check_at_most, check_majority
 from ...compare.result import CheckResult, all_of
 from ...numeric.backend import to_numpy
 from ...runner import experiment
+from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
-from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField, SimulateCommand, System
 from .laws import DIRECTIONS, SOURCE, dictionary_gamma, dictionary_laws
 from .model import DictionaryResult, train_dictionary
 
@@ -63,7 +64,9 @@ def wrong_direction_fraction(res: DictionaryResult, threshold: float = 0.9) -> n
     return to_numpy((cos > threshold).to(cos.dtype).mean(-1))
 
 
-@experiment("dictionary/run", batched=True, defaults={"p0": 0.25, "l2": L2}, version=1,  # 1: a second-layer solve per seed
+@experiment("dictionary/run", cost=Cost(memory="8*seeds*n*D + 8*seeds*n_test*D + 8*seeds*n*width + 8*seeds*n_test*width + 8*seeds*width*D",
+                 work="1e6*iterations + seeds*n*width*D + iterations*seeds*n*width + seeds*n_test*width*D"),
+            batched=True, defaults={"p0": 0.25, "l2": L2}, version=1,  # 1: a second-layer solve per seed
             types={"structured": strict_int, "D": strict_int, "k": strict_int, "p0": finite_float, "width": strict_int,
                    "n": strict_int, "n_test": strict_int, "feature_lr": finite_float, "iterations": strict_int,
                    "l2": finite_float})
@@ -215,6 +218,19 @@ def simulate_document(*, D: int = 64, k: int = 4, p0: float = 0.25, width: int =
                        "iterations": iterations, "structured": structured, "seeds": seeds}}
 
 
+#: The fields of a record of ``flt simulate dictionary`` (one record per feature step and seed; the last step of a seed
+#: adds the errors and gamma_hat), shown by its ``--help``.
+RECORD_FIELDS = (
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("step", "feature step t (0: initialisation)", "index"),
+    RecordField("cluster_fraction", "fraction of neurons whose |cos| with ±Σ_{i∈A} M_i exceeds 0.9", "fraction"),
+    RecordField("mean_cosine", "mean over neurons of that |cos|", "1"),
+    RecordField("test_error", "last step: test classification error of the network", "fraction"),
+    RecordField("fixed_features_error", "last step: test classification error of fixed features of the same width",
+                "fraction"),
+    RecordField("gamma_hat", "last step: the measured gamma = Cov(y, phi_i), i in A (the law: 1/(2k))", "1"),
+)
+
 SYSTEM = System(
     name=NAME,
     title="Dictionary-learning inputs: feature emergence and advantage over fixed features",
@@ -226,6 +242,7 @@ SYSTEM = System(
     claims=_claims(),
     experiments=("dictionary/run",),
     simulate=SimulateCommand(
+        experiment="dictionary/run",
         help=("Dictionary-learning inputs (Shi, Wei, Liang 2022): emergence cosine per feature step, and the test "
               "error of the network against fixed features of the same width."),
         options=(
@@ -242,5 +259,6 @@ SYSTEM = System(
             DEVICE_OPTION,
         ),
         run=lambda unstructured=False, **options: simulate_document(structured=not unstructured, **options),
+        fields=RECORD_FIELDS,
     ),
 )

@@ -27,6 +27,7 @@ from ...compare import check_at_least, check_at_most, check_power_law_2d
 from ...compare.result import CheckResult, all_of
 from ...errors import InvalidParameterError
 from ...runner import experiment
+from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
@@ -44,7 +45,8 @@ SIZES: dict[str, dict[str, Any]] = {
 }
 
 
-@experiment("diffusion/features", batched=True,
+@experiment("diffusion/features", cost=Cost(memory="8*seeds*n*d + 8*seeds*width*d", work="1e6*steps + steps*seeds*n*width*d"),
+            batched=True,
             defaults={"width": 8, "time": 0.5, "sigma0": 0.01, "eta": 0.1, "steps": 2000, "q": 2},
             types={"n": strict_int, "d": strict_int, "mu_norm": finite_float, "width": strict_int, "time": finite_float,
                    "sigma0": finite_float, "eta": finite_float, "steps": strict_int, "q": strict_int})
@@ -233,13 +235,15 @@ SYSTEM = System(
                     caption="denoiser ratio and classification γ/ρ against n·SNR² with the law and the wrong law",
                     draw=draw_balanced, width=7.0, height=4.6),),
     simulate=SimulateCommand(
+        experiment="diffusion/features",
         help=("Train the DSM denoiser (sigma = z^2, closed-form loss) and the ReLU^2 classification CNN on two-patch "
               "signal-noise data (sigma_xi = 1/sqrt d) for every n and ||mu|| (Han et al. 2025, arXiv 2412.01021). "
               "Records per seed: the denoiser's ratio |<w,mu>|/|<w,xi>|, its stationarity, and the CNN's gamma_max, "
               "rho_max and signal fraction."),
         options=(
             Option(name="n", kind="ints", required=True, minimum=2, help="Training samples, comma-separated."),
-            Option(name="mu-norm", kind="floats", required=True, help="Signal norms ||mu|| (SNR = ||mu||)."),
+            Option(name="mu-norm", kind="floats", required=True, minimum=1e-100, maximum=1e100,
+                   help="Signal norms ||mu|| (SNR = ||mu||)."),
             Option(name="d", kind="int", default=500, minimum=3, help="Dimension."),
             Option(name="width", kind="int", default=8, minimum=1, help="Denoiser width m."),
             Option(name="time", kind="float", default=0.5, help="Diffusion time t (alpha = e^-t)."),

@@ -5,7 +5,7 @@ Model (Han, Huang, Cao, Zou 2025, "On the feature learning in diffusion models",
 A sample is two patches :math:`x = (x^{(1)}, x^{(2)})` with :math:`x^{(1)} = \mu_y` (two orthogonal signals
 :math:`\mu_{+1} = \|\mu\|e_1`, :math:`\mu_{-1} = \|\mu\|e_2`, the source's convention) and
 :math:`x^{(2)} = \xi \sim \mathcal N(0, \sigma_\xi^2(I_d - e_1e_1^\top - e_2e_2^\top))`;
-:math:`\mathrm{SNR} = \|\mu\|/(\sigma_\xi\sqrt d)` (:func:`flt_theory.systems.signal_noise.model.snr`); the
+:math:`\mathrm{SNR} = \|\mu\|/(\sigma_\xi\sqrt d)` (:func:`flt_theory.numeric.signal_noise.snr`); the
 ``n`` training labels are exactly balanced. Why two signals and not :math:`y\mu`: the denoiser's
 leading drive is the data MEAN (below), and :math:`\frac1n\sum_i y_i\mu = 0` for balanced labels, so with
 :math:`x^{(1)} = y\mu` the signal would enter only at second order.
@@ -36,7 +36,6 @@ initialisation from its own CPU ``torch.Generator``, so its numbers do not depen
 from __future__ import annotations
 
 import math
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -45,8 +44,9 @@ import torch
 from ..._validation import check_int, check_real
 from ...numeric.backend import NonFiniteError, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds
-from ..signal_noise.model import run_records as classification_records
-from ..signal_noise.model import snr
+from ...numeric.seeds import stream_generator
+from ...numeric.signal_noise import run_records as classification_records
+from ...numeric.signal_noise import snr
 
 __all__ = ["DiffusionConfig", "classification_rows", "diffusion_rows", "dsm_loss", "snr"]
 
@@ -82,9 +82,7 @@ class DiffusionConfig:
 
 
 def _generator(seed: int, stream: str) -> torch.Generator:
-    gen = torch.Generator(device="cpu")
-    gen.manual_seed((int(seed) * 0x9E3779B1 + zlib.crc32(b"diffusion/" + stream.encode())) % (2**63 - 1))
-    return gen
+    return stream_generator(seed, "diffusion", stream)
 
 
 def dsm_loss(w: torch.Tensor, patches: torch.Tensor, time: float) -> torch.Tensor:
@@ -162,7 +160,7 @@ def diffusion_rows(seeds: int | Sequence[int], mu_norm: float, cfg: DiffusionCon
 def classification_rows(seeds: Sequence[int], *, n: int, d: int, mu_norm: float, q: int = 2, width: int = 8,
                         sigma0: float = 0.05, eta: float = 20.0, eps: float = 0.05, max_steps: int = 3000,
                         device: str | torch.device = "auto") -> list[dict[str, float]]:
-    r"""The classification CNN of :mod:`flt_theory.systems.signal_noise` (ReLU^q, logistic loss, GD to
+    r"""The classification CNN of :mod:`flt_theory.numeric.signal_noise` (ReLU^q, logistic loss, GD to
     :math:`L_S \le \varepsilon`, exact reduced dynamics) on the same sizes with :math:`\sigma_\xi = 1/\sqrt d`:
     per seed ``gamma_max`` (signal learning), ``rho_max`` (noise memorisation), their signal fraction
     ``signal_fraction`` :math:`= \gamma/(\gamma + \rho)`, and ``test_error``.

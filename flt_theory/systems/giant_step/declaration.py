@@ -47,12 +47,12 @@ from ...compare import mean_ci
 from ...compare.result import CheckResult, all_of, make_result
 from ...errors import InvalidParameterError
 from ...runner import experiment
-from ...runner.registry import finite_float, strict_int
+from ...runner.registry import finite_float, real_in, strict_int
 from ...symbolic import Subspace, Target, leap_index, staircase
 from ...symbolic.law import SYMBOLS, THIS_PROJECT, Law
 from ...symbolic.one_step import student_coefficient
 from ..frames import per_seed
-from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, RecordField, SimulateCommand, System
 from . import model
 from .figures import draw_staircase, draw_transition
 from .laws import DKLPS, HYPOTHESES, MMM, STAIRCASE_READING, giant_step_laws, second_layer_floors, subspace_law
@@ -108,19 +108,24 @@ def _eta(value: Any) -> float | str:
 # experiments (batched over seeds; one stored row per point and seed)
 
 
-def _guard(params: dict[str, Any], seeds: int) -> None:
-    """Refuse a point whose memory or time would exceed the machine (:func:`flt_theory.numeric.giant_step.check_budget`)."""
+#: The declared range of kappa (n = ceil(d^kappa) samples per step): beyond 16, n exceeds any machine for d >= 16.
+KAPPA = real_in(0, 16)
+
+
+def _guard(params: dict[str, Any], seeds: int) -> Any:
+    """Refuse a point whose memory or time would exceed the machine (:func:`flt_theory.numeric.giant_step.check_budget`);
+    returns its estimate (the experiments' declared cost)."""
     from ...numeric.giant_step import check_budget
 
     n = params["n"] if "n" in params else samples_for(params["d"], params["kappa"])
-    check_budget(d=params["d"], n=n, p=params["p"], seeds=seeds, steps=max(1, params.get("steps", 1)),
+    return check_budget(d=params["d"], n=n, p=params["p"], seeds=seeds, steps=max(1, params.get("steps", 1)),
                  dtype=params.get("dtype", "float32"), r=target(params["target"]).rank,
                  ridge="ridge" in params, n_ridge=params.get("n_ridge"), n_test=params.get("n_test"))
 
 
 @experiment("giant-step/one-step-mass", batched=True, guard=_guard,
             defaults={"p": 32, "activation": "relu", "eta": "theory", "dtype": "float32"},
-            types={"target": str, "d": strict_int, "kappa": finite_float, "p": strict_int, "activation": str, "eta": _eta,
+            types={"target": str, "d": strict_int, "kappa": KAPPA, "p": strict_int, "activation": str, "eta": _eta,
                    "dtype": str})
 def one_step_mass(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Mass on V* and excess mass after one giant step, :math:`n = \lceil d^\kappa\rceil`."""
@@ -139,7 +144,7 @@ def norm_growth(params: dict[str, Any], seeds: list[int]) -> list[dict[str, floa
 
 
 @experiment("giant-step/spike", batched=True, guard=_guard, defaults={"directions": 2},
-            types={"target": str, "d": strict_int, "kappa": finite_float, "p": strict_int, "directions": strict_int})
+            types={"target": str, "d": strict_int, "kappa": KAPPA, "p": strict_int, "directions": strict_int})
 def spike(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Outlier ratios :math:`s_k/s_{k+1}` and the top-:math:`k` right singular subspaces (seen from :math:`V^*`)
     of :math:`W^1 - W^0`, :math:`k = 1..` ``directions`` (at most the target's rank)."""
@@ -624,6 +629,26 @@ def _all_laws() -> list[Law]:
     return giant_step_laws(target(LEAP1_TARGET)) + [_second_layer_law(), _plane_law(1)]
 
 
+#: The fields of a record of ``flt simulate giant-step`` (one record per d, kappa and step), shown by its ``--help``.
+RECORD_FIELDS = (
+    RecordField("d", "input dimension", "count"),
+    RecordField("n", "fresh samples per giant step, ceil(d^kappa)", "count"),
+    RecordField("p", "width: neurons of the first layer", "count"),
+    RecordField("eta", "step size of this giant step", "1"),
+    RecordField("kappa", "sample exponent: n = ceil(d^kappa)", "1"),
+    RecordField("step", "giant step t (1..T) after which the masses are measured", "count"),
+    RecordField("mass_V", "||P_V* w_i||^2/||w_i||^2 on the teacher subspace V*, mean over neurons and seeds "
+                          "(r/d for a random vector)", "fraction of ||w_i||^2"),
+    RecordField("mass_V_ci", "95% CI over seeds of mass_V, [low, high]; null with one seed", "fraction of ||w_i||^2"),
+    RecordField("mass_V_random", "r/d: mass_V of a random unit vector", "fraction of ||w_i||^2"),
+    RecordField("mass_dirs", "per teacher direction w*_k: <w_i, w*_k>^2/||w_i||^2, mean over neurons and seeds "
+                             "(1/d at random)", "fraction of ||w_i||^2"),
+    RecordField("mass_staircase", "per predicted staircase subspace U_1..U_T: mass of w_i on U_t, mean over neurons "
+                                  "and seeds (0 where U_t = {0})", "fraction of ||w_i||^2"),
+    RecordField("test_error", "with --ridge, last step only: test mean squared error of the ridge second layer, mean "
+                              "over seeds", "squared units of f*"),
+)
+
 SYSTEM = System(
     name=NAME,
     title="Giant-step GD on Gaussian multi-index targets",
@@ -647,19 +672,20 @@ SYSTEM = System(
             Option(name="target", argument=True, help="Target f*(z1, ..., zr) (or give --links)."),
             Option(name="links", help="Separable target sum_k S_k(z_k): semicolon-separated 1-D links in z (instead of TARGET)."),
             Option(name="d", kind="ints", required=True, minimum=1, help="Input dimension(s), comma-separated: 32,64,128."),
-            Option(name="kappa", kind="floats", required=True, minimum=0, help="Sample exponent(s) kappa, n = ceil(d^kappa) per step."),
+            Option(name="kappa", kind="floats", required=True, minimum=0, maximum=16, help="Sample exponent(s) kappa, n = ceil(d^kappa) per step."),
             Option(name="p", kind="int", default=64, help="Width p (even: symmetric initialisation)."),
             Option(name="eta", kind="eta", default="theory",
                    help="Step size: a number > 0, or 'theory' = p d^((l-1)/2) with l the leap index."),
             Option(name="steps", kind="int", default=1, minimum=1, maximum=64, help="Number of giant steps T."),
             Option(name="seeds", kind="int", default=4, minimum=1, help="Independent runs (seeds 0..S-1)."),
             Option(name="activation", default="relu", help="Student activation, a 1-D function of z."),
-            Option(name="ridge", kind="float", default=None, minimum=0,
+            Option(name="ridge", kind="float", default=None, minimum=0, maximum=1e12,
                    help="Fit the second layer by ridge with this lambda after the last step and report its test error."),
             DEVICE_OPTION,
             Option(name="dtype", kind="choice", choices=("float32", "float64"), default="float32", help="Floating-point type."),
         ),
         run=simulate_document,
         table=simulate_table,
+        fields=RECORD_FIELDS,
     ),
 )

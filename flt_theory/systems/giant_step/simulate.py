@@ -8,8 +8,9 @@ width-``p`` two-layer network and measures, per step, averaged over neurons and 
 :math:`w^*_k` and on each predicted staircase subspace :math:`U_t`, and, with ``ridge``, the test
 error of a ridge second layer fitted after the last step.
 
-The JSON document keeps the keys of the first versions (``results``, ``config``, ``predicted``)
-and adds the common ``system`` and ``records`` (the same list as ``results``).
+The JSON document is ``{"system", "records", "config", "predicted"}``: one record per ``d``, ``κ`` and step
+(its fields: :data:`flt_theory.systems.giant_step.declaration.RECORD_FIELDS`). The list was also repeated under
+``results`` before version 0.2; that copy is gone (``records`` is the key every system shares).
 """
 
 from __future__ import annotations
@@ -226,7 +227,7 @@ def simulate_document(*, target: str | None = None, links: str | None = None, d:
         "staircase": [{"step": t, "dim": u.dim, "basis": basis(u)} for t, u in enumerate(ladder, start=1)],
         "one_step": [{"kappa": k, "dim": u.dim, "basis": basis(u)} for k, u in one_step.items()],
     }
-    return {"system": "giant-step", "records": records, "results": records, "config": config, "predicted": predicted,
+    return {"system": "giant-step", "records": records, "config": config, "predicted": predicted,
             "_text": {"ladder": [subspace_text(u) for u in ladder],
                       "one_step": {number_text(k): subspace_text(u) for k, u in one_step.items()},
                       "polynomial": f.is_polynomial}}

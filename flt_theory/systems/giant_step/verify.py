@@ -58,7 +58,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...compare.result import CheckResult, all_of
+from ..._display import booktabs_longtable, html_table, latex_text, markdown_table, math_html
+from ..._text import table
+from ...compare.result import CheckResult, all_of, fmt, fmt_ci
 from ...compare import check_not_learned, check_subspace_learned
 from ...compare.straddle import decide, seeds_to_reject
 from ...errors import FLTError, InvalidParameterError
@@ -81,7 +83,7 @@ from .declaration import (
 from .laws import giant_step_laws, second_layer_floors, subspace_law
 from .simulate import samples_for
 
-__all__ = ["FLOPS_PER_SECOND", "MAX_RANK", "verify"]
+__all__ = ["FLOPS_PER_SECOND", "MAX_RANK", "VerifyResult", "verify", "verify_latex_table", "verify_text"]
 
 #: Largest target rank ``flt verify`` accepts.
 MAX_RANK = 4
@@ -185,10 +187,10 @@ def compare_predicted_staircase(frame: pd.DataFrame, law: Law, *, resolvable: tu
         else:
             on, base = (_masses(moments, new)[1], 1 / d) if len(new) else (_masses(moments, u.numpy())[0], u.dim / d)
             checks.append(check_subspace_learned(on, off, level, min_factor=10.0, baseline_on_U=base, max_ratio=3.0,
-                                                 name=f"step {t}: U_{t} = {u.latex()} (complement vs its predicted "
-                                                      f"level {level * d:.3g}/d)"))
+                                                 name=f"step {t}: U_{t} = {subspace_text(u)} (complement vs its "
+                                                      f"predicted level {level * d:.3g}/d)"))
         previous = u
-    return all_of("staircase", " ⊂ ".join(u.latex() for u in claimed), checks)
+    return all_of("staircase", " ⊂ ".join(subspace_text(u) for u in claimed), checks)
 
 
 def second_layer_test_samples(target: Target) -> int:
@@ -346,6 +348,15 @@ def _verdict(check: CheckResult, control: CheckResult) -> tuple[str, str | None,
                                                "larger d (--scale paper) may"))
 
 
+def _labels(check: CheckResult) -> list[str]:
+    """What each measured value of ``check`` is (``details["labels"]``, else the check's name)."""
+    labels = check.details.get("labels")
+    count = len(check.measured) if isinstance(check.measured, (list, tuple)) else 1
+    if isinstance(labels, (list, tuple)) and len(labels) == count:
+        return [str(x) for x in labels]
+    return [check.name] if count == 1 else [f"{check.name} [{i}]" for i in range(count)]
+
+
 def _entry(prediction: _Prediction, check: CheckResult | None, control: CheckResult | None, reason: str = "") -> dict:
     law = prediction.claim.the_law
     if check is None:
@@ -357,9 +368,120 @@ def _entry(prediction: _Prediction, check: CheckResult | None, control: CheckRes
             reason = f"{reason or check.message} [{prediction.note}]"
     return {"name": prediction.name, "latex": law.latex(), "predicted": law.text(),
             "measured": None if check is None else check.measured, "ci": None if check is None else check.ci,
+            "labels": None if check is None else _labels(check),
             "verdict": verdict, "control": control_text, "wrong_law": prediction.claim.the_wrong_law.text(),
             "message": reason or (check.message if check is not None else ""), "seconds": prediction.cost,
             **({"sizes": list(prediction.sizes)} if prediction.sizes else {})}
+
+
+def _rank_message(target: Target) -> str:
+    """Why a target beyond z1..z4 is refused, naming the variable (its rank is its largest index, not a count).
+
+    >>> _rank_message(Target.parse("z1 + z5"))
+    'TARGET: uses z5; flt verify takes targets of z1..z4 (the rank is the largest variable index: 5 here, with 2 variables used — renumber them z1..z2)'
+    """
+    used = len(target.expr.free_symbols)
+    hint = f" — renumber them z1..z{used}" if used <= MAX_RANK else ""
+    return (f"TARGET: uses z{target.rank}; flt verify takes targets of z1..z{MAX_RANK} (the rank is the largest "
+            f"variable index: {target.rank} here, with {used} variable{'s' if used != 1 else ''} used{hint})")
+
+
+def _measured_parts(entry: dict) -> list[str]:
+    """Each measured value of a prediction with its label and 95% interval: ``label: 0.322 [-0.02568, 0.856]``."""
+    measured, ci = entry.get("measured"), entry.get("ci")
+    if measured is None:
+        return []
+    many = isinstance(measured, (list, tuple))
+    values, cis = (list(measured), list(ci or [None] * len(measured))) if many else ([measured], [ci])
+    labels = entry.get("labels") or []
+    labels = labels if len(labels) == len(values) else [""] * len(values)
+    parts = []
+    for label, value, interval in zip(labels, values, cis):
+        shown = fmt(_float(value))
+        if isinstance(interval, (list, tuple)) and len(interval) == 2:
+            shown += " " + fmt_ci((_float(interval[0]), _float(interval[1])))
+        parts.append(f"{label}: {shown}" if label else shown)
+    return parts
+
+
+def _float(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def _control_text(entry: dict) -> str:
+    return f"{entry['wrong_law']}: {entry['control'] or 'not measured'}"
+
+
+def verify_text(document: dict) -> str:
+    """The ``flt verify`` report as text: a summary table (prediction, verdict, negative control), then per
+    prediction its law in full, every measured value with its label and 95% interval, and the reason of a
+    verdict other than pass."""
+    rows = [("prediction", "verdict", "negative control")]
+    rows += [(p["name"], p["verdict"], p["control"] or "not measured") for p in document["predictions"]]
+    lines = [f"target f*(z) = {document['target']}, student {document['activation']}, "
+             f"leap index {document['leap_index']}", table(rows), ""]
+    for p in document["predictions"]:
+        lines += [f"{p['name']}", f"  law                {p['predicted']}"]
+        lines += [("  measured [95% CI]  " if i == 0 else " " * 21) + part for i, part in enumerate(_measured_parts(p))]
+        lines.append(f"  wrong law          {_control_text(p)}")
+        if p["verdict"] != "pass":
+            lines.append(f"  {p['verdict']}: {p['message']}")
+        if p.get("sizes"):
+            steps = "; ".join(f"step {x['step']}: {x['ratio']:.3g}x" + ("" if x["resolvable"] else " (not resolvable)")
+                              for x in p["sizes"] if x["new_dim"])
+            lines.append(f"  predicted least new direction per step, in units of the random level 1/d: {steps}")
+            if p["verdict"] == "pass" and "not learned at this size" in p["message"]:
+                lines.append(f"  {p['message'].split('[', 1)[1].rstrip(']')}")
+    return "\n".join(lines)
+
+
+def verify_latex_table(document: dict) -> str:
+    r"""The ``flt verify`` verdicts as a booktabs ``longtable`` (prediction, law, measured with CI, verdict,
+    negative control); :func:`flt_theory._display.latex_document` makes it a file that compiles alone and can be
+    ``\input`` into a paper."""
+    rows = []
+    for p in document["predictions"]:
+        measured = r" \newline ".join(latex_text(x) for x in _measured_parts(p)) or "---"
+        rows.append((latex_text(p["name"]), f"${p['latex']}$", measured, latex_text(p["verdict"]),
+                     latex_text(_control_text(p))))
+    caption = latex_text(f"flt verify: giant-step predictions for f*(z) = {document['target']} "
+                         f"(student {document['activation']}, leap index {document['leap_index']}, "
+                         f"scale {document.get('scale', 'small')}); a prediction passes when its law passes AND its "
+                         f"wrong law is rejected on the same measurement")
+    return booktabs_longtable(("prediction", "law", "measured [95\\% CI]", "verdict", "negative control"), rows,
+                              r"p{0.11\linewidth}p{0.29\linewidth}p{0.27\linewidth}lp{0.12\linewidth}",
+                              caption=caption)
+
+
+class VerifyResult(dict):
+    """The document of :func:`verify` (a dict, JSON-ready), shown in a notebook as a table with one row per
+    prediction (``_repr_html_``) and typeset laws; ``passed`` as an attribute too."""
+
+    @property
+    def passed(self) -> bool:
+        return bool(self["passed"])
+
+    def _repr_html_(self) -> str:
+        import html
+
+        def esc(text: str) -> str:
+            return html.escape(text, quote=False)
+
+        rows = [(esc(p["name"]), math_html(p["latex"]), "<br>".join(map(esc, _measured_parts(p))) or "—",
+                 esc(p["verdict"]) + (f"<br><small>{esc(p['message'])}</small>" if p["verdict"] != "pass" else ""),
+                 esc(_control_text(p))) for p in self["predictions"]]
+        caption = (f"flt verify f*(z) = {self['target']}: student {self['activation']}, leap index "
+                   f"{self['leap_index']}; {'every prediction passes' if self.passed else 'not every prediction passes'}")
+        return html_table(("prediction", "law", "measured [95% CI]", "verdict", "negative control"), rows,
+                          caption=caption, escaped=True)
+
+    def _repr_markdown_(self) -> str:
+        return markdown_table(("prediction", "law", "measured [95% CI]", "verdict", "negative control"),
+                              [(p["name"], f"${p['latex']}$", "; ".join(_measured_parts(p)) or "—", p["verdict"],
+                                _control_text(p)) for p in self["predictions"]])
 
 
 def verify(target: str | Target, *, activation: str = "relu", steps: int = 2, scale: str = "small",
@@ -384,7 +506,7 @@ def verify(target: str | Target, *, activation: str = "relu", steps: int = 2, sc
         raise InvalidParameterError(f"The 'seeds' parameter must be an int >= 2. Got {seeds!r} instead.")
     parsed = target if isinstance(target, Target) else Target.parse(target)
     if parsed.rank > MAX_RANK:
-        raise InvalidParameterError(f"TARGET: rank {parsed.rank} > {MAX_RANK}; flt verify takes targets of z1..z{MAX_RANK}")
+        raise InvalidParameterError(_rank_message(parsed))
     try:
         parse_link(activation)
     except FLTError as exc:
@@ -408,5 +530,5 @@ def verify(target: str | Target, *, activation: str = "relu", steps: int = 2, sc
         verdict = prediction.claim.verdict(frame)
         spent += time.perf_counter() - start
         entries.append(_entry(prediction, verdict.check, verdict.control))
-    return {"target": text, "activation": activation, "leap_index": leap_index(parsed), "scale": scale,
-            "predictions": entries, "passed": bool(entries) and all(e["verdict"] == "pass" for e in entries)}
+    return VerifyResult(target=text, activation=activation, leap_index=leap_index(parsed), scale=scale,
+                        predictions=entries, passed=bool(entries) and all(e["verdict"] == "pass" for e in entries))

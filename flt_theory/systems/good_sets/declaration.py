@@ -46,9 +46,10 @@ from ...compare.count import clopper_pearson
 from ...compare.result import CheckResult, all_of, fmt, fmt_ci, make_result
 from ...numeric.backend import to_numpy
 from ...runner import experiment
+from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
-from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import ladder_by
 from .laws import EXITS_LHS, LARGE_D, LARGE_D_READING, SETS, SOURCE, good_set_laws, linear_accuracy, tie_probability
 from .model import train_sparse_coding
@@ -83,7 +84,8 @@ def _column(kind: str) -> str:
 # experiments
 
 
-@experiment("good-sets/initial-counts", batched=True, defaults={"c1": C1, "c2": C2, "sparsity": SPARSITY},
+@experiment("good-sets/initial-counts", cost=Cost(memory="8*seeds*m*d", work="seeds*m*d"),
+            batched=True, defaults={"c1": C1, "c2": C2, "sparsity": SPARSITY},
             types={"d": strict_int, "m": strict_int, "c1": finite_float, "c2": finite_float, "sparsity": strict_int})
 def initial_counts(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r""":math:`\sum_j|S_{j,\text{sure}}^0|` and :math:`\sum_j|S_{j,\text{pot}}^0|` at initialisation."""
@@ -97,7 +99,8 @@ def _sigma1(m: int, d: int) -> float:
     return 0.01 / (m * math.sqrt(d))
 
 
-@experiment("good-sets/early-phase", batched=True, defaults={"lr_ratio": LR_RATIO},
+@experiment("good-sets/early-phase", cost=Cost(memory="8*seeds*m*d + 8*seeds*n*d + 8*seeds*n*m", work="1e6*steps + steps*seeds*n*m*d"),
+            batched=True, defaults={"lr_ratio": LR_RATIO},
             types={"d": strict_int, "m": strict_int, "n": strict_int, "steps": strict_int, "lr_ratio": finite_float})
 def early_phase(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""The early phase (module docstring): transition counts, inclusion violations, set sizes, and
@@ -137,7 +140,8 @@ def early_phase(params: dict[str, Any], seeds: list[int]) -> list[dict[str, floa
     return rows
 
 
-@experiment("good-sets/trained", batched=True,
+@experiment("good-sets/trained", cost=Cost(memory="8*seeds*m*d + 8*seeds*n*d + 8*seeds*n*m", work="1e6*steps + steps*seeds*n*m*d"),
+            batched=True,
             types={"d": strict_int, "m": strict_int, "n": strict_int, "steps": strict_int, "sigma0": finite_float})
 def trained(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Full training: test accuracy of the net and of the linear model :math:`\operatorname{sign}\langle Mw^*, x\rangle`."""
@@ -442,6 +446,19 @@ def simulate_document(*, d: int = 32, m: int = 256, n: int = 2048, steps: int = 
                        "lr": LR_RATIO * sigma1 if lr is None else lr, "seeds": seeds, "c1": C1, "c2": C2}}
 
 
+#: The fields of a record of ``flt simulate good-sets`` (one record per step and seed; the last step of a seed adds the
+#: accuracies), shown by its ``--help``.
+RECORD_FIELDS = (
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("step", "GD step t (0: initialisation)", "index"),
+    RecordField("sure", "size of S_sure (one feature large, the others small), summed over features", "neurons"),
+    RecordField("pot", "size of S_pot (one feature large), summed over features", "neurons"),
+    RecordField("net_sure_entries", "growth of S_sure since the previous step (0 where it shrank)", "neurons"),
+    RecordField("net_sure_exits", "shrinkage of S_sure since the previous step (0 where it grew)", "neurons"),
+    RecordField("net_accuracy", "last step: test accuracy of the network", "fraction"),
+    RecordField("linear_accuracy", "last step: test accuracy of the linear model sign<M w*, x>", "fraction"),
+)
+
 SYSTEM = System(
     name=NAME,
     title="Sparse coding, symmetric ReLU network: good property sets",
@@ -453,6 +470,7 @@ SYSTEM = System(
     claims=_claims(),
     experiments=("good-sets/initial-counts", "good-sets/early-phase", "good-sets/trained"),
     simulate=SimulateCommand(
+        experiment="good-sets/trained",
         help=("GD on sparse-coding data (symmetric ReLU network with thresholds); per step the sizes of S_sure and "
               "S_pot summed over features, the net entries into and exits from S_sure, and at the last step the test "
               "accuracy of the network and of the linear model sign<Mw*, x>."),
@@ -468,5 +486,6 @@ SYSTEM = System(
             DEVICE_OPTION,
         ),
         run=simulate_document,
+        fields=RECORD_FIELDS,
     ),
 )

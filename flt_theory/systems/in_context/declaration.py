@@ -41,12 +41,12 @@ import sympy as sp
 from ...compare.result import CheckResult, all_of
 from ...errors import FLTError, InvalidParameterError
 from ...runner import experiment
+from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
-from ..contrastive.declaration import compare_level
-from ..contrastive.figures import draw_levels
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
 from ..frames import ladder_by
+from ..levels import compare_level, draw_levels
 from . import laws, model
 from .figures import draw_risk_curve
 
@@ -67,7 +67,9 @@ SIZES: dict[str, dict[str, Any]] = {
 RATIO_TOLERANCE, ERROR_TOLERANCE, RISK_TOLERANCE = 0.25, 0.05, 0.15
 
 
-@experiment("in-context/concepts", batched=True, defaults={"width": 8, "sigma": 0.1, "lr": 1.0, "n_test": 2000},
+@experiment("in-context/concepts", cost=Cost(memory="8*seeds*batch*length*dim + 8*seeds*n_test*length*dim + 8*seeds*batch*length*width + 8*seeds*n_test*length*width + 8*seeds*concepts*dim",
+                 work="1e6*steps + steps*seeds*batch*length*width*dim + steps*seeds*batch*length*length*dim + seeds*n_test*length*width*dim"),
+            batched=True, defaults={"width": 8, "sigma": 0.1, "lr": 1.0, "n_test": 2000},
             types={"concepts": strict_int, "dim": strict_int, "length": strict_int, "width": strict_int,
                    "sigma": finite_float, "lr": finite_float, "steps": strict_int, "batch": strict_int,
                    "n_test": strict_int})
@@ -76,7 +78,9 @@ def concepts(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]
     return model.concept_rows(**params, seeds=seeds)
 
 
-@experiment("in-context/features", batched=True, defaults={"k": 4, "d": 6, "width": 32, "context": 256, "lr": 0.02,
+@experiment("in-context/features", cost=Cost(memory="8*seeds*context*d + 8*seeds*n_test*d + 8*seeds*n_test*width + 8*seeds*width*d + 8*seeds*tasks*d",
+                 work="1e6*steps + steps*seeds*context*width*d + seeds*n_test*width*d"),
+            batched=True, defaults={"k": 4, "d": 6, "width": 32, "context": 256, "lr": 0.02,
                                                           "n_test": 16384},
             types={"tasks": strict_int, "k": strict_int, "d": strict_int, "width": strict_int, "context": strict_int,
                    "steps": strict_int, "lr": finite_float, "n_test": strict_int})
@@ -174,9 +178,7 @@ def _figures() -> list[Figure]:
 
 def _draw_concepts(fig, frame, law, wrong_law, check, control, *, column, tolerance, label) -> None:
     first = frame.iloc[0]
-    shown = frame.assign(mode=f"K = {first['concepts']} concepts, D = {first['dim']}, L = {first['length']}; single",
-                         n=first["batch"], d=first["dim"], n_snr2=float("nan"), c_mu=float("nan"))
-    draw_levels(fig, shown, law, wrong_law, check, control, column=column, tolerance=tolerance, label=label)
+    draw_levels(fig, frame, law, wrong_law, check, control, column=column, tolerance=tolerance, label=label)
     fig.axes[0].set_title(f"two-layer transformer, K = {first['concepts']} concepts, D = {first['dim']}, "
                           f"L = {first['length']}, {frame['seed'].nunique()} seeds", fontsize=10)
 
@@ -235,6 +237,8 @@ SYSTEM = System(
     experiments=("in-context/concepts", "in-context/features"),
     figures=_figures(),
     simulate=SimulateCommand(
+        cost=Cost(memory="8*seeds*length*dim*1e4 + 8*seeds*tasks*3e5",
+                  work="1e6*steps + 1e3*seeds*steps*length*length*dim + 1e6*feature_steps + 6e4*seeds*feature_steps*tasks"),
         help=("(a) Train the concept/semantics transformer of Bu et al. 2024 (arXiv 2411.02199) and report the changes "
               "of W_Q, W_K along concepts a_k and semantics b_k, of w_O along c_k and d_k, and the test errors in and "
               "out of distribution; (b) pretrain linear-attention ICL with a two-layer feature map on K tasks (Kim & "

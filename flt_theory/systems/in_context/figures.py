@@ -2,7 +2,7 @@ r"""Figures of the in-context claims, drawn from the claim's stored measurement 
 
 * ``unseen-task-risk``: the relative ICL risk on unseen tasks against the number :math:`K` of pretraining tasks
   (per seed and mean with 95% CI), the law :math:`\max(0, 1 - K/k)` with its tolerance band and the wrong law.
-* the concept/semantics claims reuse the per-seed level plot of :mod:`flt_theory.systems.contrastive.figures`.
+* the concept/semantics claims use the per-seed level plot of :mod:`flt_theory.systems.levels`.
 """
 
 from __future__ import annotations

@@ -53,7 +53,6 @@ on the batch. Python loops run over training steps only.
 from __future__ import annotations
 
 import math
-import zlib
 from collections.abc import Sequence
 
 import torch
@@ -61,6 +60,7 @@ import torch
 from ..._validation import check_int, check_real
 from ...numeric.backend import resolve_device, to_numpy
 from ...numeric.data import as_seeds, seeded_normal
+from ...numeric.seeds import stream_generator
 
 __all__ = ["concept_rows", "concept_prompts", "features_rows"]
 
@@ -69,10 +69,7 @@ _F64 = torch.float64
 
 def _ints(seeds: tuple[int, ...], shape: tuple[int, ...], high: int, stream: str, device: torch.device) -> torch.Tensor:
     """Uniform integers in ``[0, high)``, shape (S, *shape), one CPU generator per seed and stream."""
-    out = []
-    for seed in seeds:
-        gen = torch.Generator().manual_seed((seed * 0x9E3779B1 + zlib.crc32(stream.encode())) % 2**63)
-        out.append(torch.randint(high, shape, generator=gen))
+    out = [torch.randint(high, shape, generator=stream_generator(seed, stream)) for seed in seeds]
     return torch.stack(out).to(device)
 
 

@@ -39,9 +39,10 @@ import pandas as pd
 from ...compare import check_power_law
 from ...compare.result import CheckResult
 from ...runner import experiment
+from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
-from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import ladder_by, local_slope_ladder, seed_table
 from . import model
 from .laws import TUTORIAL, lazy_rich_laws
@@ -63,7 +64,8 @@ SCALES = tuple(SIZES)
 SLOPE_TOLERANCE = 0.05
 
 
-@experiment("lazy-rich/train", batched=True,
+@experiment("lazy-rich/train", cost=Cost(memory="8*seeds*width*d + 8*seeds*n*d + 8*seeds*n*width", work="1e6*steps + steps*seeds*n*width*d"),
+            batched=True,
             defaults={"d": 16, "n": 64, "lr": 1.0, "activation": "tanh", "target": "tanh(2*z)"},
             types={"param": str, "width": strict_int, "steps": strict_int, "d": strict_int, "n": strict_int,
                    "lr": finite_float, "activation": str, "target": str})
@@ -143,6 +145,17 @@ def _claims() -> list[Claim]:
     return claims
 
 
+#: The fields of a record of ``flt simulate lazy-rich`` (one record per width and seed), shown by its ``--help``.
+RECORD_FIELDS = (
+    RecordField("param", "parameterisation: ntk (output scale N^-1/2) or mf (mean field, N^-1)", "label"),
+    RecordField("width", "N: neurons of the hidden layer", "count"),
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("abs_change", "||W(T) - W(0)||_F: how far the first layer moved in T steps", "units of W"),
+    RecordField("rel_change", "||W(T) - W(0)||_F / ||W(0)||_F", "1"),
+    RecordField("per_neuron_change", "mean over neurons of ||w_i(T) - w_i(0)||", "units of W"),
+    RecordField("train_loss", "L(T): half the mean squared training error after T steps", "squared units of y"),
+)
+
 SYSTEM = System(
     name=NAME,
     title="Lazy (NTK) vs rich (mean-field) training: how far the first layer moves",
@@ -154,6 +167,7 @@ SYSTEM = System(
     claims=_claims(),
     experiments=("lazy-rich/train",),
     simulate=SimulateCommand(
+        cost=Cost(memory="8*seeds*widths*d + 8*seeds*n*d + 8*seeds*n*widths", work="1e6*steps + steps*seeds*n*widths*d"),
         help=("Train a two-layer network of each width by full-batch GD in the NTK (1/sqrt(N) output, O(1) learning "
               "rate) or mean-field (1/N output, learning rate x N) parameterisation and report how far the first "
               "layer moved: raw Frobenius, relative to ||W(0)||_F and per neuron, with slopes in N."),
@@ -166,10 +180,12 @@ SYSTEM = System(
             Option(name="target", default="tanh(2*z)", help="Single-index target link in z."),
             Option(name="d", kind="int", default=16, minimum=1, help="Input dimension."),
             Option(name="n", kind="int", default=64, minimum=1, help="Training samples."),
-            Option(name="lr", kind="float", default=1.0, minimum=0, help="Base learning rate (x N in mean field)."),
+            Option(name="lr", kind="float", default=1.0, minimum=1e-12, maximum=1e6,
+                   help="Base learning rate (x N in mean field)."),
             DEVICE_OPTION,
         ),
         run=simulate_document,
         table=simulate_table,
+        fields=RECORD_FIELDS,
     ),
 )

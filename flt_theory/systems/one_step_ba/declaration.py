@@ -32,9 +32,10 @@ import sympy as sp
 from ...compare import check_at_least, check_at_most, mean_ci
 from ...compare.result import CheckResult, all_of, make_result, within
 from ...runner import experiment
+from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
-from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField, SimulateCommand, System
 from . import model
 from .laws import BA, LARGE_PSI, hermite_parts, one_step_laws
 from .simulate import parse_ridge, simulate_document, simulate_table
@@ -62,7 +63,9 @@ def _ridge(value: Any) -> str:
     return str(parse_ridge(value))
 
 
-@experiment("one-step-ba/risk", batched=True,
+@experiment("one-step-ba/risk", cost=Cost(memory="8*seeds*d*d + 16*seeds*psi*d*d + 8*seeds*n_test*d + 8*seeds*n_validation*d",
+                 work="seeds*d*d*d + seeds*psi*d*d*d + seeds*n_test*d*d + seeds*n_validation*d*d"),
+            batched=True,
             defaults={"target": TARGET, "activation": ACTIVATION, "ridge": "auto", "noise": 0.0, "n_test": 4096,
                       "n_validation": 2048},
             types={"target": str, "activation": str, "d": strict_int, "psi": finite_float, "eta_tilde": finite_float,
@@ -194,6 +197,22 @@ def _claims() -> list[Claim]:
     ]
 
 
+#: The fields of a record of ``flt simulate one-step-ba`` (one record per step size and seed), shown by its ``--help``.
+RECORD_FIELDS = (
+    RecordField("d", "input dimension", "count"),
+    RecordField("width", "N: neurons of the first layer (N = d)", "count"),
+    RecordField("n", "samples of the step and of the readout, ceil(psi d)", "count"),
+    RecordField("psi", "sample ratio n/d", "1"),
+    RecordField("eta_tilde", "step size in units of sqrt(N): eta = eta_tilde sqrt(N); 0 is random features", "1"),
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("risk", "test risk of the network after one step and the ridge readout", "squared units of y"),
+    RecordField("linear_risk", "test risk of the tuned linear ridge on (x, 1)", "squared units of y"),
+    RecordField("spike_alignment", "|<u_1, beta*>|: top left singular vector of the update vs the teacher", "1"),
+    RecordField("p_gt1_norm2", "||P_>1 f*||^2: the risk of the best linear predictor, predicted", "squared units of y"),
+    RecordField("predicted_alignment", "the spike alignment the law predicts (null where it does not apply)", "1"),
+    RecordField("ridge", "the readout's ridge lambda (tuned per seed with --ridge auto)", "1"),
+)
+
 SYSTEM = System(
     name=NAME,
     title="One giant step beats random features (Ba et al. 2022)",
@@ -205,6 +224,7 @@ SYSTEM = System(
     claims=_claims(),
     experiments=("one-step-ba/risk",),
     simulate=SimulateCommand(
+        experiment="one-step-ba/risk",
         help=("One gradient step of size eta = eta_tilde sqrt(N) on the first layer of a width N = d two-layer "
               "network (Ba et al. 2022, arXiv 2205.01445), then ridge on the second layer; test risk for every "
               "eta_tilde (0 = random features), tuned linear ridge risk, spike alignment with beta*, and "
@@ -214,7 +234,7 @@ SYSTEM = System(
             Option(name="activation", default="tanh", help="Student activation sigma."),
             Option(name="d", kind="int", default=128, minimum=2, help="Input dimension d = width N."),
             Option(name="psi", kind="float", default=4.0, minimum=0, help="n/d for the step and for the ridge."),
-            Option(name="eta-tilde", kind="floats", default=(0.0, 1.0, 2.0, 4.0), minimum=0,
+            Option(name="eta-tilde", kind="floats", default=(0.0, 1.0, 2.0, 4.0), minimum=0, maximum=1e6,
                    help="Step sizes eta_tilde (0 = random features), comma-separated."),
             Option(name="ridge", default="auto", help="Ridge lambda > 0, or 'auto' (tuned on a fresh validation batch)."),
             Option(name="seeds", kind="int", default=4, minimum=1, help="Independent runs (seeds 0..K-1)."),
@@ -224,5 +244,6 @@ SYSTEM = System(
         ),
         run=simulate_document,
         table=simulate_table,
+        fields=RECORD_FIELDS,
     ),
 )

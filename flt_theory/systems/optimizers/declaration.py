@@ -59,6 +59,7 @@ import pandas as pd
 from ...compare import check_at_least, check_at_most, check_majority
 from ...compare.result import CheckResult, all_of, make_result
 from ...runner import experiment
+from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..frames import per_seed
@@ -99,7 +100,15 @@ _TYPES = {"optimizer": str, "activation": str, "n": strict_int, "d": strict_int,
           "flip_prob": finite_float, "n_test": strict_int, "samples": strict_int}
 
 
-@experiment("optimizers/run", batched=True,
+#: Noise coordinates a sample holds: ``sparsity`` (Zou et al.'s sparse model) or all ``d`` (dense, ``sparsity = 0``).
+_SUPPORT = {"support": lambda p: p.get("sparsity") or p["d"]}
+
+
+@experiment("optimizers/run",
+            cost=Cost(memory="16*seeds*n*support + 16*seeds*width*d + 16*seeds*n_test*width + 16*seeds*samples*width",
+                      work="1e6*max_steps + max_steps*seeds*n*width*support + max_steps*seeds*width*d + "
+                           "seeds*n_test*width*support", derived=_SUPPORT),
+            batched=True,
             defaults={"beta1": 0.9, "beta2": 0.999, "adam_eps": 1e-8, "sam_radius": 0.05, "flip_prob": 0.1, "eps": 0.0,
                       "feature_noise": 0.0, "n_test": 2000, "samples": 16, "sigma_xi": 1.0},
             types=_TYPES)

@@ -1,11 +1,11 @@
 r"""Training choices on signal-noise data: GD, Adam, sign-GD, SAM and label-noise GD on the two-layer CNN (torch only).
 
-The network and its data are those of the signal-noise system (:mod:`flt_theory.systems.signal_noise.model`:
+The network and its data are the signal-noise model of the numeric layer (:mod:`flt_theory.numeric.signal_noise`:
 :math:`x = [y\mu, \xi]`, :math:`\mu = \|\mu\|e_1`, :math:`f = F_{+1} - F_{-1}`,
 :math:`F_j = \frac1m\sum_r[\sigma(\langle w_{j,r}, y\mu\rangle) + \sigma(\langle w_{j,r}, \xi\rangle)]`,
 :math:`\sigma = \mathrm{ReLU}^q`, fixed second layer, logistic loss, :math:`W^0 \sim \mathcal N(0, \sigma_0^2)`);
 the labels, the initialisation and, for dense noise, the noise vectors are the signal-noise draw itself
-(:func:`~flt_theory.systems.signal_noise.model.draw` and its Haar frame), so a seed here sees the same
+(:func:`~flt_theory.numeric.signal_noise.draw` and its Haar frame), so a seed here sees the same
 labels and the same first coordinates of :math:`W^0` as in the signal-noise system, and GD here is GD there.
 
 Data variants
@@ -87,8 +87,9 @@ import torch
 from ..._validation import check_int, check_real
 from ...errors import InvalidParameterError, InvalidParameterTypeError
 from ...numeric.backend import NonFiniteError, resolve_device
+from ...numeric import signal_noise as sn
 from ...numeric.data import as_seeds
-from ..signal_noise import model as sn
+from ...numeric.seeds import stream_generator
 
 __all__ = [
     "OPTIMIZERS",
@@ -276,7 +277,7 @@ def make_data(
     n, d, width
         Samples (:math:`\ge 2`), dimension, neurons per class :math:`m`.
     activation
-        ``"relu"``, ``"relu(z)**q"`` or :math:`q` (:func:`~flt_theory.systems.signal_noise.model.activation_power`).
+        ``"relu"``, ``"relu(z)**q"`` or :math:`q` (:func:`~flt_theory.numeric.signal_noise.activation_power`).
     sparsity
         :math:`s` nonzero noise coordinates (``1 <= s <= d - 1``), or None for dense noise (then
         :math:`d \le 20000`: the literal weights live in :math:`\mathbb R^d`).
@@ -321,7 +322,7 @@ def make_data(
         z = dr.frame() @ dr.bartlett  # (S, d-1, K): the signal-noise literal vectors
         w0 = sigma0 * torch.cat([dr.init_e1[:, :, None], z[:, :, : 2 * m].transpose(1, 2)], dim=-1)
         zeta = sigma_xi * torch.cat([torch.zeros(len(seeds), n, 1, dtype=torch.float64), z[:, :, 2 * m:].transpose(1, 2)], -1)
-        test = {"normals": torch.stack([torch.randn(n_test, 2 * m, generator=sn.stream_generator(s, "optimizers/test"),
+        test = {"normals": torch.stack([torch.randn(n_test, 2 * m, generator=stream_generator(s, "optimizers/test"),
                                                     dtype=torch.float64) for s in seeds])}
     else:
         w0, zeta, test, support, values = _sparse_draws(seeds, dr, n=n, d=d, m=m, s=sparsity, sigma_xi=sigma_xi, sigma0=sigma0,
@@ -338,11 +339,11 @@ def _sparse_draws(seeds, dr, *, n, d, m, s, sigma_xi, sigma0, n_test):
     """Sparse supports, values, stored coordinates and test draws, one generator per seed and stream."""
     per_seed = []
     for k, seed in enumerate(seeds):
-        support = _distinct_indices(n, s, d - 1, sn.stream_generator(seed, "optimizers/support"))  # noise coordinates 0..d-2
-        values = sigma_xi * torch.randn(n, s, generator=sn.stream_generator(seed, "optimizers/noise"), dtype=torch.float64)
+        support = _distinct_indices(n, s, d - 1, stream_generator(seed, "optimizers/support"))  # noise coordinates 0..d-2
+        values = sigma_xi * torch.randn(n, s, generator=stream_generator(seed, "optimizers/noise"), dtype=torch.float64)
         union, inverse = torch.unique(support, return_inverse=True)
-        init = sigma0 * torch.randn(2 * m, len(union), generator=sn.stream_generator(seed, "optimizers/init"), dtype=torch.float64)
-        tg = sn.stream_generator(seed, "optimizers/test")
+        init = sigma0 * torch.randn(2 * m, len(union), generator=stream_generator(seed, "optimizers/init"), dtype=torch.float64)
+        tg = stream_generator(seed, "optimizers/test")
         t_support = _distinct_indices(n_test, s, d - 1, tg)
         t_values = sigma_xi * torch.randn(n_test, s, generator=tg, dtype=torch.float64)
         normals = torch.randn(n_test, 2 * m, generator=tg, dtype=torch.float64)
@@ -546,7 +547,7 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
     state = {"m": torch.zeros_like(w), "v": torch.zeros_like(w)}
     flips = None
     if cfg.optimizer == "label-noise-gd":
-        flips = torch.stack([torch.rand(max(cfg.max_steps, 1), data.n, generator=sn.stream_generator(s, "optimizers/flips"),
+        flips = torch.stack([torch.rand(max(cfg.max_steps, 1), data.n, generator=stream_generator(s, "optimizers/flips"),
                                         dtype=torch.float64) < cfg.flip_prob for s in data.seeds]).to(data.y.device)
     active = torch.ones(S, dtype=torch.bool, device=w.device)
     steps = torch.full((S,), cfg.max_steps, dtype=torch.long, device=w.device)

@@ -51,7 +51,7 @@ def simulate_document(*, optimizer: str = "gd", activation: str = "relu", n: int
     flt_theory.errors.InvalidParameterError: --sam-radius: expected a finite real > 0; got -1.0
     """
     from ...numeric.backend import NonFiniteError, resolve_device
-    from ..signal_noise.model import activation_power, snr
+    from ...numeric.signal_noise import activation_power, snr
     from .model import OPTIMIZERS, OptimizerConfig, make_data, train
 
     _check("optimizer", optimizer in OPTIMIZERS, f"expected one of {', '.join(OPTIMIZERS)}; got {optimizer!r}")
@@ -133,6 +133,7 @@ def simulate_table(document: dict[str, Any]) -> str:
 
 
 SIMULATE = SimulateCommand(
+    experiment="optimizers/run",
     help=("Train the two-layer CNN of signal-noise data x = [y mu, xi] with GD, Adam, sign-GD, SAM or label-noise GD "
           "(Zou, Cao, Li, Gu 2023, arXiv 2108.11371; Chen et al. 2023, arXiv 2310.07269; Huang et al. 2025), on dense "
           "or sparse (--sparsity s) noise, in R^d (sparse noise: reduced exactly to the training supports, any d). One "

@@ -59,7 +59,9 @@ import sympy as sp
 from ...compare import (check_at_least, check_at_most, check_ordering, check_power_law, check_power_law_2d,
                         fit_power_law)
 from ...compare.result import CheckResult, all_of, fmt, fmt_ci, make_result
+from ...numeric.signal_noise import activation_power
 from ...runner import experiment
+from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..frames import per_seed
@@ -151,7 +153,9 @@ def _eta_scale_to_eta(eta_scale: float, n: int, m: int, d: int) -> float:
     return eta_scale * n * m / d
 
 
-@experiment("signal-noise/boundary", batched=True,
+@experiment("signal-noise/boundary", cost=Cost(memory="8*seeds*width*n*n + 8*seeds*n_test*width + 8*seeds*grid*n_test",
+                 work="1e6*max_steps*iterations + max_steps*iterations*seeds*width*n*n + 1e6*max_steps*grid + max_steps*grid*seeds*width*n*n + iterations*seeds*n_test*width + grid*seeds*n_test*width"),
+            batched=True,
             defaults={"width": 10, "eps": 0.05, "n_test": 4000, "iterations": 8, "grid": 0, "grid_low": 0.0, "grid_high": 0.0},
             types={"activation": str, "n": strict_int, "d": strict_int, "width": strict_int, "sigma0_sqrt_d": finite_float,
                    "eta_scale": finite_float, "eps": finite_float, "max_steps": strict_int, "n_test": strict_int,
@@ -167,7 +171,9 @@ def boundary(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]
     return model.boundary_rows(n=n, d=d, width=m, eta=eta, sigma0=sigma0, seeds=seeds, **p)
 
 
-@experiment("signal-noise/error-curve", batched=True,
+@experiment("signal-noise/error-curve", cost=Cost(memory="8*seeds*width*n*n + 8*seeds*n_test*width + 8*seeds*grid*n_test",
+                 work="1e6*max_steps*grid + max_steps*grid*seeds*width*n*n + grid*seeds*n_test*width"),
+            batched=True,
             defaults={"width": 10, "eps": 0.05, "max_steps": 2000},
             types={"activation": str, "n": strict_int, "d": strict_int, "width": strict_int, "sigma0_sqrt_d": finite_float,
                    "eta_scale": finite_float, "eps": finite_float, "max_steps": strict_int, "n_test": strict_int,
@@ -182,7 +188,8 @@ def error_curve(params: dict[str, Any], seeds: list[int]) -> list[dict[str, floa
     return model.error_curve_rows(n=n, d=d, width=m, eta=eta, sigma0=sigma0, seeds=seeds, **p)
 
 
-@experiment("signal-noise/growth", batched=True, defaults={"width": 10, "label_noise": 0.0, "max_steps": 400},
+@experiment("signal-noise/growth", cost=Cost(memory="8*seeds*width*n*n + 8*seeds*max_steps*width", work="1e6*max_steps + max_steps*seeds*width*n*n"),
+            batched=True, defaults={"width": 10, "label_noise": 0.0, "max_steps": 400},
             types={"activation": str, "n": strict_int, "d": strict_int, "width": strict_int, "snr": finite_float,
                    "sigma0_sqrt_d": finite_float, "eta_scale": finite_float, "label_noise": finite_float,
                    "max_steps": strict_int})
@@ -198,7 +205,9 @@ def growth(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     return [{**row, "eta": eta, "mu_norm": mu, "sigma_xi": 1.0} for row in rows]
 
 
-@experiment("signal-noise/label-noise", batched=True,
+@experiment("signal-noise/label-noise", cost=Cost(memory="8*seeds*width*n*n + 8*seeds*n_test*width + 8*seeds*max_steps",
+                 work="1e6*max_steps + max_steps*seeds*width*n*n + max_steps*seeds*n_test*width"),
+            batched=True,
             defaults={"width": 10, "eps": 0.01, "max_steps": 20000, "n_test": 4000, "sigma0_sqrt_d": 0.01,
                       "eta_scale": 0.3, "record_every": 20},
             types={"n": strict_int, "d": strict_int, "n_snr2": finite_float, "label_noise": finite_float,
@@ -291,7 +300,7 @@ def compare_boundary_slope(frame: pd.DataFrame, law: Law, *, variable: str, tole
     95% interval lies inside it (demonstrated)."""
     xs, y, dropped = boundary_table(frame, variable)
     note = f", {dropped} seed(s) without a bracketed boundary dropped" if dropped else ""
-    q = int(frame["activation"].map(model.activation_power).iloc[0])
+    q = int(frame["activation"].map(activation_power).iloc[0])
     what = f"SNR* of ReLU^{q} against {variable} = {int(xs[0]):g}..{int(xs[-1]):g}{note}"
     if len(y) < 2:
         return make_result(name=what, passed=False, predicted=str(law.value), measured=math.nan, ci=(math.nan, math.nan),

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..._text import table
 from ...errors import FLTError, InvalidParameterError
+from ...runner.cost import Cost
 from ..declaration import DEVICE_OPTION, Option, SimulateCommand
 
 __all__ = ["MAX_WORK", "SIMULATE", "simulate_document", "simulate_table", "theory_eta"]
@@ -47,7 +48,7 @@ def _blame(option: str, exc: Exception) -> InvalidParameterError:
 def _validate(*, activation: str, n: Sequence[int], d: int, width: int, mu_norm: Sequence[float], sigma_xi: float,
               sigma0: float | None, eps: float, max_steps: int, label_noise: float, seeds: int, n_test: int,
               record_every: int) -> int:
-    from .model import activation_power
+    from ...numeric.signal_noise import activation_power
 
     try:
         q = activation_power(activation)
@@ -101,7 +102,7 @@ def simulate_document(*, activation: str = "relu", n: Sequence[int], d: int, wid
     flt_theory.errors.InvalidParameterError: --d: expected d > n (the noise patches must be linearly independent); got d = 10, n = 20
     """
     from ...numeric.backend import NonFiniteError, resolve_device
-    from .model import run_records
+    from ...numeric.signal_noise import run_records
 
     n, mu_norm = tuple(int(x) for x in n), tuple(float(x) for x in mu_norm)
     q = _validate(activation=activation, n=n, d=d, width=width, mu_norm=mu_norm, sigma_xi=sigma_xi, sigma0=sigma0,
@@ -145,6 +146,8 @@ def simulate_table(document: dict[str, Any]) -> str:
 
 
 SIMULATE = SimulateCommand(
+    cost=Cost(memory="8*seeds*width*n*n + 32*seeds*n_test*width + 64*seeds*max_steps*width",
+              work="1e6*max_steps + max_steps*seeds*width*n*n + seeds*n_test*width"),
     help=("Full-batch GD on the two-layer CNN of signal-noise data x = [y mu, xi] (Cao, Chen, Belkin, Gu 2022, "
           "arXiv 2202.06526; Kou, Chen, Chen, Gu 2023, arXiv 2303.04145), simulated exactly in the (gamma, rho) "
           "coordinates at any d, for every n and ||mu|| of the grid. One record per seed: steps, train loss, test "

@@ -42,9 +42,10 @@ from ...compare import check_at_least, check_at_most, check_power_law
 from ...compare.count import clopper_pearson
 from ...compare.result import CheckResult, all_of, make_result
 from ...runner import experiment
+from ...runner.cost import Cost, count
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
-from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import ladder_by, local_slope_ladder
 from . import model
 from .laws import CHA_LEE, GAMMA, derivative_bounds, lipschitz_constant, residual_laws, theorem3_laws, vcl_laws
@@ -88,7 +89,13 @@ def _ints(text: str) -> tuple[int, ...]:
 # experiments (batched over seeds; one stored row per point and seed)
 
 
-@experiment("virtual-covariance/residual", batched=True, defaults={"cov": "summed"},
+#: Sizes the cost polynomials read from ``widths``: the widest layer and the number of layers.
+_WIDTH_SIZES = {"width": lambda p: max(_ints(p["widths"])), "layers": lambda p: len(_ints(p["widths"]))}
+
+
+@experiment("virtual-covariance/residual", cost=Cost(memory="8*seeds*batch*width*layers + 8*seeds*width*width*layers", work="1e4*layers + seeds*batch*width*width*layers",
+                 derived=_WIDTH_SIZES),
+            batched=True, defaults={"cov": "summed"},
             types={"widths": _widths, "activation": str, "batch": strict_int, "cov": str, "gamma": finite_float})
 def residual(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Theorem 2's residual per layer, with its coordinates on the two second-order terms."""
@@ -96,7 +103,8 @@ def residual(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]
                                batch=params["batch"], cov=params["cov"], gamma=params["gamma"])
 
 
-@experiment("virtual-covariance/theorem3", batched=True, defaults={"widths": "10,12,12,3", "zero_units": 1},
+@experiment("virtual-covariance/theorem3", cost=Cost(memory="8*seeds*width*width*layers", work="1e4*layers*seeds + seeds*width*width*layers", derived=_WIDTH_SIZES),
+            batched=True, defaults={"widths": "10,12,12,3", "zero_units": 1},
             types={"widths": _widths, "activation": str, "h_norm": finite_float, "zero_units": strict_int})
 def theorem3(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""One random net per seed: Theorem 3's counts and maximal ratio at the first hidden layer."""
@@ -105,7 +113,9 @@ def theorem3(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]
                                h_norm=params["h_norm"], bound=bound, zero_units=params["zero_units"])
 
 
-@experiment("virtual-covariance/training", batched=True,
+@experiment("virtual-covariance/training", cost=Cost(memory="8*seeds*n*width*layers + 8*seeds*width*width*layers",
+                 work="1e6*steps + steps*seeds*n*width*width*layers", derived=_WIDTH_SIZES),
+            batched=True,
             types={"widths": _widths, "activation": str, "gamma": finite_float, "steps": strict_int, "n": strict_int})
 def training(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Loss after ``steps`` steps of GD and of VCL from the same start."""
@@ -373,6 +383,30 @@ def _all_laws() -> list[Law]:
     return [*residual_laws().values(), *theorem3_laws("tanh").values(), *vcl_laws().values()]
 
 
+#: The fields of a record of ``flt simulate virtual-covariance``, shown by its ``--help``: one record per seed, layer
+#: and gamma (residual mode, Theorem 2), or one record of element counts (``--theorem3``, Theorem 3).
+RECORD_FIELDS = (
+    RecordField("seed", "residual mode: the run's seed", "index"),
+    RecordField("layer", "residual mode: layer l of the network", "index"),
+    RecordField("gamma", "residual mode: step size gamma of the update", "1"),
+    RecordField("residual", "residual mode: ||W_l+^T W_l+ - W_l^T W_l - [cov(H_l+) - cov(H_l)]||_F (Theorem 2)",
+                "squared units of W"),
+    RecordField("nets", "theorem-3 mode: random nets drawn", "count"),
+    RecordField("h_norm", "theorem-3 mode: ||h_0|| of the input", "1"),
+    RecordField("lipschitz", "theorem-3 mode: Lipschitz constant L of the activation", "1"),
+    RecordField("bound", "theorem-3 mode: L^2, the literal constant of |d sigma| <= bound |d h|", "1"),
+    RecordField("corrected_bound", "theorem-3 mode: L^2 ||h||^2, the corrected constant", "1"),
+    RecordField("elements", "theorem-3 mode: elements (d sigma, d h) compared", "count"),
+    RecordField("strict_violations", "theorem-3 mode: elements where |d sigma| < bound |d h| fails", "count"),
+    RecordField("weak_violations", "theorem-3 mode: elements where |d sigma| <= bound |d h| fails", "count"),
+    RecordField("corrected_weak_violations", "theorem-3 mode: weak violations of the corrected bound", "count"),
+    RecordField("sign_strict_violations", "theorem-3 mode: elements where sgn d sigma != sgn d h", "count"),
+    RecordField("sign_weak_violations", "theorem-3 mode: elements where d sigma and d h have opposite signs", "count"),
+    RecordField("max_ratio", "theorem-3 mode: max |d sigma| / |d h| over d h != 0", "1"),
+    RecordField("max_ratio_low", "theorem-3 mode: max_ratio with d sigma lowered by its rounding floor", "1"),
+    RecordField("max_ratio_high", "theorem-3 mode: max_ratio with d sigma raised by its rounding floor", "1"),
+)
+
 SYSTEM = System(
     name=NAME,
     title="Feature learning as virtual covariance learning",
@@ -384,6 +418,9 @@ SYSTEM = System(
     claims=_claims(),
     experiments=("virtual-covariance/residual", "virtual-covariance/theorem3", "virtual-covariance/training"),
     simulate=SimulateCommand(
+        cost=Cost(memory="8*seeds*batch*widths*layers + 8*seeds*widths*widths*layers + 8*widths*widths*layers",
+                  work="1e4*layers*seeds + seeds*batch*widths*widths*layers + 1e4*nets*layers + nets*widths*widths*layers",
+                  derived={"layers": count("widths")}),
         help=("Theorem 2 of Cha & Lee (virtual covariance learning; arXiv 2605.06258): the Frobenius norm of "
               "(W+)'W+ - W'W - [cov~(h+) - cov~(h)] per seed, layer and step size, with its slope in gamma; or, "
               "with --theorem3, the violation counts of Theorem 3 on random nets."),
@@ -394,7 +431,8 @@ SYSTEM = System(
             Option(name="batch", kind="int", default=1, minimum=1, help="Batch size B."),
             Option(name="cov", kind="choice", choices=("summed", "mean"), default="summed",
                    help="Virtual covariance of a batch: summed H H' or mean H H'/B."),
-            Option(name="gammas", kind="floats", default=(1e-3, 1e-2, 1e-1), minimum=0, help="Step sizes gamma."),
+            Option(name="gammas", kind="floats", default=(1e-3, 1e-2, 1e-1), minimum=0, maximum=1e3,
+                   help="Step sizes gamma (<= 1e3: the theorem is about small steps; larger ones overflow)."),
             Option(name="seeds", kind="int", default=4, minimum=1, help="Random nets (seeds 0..K-1) of the residual."),
             Option(name="h-norm", kind="float", default=1.0, minimum=0, help="||h_0|| of the Theorem 3 nets."),
             Option(name="nets", kind="int", default=200, minimum=1, help="Random nets of the Theorem 3 count."),
@@ -402,5 +440,6 @@ SYSTEM = System(
         ),
         run=simulate_document,
         table=simulate_table,
+        fields=RECORD_FIELDS,
     ),
 )

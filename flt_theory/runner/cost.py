@@ -1,0 +1,229 @@
+r"""Cost models: the memory and work of a run as a function of its parameters, declared once and checked up front.
+
+An experiment (``@experiment(..., cost=Cost(...))``) and a ``flt simulate`` command
+(:class:`~flt_theory.systems.declaration.SimulateCommand` ``cost=``) declare their cost as two polynomials in
+their parameters, in the text form ``"8*seeds*n*d + 4*seeds*width*d"``: terms separated by ``+``, factors by
+``*``, each factor a parameter name, a number, or ``name**k``. ``memory`` is the peak bytes held, ``work`` the
+number of elementary operations (floating-point operations, plus a per-step overhead term where a run takes
+many small steps). :func:`check_cost` evaluates both and refuses a request whose memory is above
+``$FLT_MAX_SIM_BYTES`` (default: half the physical memory) or whose time, work over :data:`OPS_PER_SECOND`, is
+above ``$FLT_MAX_SIM_SECONDS`` (default :data:`MAX_SECONDS`, one day), naming the parameter that dominates the
+estimate: the largest factor of the largest term. It is a pure function: nothing is allocated or run.
+
+The runner's :func:`~flt_theory.runner.sweep` (so ``flt sweep``, ``flt check``, ``flt calibrate``) and
+``flt simulate`` call it through :meth:`Experiment.check_budget <flt_theory.runner.registry.Experiment.check_budget>`
+and :func:`check_cost`; it is an order of magnitude, meant to turn a request of terabytes or of years into a
+one-line refusal, not to predict run times.
+
+>>> cost = Cost(memory="8*seeds*n*d", work="1e5*steps + steps*seeds*n*d")
+>>> cost.names
+('d', 'n', 'seeds', 'steps')
+>>> check_cost(cost, {"seeds": 4, "n": 64, "d": 128, "steps": 10}, what="demo").bytes
+262144.0
+>>> check_cost(cost, {"seeds": 10**9, "n": 64, "d": 128, "steps": 10}, what="demo", max_bytes=2e9)
+Traceback (most recent call last):
+...
+flt_theory.errors.InvalidParameterError: The 'seeds' parameter is too large (1e+09): demo would need about 65.5 TB ...
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+
+from ..errors import InvalidParameterError
+
+__all__ = ["BYTES_ENV", "MAX_SECONDS", "OPS_PER_SECOND", "SECONDS_ENV", "Cost", "CostEstimate", "check_cost",
+           "count", "limits"]
+
+#: Environment variables of the limits (bytes, suffix K/M/G/T allowed; seconds).
+BYTES_ENV, SECONDS_ENV = "FLT_MAX_SIM_BYTES", "FLT_MAX_SIM_SECONDS"
+#: Default time limit, seconds (one day).
+MAX_SECONDS = 86400.0
+#: Elementary operations per second assumed for the time estimate (one CPU core, small torch ops included).
+OPS_PER_SECOND = 1e9
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+Term = tuple[float, tuple[tuple[str, int], ...]]
+
+
+def _parse(text: str) -> tuple[Term, ...]:
+    """``"8*seeds*n*d + 1e5*steps"`` -> ((8.0, (("seeds", 1), ("n", 1), ("d", 1))), (1e5, (("steps", 1),)))."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidParameterError(f"A cost polynomial must be a non-empty str. Got {text!r} instead.")
+    terms = []
+    for term in text.split("+"):
+        coefficient, factors = 1.0, []
+        for factor in term.replace("**", "^").split("*"):
+            factor = factor.strip()
+            base, _, power = factor.partition("^")
+            if _NAME.fullmatch(base) and (not power or power.isdigit()):
+                factors.append((base, int(power or 1)))
+            elif _NUMBER.fullmatch(factor):
+                coefficient *= float(factor)
+            else:
+                raise InvalidParameterError(
+                    f"The cost polynomial {text!r} has the factor {factor!r}, which is neither a parameter name, a "
+                    "number nor name**k; write the cost as terms 'c*a*b + ...'.")
+        terms.append((coefficient, tuple(factors)))
+    return tuple(terms)
+
+
+@dataclass(frozen=True)
+class CostEstimate:
+    """What :func:`check_cost` estimated: bytes, operations, seconds (and the limits it compared them with)."""
+
+    bytes: float
+    operations: float
+    seconds: float
+    max_bytes: float
+    max_seconds: float
+
+
+@dataclass(frozen=True)
+class Cost:
+    """The declared cost of a run: ``memory`` (bytes) and ``work`` (operations) as polynomials in its parameters
+    (module docstring). ``derived`` maps a name used in the polynomials to a function of the parameters (e.g.
+    the number of grid points, or a size the run derives from others)."""
+
+    memory: str
+    work: str
+    derived: Mapping[str, Callable[[Mapping[str, object]], float]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_memory", _parse(self.memory))
+        object.__setattr__(self, "_work", _parse(self.work))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every parameter name the polynomials read, sorted."""
+        return tuple(sorted({name for terms in (self._memory, self._work) for _, fs in terms for name, _ in fs}))
+
+    def values(self, params: Mapping[str, object]) -> dict[str, float]:
+        """The numbers the polynomials read: ``params`` (a list: its largest entry) with :attr:`derived` added."""
+        values = {**params, **{name: f(params) for name, f in self.derived.items()}}
+        out = {}
+        for name in self.names:
+            if name not in values:
+                raise InvalidParameterError(f"The cost polynomial reads {name!r}, which is not a parameter here; "
+                                            f"parameters: {sorted(values)}.")
+            out[name] = _size(values[name])
+        return out
+
+
+def _size(value: object) -> float:
+    if isinstance(value, (list, tuple)):
+        return max((_size(v) for v in value), default=0.0)
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return 0.0  # not a size (e.g. 'theory')
+    return abs(number) if not math.isnan(number) else 0.0
+
+
+def count(name: str) -> Callable[[Mapping[str, object]], float]:
+    """A :attr:`Cost.derived` entry: how many values the list parameter ``name`` holds (1 for a scalar)."""
+    return lambda params: float(len(params[name])) if isinstance(params.get(name), (list, tuple)) else 1.0
+
+
+def _evaluate(terms: tuple[Term, ...], values: Mapping[str, float]) -> list[tuple[float, tuple[tuple[str, int], ...]]]:
+    out = []
+    for coefficient, factors in terms:
+        total = coefficient
+        for name, power in factors:
+            try:
+                total *= values[name] ** power
+            except OverflowError:
+                total = math.inf
+        out.append((total, factors))
+    return out
+
+
+def _env_limit(name: str, default: float, scaled: bool) -> float:
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    scale = 1.0
+    if scaled and text[-1:].upper() in ("K", "M", "G", "T"):
+        scale, text = 1024.0 ** ("KMGT".index(text[-1].upper()) + 1), text[:-1]
+    try:
+        value = float(text) * scale
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise InvalidParameterError(f"The environment variable {name} must be a positive number"
+                                    f"{' of bytes (suffix K, M, G or T allowed)' if scaled else ' of seconds'}. "
+                                    f"Got {os.environ[name]!r} instead.")
+    return value
+
+
+def _physical_memory() -> float:
+    try:
+        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):  # not POSIX: assume a small machine
+        return 8.0 * 2**30
+
+
+def limits() -> tuple[float, float]:
+    """``(max_bytes, max_seconds)``: ``$FLT_MAX_SIM_BYTES`` (default half the physical memory) and
+    ``$FLT_MAX_SIM_SECONDS`` (default :data:`MAX_SECONDS`)."""
+    return _env_limit(BYTES_ENV, _physical_memory() / 2, True), _env_limit(SECONDS_ENV, MAX_SECONDS, False)
+
+
+def _bytes_text(n_bytes: float) -> str:
+    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if n_bytes >= size:
+            return f"{n_bytes / size:.3g} {unit}" if n_bytes < 1e30 else f"{n_bytes:.3g} bytes"
+    return f"{n_bytes:.3g} bytes"
+
+
+def _dominant(terms: list, values: Mapping[str, float], cost: Cost, params: Mapping[str, object],
+              blame: Collection[str] | None) -> str:
+    """The largest factor of the largest term, among the names in ``blame`` (None: any) — the sizes the user can
+    change; a derived size is named by the parameter it was read from."""
+
+    def source(name: str) -> str:
+        if name in cost.derived and name not in params:
+            return next((k for k, v in params.items() if k not in cost.derived and _size(v) == values[name]), name)
+        return name
+
+    candidates = [(total, [source(n) for n, _ in factors]) for total, factors in terms]
+    candidates = [(total, [n for n in names if blame is None or n in blame]) for total, names in candidates]
+    _, names = max((c for c in candidates if c[1]), key=lambda c: c[0], default=(0.0, ["seeds"]))
+    return max(names, key=lambda name: _size(params.get(name, values.get(name))))
+
+
+def check_cost(cost: Cost, params: Mapping[str, object], *, what: str,
+               label: Callable[[str], str] = lambda name: f"The {name!r} parameter",
+               max_bytes: float | None = None, max_seconds: float | None = None, repeat: int = 1,
+               blame: Collection[str] | None = None) -> CostEstimate:
+    """Estimate ``cost`` at ``params`` and refuse it (:class:`~flt_theory.errors.InvalidParameterError`) when
+    its memory or time is above the limits (default :func:`limits`); the message starts with ``label(name)`` of
+    the dominant parameter and gives the size the request would need. ``what`` names the run in the message;
+    ``repeat`` runs of these sizes are done one after another (the work counts ``repeat`` times, the memory once);
+    ``blame``: the names the message may name (e.g. a command's options; default any parameter)."""
+    default_bytes, default_seconds = limits() if max_bytes is None or max_seconds is None else (0.0, 0.0)
+    max_bytes = default_bytes if max_bytes is None else float(max_bytes)
+    max_seconds = default_seconds if max_seconds is None else float(max_seconds)
+    values = cost.values(params)
+    memory, work = _evaluate(cost._memory, values), _evaluate(cost._work, values)
+    work = [(repeat * total, factors) for total, factors in work]
+    n_bytes, operations = sum(t for t, _ in memory), sum(t for t, _ in work)
+    n_bytes = math.inf if math.isnan(n_bytes) else n_bytes
+    seconds = operations / OPS_PER_SECOND if not math.isnan(operations) else math.inf
+    if n_bytes > max_bytes:
+        name = _dominant(memory, values, cost, params, blame)
+        raise InvalidParameterError(
+            f"{label(name)} is too large ({_size(params.get(name, values.get(name))):.3g}): {what} would need about "
+            f"{_bytes_text(n_bytes)} of memory, over the limit of {_bytes_text(max_bytes)} (raise it with ${BYTES_ENV}).")
+    if seconds > max_seconds:
+        name = _dominant(work, values, cost, params, blame)
+        raise InvalidParameterError(
+            f"{label(name)} is too large ({_size(params.get(name, values.get(name))):.3g}): {what} would take about "
+            f"{seconds:.3g} s ({operations:.3g} operations at {OPS_PER_SECOND:.0e}/s), over the limit of {max_seconds:.3g} s "
+            f"(raise it with ${SECONDS_ENV}).")
+    return CostEstimate(n_bytes, operations, seconds, max_bytes, max_seconds)
