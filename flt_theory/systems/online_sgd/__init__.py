@@ -1,0 +1,5 @@
+"""Online SGD on single-index targets (Ben Arous, Gheissari, Jagannath 2021, arXiv 2003.10409).
+
+``laws.py`` (sympy only): the weak-recovery time exponent from the information exponent, and its regime;
+``model.py`` (torch only): spherical online SGD in exact reduced coordinates, and the literal d-dimensional one.
+"""

@@ -1,0 +1,342 @@
+r"""Spherical online SGD of one neuron on fresh Gaussian samples, in exact reduced coordinates (torch only).
+
+Source: Ben Arous, Gheissari, Jagannath 2021, "Online stochastic gradient descent on non-convex losses from
+high-dimensional inference", arXiv 2003.10409 (JMLR 22).
+
+Setting. Target :math:`y = g(\langle w^*, x\rangle)`, :math:`\|w^*\| = 1`, :math:`x \sim \mathcal N(0, I_d)`, one
+fresh sample per step. Student :math:`\sigma(\langle w, x\rangle)` with :math:`w` on the sphere
+:math:`S^{d-1}` (default :math:`\sigma = g`). Per-sample loss :math:`L(w; x, y)`: the correlation loss
+:math:`-y\,\sigma(u)` or the square loss :math:`\tfrac12(\sigma(u) - y)^2`, :math:`u = \langle w, x\rangle`. Its
+gradient is a scalar times the sample, :math:`\nabla_w L = c\,x` with
+
+.. math:: c = -y\,\sigma'(u) \ \text{(correlation)}, \qquad c = (\sigma(u) - y)\,\sigma'(u) \ \text{(square)}.
+
+One step of spherical online SGD (the spherical gradient :math:`(I - ww^\top)\nabla_w L = c\,(x - u\,w)`, then a
+retraction to the sphere):
+
+.. math:: \tilde w = w - \eta\,c\,(x - u\,w), \qquad w' = \tilde w / \|\tilde w\|.
+
+Reduced dynamics (exact). Write :math:`w = m\,w^* + s\,e` with :math:`m = \langle w, w^*\rangle`,
+:math:`s = \sqrt{1 - m^2}` and :math:`e \perp w^*` a unit vector, and decompose the fresh sample along
+:math:`(w^*, e)` and the rest: :math:`x = z_1 w^* + z_2 e + r`, :math:`r \perp \operatorname{span}(w^*, e)`. Since
+:math:`x` is independent of the past and isotropic, :math:`z_1, z_2 \sim \mathcal N(0, 1)` and
+:math:`r \sim \mathcal N(0, I_{d-2})` on the orthogonal complement are independent, and
+:math:`\|r\|^2 = q \sim \chi^2_{d-2}`. Then :math:`u = m z_1 + s z_2`, :math:`y = g(z_1)`, :math:`c = c(u, y)`,
+:math:`h = \eta c`, and
+
+.. math::
+
+    \tilde w = A\,w^* + B\,e - h\,r, \qquad A = m + h\,(m u - z_1), \qquad B = s + h\,(s u - z_2),
+
+    \|\tilde w\|^2 = A^2 + B^2 + h^2 q, \qquad m' = \frac{A}{\|\tilde w\|}, \qquad
+    s' = \frac{\sqrt{B^2 + h^2 q}}{\|\tilde w\|}.
+
+The new orthogonal direction :math:`e' \propto B\,e - h\,r` is again a unit vector orthogonal to :math:`w^*`, and the
+next sample is fresh, so its decomposition along :math:`(w^*, e')` has the same law: the overlap :math:`m_t` is a
+Markov chain whose step draws :math:`(z_1, z_2, q)` — three numbers, whatever :math:`d` — and the remainder
+:math:`r` enters only through its norm. This is an identity in distribution for the whole path
+:math:`(m_t)_t`, not an approximation; ``tests/systems/test_online_sgd_model.py`` checks it against
+:func:`literal_online_sgd` (the :math:`d`-dimensional update above, with the samples themselves) with a
+two-sample Kolmogorov–Smirnov test, and checks that the same test rejects the reduction without the remainder
+(:math:`q = 0`).
+
+Initialisation. :math:`m_0 = a/\sqrt d` with :math:`a` = ``overlap0`` (the typical overlap of a uniform start,
+taken positive), :math:`s_0 = \sqrt{1 - m_0^2}`.
+
+Weak recovery. The first step :math:`t` (the number of samples used) with :math:`m_t \ge 1/2` — or
+:math:`|m_t| \ge 1/2` when ``symmetric`` (a population loss even in :math:`m`, where :math:`\pm w^*` are equally
+good); ``censored`` when ``max_steps`` ends first (its time is then reported as ``max_steps``, a lower bound).
+
+Seeds and streams. Seeds are the leading batch dimension; the draws of steps :math:`bB \dots (b+1)B - 1`
+(:math:`B` = :data:`BLOCK_STEPS`) of seed :math:`s` come from generators seeded by the project's stream seed
+(:func:`flt_theory.numeric.seeds.fold_in`) of :math:`(s, \text{"online-sgd/z"}, b)` (normals :math:`z_1, z_2`) and
+:math:`(s, \text{"online-sgd/chi2"}, b)` (:math:`q = 2\,\Gamma((d-2)/2)`), so a seed's path does not depend on
+which seeds share the batch or on ``max_steps`` (a shorter run reads a prefix). Arithmetic in float64: a step
+moves :math:`m` by :math:`O(\eta) \ll` float32's resolution at :math:`m \approx 1`.
+
+Cost. :math:`O(\text{seeds})` per step, independent of :math:`d`; the loop over steps is the only Python loop.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+
+from ..._validation import check_int, check_real
+from ...errors import InvalidParameterError
+from ...numeric.activation import Activation, as_activation
+from ...numeric.backend import check_finite, resolve_device
+from ...numeric.data import as_seeds, seeded_normal
+from ...numeric.seeds import fold_in
+
+__all__ = ["BLOCK_STEPS", "LOSSES", "THRESHOLD", "OnlineSGDResult", "PolynomialLink", "gradient_coefficient", "literal_online_sgd",
+           "online_sgd", "reduced_step"]
+
+#: Steps drawn per random block (seed contract in the module docstring).
+BLOCK_STEPS = 1024
+#: The per-sample losses.
+LOSSES = ("correlation", "square")
+#: Weak recovery: overlap at least 1/2.
+THRESHOLD = 0.5
+
+_DTYPE = torch.float64
+
+
+@dataclass(frozen=True, kw_only=True)
+class OnlineSGDResult:
+    r"""Per-seed results of :func:`online_sgd`.
+
+    Attributes
+    ----------
+    steps
+        Samples used until weak recovery, shape ``(seeds,)`` (int64; ``max_steps`` where censored).
+    censored
+        Whether ``max_steps`` ended first, shape ``(seeds,)`` (bool).
+    final_overlap
+        :math:`m` at the end of the seed's run, shape ``(seeds,)``: at its recovery step when
+        ``stop_at_recovery``, else after ``max_steps`` steps.
+    """
+
+    steps: torch.Tensor
+    censored: torch.Tensor
+    final_overlap: torch.Tensor
+
+
+@dataclass(frozen=True)
+class PolynomialLink:
+    r"""A polynomial :math:`\sigma(z) = \sum_j a_j z^j` (``coefficients`` :math:`a_0, a_1, \dots`) evaluated by Horner's
+    rule: the same interface as :class:`~flt_theory.numeric.activation.Activation` (``link(z)``, ``link.grad(z)``) at
+    a few tensor operations per call — the per-step cost of :func:`online_sgd` for polynomial links (the symbolic
+    layer supplies the coefficients: :func:`flt_theory.systems.online_sgd.laws.polynomial_coefficients`).
+
+    >>> he3 = PolynomialLink((0.0, -3.0, 0.0, 1.0))
+    >>> he3(torch.tensor([2.0])), he3.grad(torch.tensor([2.0]))
+    (tensor([2.]), tensor([9.]))
+    """
+
+    coefficients: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        if not self.coefficients or not all(math.isfinite(float(a)) for a in self.coefficients):
+            raise InvalidParameterError("The 'coefficients' of a PolynomialLink must be a non-empty tuple of finite "
+                                        f"numbers. Got {self.coefficients!r} instead.")
+        derivative = tuple(float(j * a) for j, a in enumerate(self.coefficients))[1:] or (0.0,)
+        object.__setattr__(self, "_derivative", derivative)
+
+    @staticmethod
+    def _horner(coefficients: Sequence[float], z: torch.Tensor) -> torch.Tensor:
+        if len(coefficients) == 1:
+            return torch.full_like(z, float(coefficients[0]))
+        out = torch.mul(z, float(coefficients[-1])).add_(float(coefficients[-2]))
+        for a in reversed(coefficients[:-2]):
+            out.mul_(z).add_(float(a))
+        return out
+
+    def __call__(self, z: torch.Tensor) -> torch.Tensor:
+        return self._horner(self.coefficients, z)
+
+    def grad(self, z: torch.Tensor) -> torch.Tensor:
+        return self._horner(self._derivative, z)
+
+
+Link = str | Activation | PolynomialLink
+
+
+def _as_link(link: Link) -> Activation | PolynomialLink:
+    return link if isinstance(link, PolynomialLink) else as_activation(link)
+
+
+def gradient_coefficient(loss: str, activation: Activation | PolynomialLink, u: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    r"""The scalar :math:`c` of :math:`\nabla_w L = c\,x` (module docstring).
+
+    >>> act = as_activation("z")
+    >>> gradient_coefficient("square", act, torch.tensor([2.0]), torch.tensor([0.5]))
+    tensor([1.5000])
+    """
+    if loss == "correlation":
+        return -y * activation.grad(u)
+    if loss == "square":
+        return (activation(u) - y) * activation.grad(u)
+    raise InvalidParameterError(f"The 'loss' parameter must be one of {LOSSES}. Got {loss!r} instead.")
+
+
+def reduced_step(m: torch.Tensor, s: torch.Tensor, z1: torch.Tensor, z2: torch.Tensor, root_q: torch.Tensor,
+                 y: torch.Tensor, eta: float, loss: str, activation: Activation | PolynomialLink) -> tuple[torch.Tensor, torch.Tensor]:
+    r"""One exact step of the reduced dynamics: :math:`(m, s) \mapsto (m', s')` (module docstring), all ``(seeds,)``;
+    ``root_q`` is :math:`\sqrt q = \|r\|`.
+
+    >>> one = torch.ones(1, dtype=torch.float64)
+    >>> m, s = reduced_step(0 * one, one, one, 0 * one, 0 * one, one, 0.5, "correlation", as_activation("z"))
+    >>> round(float(m), 6), round(float(m**2 + s**2), 12)
+    (0.447214, 1.0)
+    """
+    u = torch.addcmul(m * z1, s, z2)
+    h = eta * gradient_coefficient(loss, activation, u, y)
+    a = torch.addcmul(m, h, m * u - z1)
+    b = torch.addcmul(s, h, s * u - z2)
+    rest = torch.hypot(b, h * root_q)
+    norm = torch.hypot(a, rest)
+    return a / norm, rest / norm
+
+
+def _check(d: int, eta: float, max_steps: int, overlap0: float, loss: str, caller: str) -> tuple[int, float, int, float]:
+    d = check_int(d, "d", minimum=3, caller=caller)
+    eta = check_real(eta, "eta", minimum=0, caller=caller)
+    max_steps = check_int(max_steps, "max_steps", minimum=1, caller=caller)
+    overlap0 = check_real(overlap0, "overlap0", minimum=0, caller=caller)
+    if overlap0 >= math.sqrt(d):
+        raise InvalidParameterError(f"The 'overlap0' parameter of {caller} must be < sqrt(d) = {math.sqrt(d):.4g} "
+                                    f"(m0 = overlap0/sqrt(d) < 1). Got {overlap0!r} instead.")
+    if loss not in LOSSES:
+        raise InvalidParameterError(f"The 'loss' parameter of {caller} must be one of {LOSSES}. Got {loss!r} instead.")
+    return d, eta, max_steps, overlap0
+
+
+def _block(seeds: tuple[int, ...], block: int, d: int, device: torch.device) -> tuple[torch.Tensor, ...]:
+    """``(z1, z2, sqrt(q))`` of one block of steps, each ``(BLOCK_STEPS, seeds)`` (seed contract)."""
+    z = torch.empty((len(seeds), BLOCK_STEPS, 2), device=device, dtype=_DTYPE)
+    q = torch.empty((len(seeds), BLOCK_STEPS), device=device, dtype=_DTYPE)
+    alpha = torch.full((BLOCK_STEPS,), (d - 2) / 2, device=device, dtype=_DTYPE)
+    gen = torch.Generator(device=device)
+    for row, seed in enumerate(seeds):
+        gen.manual_seed(fold_in(seed, "online-sgd/z", block))
+        torch.randn((BLOCK_STEPS, 2), generator=gen, out=z[row], device=device, dtype=_DTYPE)
+        gen.manual_seed(fold_in(seed, "online-sgd/chi2", block))
+        q[row] = torch._standard_gamma(alpha, generator=gen)
+    z = z.transpose(0, 1)
+    return z[..., 0].contiguous(), z[..., 1].contiguous(), (2 * q).sqrt().transpose(0, 1).contiguous()
+
+
+def online_sgd(
+    link: Link,
+    d: int,
+    *,
+    eta: float,
+    seeds: int | Sequence[int],
+    max_steps: int,
+    loss: str = "correlation",
+    activation: Link | None = None,
+    overlap0: float = 1.0,
+    symmetric: bool = False,
+    stop_at_recovery: bool = True,
+    device: str | torch.device = "auto",
+) -> OnlineSGDResult:
+    r"""Spherical online SGD in reduced coordinates, batched over seeds (module docstring).
+
+    Parameters
+    ----------
+    link
+        The target link :math:`g(z)` (e.g. ``"He3(z)"``).
+    d
+        Dimension, at least 3 (enters only through :math:`q \sim \chi^2_{d-2}` and :math:`m_0`).
+    eta
+        Step size :math:`\eta`.
+    seeds
+        Number of seeds or their values.
+    max_steps
+        Samples at most per seed.
+    loss
+        ``"correlation"`` or ``"square"``.
+    activation
+        Student :math:`\sigma` (default: the link).
+    overlap0
+        :math:`a` in :math:`m_0 = a/\sqrt d`.
+    symmetric
+        Weak recovery as :math:`|m| \ge 1/2` (else :math:`m \ge 1/2`).
+    stop_at_recovery
+        End the run once every seed has recovered (``final_overlap`` is then the overlap at recovery).
+    device
+        ``"auto"``, ``"cpu"``, ``"cuda"``…
+
+    >>> res = online_sgd("He2(z)", 64, eta=0.2 / 64, seeds=2, max_steps=20000, device="cpu")
+    >>> bool(res.censored.any()), bool((res.final_overlap.abs() >= 0.5).all())
+    (False, True)
+    """
+    d, eta, max_steps, overlap0 = _check(d, eta, max_steps, overlap0, loss, "online_sgd")
+    seeds = as_seeds(seeds)
+    dev = resolve_device(device)
+    target = _as_link(link)
+    student = target if activation is None else _as_link(activation)
+    n = len(seeds)
+    m = torch.full((n,), overlap0 / math.sqrt(d), device=dev, dtype=_DTYPE)
+    s = torch.sqrt(1 - m * m)
+    steps = torch.full((n,), max_steps, device=dev, dtype=torch.int64)
+    final = torch.zeros(n, device=dev, dtype=_DTYPE)
+    done = torch.zeros(n, device=dev, dtype=torch.bool)
+    columns = torch.arange(n, device=dev)
+    with torch.inference_mode():
+        for block in range(math.ceil(max_steps / BLOCK_STEPS)):
+            z1, z2, root_q = _block(seeds, block, d, dev)
+            y = target(z1)
+            length = min(BLOCK_STEPS, max_steps - block * BLOCK_STEPS)
+            path = []
+            for t in range(length):
+                m, s = reduced_step(m, s, z1[t], z2[t], root_q[t], y[t], eta, loss, student)
+                path.append(m)
+            path = torch.stack(path)
+            check_finite(path, "the overlap", "lower the step size")
+            hit = (path.abs() if symmetric else path) >= THRESHOLD
+            first = hit.to(torch.int8).argmax(0)
+            new = hit.any(0) & ~done
+            steps = torch.where(new, block * BLOCK_STEPS + first + 1, steps)
+            final = torch.where(new, path[first, columns], final)
+            done = done | new
+            if stop_at_recovery and bool(done.all()):
+                break
+    final = torch.where(done, final, m) if stop_at_recovery else m
+    return OnlineSGDResult(steps=steps.clone(), censored=(~done).clone(), final_overlap=final.clone())
+
+
+def literal_online_sgd(
+    link: Link,
+    d: int,
+    *,
+    eta: float,
+    seeds: int | Sequence[int],
+    steps: int,
+    loss: str = "correlation",
+    activation: Link | None = None,
+    overlap0: float = 1.0,
+    remainder: bool = True,
+    device: str | torch.device = "auto",
+) -> torch.Tensor:
+    r"""The literal :math:`d`-dimensional spherical online SGD (module docstring), for checking the reduction.
+
+    :math:`w^* = e_1`, :math:`w_0 = m_0 e_1 + \sqrt{1 - m_0^2}\,v` with :math:`v` uniform on the unit sphere of
+    :math:`e_1^\perp` (stream ``"online-sgd/literal-init"``), samples :math:`x_t` from stream
+    ``"online-sgd/literal-x"``. ``remainder=False`` keeps only the two coordinates of each sample along
+    :math:`w^*` and :math:`e` (the wrong reduction that drops :math:`r`: a negative control of the test).
+    Returns the overlaps :math:`m_1 \dots m_T`, shape ``(seeds, steps)``; memory :math:`O(\text{seeds}\cdot T d)`.
+
+    >>> path = literal_online_sgd("He2(z)", 8, eta=0.05, seeds=2, steps=10, device="cpu")
+    >>> path.shape
+    torch.Size([2, 10])
+    """
+    d, eta, steps, overlap0 = _check(d, eta, steps, overlap0, loss, "literal_online_sgd")
+    seeds = as_seeds(seeds)
+    dev = resolve_device(device)
+    target = _as_link(link)
+    student = target if activation is None else _as_link(activation)
+    v = seeded_normal(seeds, (d,), "online-sgd/literal-init", device=dev, dtype=_DTYPE)
+    v[:, 0] = 0
+    v = v / v.norm(dim=-1, keepdim=True)
+    m0 = overlap0 / math.sqrt(d)
+    w = m0 * torch.eye(1, d, device=dev, dtype=_DTYPE) + math.sqrt(1 - m0 * m0) * v
+    xs = seeded_normal(seeds, (steps, d), "online-sgd/literal-x", device=dev, dtype=_DTYPE)
+    out = []
+    for t in range(steps):
+        x = xs[:, t]
+        if not remainder:
+            e = w.clone()
+            e[:, 0] = 0
+            e = e / e.norm(dim=-1, keepdim=True)
+            x = x[:, :1] * torch.eye(1, d, device=dev, dtype=_DTYPE) + (x * e).sum(-1, keepdim=True) * e
+        u = (w * x).sum(-1)
+        c = gradient_coefficient(loss, student, u, target(x[:, 0]))
+        w = w - (eta * c)[:, None] * (x - u[:, None] * w)
+        w = w / w.norm(dim=-1, keepdim=True)
+        out.append(w[:, 0])
+    return torch.stack(out, dim=1)

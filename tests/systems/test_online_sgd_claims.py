@@ -1,0 +1,52 @@
+"""The online-SGD comparison on synthetic measurements: it reads the exponent from the law it is given, divides the
+law's log factor out, and refuses censored runs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import sympy as sp
+
+from flt_theory.systems import get_claim
+from flt_theory.systems.online_sgd.declaration import compare_time, time_ladder
+from flt_theory.systems.online_sgd.laws import recovery_law, split_law
+
+
+def _frame(ds, times, censored=0):
+    rng = np.random.default_rng(0)
+    rows = [{"d": d, "seed": s, "steps": t * rng.lognormal(0, 0.3), "censored": float(s < censored)}
+            for d, t in zip(ds, times) for s in range(32)]
+    return pd.DataFrame(rows)
+
+
+def test_split_law():
+    d = sp.Symbol("d", positive=True)
+    assert split_law(recovery_law("He3(z)"))[0] == 2 and split_law(recovery_law("He3(z)"))[1].value == 1
+    assert split_law(recovery_law("He2(z)").replace(value=d**2 * sp.log(d)))[0] == 2
+
+
+def test_exponent_read_from_the_law():
+    ds = np.array([32, 64, 128, 256])
+    claim = get_claim("online-sgd/recovery-time-k3")
+    frame = _frame(ds, 5.0 * ds**2.0)
+    assert compare_time(frame, claim.the_law).passed and not compare_time(frame, claim.the_wrong_law).passed
+    assert not compare_time(_frame(ds, 5.0 * ds**2.5), claim.the_law).passed
+    rungs = time_ladder(frame, claim.the_law)
+    assert len(rungs) == 3 and all(r["predicted"] == 2 for r in rungs)
+
+
+def test_log_factor_divided_out():
+    ds = np.array([64, 128, 256, 512])
+    claim = get_claim("online-sgd/recovery-time-k2")
+    assert compare_time(_frame(ds, 3.0 * ds * np.log(ds)), claim.the_law).passed
+    assert not compare_time(_frame(ds, 3.0 * ds**1.5 * np.log(ds)), claim.the_law).passed
+
+
+def test_censoring_beyond_the_bound_fails_both_comparisons():
+    ds = np.array([32, 64, 128])
+    claim = get_claim("online-sgd/recovery-time-k3")
+    frame = _frame(ds, 5.0 * ds**2.0, censored=2)  # 2 of 32 seeds > MAX_CENSORED_FRACTION
+    result = compare_time(frame, claim.the_law)
+    assert not result.passed and "censored" in result.message
+    assert not compare_time(frame, claim.the_wrong_law).passed
+    assert compare_time(_frame(ds, 5.0 * ds**2.0, censored=1), claim.the_law).passed  # 1/32: restricted mean
