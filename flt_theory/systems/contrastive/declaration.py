@@ -247,7 +247,9 @@ SYSTEM = System(
             Option(name="n", kind="int", default=32, help="Training pairs n (>= 2)."),
             Option(name="d", kind="int", default=500, help="Patch dimension d."),
             Option(name="width", kind="int", default=16, help="Embedding width m."),
-            Option(name="n-snr2", kind="float", default=1.0, help="n SNR^2 (sets ||mu|| = sqrt(d n SNR^2 / n))."),
+            Option(name="n-snr2", kind="float", default=1.0, maximum=1e4,
+                   help="n SNR^2 (sets ||mu|| = sqrt(d n SNR^2 / n)); at most 1e4, far past the sources' "
+                        "n SNR^2 = Theta(1) (1e30 gave NaN)."),
             Option(name="c-mu", kind="float", default=8.0, help="C_mu = ||mu~|| / ||mu|| of the second modality."),
             Option(name="steps", kind="int", default=300, help="GD steps."),
             Option(name="seeds", kind="int", default=4, help="Independent runs (seeds 0..S-1)."),
