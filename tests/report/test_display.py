@@ -241,6 +241,12 @@ TINY = {  # the systems that declare RECORD_FIELDS, at sizes of a second
     "virtual-covariance": dict(theorem3=True, activation="relu", nets=20, device="cpu"),
     "dictionary": dict(D=16, k=4, width=8, n=64, n_test=64, iterations=5, seeds=2, device="cpu"),
     "good-sets": dict(d=16, m=16, n=64, steps=3, seeds=2, device="cpu"),
+    "attention": dict(n=(16,), mu_norm=(1.0,), seeds=2, device="cpu"),
+    "diffusion": dict(n=(8,), mu_norm=(0.5,), d=50, steps=20, seeds=2, device="cpu"),
+    "contrastive": dict(mode="both", n=8, d=64, steps=10, seeds=2, device="cpu"),
+    "in-context": dict(part="both", concepts=2, dim=4, length=3, steps=5, tasks=(2,), feature_steps=5, seeds=2,
+                       device="cpu"),
+    "online-sgd": dict(target="He2(z)", d=(16,), max_steps=200, seeds=2, device="cpu"),
 }
 
 

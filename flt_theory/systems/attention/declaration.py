@@ -31,7 +31,7 @@ from ...runner import experiment
 from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
-from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import local_slope_ladder
 from . import model
 from .laws import JIANG, KOU, LI, attention_laws, boundary_law, regime_law
@@ -290,6 +290,28 @@ def _option_of(message: str) -> str:
     return "n"
 
 
+#: The fields of a record of ``flt simulate attention --json`` (listed by its ``--help``).
+RECORD_FIELDS = (
+    RecordField("n", "training samples", "count"),
+    RecordField("d", "dimension", "count"),
+    RecordField("tokens", "tokens per sample L", "count"),
+    RecordField("mu_norm", "signal norm ||mu||", "units of x"),
+    RecordField("snr", "SNR = ||mu|| / (sigma_xi sqrt d)", "1"),
+    RecordField("n_snr2", "n SNR^2", "1"),
+    RecordField("optimizer", "gd or sign-gd", "label"),
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("steps", "GD steps taken until the training loss <= eps (or the step limit)", "steps"),
+    RecordField("train_loss", "training logistic loss at the end", "nats"),
+    RecordField("test_loss", "logistic loss on fresh test samples", "nats"),
+    RecordField("test_error", "0-1 error on fresh test samples", "fraction"),
+    RecordField("attention_signal", "mean attention weight on the signal token (uniform attention: 1/L)", "fraction"),
+    RecordField("value_signal", "<v, mu>/||mu||: the value's signal alignment", "units of a unit direction"),
+    RecordField("value_noise", "mean |<v, xi>|/||xi|| over the noise tokens", "units of a unit direction"),
+    RecordField("score_signal", "mean |<W_Q x, W_K mu>| over test queries", "logit"),
+    RecordField("score_noise", "mean |<W_Q x, W_K xi>| over test queries and noise tokens", "logit"),
+)
+
+
 SYSTEM = System(
     name=NAME,
     title="Single-head softmax attention on signal-noise tokens: benign vs harmful overfitting",
@@ -306,6 +328,7 @@ SYSTEM = System(
              Figure(name="regimes", claim="benign", caption="test loss, attention on the signal token and value alignment across n·SNR²",
                     draw=draw_regimes)),
     simulate=SimulateCommand(
+        fields=RECORD_FIELDS,
         experiment="attention/train",
         help=("Train single-head softmax attention (average pooling, token 1 = y mu, tokens 2..L noise of norm ~1) by GD "
               "or sign-GD until the training loss <= eps, for every n and ||mu|| (Jiang et al. 2024, arXiv 2409.19345). "

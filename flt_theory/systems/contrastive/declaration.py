@@ -48,7 +48,7 @@ from ...runner import experiment
 from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
-from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import ladder_by
 from ..levels import compare_level
 from . import laws, model
@@ -223,6 +223,28 @@ def simulate_document(*, mode: str = "both", n: int = 32, d: int = 500, width: i
     return {"system": NAME, "records": records}
 
 
+#: The fields of a record of ``flt simulate contrastive --json`` (listed by its ``--help``).
+RECORD_FIELDS = (
+    RecordField("mode", "single-modal (augmentation) or multi-modal", "label"),
+    RecordField("n", "training pairs", "count"),
+    RecordField("d", "patch dimension", "count"),
+    RecordField("width", "embedding width m", "count"),
+    RecordField("n_snr2", "n SNR^2", "1"),
+    RecordField("snr", "SNR = ||mu|| / (sigma_xi sqrt d)", "1"),
+    RecordField("mu_norm", "signal norm ||mu||", "units of x"),
+    RecordField("c_mu", "C_mu = ||mu~|| / ||mu|| of the second modality", "1"),
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("step_T", "first step T at which the noise overlap reaches 1 (NaN: never)", "steps"),
+    RecordField("signal_T", "signal overlap max_r |<w_r, mu>| at step T (NaN: T never reached)", "units of w x"),
+    RecordField("noise_T", "noise overlap mean_i max_r <w_r, xi_i> at step T (NaN: T never reached)", "units of w x"),
+    RecordField("error_T", "linear-probe test error at step T (NaN: T never reached)", "fraction"),
+    RecordField("signal_end", "signal overlap after all steps", "units of w x"),
+    RecordField("noise_end", "noise overlap after all steps", "units of w x"),
+    RecordField("loss_end", "InfoNCE loss after all steps", "nats"),
+    RecordField("error_end", "linear-probe test error after all steps", "fraction"),
+)
+
+
 SYSTEM = System(
     name=NAME,
     title="Single- vs multi-modal contrastive learning on signal-noise data",
@@ -237,6 +259,7 @@ SYSTEM = System(
     experiments=("contrastive/train",),
     figures=_figures(),
     simulate=SimulateCommand(
+        fields=RECORD_FIELDS,
         experiment="contrastive/train",
         help=("InfoNCE training of ReLU embeddings on two-patch signal-noise data, single-modal (augmentation) and/or "
               "multi-modal (paired second modality with ||mu~|| = C_mu ||mu||) (Huang et al. 2024, arXiv 2411.02837). "

@@ -30,7 +30,7 @@ from ...runner import experiment
 from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
-from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import ladder_rung
 from . import model
 from .laws import CAO, HAN, THRESHOLDS_AT_ONE, balanced_law, diffusion_laws, dominant_law
@@ -220,6 +220,26 @@ def simulate_document(*, n: list[int], mu_norm: list[float], d: int = 500, width
     return {"system": NAME, "records": records}
 
 
+#: The fields of a record of ``flt simulate diffusion --json`` (listed by its ``--help``).
+RECORD_FIELDS = (
+    RecordField("n", "training samples", "count"),
+    RecordField("d", "dimension", "count"),
+    RecordField("mu_norm", "signal norm ||mu||", "units of x"),
+    RecordField("snr", "SNR = ||mu|| / (sigma_xi sqrt d), sigma_xi = 1/sqrt d", "1"),
+    RecordField("n_snr2", "n SNR^2", "1"),
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("ratio", "denoiser balance R = signal / noise", "1"),
+    RecordField("signal", "mean over neurons of (|<w_r, mu_+1>| + |<w_r, mu_-1>|)/2", "units of w x"),
+    RecordField("noise", "mean over neurons and samples of |<w_r, xi_i>|", "units of w x"),
+    RecordField("grad_rel", "stationarity ||grad L(W_T)||_F / ||W_T||_F", "1"),
+    RecordField("loss", "closed-form DSM loss at the end, minus its constant d", "squared units of x"),
+    RecordField("gamma_max", "classification CNN: largest signal coefficient max_r gamma_r", "1"),
+    RecordField("rho_max", "classification CNN: largest noise coefficient max_{r,i} rho_{r,i}", "1"),
+    RecordField("signal_fraction", "classification CNN: gamma_max / (gamma_max + rho_max)", "fraction"),
+    RecordField("test_error_cls", "classification CNN: test error", "fraction"),
+)
+
+
 SYSTEM = System(
     name=NAME,
     title="Diffusion (denoising score matching) vs classification on two-patch signal-noise data",
@@ -235,6 +255,7 @@ SYSTEM = System(
                     caption="denoiser ratio and classification γ/ρ against n·SNR² with the law and the wrong law",
                     draw=draw_balanced, width=7.0, height=4.6),),
     simulate=SimulateCommand(
+        fields=RECORD_FIELDS,
         experiment="diffusion/features",
         help=("Train the DSM denoiser (sigma = z^2, closed-form loss) and the ReLU^2 classification CNN on two-patch "
               "signal-noise data (sigma_xi = 1/sqrt d) for every n and ||mu|| (Han et al. 2025, arXiv 2412.01021). "

@@ -44,7 +44,7 @@ from ...runner import experiment
 from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
-from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import ladder_by
 from ..levels import compare_level, draw_levels
 from . import laws, model
@@ -223,6 +223,29 @@ def simulate_document(*, part: str = "both", concepts: int = 3, dim: int = 12, l
     return {"system": NAME, "records": records}
 
 
+#: The fields of a record of ``flt simulate in-context --json`` (listed by its ``--help``).
+RECORD_FIELDS = (
+    RecordField("part", "concepts (Bu et al. 2024) or features (Kim, Suzuki 2024)", "label"),
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("concepts", "(concepts) number of concepts K (null in features rows)", "count"),
+    RecordField("dim", "(concepts) dimension D (null in features rows)", "count"),
+    RecordField("length", "(concepts) demonstrations per prompt L (null in features rows)", "count"),
+    RecordField("d_aa_q", "(concepts) mean_k |a_k^T (W_Q - W_Q^0) a_k|: query change along concepts", "1"),
+    RecordField("d_aa_k", "(concepts) the same for W_K", "1"),
+    RecordField("d_bb_q", "(concepts) mean_k |b_k^T (W_Q - W_Q^0) b_k|: query change along semantics", "1"),
+    RecordField("d_bb_k", "(concepts) the same for W_K", "1"),
+    RecordField("concept_ratio", "(concepts) (d_aa_q + d_aa_k) / (d_bb_q + d_bb_k)", "1"),
+    RecordField("d_oc", "(concepts) mean_{r,k} |<w_O,r - w_O,r^0, c_k>|: output change along concept labels", "1"),
+    RecordField("d_od", "(concepts) the same along semantic labels d_k", "1"),
+    RecordField("output_both", "(concepts) min(d_oc, d_od)", "1"),
+    RecordField("error_id", "(concepts) test error in distribution", "fraction"),
+    RecordField("error_ood", "(concepts) test error out of distribution (recombined concept and semantics)", "fraction"),
+    RecordField("tasks", "(features) pretraining tasks K (null in concepts rows)", "count"),
+    RecordField("risk_new", "(features) ICL risk on unseen tasks relative to E F_beta^2 (null in concepts rows)", "fraction"),
+    RecordField("risk_train", "(features) the same on the pretraining tasks (null in concepts rows)", "fraction"),
+)
+
+
 SYSTEM = System(
     name=NAME,
     title="In-context learning: concepts and semantics; nonlinear features in context",
@@ -237,6 +260,7 @@ SYSTEM = System(
     experiments=("in-context/concepts", "in-context/features"),
     figures=_figures(),
     simulate=SimulateCommand(
+        fields=RECORD_FIELDS,
         cost=Cost(memory="8*seeds*length*dim*1e4 + 8*seeds*tasks*3e5",
                   work="1e6*steps + 1e3*seeds*steps*length*length*dim + 1e6*feature_steps + 6e4*seeds*feature_steps*tasks"),
         help=("(a) Train the concept/semantics transformer of Bu et al. 2024 (arXiv 2411.02199) and report the changes "

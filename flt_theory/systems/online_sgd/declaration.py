@@ -45,6 +45,7 @@ from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import (
+    RecordField,
     DEVICE_OPTION,
     Claim,
     Figure,
@@ -173,6 +174,16 @@ def _claims() -> list[Claim]:
     ]
 
 
+#: The fields of a record of ``flt simulate online-sgd --json`` (listed by its ``--help``).
+RECORD_FIELDS = (
+    RecordField("d", "dimension", "count"),
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("steps_to_weak_recovery", "samples (one per step) until the overlap first reaches 1/2 (|overlap| for an even link); the step limit when censored", "samples"),
+    RecordField("final_overlap", "<w, w*> when the run stopped", "1"),
+    RecordField("censored", "true when the step limit ended the run before weak recovery", "bool"),
+)
+
+
 SYSTEM = System(
     name=NAME,
     title="Online SGD: the information exponent sets the sample complexity (Ben Arous et al. 2021)",
@@ -189,6 +200,7 @@ SYSTEM = System(
                                  "with the slopes of the law and of the wrong law")
                   for key in SIZES),
     simulate=SimulateCommand(
+        fields=RECORD_FIELDS,
         cost=Cost(memory="64*seeds*d", work="1e3*max_steps + max_steps*seeds*d",
                   derived={"max_steps": lambda p: p.get("max_steps") or 0}),
         help=("Spherical online SGD of one neuron on fresh Gaussian samples (Ben Arous, Gheissari, Jagannath 2021, "
