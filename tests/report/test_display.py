@@ -247,6 +247,8 @@ TINY = {  # the systems that declare RECORD_FIELDS, at sizes of a second
     "in-context": dict(part="both", concepts=2, dim=4, length=3, steps=5, tasks=(2,), feature_steps=5, seeds=2,
                        device="cpu"),
     "online-sgd": dict(target="He2(z)", d=(16,), max_steps=200, seeds=2, device="cpu"),
+    "signal-noise": dict(n=(8,), d=64, width=4, mu_norm=(1.0,), max_steps=20, seeds=2, n_test=64, device="cpu"),
+    "signal-noise-optimizers": dict(optimizer="gd", n=8, d=64, width=4, max_steps=20, seeds=2, device="cpu"),
 }
 
 
@@ -263,6 +265,10 @@ def test_simulate_help_lists_every_record_field(system):
     if system == "virtual-covariance":  # two modes: the residual mode's four fields from its other run
         residual = simulate(system, widths=(4, 5, 3), gammas=(0.01, 0.1), seeds=2, device="cpu")
         keys |= {k for record in residual["records"] for k in record}
+    if system == "signal-noise-optimizers":  # each optimizer adds its own hyper-parameters
+        for optimizer in ("adam", "sam", "label-noise-gd"):
+            other = simulate(system, **{**TINY[system], "optimizer": optimizer})
+            keys |= {k for record in other["records"] for k in record}
     assert keys == {f.name for f in fields} and "results" not in document  # every field declared, none repeated
 
 

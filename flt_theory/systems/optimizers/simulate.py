@@ -19,7 +19,7 @@ from typing import Any
 
 from ..._text import table
 from ...errors import FLTError, InvalidParameterError
-from ..declaration import DEVICE_OPTION, Option, SimulateCommand
+from ..declaration import DEVICE_OPTION, Option, RecordField, SimulateCommand
 
 __all__ = ["MAX_WORK", "SIMULATE", "simulate_document", "simulate_table"]
 
@@ -132,7 +132,38 @@ def simulate_table(document: dict[str, Any]) -> str:
     return head + "\n" + table(rows)
 
 
+#: The fields of a record of ``flt simulate signal-noise-optimizers --json`` (listed by its ``--help``).
+RECORD_FIELDS = (
+    RecordField("n", "training samples", "count"),
+    RecordField("d", "dimension", "count"),
+    RecordField("width", "filters per class m", "count"),
+    RecordField("q", "power of the activation ReLU^q (1: ReLU)", "1"),
+    RecordField("mu_norm", "signal norm ||mu||", "units of x"),
+    RecordField("snr", "SNR = ||mu|| / (sigma_xi sqrt d)", "1"),
+    RecordField("sigma_xi", "noise scale sigma_xi", "units of x"),
+    RecordField("sigma0", "initialisation scale sigma_0", "units of w"),
+    RecordField("eta", "step size", "1"),
+    RecordField("eps", "stopping level of the training loss", "nats"),
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("steps", "GD steps taken (the stop: training loss <= eps, or the step limit)", "steps"),
+    RecordField("train_loss", "mean training logistic loss at the stop", "nats"),
+    RecordField("test_error", "0-1 error on fresh test samples", "fraction"),
+    RecordField("gamma_max", "largest signal coefficient max_{j,r} gamma_{j,r}", "1"),
+    RecordField("rho_max", "largest noise coefficient max_{j,r,i} rho_{j,r,i}", "1"),
+    RecordField("optimizer", "gd, adam, sign-gd, sam or label-noise-gd", "label"),
+    RecordField("sparsity", "s nonzero noise coordinates (0: dense noise)", "count"),
+    RecordField("feature_noise", "alpha of the feature noise -alpha y mu in the noise patch", "1"),
+    RecordField("rho_bar", "mean over samples of max_r rho_{y_i,r,i}", "1"),
+    RecordField("train_error", "0-1 training error at the stop", "fraction"),
+    RecordField("beta1", "(adam) Adam's beta1", "1"),
+    RecordField("beta2", "(adam) Adam's beta2", "1"),
+    RecordField("adam_eps", "(adam) Adam's epsilon", "1"),
+    RecordField("sam_radius", "(sam) SAM's radius tau", "units of w"),
+    RecordField("flip_prob", "(label-noise-gd) per-step label flip probability", "fraction"),
+)
+
 SIMULATE = SimulateCommand(
+    fields=RECORD_FIELDS,
     experiment="optimizers/run",
     help=("Train the two-layer CNN of signal-noise data x = [y mu, xi] with GD, Adam, sign-GD, SAM or label-noise GD "
           "(Zou, Cao, Li, Gu 2023, arXiv 2108.11371; Chen et al. 2023, arXiv 2310.07269; Huang et al. 2025), on dense "
