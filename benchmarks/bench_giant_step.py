@@ -41,7 +41,7 @@ import torch
 from flt_theory.numeric import Student, Teacher, gaussian_chunks, gradient_step, seeded_normal, teacher_directions
 from flt_theory.numeric.backend import available_cores, configure_threads, resolve_device
 from flt_theory.numeric.data import default_chunk_size
-from flt_theory.numeric.giant_step import _psd_factor, giant_steps, projected_gradient_step, projection_basis
+from flt_theory.numeric.giant_step import giant_steps, projected_gradient_step, projection_basis
 from flt_theory.symbolic.target import Target
 
 TARGET = Target.from_links(["z + He2(z)"])

@@ -28,8 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # workers import this 
 
 from flt_theory.runner import experiment, sweep
 from flt_theory.runner.executors import DaskBackend, PoolBackend, local_cluster_options
-from flt_theory.systems.giant_step.declaration import one_step_mass as _batched_one_step_mass
 from flt_theory.runner.points import PointTask, run_point
+from flt_theory.systems.giant_step.declaration import one_step_mass as _batched_one_step_mass
+
 
 def one_step_mass(params, seed):
     """One seed of the batched giant-step experiment (what a per-seed loop would call)."""

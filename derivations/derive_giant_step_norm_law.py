@@ -12,8 +12,8 @@ Negative control: exponents :math:`(1, -2)`.
 """
 
 from flt_theory.symbolic import SYMBOLS, Target
-from flt_theory.systems.giant_step.laws import giant_step_laws
 from flt_theory.systems import assert_claim
+from flt_theory.systems.giant_step.laws import giant_step_laws
 
 CLAIMS = ["giant-step/norm-law"]
 

@@ -31,9 +31,9 @@ from flt_theory.symbolic import Subspace, conditional_variance, staircase
 from flt_theory.symbolic.law import SYMBOLS
 from flt_theory.symbolic.projections import random_feature_floor
 from flt_theory.systems import assert_claim
+from flt_theory.systems.giant_step.declaration import SECOND_LAYER_TARGET, target
 
 CLAIMS = ["giant-step/second-layer-bounds"]
-from flt_theory.systems.giant_step.declaration import SECOND_LAYER_TARGET, target
 
 
 def test_prediction():

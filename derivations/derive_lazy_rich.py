@@ -45,7 +45,6 @@ scale, widths 64..4096, has three).
 import sympy as sp
 
 from flt_theory.compare import ladder_trend
-
 from flt_theory.systems import get_claim, measure, verify
 from flt_theory.systems.lazy_rich.laws import READINGS, change_exponent, lazy_rich_laws
 from flt_theory.systems.lazy_rich.model import train_two_layer

@@ -44,6 +44,7 @@ import pytest
 import sympy as sp
 import torch
 
+from flt_theory.numeric.activation import as_activation
 from flt_theory.systems import get_claim, verify
 from flt_theory.systems.virtual_covariance.laws import (
     GAMMA,
@@ -61,7 +62,6 @@ from flt_theory.systems.virtual_covariance.model import (
     theorem3_elements,
     vcl_update,
 )
-from flt_theory.numeric.activation import as_activation
 
 CLAIMS = [
     "virtual-covariance/residual-order-summed",

@@ -48,8 +48,14 @@ import click
 import numpy as np
 import sympy as sp
 
-from ._text import as_float as _float, basis as _basis, json_ready as _json_ready, number_text as _number_text
-from ._text import subspace_text as _subspace_text, table as _table
+from ._text import (
+    as_float as _float,
+    basis as _basis,
+    json_ready as _json_ready,
+    number_text as _number_text,
+    subspace_text as _subspace_text,
+    table as _table,
+)
 from .errors import FLTError
 from .symbolic import (
     HermiteExpansion,

@@ -30,8 +30,6 @@ definition), exact in :func:`check_count`. Checks whose law is the null hypothes
 from .bootstrap import MIN_BOOTSTRAP_SEEDS, Estimate, bootstrap_groups, bootstrap_statistic, mean_ci
 from .count import assert_count, assert_majority, binomial_p_value, check_count, check_majority, clopper_pearson
 from .family import holm, holm_adjusted, p_value_by_inversion, per_claim_level
-from .ladder import ladder_trend
-from .straddle import Decision, Side, decide, seeds_to_decide, seeds_to_reject
 from .inequality import (
     assert_at_least,
     assert_at_most,
@@ -42,6 +40,7 @@ from .inequality import (
     check_every_at_most,
     check_ordering,
 )
+from .ladder import ladder_trend
 from .power_law import (
     PowerLawFit,
     assert_power_law,
@@ -52,6 +51,7 @@ from .power_law import (
     fit_power_law_2d,
 )
 from .result import CheckResult, all_of, assert_check, assert_fails, fmt, fmt_ci, make_assert
+from .straddle import Decision, Side, decide, seeds_to_decide, seeds_to_reject
 from .subspace import assert_not_learned, assert_subspace_learned, check_not_learned, check_subspace_learned
 from .transition import NoCrossingError, assert_transition, check_transition, crossing_point, curves_crossing
 

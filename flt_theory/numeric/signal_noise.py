@@ -503,7 +503,7 @@ def literal_trajectory(
     pinv = torch.linalg.pinv(basis)  # (S, n+1, d)
     w = w0.clone()
     out: dict[str, list[torch.Tensor]] = {"gamma": [], "rho": [], "f": []}
-    for t in range(steps + 1):
+    for _ in range(steps + 1):
         w.requires_grad_(True)
         pre = torch.cat([signal, xi], dim=1) @ w.transpose(1, 2)  # (S, 2n, 2m)
         act = relu_power(pre, cfg.q)

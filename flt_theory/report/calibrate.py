@@ -32,9 +32,9 @@ from ..compare.count import clopper_pearson
 from ..compare.family import per_claim_level
 from ..errors import InvalidParameterError
 from ..runner.executors import make_backend
+from ..runner.provenance import static_provenance
 from ..runner.store import ResultStore
 from ..runner.sweep import progress_bar, progress_enabled
-from ..runner.provenance import static_provenance
 from .check import ALPHA, decide, resolve_claims
 from .power import claim_fingerprint, power_text
 

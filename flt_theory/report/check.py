@@ -374,8 +374,6 @@ def _row(claim: Claim, run: dict[str, Any], level: float) -> dict[str, Any]:
 
 def verdict_frame(claims: Sequence[Claim], runs: Sequence[dict[str, Any]], alpha: float = ALPHA) -> pd.DataFrame:
     """The verdict table (:data:`COLUMNS`) of ``runs``, each claim decided at ``alpha / len(claims)``."""
-    import pandas as pd
-
     from ..compare.family import per_claim_level
 
     level = per_claim_level(alpha, max(1, len(claims)))

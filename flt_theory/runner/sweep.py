@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING, Any
 
 from .._validation import check_int
 from ..errors import InvalidParameterError, InvalidParameterTypeError
+from .cost import Cost, check_cost
 from .errors import BackendError, DivergedPointError, ExperimentError, StoreConflictError
 from .executors import InProcessBackend, PoolBackend, make_backend
 from .points import PointTask, describe, run_point
-from .cost import Cost, check_cost
 from .provenance import static_provenance
 from .registry import Experiment, get_experiment
 from .store import ResultStore, canonical_json, make_row, point_id_from_json

@@ -344,7 +344,8 @@ def _product(a: int, b: int) -> int:
 def _power(base, n, cap, charge):
     """(degrees, terms, bits, denominator) of base**n by repeated squaring, charging each product."""
     d, t, num, den = base
-    scale = (lambda degrees, k: None if degrees is None else (degrees[0] * k, degrees[1] * k))
+    def scale(degrees, k):
+        return None if degrees is None else (degrees[0] * k, degrees[1] * k)
     if n == 0:
         return (0, 0), 1, 1.0, 1
     den = _OVERSIZED if den == _OVERSIZED or den.bit_length() * n > _MAX_DENOMINATOR_BITS else den**n

@@ -128,7 +128,7 @@ def _quadrature_expansion(target, degree: int) -> HermiteExpansion:
         if sum(alpha) > degree:
             continue
         c = values
-        for axis, a in enumerate(alpha):
+        for a in alpha:
             c = np.tensordot(he[:, a], c, axes=([0], [0]))
         coeff = float(c) / math.prod(math.factorial(a) for a in alpha)
         if abs(coeff) > NUMERIC_ZERO:

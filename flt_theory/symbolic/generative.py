@@ -281,7 +281,7 @@ def _real_root_boxes(poly: sp.PurePoly) -> tuple:
             out.append(iv.mpf(int(a.p)) / int(a.q))
             continue
         coefficients = [mpmath.mpf(int(c.p)) / int(c.q) for c in map(sp.Rational, poly.all_coeffs())]
-        f = lambda t: mpmath.polyval(coefficients, t)  # noqa: E731
+        f = lambda t: mpmath.polyval(coefficients, t)  # noqa: E731, B023 (called within this iteration)
         box = None
         try:
             root = mpmath.findroot(f, (mpmath.mpf(int(a.p)) / int(a.q), mpmath.mpf(int(b.p)) / int(b.q)),

@@ -37,16 +37,25 @@ from typing import Mapping, Sequence
 
 import numpy as np
 import sympy as sp
-from sympy.polys.orthopolys import hermite_prob_poly
-
 from sympy.core.add import _addsort
 from sympy.core.mul import _mulsort
 from sympy.polys.orderings import lex
+from sympy.polys.orthopolys import hermite_prob_poly
 from sympy.polys.rings import PolyRing
 
 from .._validation import check_int
 from ..errors import BudgetExceededError, InvalidTargetError, UnsupportedError
-from .budget import CONVERSION_WEIGHT, DOMAIN_COST, bits_cost, check_degree, check_expansion, check_terms, check_work, limit, predict_size
+from .budget import (
+    CONVERSION_WEIGHT,
+    DOMAIN_COST,
+    bits_cost,
+    check_degree,
+    check_expansion,
+    check_terms,
+    check_work,
+    limit,
+    predict_size,
+)
 from .evaluate import evaluate
 from .functions import relu
 

@@ -35,7 +35,7 @@ import numpy as np
 import sympy as sp
 
 from ..errors import InvalidTargetError, NotSquareIntegrableError
-from .budget import predict_size, limit
+from .budget import limit, predict_size
 from .constants import enclose
 from .functions import relu, sigmoid
 

@@ -38,10 +38,9 @@ from __future__ import annotations
 
 import math
 import re
-
-import mpmath
 from dataclasses import dataclass
 
+import mpmath
 import sympy as sp
 
 from ..errors import FLTError, InvalidTargetError

@@ -27,7 +27,18 @@ import sympy as sp
 
 from .._validation import check_int, check_real
 from ..errors import InvalidParameterError, InvalidParameterTypeError
-from .budget import DOMAIN_COST, EXPRESSION_WEIGHT, _comb, check_radical_span, check_rank, check_rotation, check_terms, check_work, horner_work, predict_size
+from .budget import (
+    DOMAIN_COST,
+    EXPRESSION_WEIGHT,
+    _comb,
+    check_radical_span,
+    check_rank,
+    check_rotation,
+    check_terms,
+    check_work,
+    horner_work,
+    predict_size,
+)
 from .expansion import NUMERIC_ZERO, expand_target
 from .hermite import (
     HermiteExpansion,

@@ -39,7 +39,16 @@ from sympy.polys.orderings import lex
 from sympy.polys.rings import PolyRing
 
 from .._validation import check_int
-from .budget import DOMAIN_COST, bits_cost, check_radical_span, check_rank, check_rotation, check_terms, check_work, horner_work
+from .budget import (
+    DOMAIN_COST,
+    bits_cost,
+    check_radical_span,
+    check_rank,
+    check_rotation,
+    check_terms,
+    check_work,
+    horner_work,
+)
 from .expansion import expand_target
 from .hermite import Sparse, gaussian_moment, sparse_polynomial, substitute_linear
 from .subspace import Subspace

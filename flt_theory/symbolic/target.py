@@ -17,8 +17,8 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import InvalidTargetError
 from .._validation import check_int
+from ..errors import InvalidTargetError
 from .parser import FUNCTIONS, _short, parse_expression, variable
 
 __all__ = ["Target", "parse_link", "variables_of_rank", "polynomial_degree_bound", "MAX_POLYNOMIAL_TERMS"]

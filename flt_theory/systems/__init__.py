@@ -5,7 +5,19 @@ with ``SYSTEM = System(...)``), found by discovery (:mod:`.registry`). See :mod:
 what a declaration holds, and the README section "Adding a system".
 """
 
-from .declaration import DEVICE_OPTION, SCALES, Claim, ClaimVerdict, Figure, Measurement, Option, RecordField, SimulateCommand, System, check_scale
+from .declaration import (
+    DEVICE_OPTION,
+    SCALES,
+    Claim,
+    ClaimVerdict,
+    Figure,
+    Measurement,
+    Option,
+    RecordField,
+    SimulateCommand,
+    System,
+    check_scale,
+)
 from .registry import (
     assert_claim,
     discover,

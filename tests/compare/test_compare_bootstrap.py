@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from flt_theory.compare import Estimate, bootstrap_groups, bootstrap_statistic, mean_ci
 from flt_theory.compare.bootstrap import calibrated_interval

@@ -14,8 +14,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from flt_theory.errors import FLTError
 from flt_theory.symbolic.leap import leap_index

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
+from _symbolic_helpers import z
 
 from flt_theory.errors import (
     FLTError,
@@ -23,8 +24,6 @@ from flt_theory.symbolic.projections import learned_subspace, project, random_fe
 from flt_theory.symbolic.staircase import staircase
 from flt_theory.symbolic.subspace import Subspace
 from flt_theory.symbolic.target import Target
-
-from _symbolic_helpers import z
 
 z1 = z(1)
 T = Target.parse("z1 + z1*z2")

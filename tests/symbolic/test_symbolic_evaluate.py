@@ -5,12 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
+from _symbolic_helpers import z
 
 from flt_theory.errors import UnsupportedError
 from flt_theory.symbolic.evaluate import NUMPY, Backend, evaluate
 from flt_theory.symbolic.parser import FUNCTIONS, parse_expression
-
-from _symbolic_helpers import z
 
 z1, z2 = z(1), z(2)
 POINTS = np.array([-2.5, -1.0, -0.3, 0.0, 0.4, 1.0, 2.2])

@@ -8,6 +8,7 @@ import math
 
 import pytest
 import sympy as sp
+from _symbolic_helpers import gaussian_expectation, integer_polynomials, z
 from hypothesis import given, settings
 
 from flt_theory.errors import BudgetExceededError, InvalidTargetError, UnsupportedError
@@ -20,8 +21,6 @@ from flt_theory.symbolic.hermite import (
     unfold,
 )
 from flt_theory.symbolic.target import Target
-
-from _symbolic_helpers import gaussian_expectation, integer_polynomials, z
 
 z1, z2, z3 = z(1), z(2), z(3)
 HYPOTHESIS = settings(max_examples=30, deadline=None, database=None)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
+from _symbolic_helpers import Z
 
 from flt_theory.symbolic.functions import relu, sigmoid
-
-from _symbolic_helpers import Z
 
 
 def test_relu_evaluates_on_numbers_and_signed_symbols():

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from _symbolic_helpers import brute_force_leap, integer_polynomials
+from hypothesis import given, settings, strategies as st
 
 from flt_theory.errors import UnsupportedError
 from flt_theory.symbolic.hermite import hermite_expansion
@@ -15,8 +15,6 @@ from flt_theory.symbolic.leap import (
     leap_index,
 )
 from flt_theory.symbolic.target import Target
-
-from _symbolic_helpers import brute_force_leap, integer_polynomials
 
 
 @pytest.mark.parametrize(

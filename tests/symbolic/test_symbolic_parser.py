@@ -11,8 +11,8 @@ import time
 import pytest
 import sympy as sp
 import sympy.parsing.sympy_parser
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from _symbolic_helpers import Z, z
+from hypothesis import given, settings, strategies as st
 
 from flt_theory.errors import FLTError, InvalidTargetError
 from flt_theory.symbolic.functions import relu, sigmoid
@@ -25,8 +25,6 @@ from flt_theory.symbolic.parser import (
     parse_expression,
     variable,
 )
-
-from _symbolic_helpers import Z, z
 
 z1, z2, z3 = z(1), z(2), z(3)
 

@@ -7,8 +7,8 @@ import itertools
 
 import pytest
 import sympy as sp
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from _symbolic_helpers import gaussian_expectation, partial_expectation, z
+from hypothesis import given, settings, strategies as st
 
 from flt_theory.symbolic.hermite import hermite_expansion
 from flt_theory.symbolic.parser import parse_expression
@@ -22,8 +22,6 @@ from flt_theory.symbolic.projections import (
 )
 from flt_theory.symbolic.subspace import Subspace
 from flt_theory.symbolic.target import Target
-
-from _symbolic_helpers import gaussian_expectation, partial_expectation, z
 
 z1, z2, z3 = z(1), z(2), z(3)
 R2 = sp.sqrt(2) / 2

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
+from _symbolic_helpers import gaussian_expectation, z
 
 from flt_theory.symbolic.staircase import conditional_mean_gradient, staircase, staircase_step
 from flt_theory.symbolic.subspace import Subspace
 from flt_theory.symbolic.target import Target
-
-from _symbolic_helpers import gaussian_expectation, z
 
 R2 = sp.sqrt(2) / 2
 z1, z2, z3 = z(1), z(2), z(3)

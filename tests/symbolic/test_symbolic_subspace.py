@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from flt_theory.symbolic.subspace import Subspace
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
+from _symbolic_helpers import Z, z
 
 from flt_theory.errors import InvalidTargetError
 from flt_theory.symbolic.functions import relu
 from flt_theory.symbolic.target import Target, parse_link, polynomial_degree_bound, variables_of_rank
-
-from _symbolic_helpers import Z, z
 
 z1, z2, z3 = z(1), z(2), z(3)
 

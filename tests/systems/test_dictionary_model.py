@@ -8,6 +8,8 @@ import torch
 
 from flt_theory.errors import InvalidParameterError, InvalidParameterTypeError
 from flt_theory.numeric.data import teacher_directions
+from flt_theory.systems import registered_claims
+from flt_theory.systems.dictionary import laws as system
 from flt_theory.systems.dictionary.model import (
     _hinge_grad_w,
     dictionary_data,
@@ -16,8 +18,6 @@ from flt_theory.systems.dictionary.model import (
     train_dictionary,
     truncated_relu,
 )
-from flt_theory.systems import registered_claims
-from flt_theory.systems.dictionary import laws as system
 
 F64 = dict(device="cpu", dtype="float64")
 

@@ -8,7 +8,18 @@ import sympy as sp
 import torch
 from scipy import stats
 
+from flt_theory.compare import clopper_pearson
 from flt_theory.errors import InvalidParameterError, InvalidParameterTypeError
+from flt_theory.systems import registered_claims
+from flt_theory.systems.good_sets.laws import (
+    expected_sure_size,
+    good_set_laws,
+    growth_rate,
+    linear_accuracy,
+    pot_probability,
+    sure_probability,
+    tie_probability,
+)
 from flt_theory.systems.good_sets.model import (
     TRANSITION_KINDS,
     coding_matrix,
@@ -20,17 +31,6 @@ from flt_theory.systems.good_sets.model import (
     symmetric_relu,
     train_sparse_coding,
 )
-from flt_theory.systems.good_sets.laws import (
-    expected_sure_size,
-    good_set_laws,
-    growth_rate,
-    linear_accuracy,
-    pot_probability,
-    sure_probability,
-    tie_probability,
-)
-from flt_theory.compare import clopper_pearson
-from flt_theory.systems import registered_claims
 
 F64 = dict(device="cpu", dtype="float64")
 SMALL = dict(d=16, m=24, steps=4, n=128, n_test=128, **F64)

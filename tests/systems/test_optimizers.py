@@ -7,9 +7,9 @@ import pytest
 import torch
 
 from flt_theory.errors import FLTError, InvalidParameterError
+from flt_theory.numeric import signal_noise as sn
 from flt_theory.systems.optimizers import model
 from flt_theory.systems.optimizers.simulate import simulate_document
-from flt_theory.numeric import signal_noise as sn
 
 
 def _autograd(data, w):

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from flt_theory.compare import check_power_law
-from flt_theory.systems.signal_noise import laws
 from flt_theory.numeric.signal_noise import SignalNoiseConfig, draw
+from flt_theory.systems.signal_noise import laws
 from flt_theory.systems.signal_noise.model import boundary_mu_norm
 
 

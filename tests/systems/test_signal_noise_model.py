@@ -7,7 +7,6 @@ import sympy as sp
 import torch
 
 from flt_theory.errors import InvalidParameterError, InvalidParameterTypeError
-from flt_theory.systems.signal_noise import laws
 from flt_theory.numeric.signal_noise import (
     SignalNoiseConfig,
     activation_power,
@@ -18,6 +17,7 @@ from flt_theory.numeric.signal_noise import (
     run_records,
     train,
 )
+from flt_theory.systems.signal_noise import laws
 from flt_theory.systems.signal_noise.model import measure_growth
 
 CPU = dict(device="cpu")

@@ -58,8 +58,7 @@ from ...errors import InvalidParameterError
 from ...numeric.backend import NonFiniteError, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds
 from ...numeric.seeds import stream_generator
-from ...numeric.signal_noise import draw as signal_noise_draw
-from ...numeric.signal_noise import snr
+from ...numeric.signal_noise import draw as signal_noise_draw, snr
 
 __all__ = ["AttentionConfig", "OBSERVABLES", "attention_rows", "snr"]
 

@@ -45,8 +45,7 @@ from ..._validation import check_int, check_real
 from ...numeric.backend import NonFiniteError, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds
 from ...numeric.seeds import stream_generator
-from ...numeric.signal_noise import run_records as classification_records
-from ...numeric.signal_noise import snr
+from ...numeric.signal_noise import run_records as classification_records, snr
 
 __all__ = ["DiffusionConfig", "classification_rows", "diffusion_rows", "dsm_loss", "snr"]
 

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._text import subspace_text
 from ...compare import (
     check_at_least,
     check_not_learned,
@@ -41,9 +42,8 @@ from ...compare import (
     check_power_law_2d,
     check_subspace_learned,
     check_transition,
+    mean_ci,
 )
-from ..._text import subspace_text
-from ...compare import mean_ci
 from ...compare.result import CheckResult, all_of, make_result
 from ...errors import InvalidParameterError
 from ...runner import experiment
@@ -51,8 +51,8 @@ from ...runner.registry import finite_float, real_in, strict_int
 from ...symbolic import Subspace, Target, leap_index, staircase
 from ...symbolic.law import SYMBOLS, THIS_PROJECT, Law
 from ...symbolic.one_step import student_coefficient
-from ..frames import per_seed
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, RecordField, SimulateCommand, System
+from ..frames import per_seed
 from . import model
 from .figures import draw_staircase, draw_transition
 from .laws import DKLPS, HYPOTHESES, MMM, STAIRCASE_READING, giant_step_laws, second_layer_floors, subspace_law

@@ -59,12 +59,11 @@ import numpy as np
 import pandas as pd
 
 from ..._display import booktabs_longtable, html_table, latex_text, markdown_table, math_html
-from ..._text import table
-from ...compare.result import CheckResult, all_of, fmt, fmt_ci
+from ..._text import subspace_text, table
 from ...compare import check_not_learned, check_subspace_learned
+from ...compare.result import CheckResult, all_of, fmt, fmt_ci
 from ...compare.straddle import decide, seeds_to_reject
 from ...errors import FLTError, InvalidParameterError
-from ..._text import subspace_text
 from ...runner.store import ResultStore
 from ...symbolic import Subspace, Target, conditional_variance, leap_index, staircase
 from ...symbolic.evaluate import evaluate

@@ -45,12 +45,12 @@ from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import (
-    RecordField,
     DEVICE_OPTION,
     Claim,
     Figure,
     Measurement,
     Option,
+    RecordField,
     SimulateCommand,
     System,
 )

@@ -62,8 +62,8 @@ from ...runner import experiment
 from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
-from ..frames import per_seed
 from ..declaration import Claim, Figure, Measurement, System
+from ..frames import per_seed
 from . import laws, model
 from .figures import draw_trajectories
 from .simulate import SIMULATE

@@ -86,8 +86,8 @@ import torch
 
 from ..._validation import check_int, check_real
 from ...errors import InvalidParameterError, InvalidParameterTypeError
-from ...numeric.backend import NonFiniteError, resolve_device
 from ...numeric import signal_noise as sn
+from ...numeric.backend import NonFiniteError, resolve_device
 from ...numeric.data import as_seeds
 from ...numeric.seeds import stream_generator
 
@@ -338,7 +338,7 @@ def make_data(
 def _sparse_draws(seeds, dr, *, n, d, m, s, sigma_xi, sigma0, n_test):
     """Sparse supports, values, stored coordinates and test draws, one generator per seed and stream."""
     per_seed = []
-    for k, seed in enumerate(seeds):
+    for seed in seeds:
         support = _distinct_indices(n, s, d - 1, stream_generator(seed, "optimizers/support"))  # noise coordinates 0..d-2
         values = sigma_xi * torch.randn(n, s, generator=stream_generator(seed, "optimizers/noise"), dtype=torch.float64)
         union, inverse = torch.unique(support, return_inverse=True)

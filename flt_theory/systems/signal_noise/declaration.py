@@ -56,16 +56,15 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
-from ...compare import (check_at_least, check_at_most, check_ordering, check_power_law, check_power_law_2d,
-                        fit_power_law)
+from ...compare import check_at_least, check_at_most, check_ordering, check_power_law, check_power_law_2d, fit_power_law
 from ...compare.result import CheckResult, all_of, fmt, fmt_ci, make_result
 from ...numeric.signal_noise import activation_power
 from ...runner import experiment
 from ...runner.cost import Cost
 from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
-from ..frames import per_seed
 from ..declaration import Claim, Figure, Measurement, System
+from ..frames import per_seed
 from . import laws, model
 from .figures import draw_boundary, draw_collapse, draw_growth, draw_label_noise, draw_tail
 from .simulate import SIMULATE
