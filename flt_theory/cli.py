@@ -77,7 +77,7 @@ from .symbolic.generative import generative_exponent_result
 from .symbolic.staircase_sizes import staircase_sizes
 from .symbolic.target import MAX_POLYNOMIAL_TERMS, polynomial_degree_bound
 
-__all__ = ["TOUR_REGIMES", "TOUR_STAIRCASES", "TOUR_TARGET", "cli", "main"]
+__all__ = ["LAZY_COMMANDS", "TOUR_REGIMES", "TOUR_STAIRCASES", "TOUR_TARGET", "cli", "main"]
 
 #: Worked staircase examples (a)-(d) of Dandi et al. 2023 (arXiv 2305.18270): (label, links or None, target text).
 TOUR_STAIRCASES: tuple[tuple[str, tuple[str, ...] | None, str | None], ...] = (
@@ -118,8 +118,46 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+#: Commands imported on first use: name -> (module, attribute, short help as ``flt --help`` lists it). Their imports
+#: (the comparator, hence scipy: over a second) are paid only by the commands that run them, not by ``flt --version``
+#: or the symbolic commands (tests/test_cli.py checks the stored short help against the command's own).
+LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "calibrate": ("flt_theory.report.cli", "calibrate_command",
+                  "False rejections, mutation panel and power of each claim's check."),
+    "check": ("flt_theory.report.cli", "check_command", "Run the claims with their negative controls; write a report."),
+    "sweep": ("flt_theory.report.cli", "sweep_command", "Run a registered experiment on a grid × seeds (resumable)."),
+}
+
+
 class _FLTGroup(click.Group):
-    """A group whose failures are one line on stderr, never a traceback (also under CliRunner)."""
+    """A group whose failures are one line on stderr, never a traceback (also under CliRunner), with the
+    subcommands of :data:`LAZY_COMMANDS` imported when first named."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LAZY_COMMANDS and name not in self.commands:
+            import importlib
+
+            module, attribute, _ = LAZY_COMMANDS[name]
+            self.add_command(getattr(importlib.import_module(module), attribute), name)
+        return super().get_command(ctx, name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands section of ``--help``; a command not loaded yet shows its stored short help."""
+        shown: dict[str, click.Command | str] = {}
+        for name in self.list_commands(ctx):
+            if name in LAZY_COMMANDS and name not in self.commands:
+                shown[name] = LAZY_COMMANDS[name][2]
+            elif (command := self.get_command(ctx, name)) is not None and not command.hidden:
+                shown[name] = command
+        if not shown:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in shown)
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, entry if isinstance(entry, str) else entry.get_short_help_str(limit))
+                                for name, entry in shown.items()])
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         try:
@@ -923,11 +961,6 @@ def claims_command(as_json: bool, as_markdown: bool) -> None:
                      + [(e["key"], e["status"], e["words"]) for e in entries]))
 
 
-from .report.cli import calibrate_command, check_command, sweep_command  # noqa: E402  (light: no torch/pandas at import)
-
-cli.add_command(calibrate_command)
-cli.add_command(check_command)
-cli.add_command(sweep_command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -378,3 +378,24 @@ def test_leap_json_has_the_generative_exponent(runner):
     assert run_json(runner, "leap", "relu(z) - z/2")["generative_exponent"] == 2
     multi = run_json(runner, "leap", "z1 + He2(z2)")
     assert multi["generative_exponent"] is None and multi["generative_exponent_reason"]
+
+
+def test_report_commands_load_on_first_use():
+    """``check``, ``sweep`` and ``calibrate`` are imported when named (issue 28, item 4): ``import flt_theory.cli``
+    (what ``flt --version`` and the symbolic commands pay) loads no scipy, torch, pandas or matplotlib, ``flt --help``
+    still lists them with their own short help, and naming one loads it."""
+    import importlib
+
+    from flt_theory.cli import LAZY_COMMANDS
+
+    for name, (module, attribute, short_help) in LAZY_COMMANDS.items():
+        command = getattr(importlib.import_module(module), attribute)
+        assert (command.name, command.short_help) == (name, short_help)
+    code = ("import sys, flt_theory.cli; "
+            "print(sorted(m for m in ('scipy', 'torch', 'pandas', 'matplotlib') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300)
+    assert done.stdout.strip() == "[]"
+    listed = " ".join(CliRunner().invoke(cli, ["--help"]).output.split())
+    assert all(f"{name} {' '.join(short_help.split())}" in listed for name, (_, _, short_help) in LAZY_COMMANDS.items())
+    result = CliRunner().invoke(cli, ["check", "--help"])
+    assert result.exit_code == 0 and "--scale" in result.output
