@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 
 from .errors import InvalidParameterError, InvalidParameterTypeError
 
-__all__ = ["check_int", "check_real"]
+__all__ = ["check_int", "check_real", "env_limit", "physical_memory"]
 
 
 def _where(name: str, caller: str | None) -> str:
@@ -83,3 +84,35 @@ def _bounds_text(minimum, maximum, strict_minimum: bool = False) -> str:
     if maximum is not None:
         parts.append(f"<= {maximum}")
     return (" " + " and ".join(parts)) if parts else ""
+
+
+def env_limit(name: str, default: float, memory: bool) -> float:
+    """A positive limit read from the environment variable ``name`` (``default`` when unset): bytes with an optional
+    binary suffix K, M, G or T when ``memory``, else seconds; anything else is refused naming the variable.
+
+    >>> env_limit("FLT_DOCTEST_UNSET_LIMIT", 5.0, memory=False)
+    5.0
+    """
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    scale = 1.0
+    if memory and text[-1:].upper() in ("K", "M", "G", "T"):
+        scale, text = 1024.0 ** ("KMGT".index(text[-1].upper()) + 1), text[:-1]
+    try:
+        value = float(text) * scale
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise InvalidParameterError(f"The environment variable {name} must be a positive number"
+                                    f"{' of bytes (suffix K, M, G or T allowed)' if memory else ' of seconds'}. "
+                                    f"Got {os.environ[name]!r} instead.")
+    return value
+
+
+def physical_memory() -> float:
+    """Bytes of physical memory (8 GiB where the platform does not say)."""
+    try:
+        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):  # not POSIX: assume a small machine
+        return 8.0 * 2**30

@@ -108,14 +108,13 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import sympy as sp
 import torch
 
-from .._validation import check_int, check_real
+from .._validation import check_int, check_real, env_limit, physical_memory
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 from ..symbolic.target import Target
 from .activation import Activation
@@ -277,32 +276,6 @@ class RunBudget:
     max_seconds: float
 
 
-def _env_limit(name: str, default: float, memory: bool) -> float:
-    text = os.environ.get(name, "").strip()
-    if not text:
-        return default
-    scale = 1
-    if memory and text[-1:].upper() in "KMGT" and text[-1:]:
-        scale, text = 1024 ** ("KMGT".index(text[-1].upper()) + 1), text[:-1]
-    try:
-        value = float(text) * scale
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise InvalidParameterError(
-            f"The environment variable {name} must be a positive number{' of bytes (suffix K, M, G or T allowed)' if memory else ' of seconds'}. "
-            f"Got {os.environ[name]!r} instead."
-        )
-    return value
-
-
-def _physical_memory() -> int:
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):  # not POSIX: assume a small machine
-        return 8 * 2**30
-
-
 def _size_text(n_bytes: float) -> str:
     return f"{n_bytes / 1e9:.3g} GB" if n_bytes < 1e30 else f"{n_bytes:.3g} bytes"
 
@@ -427,13 +400,13 @@ def check_budget(
     threads = available_cores() if threads is None else check_int(threads, "threads", minimum=1, caller="check_budget")
     resolved = choose_method(method, d=d, p=p, r=r)
     if max_bytes is None:
-        default = _physical_memory() / 2
+        default = physical_memory() / 2
         if kind == "cuda" and torch.cuda.is_available():
             default = torch.cuda.get_device_properties(0).total_memory * 0.8
-        max_bytes = _env_limit(MEMORY_ENV, default, memory=True)
+        max_bytes = env_limit(MEMORY_ENV, default, memory=True)
     max_bytes = check_real(max_bytes, "max_bytes", minimum=0, strict_minimum=True, caller="check_budget")
     if max_seconds is None:
-        max_seconds = _env_limit(SECONDS_ENV, MAX_SECONDS, memory=False)
+        max_seconds = env_limit(SECONDS_ENV, MAX_SECONDS, memory=False)
     max_seconds = check_real(max_seconds, "max_seconds", minimum=0, strict_minimum=True, caller="check_budget")
     sizes = (d, n, p, count, steps, r, n_ridge, n_test, bool(ridge), itemsize)
     total_bytes, seconds, memory, time_terms = _estimate(*sizes, resolved, kind, threads)

@@ -29,11 +29,11 @@ flt_theory.errors.InvalidParameterError: The 'seeds' parameter is too large (1e+
 from __future__ import annotations
 
 import math
-import os
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
+from .._validation import env_limit, physical_memory
 from ..errors import InvalidParameterError
 
 __all__ = ["BYTES_ENV", "MAX_SECONDS", "OPS_PER_SECOND", "SECONDS_ENV", "Cost", "CostEstimate", "check_cost",
@@ -143,35 +143,10 @@ def _evaluate(terms: tuple[Term, ...], values: Mapping[str, float]) -> list[tupl
     return out
 
 
-def _env_limit(name: str, default: float, scaled: bool) -> float:
-    text = os.environ.get(name, "").strip()
-    if not text:
-        return default
-    scale = 1.0
-    if scaled and text[-1:].upper() in ("K", "M", "G", "T"):
-        scale, text = 1024.0 ** ("KMGT".index(text[-1].upper()) + 1), text[:-1]
-    try:
-        value = float(text) * scale
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise InvalidParameterError(f"The environment variable {name} must be a positive number"
-                                    f"{' of bytes (suffix K, M, G or T allowed)' if scaled else ' of seconds'}. "
-                                    f"Got {os.environ[name]!r} instead.")
-    return value
-
-
-def _physical_memory() -> float:
-    try:
-        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
-    except (AttributeError, ValueError, OSError):  # not POSIX: assume a small machine
-        return 8.0 * 2**30
-
-
 def limits() -> tuple[float, float]:
     """``(max_bytes, max_seconds)``: ``$FLT_MAX_SIM_BYTES`` (default half the physical memory) and
     ``$FLT_MAX_SIM_SECONDS`` (default :data:`MAX_SECONDS`)."""
-    return _env_limit(BYTES_ENV, _physical_memory() / 2, True), _env_limit(SECONDS_ENV, MAX_SECONDS, False)
+    return env_limit(BYTES_ENV, physical_memory() / 2, True), env_limit(SECONDS_ENV, MAX_SECONDS, False)
 
 
 def _bytes_text(n_bytes: float) -> str:
