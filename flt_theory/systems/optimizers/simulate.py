@@ -19,6 +19,7 @@ from typing import Any
 
 from ..._text import table
 from ...errors import FLTError, InvalidParameterError
+from ..cnn_fields import CNN_RECORD_FIELDS
 from ..declaration import DEVICE_OPTION, Option, RecordField, SimulateCommand
 
 __all__ = ["MAX_WORK", "SIMULATE", "simulate_document", "simulate_table"]
@@ -133,23 +134,7 @@ def simulate_table(document: dict[str, Any]) -> str:
 
 
 #: The fields of a record of ``flt simulate signal-noise-optimizers --json`` (listed by its ``--help``).
-RECORD_FIELDS = (
-    RecordField("n", "training samples", "count"),
-    RecordField("d", "dimension", "count"),
-    RecordField("width", "filters per class m", "count"),
-    RecordField("q", "power of the activation ReLU^q (1: ReLU)", "1"),
-    RecordField("mu_norm", "signal norm ||mu||", "units of x"),
-    RecordField("snr", "SNR = ||mu|| / (sigma_xi sqrt d)", "1"),
-    RecordField("sigma_xi", "noise scale sigma_xi", "units of x"),
-    RecordField("sigma0", "initialisation scale sigma_0", "units of w"),
-    RecordField("eta", "step size", "1"),
-    RecordField("eps", "stopping level of the training loss", "nats"),
-    RecordField("seed", "the run's seed", "index"),
-    RecordField("steps", "GD steps taken (the stop: training loss <= eps, or the step limit)", "steps"),
-    RecordField("train_loss", "mean training logistic loss at the stop", "nats"),
-    RecordField("test_error", "0-1 error on fresh test samples", "fraction"),
-    RecordField("gamma_max", "largest signal coefficient max_{j,r} gamma_{j,r}", "1"),
-    RecordField("rho_max", "largest noise coefficient max_{j,r,i} rho_{j,r,i}", "1"),
+RECORD_FIELDS = CNN_RECORD_FIELDS + (
     RecordField("optimizer", "gd, adam, sign-gd, sam or label-noise-gd", "label"),
     RecordField("sparsity", "s nonzero noise coordinates (0: dense noise)", "count"),
     RecordField("feature_noise", "alpha of the feature noise -alpha y mu in the noise patch", "1"),
