@@ -36,7 +36,7 @@ from ..runner.provenance import static_provenance
 from ..runner.store import ResultStore
 from ..runner.sweep import progress_bar, progress_enabled
 from .check import ALPHA, decide, resolve_claims
-from .power import claim_fingerprint, power_text
+from .power import claim_code_fingerprint, claim_fingerprint, power_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import os
@@ -95,7 +95,8 @@ def _claim_calibration(claim: Claim, scale: str, repeats: int, level: float, sto
     for kind in dict.fromkeys(m["kind"] for m in mutants if not m["inert"]):
         caught = sorted(m["size"] for m in mutants if m["kind"] == kind and not m["inert"] and m["fraction"] >= POWER_LEVEL)
         power[kind] = caught[0] if caught else None
-    return {"claim": claim.key, "fingerprint": claim_fingerprint(claim, scale), "repeats": repeats,
+    return {"claim": claim.key, "fingerprint": claim_fingerprint(claim, scale),
+            "code_fingerprint": claim_code_fingerprint(claim), "repeats": repeats,
             "seeds_per_repeat": seeds, "false_rejections": false,
             "false_rejection_rate": false / repeats, "false_rejection_ci": list(clopper_pearson(false, repeats)),
             "law_passed": law_passes, "mutants": mutants, "power": power,

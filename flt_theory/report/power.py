@@ -6,8 +6,10 @@ seed sets and which mutants of the law it rejects (:mod:`.calibrate`). That run 
 by every ``flt check``; the report and the catalogue show the record, and say so.
 
 Each claim's entry carries a **fingerprint** of what was calibrated (experiment, points and seeds at the
-scale, the law and the wrong law, the comparison): a claim whose fingerprint differs from the record is shown
-as *stale — recalibrate*, never with numbers measured on something else.
+scale, the law and the wrong law, the comparison) and the **code fingerprint** of its experiment
+(:attr:`~flt_theory.runner.Experiment.code_fingerprint`: the source of the simulation that produced the numbers,
+its seed streams included): a claim whose fingerprint or code differs from the record — or whose entry predates
+code fingerprints — is shown as *stale — recalibrate*, never with numbers measured on something else.
 
 Summary per claim: false rejections :math:`k/R` with the exact 95% interval; the **goal mutants** rejected in at
 least 95% of the repeats (:data:`GOAL_LEVEL`: every exponent :math:`\pm 0.5` and :math:`\pm 1` — a threshold
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from ..systems.declaration import Claim
 
-__all__ = ["GOAL", "GOAL_LEVEL", "LARGE", "RECORD", "claim_fingerprint", "is_goal", "is_large", "load_record", "power_markdown",
+__all__ = ["GOAL", "GOAL_LEVEL", "LARGE", "RECORD", "claim_code_fingerprint", "claim_fingerprint", "is_goal", "is_large", "load_record", "power_markdown",
            "power_rows", "power_text"]
 
 #: The recorded calibration at scale ``small`` (``flt calibrate --repeats 20 --record RECORD``).
@@ -79,6 +81,13 @@ def claim_fingerprint(claim: Claim, scale: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def claim_code_fingerprint(claim: Claim) -> str:
+    """The code fingerprint of the experiment ``claim`` measures: it changes whenever the simulation's source does."""
+    from ..runner.registry import get_experiment
+
+    return get_experiment(claim.measurement.experiment).code_fingerprint
+
+
 def load_record(path: str | Path | None = None) -> dict[str, Any] | None:
     """The recorded calibration document, or None when there is none."""
     path = Path(path) if path is not None else RECORD
@@ -108,7 +117,11 @@ def power_rows(record: dict[str, Any] | None, claims: list[Claim]) -> list[dict[
             rows.append({"claim": claim.key, "status": "not calibrated"})
             continue
         if entry.get("fingerprint") != claim_fingerprint(claim, scale):
-            rows.append({"claim": claim.key, "status": "stale"})
+            rows.append({"claim": claim.key, "status": "stale", "reason": "the claim changed"})
+            continue
+        if entry.get("code_fingerprint") != claim_code_fingerprint(claim):
+            rows.append({"claim": claim.key, "status": "stale", "reason": "its simulation's code changed"
+                         if "code_fingerprint" in entry else "the record predates code fingerprints"})
             continue
         active = [m for m in entry["mutants"] if not m["inert"]]
         large = [m for m in active if is_large(m["kind"], m["size"])]
@@ -144,7 +157,7 @@ def power_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[s
     notes = []
     for row in power_rows(record, claims):
         if row["status"] != "calibrated":
-            text = "stale — recalibrate" if row["status"] == "stale" else "not calibrated"
+            text = f"stale — recalibrate ({row['reason']})" if row["status"] == "stale" else "not calibrated"
             lines.append(f"| `{row['claim']}` | {text} | — | — | — |")
             continue
         low, high = row["ci"]

@@ -7,7 +7,14 @@ import pytest
 
 from flt_theory.errors import FLTError
 from flt_theory.report.calibrate import calibrate, merge_record
-from flt_theory.report.power import claim_fingerprint, is_large, load_record, power_markdown, power_rows
+from flt_theory.report.power import (
+    claim_code_fingerprint,
+    claim_fingerprint,
+    is_large,
+    load_record,
+    power_markdown,
+    power_rows,
+)
 from flt_theory.systems import get_claim
 
 KEY = "giant-step/rank-one-update"
@@ -36,8 +43,16 @@ def test_power_rows_mark_calibrated_stale_and_missing(document):
     assert [r["status"] for r in power_rows(stale, claims)] == ["stale", "not calibrated"]
     row = power_rows(document, claims)[0]
     assert row["repeats"] == 2 and 0 <= row["large_caught"] <= row["large"] and 0 <= row["ci"][0] <= row["ci"][1] <= 1
+    code_changed = json.loads(json.dumps(document))
+    code_changed["claims"][0]["code_fingerprint"] = "0" * 64
+    predates = json.loads(json.dumps(document))
+    del predates["claims"][0]["code_fingerprint"]
+    assert power_rows(code_changed, claims)[0] == {"claim": KEY, "status": "stale",
+                                                   "reason": "its simulation's code changed"}
+    assert power_rows(predates, claims)[0]["reason"] == "the record predates code fingerprints"
+    assert document["claims"][0]["code_fingerprint"] == claim_code_fingerprint(get_claim(KEY))
     text = "\n".join(power_markdown(stale, claims))
-    assert "stale — recalibrate" in text and "not calibrated" in text
+    assert "stale — recalibrate (the claim changed)" in text and "not calibrated" in text
     assert power_markdown(None, claims) == [power_markdown(None, claims)[0]] and "No calibration" in power_markdown(None, claims)[0]
 
 
