@@ -208,8 +208,9 @@ def test_latex_table_compiles_alone_and_inputs_into_a_paper(table, tmp_path):
         if shutil.which("pdftotext"):
             subprocess.run(["pdftotext", f"{name}.pdf", f"{name}.txt"], cwd=tmp_path, check=True, timeout=60)
             pdf = " ".join((tmp_path / f"{name}.txt").read_text(encoding="utf-8").split())
+            # \_ is drawn as a rule in the default OT1 encoding (pdftotext reads a space) and a key may break after "/"
             for key in KEYS:
-                assert key.replace("/", "/") in pdf or key.split("/")[1] in pdf
+                assert key.replace("_", "") in pdf.replace(" ", "")
             assert pdf.count("PASS") == len(KEYS)
             assert ("After the table." in pdf) == (name == "paper")
 
