@@ -7,26 +7,6 @@ the ``flt`` command.
 """
 
 from .errors import FLTError, InvalidParameterError, InvalidParameterTypeError, InvalidTargetError, UnsupportedError
-from .symbolic import (
-    Hypothesis,
-    Law,
-    Source,
-    Subspace,
-    Target,
-    conditional_variance,
-    hermite_coefficients,
-    hermite_expansion,
-    information_exponent,
-    laws_latex_document,
-    leap_complexity,
-    leap_index,
-    learned_subspace,
-    one_step_subspace,
-    project,
-    random_feature_error,
-    regime_table,
-    staircase,
-)
 
 __version__ = "0.1.0"
 
@@ -44,64 +24,14 @@ def simulate(system: str, **options):
     return {k: v for k, v in spec.run(**options).items() if not k.startswith("_")}
 
 
-#: Names of :mod:`flt_theory.systems` offered here (loaded on first use).
-_SYSTEMS_API = ("Claim", "Measurement", "Option", "SimulateCommand", "System")
-
-
-def __getattr__(name: str):
-    """``sweep``, ``check`` and the systems' names load the runner and systems (pandas, torch) only
-    when first used."""
-    if name == "sweep":
-        from .runner import sweep
-        from .systems import discover
-
-        discover()  # the systems' experiments become known by name
-        return sweep
-    if name == "check":
-        from .report import check
-
-        return check
-    if name in _SYSTEMS_API:
-        from . import systems
-
-        return getattr(systems, name)
-    if name == "verify":
-        from .systems.giant_step.verify import verify
-
-        return verify
-    if name == "measure_mass":
-        from .systems.giant_step.simulate import measure_mass
-
-        return measure_mass
-    if name == "simulate":
-        return simulate
-    if name == "giant_step_laws":
-        from .systems.giant_step.laws import giant_step_laws
-
-        return giant_step_laws
-    raise AttributeError(f"module 'flt_theory' has no attribute {name!r}")
-
-__all__ = [
-    "FLTError",
-    "InvalidParameterError",
-    "InvalidParameterTypeError",
-    "InvalidTargetError",
+#: Names of :mod:`flt_theory.symbolic` offered here.
+_SYMBOLIC_API = (
     "Hypothesis",
     "Law",
     "Source",
-    "Claim",
-    "Measurement",
-    "Option",
-    "SimulateCommand",
-    "System",
-    "verify",
-    "measure_mass",
-    "simulate",
     "Subspace",
     "Target",
-    "UnsupportedError",
     "conditional_variance",
-    "giant_step_laws",
     "hermite_coefficients",
     "hermite_expansion",
     "information_exponent",
@@ -114,7 +44,57 @@ __all__ = [
     "random_feature_error",
     "regime_table",
     "staircase",
+)
+
+#: Names of :mod:`flt_theory.systems` offered here.
+_SYSTEMS_API = ("Claim", "Measurement", "Option", "SimulateCommand", "System")
+
+#: Names loaded on first use, name -> "module:attribute": ``import flt_theory`` (hence ``flt --version``) imports
+#: no sympy, numpy, torch or pandas.
+_LAZY = {
+    **{name: f"{__name__}.symbolic:{name}" for name in _SYMBOLIC_API},
+    **{name: f"{__name__}.systems:{name}" for name in _SYSTEMS_API},
+    "check": f"{__name__}.report:check",
+    "verify": f"{__name__}.systems.giant_step.verify:verify",
+    "measure_mass": f"{__name__}.systems.giant_step.simulate:measure_mass",
+    "giant_step_laws": f"{__name__}.systems.giant_step.laws:giant_step_laws",
+}
+
+
+def __getattr__(name: str):
+    """The names of :data:`_LAZY`, and ``sweep`` (which first discovers the systems, so that their experiments are
+    known by name), imported when first used."""
+    if name == "sweep":
+        from .runner import sweep
+        from .systems import discover
+
+        discover()
+        return sweep
+    if name in _LAZY:
+        import importlib
+
+        module, attribute = _LAZY[name].split(":")
+        return getattr(importlib.import_module(module), attribute)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+__all__ = [
+    "FLTError",
+    "InvalidParameterError",
+    "InvalidParameterTypeError",
+    "InvalidTargetError",
+    "UnsupportedError",
+    *_SYMBOLIC_API,
+    *_SYSTEMS_API,
     "check",
+    "giant_step_laws",
+    "measure_mass",
+    "simulate",
     "sweep",
+    "verify",
     "__version__",
 ]

@@ -16,8 +16,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from flt_theory import cli as cli_module
-from flt_theory.cli import TOUR_TARGET, cli, main
+from flt_theory._text import as_float
+from flt_theory.cli import LAZY_COMMANDS, cli, main, system_commands
+from flt_theory.commands import symbolic as symbolic_commands
+from flt_theory.errors import UnsupportedError
+from flt_theory.systems.giant_step.commands import TOUR_TARGET
 
 FIVE = TOUR_TARGET  # z1 + He2(z2) + He2(z1)*z2 + He4(z1)*He2(z2)*z3 + He2(z2)*He2(z3)
 INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
@@ -316,7 +319,7 @@ def test_internal_error_is_one_line_exit_1(runner, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setattr(cli_module, "leap_index", broken)
+    monkeypatch.setattr(symbolic_commands, "leap_index", broken)
     monkeypatch.delenv("FLT_DEBUG", raising=False)
     result = runner.invoke(cli, ["leap", "z1"])
     assert result.exit_code == 1
@@ -335,8 +338,16 @@ def test_help_version_and_main(runner, capsys):
     assert capsys.readouterr().err.startswith("flt: error: TARGET:")
 
 
+def test_version_is_the_installed_distribution_s():
+    """``flt --version`` prints ``flt_theory.__version__`` (read without importlib.metadata, for start-up time): it
+    must be the version of the installed distribution."""
+    from importlib.metadata import version
+
+    assert CliRunner().invoke(cli, ["--version"]).output == f"flt, version {version('flt-theory')}\n"
+
+
 def test_float_normalises_negative_zero():
-    assert math.copysign(1.0, cli_module._float(-0.0)) == 1.0
+    assert math.copysign(1.0, as_float(-0.0)) == 1.0
 
 
 def test_console_script_subprocess():
@@ -380,22 +391,55 @@ def test_leap_json_has_the_generative_exponent(runner):
     assert multi["generative_exponent"] is None and multi["generative_exponent_reason"]
 
 
-def test_report_commands_load_on_first_use():
-    """``check``, ``sweep`` and ``calibrate`` are imported when named (issue 28, item 4): ``import flt_theory.cli``
-    (what ``flt --version`` and the symbolic commands pay) loads no scipy, torch, pandas or matplotlib, ``flt --help``
-    still lists them with their own short help, and naming one loads it."""
+def test_lazy_commands_declare_their_own_short_help():
+    """Every command loaded on first use (``LAZY_COMMANDS`` and the systems' ``commands.py`` tables) names a command
+    whose name and short help are the stored ones, so ``flt --help`` lists them without importing them; naming one
+    loads it."""
     import importlib
 
-    from flt_theory.cli import LAZY_COMMANDS
-
-    for name, (module, attribute, short_help) in LAZY_COMMANDS.items():
+    table = {**LAZY_COMMANDS, **system_commands()}
+    assert {"hermite", "leap", "simulate", "check", "staircase", "limits", "laws", "tour", "verify"} <= set(table)
+    for name, (target, short_help) in table.items():
+        module, attribute = target.split(":")
         command = getattr(importlib.import_module(module), attribute)
         assert (command.name, command.short_help) == (name, short_help)
-    code = ("import sys, flt_theory.cli; "
-            "print(sorted(m for m in ('scipy', 'torch', 'pandas', 'matplotlib') if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300)
-    assert done.stdout.strip() == "[]"
     listed = " ".join(CliRunner().invoke(cli, ["--help"]).output.split())
-    assert all(f"{name} {' '.join(short_help.split())}" in listed for name, (_, _, short_help) in LAZY_COMMANDS.items())
+    assert all(f"{name} {' '.join(short_help.split())}" in listed for name, (_, short_help) in table.items())
     result = CliRunner().invoke(cli, ["check", "--help"])
     assert result.exit_code == 0 and "--scale" in result.output
+
+
+#: Modules that ``flt --version``, ``flt --help`` and ``import flt_theory`` must not import (issues 24, 28 item 4).
+HEAVY = ("sympy", "numpy", "torch", "scipy", "pandas", "matplotlib")
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], []], ids=["version", "help", "no-command"])
+def test_version_and_help_import_nothing_heavy(args):
+    """``flt --version`` and ``flt --help`` (and the bare ``flt``, which prints the help) run in a fresh process
+    without importing sympy, numpy, torch, scipy, pandas or matplotlib; the control is ``flt leap``, which must."""
+    code = ("import sys\nfrom flt_theory.cli import _EAGER, cli, main\nassert sorted(cli.commands) == list(_EAGER)\n"
+            f"code = main({args!r})\n"
+            f"print(code, sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "0 []", done.stderr
+    control = subprocess.run([sys.executable, "-c", code.replace(repr(args), "['leap', 'z1']")],
+                             capture_output=True, text=True, timeout=300)
+    assert "'sympy'" in control.stderr.strip().splitlines()[-1], control.stderr
+
+
+def test_a_system_command_name_taken_twice_is_refused(tmp_path):
+    """Two systems' ``commands.py`` (or a system and a built-in command) may not declare the same name."""
+    for folder, names in (("a", ("mine",)), ("b", ("leap",)), ("c", ("mine",))):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "commands.py").write_text(
+            "COMMANDS = {" + ", ".join(f"{n!r}: ('cmd', 'help')" for n in names) + "}\n", encoding="utf-8")
+    with pytest.raises(UnsupportedError, match=r"systems\.b\.commands: the command name 'leap' is already taken"):
+        system_commands(tmp_path)
+    (tmp_path / "b" / "commands.py").unlink()
+    with pytest.raises(UnsupportedError, match=r"systems\.c\.commands: the command name 'mine' is already taken by "
+                                               r"flt_theory\.systems\.a\.commands:cmd"):
+        system_commands(tmp_path)
+    (tmp_path / "c" / "commands.py").unlink()
+    system_commands.cache_clear()
+    assert system_commands(tmp_path) == {"mine": ("flt_theory.systems.a.commands:cmd", "help")}

@@ -18,6 +18,7 @@ module                      object
 :mod:`.family`              p-values of checks, Holm's procedure, per-claim levels
 :mod:`.ladder`              the trend of an estimate along growing sizes (finite-size or persisting)
 :mod:`.straddle`            undecided verdicts: a failing interval that straddles its bound, and the seeds to decide it
+:mod:`.verdict`             the one verdict decision: pass / fail / inconclusive of a comparison and of a claim, at a level
 ==========================  ==================================================================
 
 Bounded quantities (masses, error rates, fractions, ratios) get intervals inside their range:
@@ -51,9 +52,10 @@ from .power_law import (
     fit_power_law_2d,
 )
 from .result import CheckResult, all_of, assert_check, assert_fails, fmt, fmt_ci, make_assert
-from .straddle import Decision, Side, decide, seeds_to_decide, seeds_to_reject
+from .straddle import Side, seeds_to_decide, seeds_to_reject, straddling_sides
 from .subspace import assert_not_learned, assert_subspace_learned, check_not_learned, check_subspace_learned
 from .transition import NoCrossingError, assert_transition, check_transition, crossing_point, curves_crossing
+from .verdict import ClaimDecision, Verdict, decide, decide_claim
 
 __all__ = [
     "MIN_BOOTSTRAP_SEEDS",
@@ -98,11 +100,14 @@ __all__ = [
     "fmt_ci",
     "holm",
     "ladder_trend",
-    "Decision",
+    "ClaimDecision",
     "Side",
+    "Verdict",
     "decide",
+    "decide_claim",
     "seeds_to_decide",
     "seeds_to_reject",
+    "straddling_sides",
     "holm_adjusted",
     "make_assert",
     "mean_ci",

@@ -33,7 +33,7 @@ over the exponents included); the check FAILS at ``confidence`` iff ``p_value < 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -52,6 +52,7 @@ __all__ = [
     "fit_power_law_2d",
     "check_power_law",
     "check_power_law_2d",
+    "check_power_law_nd",
     "assert_power_law",
     "assert_power_law_2d",
 ]
@@ -360,6 +361,47 @@ def check_power_law_2d(
     confidence = check_options(confidence, n_resamples, caller)[0]
     fit = fit_power_law_2d(x1, x2, y, confidence=1 - (1 - confidence) / 2, n_resamples=n_resamples, rng=rng)
     return _verdict(fit, predicted, tolerance, name, caller, tuple(labels))
+
+
+def check_power_law_nd(
+    xs: Mapping[str, ArrayLike],
+    y: ArrayLike,
+    predicted_exponents: Mapping[str, float],
+    *,
+    name: str = "power law",
+    tolerance: float = 0.0,
+    confidence: float = 0.95,
+    n_resamples: int = 2000,
+    rng: RngLike = 0,
+) -> CheckResult:
+    r"""Check :math:`y \propto \prod_i x_i^{b_i}` jointly in any number of variables, one predicted exponent per
+    named variable (e.g. a law :math:`\rho_{\max} \propto (d/n)^{1/2}` on a grid in :math:`(n, d)`: ``xs =
+    {"n": ..., "d": ...}``, ``predicted_exponents = {"n": -0.5, "d": 0.5}``).
+
+    PASSES iff each predicted exponent lies in its CI widened by ``tolerance``; each CI is at the Bonferroni level
+    :math:`1 - (1 - \text{confidence})/k` (:math:`k` variables), so the joint coverage is at least ``confidence``.
+    ``xs`` maps each name to its coordinates at every point (a flattened grid; ``(1, log x_1, ..., log x_k)``
+    linearly independent); ``y`` has shape (seeds, points). The result's ``details["labels"]`` are
+    ``"exponent of NAME"``.
+
+    >>> n, d = (a.ravel() for a in np.meshgrid([16.0, 32.0, 64.0], [1e3, 1e4]))
+    >>> y = (d / n) ** 0.5 * np.exp(0.05 * np.random.default_rng(0).standard_normal((8, 6)))
+    >>> check_power_law_nd({"n": n, "d": d}, y, {"n": -0.5, "d": 0.5}).passed
+    True
+    >>> check_power_law_nd({"n": n, "d": d}, y, {"n": -1.0, "d": 0.5}).passed
+    False
+    """
+    caller = "check_power_law_nd"
+    if not isinstance(xs, Mapping) or not xs or not isinstance(predicted_exponents, Mapping) \
+            or set(predicted_exponents) != set(xs):
+        raise InvalidParameterError(
+            f"The 'predicted_exponents' parameter of {caller} must give one exponent per variable of 'xs' "
+            f"({sorted(xs) if isinstance(xs, Mapping) else xs!r}). Got {predicted_exponents!r} instead.")
+    names = list(xs)
+    predicted = tuple(check_real(predicted_exponents[k], "predicted_exponents", caller=caller) for k in names)
+    confidence = check_options(confidence, n_resamples, caller)[0]
+    fit = _fit(dict(xs), y, caller, 1 - (1 - confidence) / len(names), n_resamples, rng)
+    return _verdict(fit, predicted, tolerance, name, caller, tuple(f"exponent of {k}" for k in names))
 
 
 assert_power_law = make_assert(check_power_law)

@@ -3,11 +3,12 @@ r"""Undecided verdicts: a failed check whose every failing interval straddles it
 The checks with a margin (:mod:`~.compare.subspace`, :func:`~.inequality.check_ordering`, ``mode="demonstrated"`` in
 :mod:`.inequality`) FAIL unless the whole confidence interval lies on the claimed side. A failure can mean two
 things: the interval lies wholly on the wrong side (the data exclude the law: **fail**), or it contains the bound
-(the data cannot tell: **inconclusive**). :func:`decide` tells them apart from a :class:`~.result.CheckResult`,
-also a conjunction (:func:`~.result.all_of`, read through ``details["parts"]``), and for an undecided one says
-how many seeds would decide it: an interval's half-width :math:`w` shrinks like :math:`1/\sqrt{S}` over
-:math:`S` seeds, so the one that straddles a bound :math:`b` at distance :math:`|\hat v - b|` from its estimate
-:math:`\hat v` excludes (or clears) it at about
+(the data cannot tell: **inconclusive**). :func:`straddling_sides` tells them apart from a
+:class:`~.result.CheckResult`, also a conjunction (:func:`~.result.all_of`, read through ``details["parts"]``), and
+:func:`seeds_to_decide` says how many seeds would decide an undecided one; the verdict itself is
+:func:`flt_theory.compare.verdict.decide` (the one decision of every surface). An interval's half-width
+:math:`w` shrinks like :math:`1/\sqrt{S}` over :math:`S` seeds, so the one that straddles a bound :math:`b` at
+distance :math:`|\hat v - b|` from its estimate :math:`\hat v` excludes (or clears) it at about
 
 .. math:: S^* = \lceil S\,(w/|\hat v - b|)^2\rceil
 
@@ -23,11 +24,10 @@ exclude the law: their failures are always decided.
 >>> straddling = check_not_learned([0.028, 0.02, 0.031, 0.015, 0.024, 0.03], 0.01, max_ratio=3.0)
 >>> straddling.message
 'not learned: mass/baseline 2.467 [1.733, 3.18] vs <= 3: FAIL'
->>> decision = decide(straddling)
->>> decision.verdict, decision.seeds_needed
-('inconclusive', 11)
->>> decide(check_not_learned([0.05, 0.06, 0.055, 0.052], 0.01, max_ratio=2.5)).verdict
-'fail'
+>>> [seeds_to_decide(side) for side in straddling_sides(straddling)]
+[11]
+>>> straddling_sides(check_not_learned([0.05, 0.06, 0.055, 0.052], 0.01, max_ratio=2.5))  # excluded: decided
+()
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from typing import Any
 from ..errors import InvalidParameterTypeError
 from .result import CheckResult
 
-__all__ = ["Decision", "Side", "decide", "seeds_to_decide", "seeds_to_reject"]
+__all__ = ["Side", "seeds_to_decide", "seeds_to_reject", "straddling_sides"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,28 +69,6 @@ class Side:
         return not self.satisfied and not self.excluded
 
 
-@dataclasses.dataclass(frozen=True)
-class Decision:
-    """``verdict`` is ``"pass"``, ``"fail"`` (some failing interval excludes its bound, or a failing part has no
-    interval to read) or ``"inconclusive"`` (every failing interval straddles its bound); ``seeds_needed`` is the
-    largest :func:`seeds_to_decide` over the straddling sides (None where an estimate sits on its bound), and
-    ``straddling`` names them."""
-
-    verdict: str
-    seeds_needed: int | None = None
-    straddling: tuple[Side, ...] = ()
-
-    def text(self) -> str:
-        """One line for a report: which intervals straddle and the seeds that would decide them."""
-        if self.verdict != "inconclusive":
-            return self.verdict
-        sides = "; ".join(f"{s.label}: {s.value:.4g} [{s.ci[0]:.4g}, {s.ci[1]:.4g}] vs "
-                          f"{'>=' if s.at_least else '<='} {s.bound:.4g}" for s in self.straddling)
-        need = (f"about {self.seeds_needed} seeds would decide it (half-width ∝ 1/√seeds at the observed spread)"
-                if self.seeds_needed is not None else "an estimate sits on its bound: more seeds cannot decide it")
-        return f"interval straddles its bound ({sides}): {need}"
-
-
 def seeds_to_decide(side: Side) -> int | None:
     r""":math:`\lceil S\,(w/|\hat v - b|)^2\rceil` (module docstring), None when :math:`\hat v = b`.
 
@@ -107,26 +85,30 @@ def seeds_to_decide(side: Side) -> int | None:
     return max(side.n_seeds, math.ceil(side.n_seeds * (half / gap) ** 2))
 
 
-def decide(result: CheckResult | Mapping[str, Any]) -> Decision:
-    """Pass, decided fail or inconclusive (module docstring) for a check or its ``to_dict()``."""
+def straddling_sides(result: CheckResult | Mapping[str, Any]) -> tuple[Side, ...]:
+    """The failing intervals of a check that did not pass (or of its ``to_dict()``), when every one of them straddles
+    its bound; empty when the check passed or its failure is decided (some failing interval excludes its bound, or a
+    failing part has no interval to read). :func:`flt_theory.compare.verdict.decide` reads a non-empty answer as
+    INCONCLUSIVE.
+
+    >>> from flt_theory.compare import check_not_learned
+    >>> [s.label for s in straddling_sides(check_not_learned([0.028, 0.02, 0.031, 0.015], 0.01, max_ratio=3.0))]
+    ['not learned: mass/baseline']
+    """
     if isinstance(result, CheckResult):
         result = result.to_dict()
     if not isinstance(result, Mapping):
-        raise InvalidParameterTypeError(f"decide takes a CheckResult or its to_dict(). "
+        raise InvalidParameterTypeError(f"straddling_sides takes a CheckResult or its to_dict(). "
                                         f"Got {type(result).__name__} instead.")
     if result.get("passed"):
-        return Decision("pass")
-    straddling = []
+        return ()
+    straddling: list[Side] = []
     for leaf in _failing_leaves(result):
-        sides = _sides(leaf)
-        failing = [s for s in sides if not s.satisfied]
+        failing = [s for s in _sides(leaf) if not s.satisfied]
         if not failing or any(s.excluded for s in failing):
-            return Decision("fail")
+            return ()
         straddling += failing
-    if not straddling:
-        return Decision("fail")
-    needs = [seeds_to_decide(s) for s in straddling]
-    return Decision("inconclusive", None if None in needs else max(needs), tuple(straddling))
+    return tuple(straddling)
 
 
 def seeds_to_reject(result: CheckResult | Mapping[str, Any]) -> int | None:

@@ -105,4 +105,7 @@ def catalogue_markdown() -> str:
 
     claims = [claim for system in registry.systems() for claim in system.claims]
     lines += ["## Calibration: false rejections and power", ""] + power_markdown(load_record(), claims) + [""]
+    from .scale_record import load_verdicts, record_markdown
+
+    lines += ["## Recorded verdicts: small and paper scale", ""] + record_markdown(load_verdicts(), claims) + [""]
     return "\n".join(lines)

@@ -1,7 +1,10 @@
 r"""``flt check``: measure each claim once, compare it with its law and its wrong law, tabulate, report.
 
 A claim PASSES when its law's check passes AND its negative control — the same measurement
-compared with a deliberately wrong law — fails (:class:`~flt_theory.systems.declaration.ClaimVerdict`).
+compared with a deliberately wrong law — is rejected (does not pass); it FAILS when the data exclude its law, and
+is INCONCLUSIVE when its law's intervals straddle their bounds or its wrong law passes too. That is the one decision
+of :class:`~flt_theory.systems.declaration.ClaimVerdict`, ``flt verify`` and this table
+(:func:`flt_theory.compare.verdict.decide_claim`), made here at the run's level (below).
 
 Selecting claims. ``paths`` may hold claim keys (``giant-step/norm-law``), system names
 (``giant-step``: all its claims), Python files, or folders of derivation files (``derive_*.py``).
@@ -40,6 +43,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from ..compare.verdict import decide_claim, p_value, passes
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 from ..runner.errors import UnknownClaimPathError
 from ..runner.store import ResultStore
@@ -321,15 +325,10 @@ def check_latex_path(path: str | os.PathLike) -> None:
         raise InvalidParameterError(f"--latex: cannot write {str(path)!r}: its folder does not exist or is not writable")
 
 
-def _p_value(result: dict[str, Any] | None) -> float | None:
-    value = ((result or {}).get("details") or {}).get("p_value")
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-
 def decide(result: dict[str, Any], level: float) -> bool:
-    """Whether a comparison passes at ``level``: by its p-value where it has one, else its own verdict."""
-    p = _p_value(result)
-    return bool(result["passed"]) if p is None else p >= level
+    """Whether a comparison passes at ``level``: by its p-value where it has one, else its own verdict
+    (:func:`flt_theory.compare.verdict.passes`, the pass of the one decision; ``flt calibrate`` counts with it)."""
+    return passes(result, level)
 
 
 def _row(claim: Claim, run: dict[str, Any], level: float) -> dict[str, Any]:
@@ -337,10 +336,10 @@ def _row(claim: Claim, run: dict[str, Any], level: float) -> dict[str, Any]:
     if run["error"] is not None:
         check_text, control_text, verdict = "ERROR", "", "ERROR"
     else:
-        check_passes, control_passes = decide(check, level), decide(control, level)
-        check_text = "PASS" if check_passes else "FAIL"
-        control_text = "rejected" if not control_passes else "NOT rejected"
-        verdict = "PASS" if check_passes and not control_passes else "FAIL"
+        decision = decide_claim(check, control, level)
+        check_text = "PASS" if decision.law.passed else "FAIL"
+        control_text = "rejected" if decision.rejected else "NOT rejected"
+        verdict = decision.outcome.upper()
     try:
         status, wrong = claim.the_law.status, claim.the_wrong_law.text()
     except Exception as exc:  # noqa: BLE001 - a law that cannot be built is reported in the row
@@ -358,9 +357,9 @@ def _row(claim: Claim, run: dict[str, Any], level: float) -> dict[str, Any]:
         "control": control_text,
         "verdict": verdict,
         "passed": verdict == "PASS",
-        "level": level if _p_value(check) is not None or _p_value(control) is not None else None,
-        "p_check": _p_value(check),
-        "p_control": _p_value(control),
+        "level": level if p_value(check) is not None or p_value(control) is not None else None,
+        "p_check": p_value(check),
+        "p_control": p_value(control),
         "seconds": float(run["seconds"]),
         "computed": run["computed"],
         "reused": run["reused"],
@@ -372,11 +371,14 @@ def _row(claim: Claim, run: dict[str, Any], level: float) -> dict[str, Any]:
     }
 
 
-def verdict_frame(claims: Sequence[Claim], runs: Sequence[dict[str, Any]], alpha: float = ALPHA) -> pd.DataFrame:
-    """The verdict table (:data:`COLUMNS`) of ``runs``, each claim decided at ``alpha / len(claims)``."""
+def verdict_frame(claims: Sequence[Claim], runs: Sequence[dict[str, Any]], alpha: float = ALPHA,
+                  family: int | None = None) -> pd.DataFrame:
+    """The verdict table (:data:`COLUMNS`) of ``runs``, each claim decided at ``alpha / K``, :math:`K` = ``family``
+    (default: the number of claims run; a record uses the whole catalogue's, so a verdict does not depend on
+    which claims ran together)."""
     from ..compare.family import per_claim_level
 
-    level = per_claim_level(alpha, max(1, len(claims)))
+    level = per_claim_level(alpha, max(1, family or len(claims)))
     frame = _verdict_table_class()([_row(c, r, level) for c, r in zip(claims, runs)], columns=list(COLUMNS))
     frame.attrs.update(alpha=alpha, level=level, law_latex={c.key: _law_latex(c) for c in claims},
                        labels={c.key: _labels(r["check"]) for c, r in zip(claims, runs)})
@@ -440,6 +442,7 @@ def check(
     jobs: int = 1,
     scheduler: Any = None,
     progress: bool | None = False,
+    family: int | None = None,
 ) -> pd.DataFrame:
     """Run the claims selected by ``paths`` (all by default) at ``scale``; return the verdict table.
 
@@ -459,6 +462,9 @@ def check(
         Recompute the measurements even when the store holds them.
     alpha
         Family-wise false-rejection rate of the run (module docstring).
+    family
+        The number of claims :math:`K` of the family each claim is decided in, at :math:`\alpha/K` (default: the
+        claims run).
     jobs, scheduler
         As in :func:`flt_theory.runner.sweep` (the measurements' points run in parallel).
     progress
@@ -486,7 +492,7 @@ def check(
     plan(claims, scale)  # an oversized request is refused before any claim runs (the declared costs)
     runs = run_claims(claims, scale, store=store, seed_base=seed_base, fresh=fresh, jobs=jobs, scheduler=scheduler,
                       progress=progress)
-    frame = verdict_frame(claims, runs, alpha)
+    frame = verdict_frame(claims, runs, alpha, family)
     report, report_error = None, None
     if report_dir is not None:
         try:
@@ -516,10 +522,13 @@ def run_check(
     progress: bool | None = None,
     out: IO[str] | None = None,
     latex: str | os.PathLike | None = None,
+    record: str | os.PathLike | None = None,
 ) -> int:
     """What ``flt check`` does: run, print (text table or one JSON document), write the report and, given
     ``latex``, the verdict table as a LaTeX file that compiles alone and can be ``\\input`` into a paper
-    (:func:`~flt_theory.report.table.verdict_latex`, :func:`flt_theory._display.latex_document`).
+    (:func:`~flt_theory.report.table.verdict_latex`, :func:`flt_theory._display.latex_document`). Given ``record``
+    (a JSON file, e.g. :data:`.scale_record.RECORD`), every claim is decided at the level of the whole registered
+    catalogue and its verdict is merged into the record (:mod:`.scale_record`).
 
     Returns the exit code: 0 when every claim passed, 1 otherwise. Bad input raises an
     :class:`~flt_theory.errors.FLTError` (the command turns it into exit code 2).
@@ -527,8 +536,17 @@ def run_check(
     out = out or sys.stdout
     if latex is not None:
         check_latex_path(latex)
+    family = None
+    if record is not None:
+        from ..systems import registry
+
+        family = sum(len(system.claims) for system in registry.systems())
     frame = check(paths, scale=scale, report_dir=report_dir, store=store, seed_base=seed_base, fresh=fresh, alpha=alpha,
-                  jobs=jobs, scheduler=scheduler, progress=False if as_json else progress)
+                  jobs=jobs, scheduler=scheduler, progress=False if as_json else progress, family=family)
+    if record is not None:
+        from .scale_record import write_verdicts
+
+        write_verdicts(record, frame, resolve_claims(paths), scale, jobs=jobs)
     passed = frame.attrs["passed"]
     if latex is not None:
         from .._display import latex_document

@@ -88,11 +88,14 @@ def _backend_options(func):
 @click.option("--latex", "latex_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also write the verdict table as booktabs LaTeX to FILE: it compiles alone (pdflatex FILE) and can be "
                    "\\input into a paper whose preamble loads amsmath, amssymb, booktabs and longtable.")
+@click.option("--record", "record_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Merge each claim's verdict (estimate, CI, wall time, hardware, commit) into this JSON record, "
+                   "deciding at the level of the whole catalogue; CLAIMS.md reads flt_theory/report/verdict_record.json.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.pass_context
 def check_command(ctx: click.Context, paths: tuple[str, ...], scale: str, seed_base: int, report_dir: str, no_report: bool,
                   store: str | None, fresh: bool, alpha: float, list_only: bool, jobs: int, scheduler: str | None, dask: str | None,
-                  latex_file: str | None, as_json: bool, plan_only: bool = False) -> None:
+                  latex_file: str | None, as_json: bool, plan_only: bool = False, record_file: str | None = None) -> None:
     """Run claims (default: every claim of every system) and their negative controls.
 
     PATHS are claim keys (giant-step/norm-law), systems (giant-step), Python files or folders of
@@ -131,7 +134,7 @@ def check_command(ctx: click.Context, paths: tuple[str, ...], scale: str, seed_b
     try:
         code = run_check(list(paths), scale, None if no_report else report_dir, store=store, seed_base=seed_base,
                          fresh=fresh, alpha=alpha, jobs=jobs, scheduler=_scheduler(scheduler, dask), as_json=as_json,
-                         latex=latex_file)
+                         latex=latex_file, record=record_file)
     except FLTError as exc:
         raise _fail(exc) from exc
     ctx.exit(code)

@@ -43,6 +43,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Union
 
 from ..compare.result import CheckResult
+from ..compare.verdict import ClaimDecision, decide_claim
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 from ..symbolic.law import Law, Source
 
@@ -294,20 +295,26 @@ class Claim:
 
 @dataclass(frozen=True, kw_only=True)
 class ClaimVerdict:
-    """A claim's check (its law) and control (its wrong law) on one measurement."""
+    """A claim's check (its law) and control (its wrong law) on one measurement, decided by the one decision of
+    every surface (:func:`flt_theory.compare.verdict.decide_claim`: pass / fail / inconclusive at a level)."""
 
     claim: Claim
     check: CheckResult
     control: CheckResult
 
+    def decision(self, level: float | None = None) -> ClaimDecision:
+        """The claim decided at ``level`` (comparisons with a p-value; None: each at its own confidence)."""
+        return decide_claim(self.check, self.control, level)
+
     @property
     def passed(self) -> bool:
-        """True iff the law passed AND the wrong law failed on the same measurement."""
-        return bool(self.check.passed) and not bool(self.control.passed)
+        """True iff the law passed AND the wrong law was rejected on the same measurement (at each comparison's own
+        confidence)."""
+        return self.decision().passed
 
     @property
     def message(self) -> str:
-        control = "rejected" if not self.control.passed else "NOT rejected (the check has no power)"
+        control = "rejected" if self.decision().rejected else "NOT rejected (the check has no power)"
         return f"{self.claim.key}: {self.check.message}; wrong law ({self.claim.the_wrong_law.text()}) {control}"
 
     def _display_rows(self, math: Callable[[str], str], text: Callable[[str], str]) -> list[tuple[str, str]]:
@@ -318,11 +325,12 @@ class ClaimVerdict:
             measured = "; ".join(f"{label}: {fmt(v)} {fmt_ci(ci)}" for label, v, ci in self.check.entries())
         except (TypeError, ValueError):
             measured = str(self.check.measured)
-        control = "rejected" if not self.control.passed else "NOT rejected (the check has no power)"
+        decision = self.decision()
+        control = "rejected" if decision.rejected else "NOT rejected (the check has no power)"
         return [("law", math(self.claim.the_law.latex())), ("measured [95% CI]", text(measured)),
-                ("check of the law", text(f"{'PASS' if self.check.passed else 'FAIL'}: {self.check.message}")),
+                ("check of the law", text(f"{'PASS' if decision.law.passed else 'FAIL'}: {self.check.message}")),
                 ("negative control", f"{math(self.claim.the_wrong_law.latex())}: {text(control)}"),
-                ("verdict", "PASS" if self.passed else "FAIL")]
+                ("verdict", decision.outcome.upper())]
 
     def _repr_html_(self) -> str:
         """Rich display (IPython): the claim, its law, the measurement, the check, the control and the verdict."""

@@ -132,7 +132,7 @@ def test_failing_claim_exits_1_and_error_is_a_row(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert code == 1
     assert "0/2 claims pass" in out and "ERROR giant-step/rank-one-update: RuntimeError: simulated crash" in out
-    assert "FAIL giant-step/norm-law" in out and "NOT rejected" in out
+    assert "INCONCLUSIVE giant-step/norm-law" in out and "NOT rejected" in out  # the wrong law passes too: no power
 
 
 def test_comparisons_read_every_check_kind():

@@ -32,13 +32,14 @@ and a student activation :math:`\sigma`, the symbolic layer derives (:mod:`.laws
 Each prediction is a claim built on the spot with the giant-step system's experiments and comparisons
 (:mod:`.declaration`): one stored measurement, compared with the predicted law and with a wrong law (a
 threshold one higher, the complement of the subspace, a staircase that learns everything at once). A
-prediction PASSES only when its law passes AND its wrong law is rejected; a law that passes while its
-wrong law also passes is **inconclusive** (the sizes cannot tell them apart), as is a prediction whose
-sizes would exceed the time budget — each says why and what size would resolve it. Both sides are read
-three-valued (:func:`flt_theory.compare.straddle.decide`): a law (or wrong law) whose only failing intervals
-straddle their bounds is undecided, so the prediction is **inconclusive** with the number of seeds that would
-decide it (from the observed spread: half-width ∝ 1/√seeds; ``verify(..., seeds=S)`` runs that many); it FAILS
-only when an interval lies wholly on the wrong side. A wrong law that passes gets the seeds that would reject it
+prediction is decided as ``flt check`` decides a claim, by the one decision
+(:func:`flt_theory.compare.verdict.decide_claim`, each comparison at its own 95% confidence): it PASSES only when
+its law passes AND its wrong law is rejected (does not pass); a law that passes while its wrong law also passes is
+**inconclusive** (the sizes cannot tell them apart), as is a prediction whose sizes would exceed the time budget —
+each says why and what size would resolve it. A law whose only failing intervals straddle their bounds is
+undecided, so the prediction is **inconclusive** with the number of seeds that would decide it (from the observed
+spread: half-width ∝ 1/√seeds; ``verify(..., seeds=S)`` runs that many); it FAILS only when an interval lies wholly
+on the wrong side. A wrong law that passes gets the seeds that would reject it
 (:func:`flt_theory.compare.straddle.seeds_to_reject`) or, when its estimates lie inside its tolerance, a larger size.
 
 Sizes are chosen from the leap index: :math:`d \in \{32, 64, 128\}` (``paper``: up to 256),
@@ -62,7 +63,7 @@ from ..._display import booktabs_longtable, html_table, latex_text, markdown_tab
 from ..._text import subspace_text, table
 from ...compare import check_not_learned, check_subspace_learned
 from ...compare.result import CheckResult, all_of, fmt, fmt_ci
-from ...compare.straddle import decide, seeds_to_reject
+from ...compare.verdict import INCONCLUSIVE, decide_claim
 from ...errors import FLTError, InvalidParameterError
 from ...runner.store import ResultStore
 from ...symbolic import Subspace, Target, conditional_variance, leap_index, staircase
@@ -326,27 +327,6 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
     return out
 
 
-def _verdict(check: CheckResult, control: CheckResult) -> tuple[str, str | None, str]:
-    """(verdict, control text, reason) of a measured prediction, three-valued on both sides
-    (:func:`flt_theory.compare.straddle.decide`): a law or wrong law whose only failing intervals straddle their
-    bounds is undecided, with the seeds that would decide it."""
-    law, wrong = decide(check), decide(control)
-    if law.verdict == "fail":
-        return "fail", "rejected" if wrong.verdict == "fail" else "not rejected", ""
-    if law.verdict == "inconclusive":
-        return "inconclusive", "rejected" if wrong.verdict == "fail" else "not rejected", f"the law: {law.text()}"
-    if wrong.verdict == "fail":
-        return "pass", "rejected", ""
-    if wrong.verdict == "inconclusive":
-        return "inconclusive", "not decided", f"the wrong law: {wrong.text()}"
-    need = seeds_to_reject(control)
-    return "inconclusive", "not rejected", ("the wrong law also passes: the sizes cannot tell them apart; "
-                                            + (f"about {need} seeds would reject it at these sizes (half-width ∝ "
-                                               f"1/√seeds at the observed spread)" if need is not None else
-                                               "its estimates lie inside its tolerance: more seeds cannot reject it, "
-                                               "larger d (--scale paper) may"))
-
-
 def _labels(check: CheckResult) -> list[str]:
     """What each measured value of ``check`` is (``details["labels"]``, else the check's name)."""
     labels = check.details.get("labels")
@@ -359,10 +339,11 @@ def _labels(check: CheckResult) -> list[str]:
 def _entry(prediction: _Prediction, check: CheckResult | None, control: CheckResult | None, reason: str = "") -> dict:
     law = prediction.claim.the_law
     if check is None:
-        verdict, control_text = "inconclusive", None
+        verdict, control_text = INCONCLUSIVE, None
     else:
-        verdict, control_text, why = _verdict(check, control)
-        reason = reason or (f"{why} — {check.message}" if why else "")
+        decision = decide_claim(check, control)
+        verdict, control_text = decision.outcome, "rejected" if decision.rejected else "not rejected"
+        reason = reason or (f"{decision.message} — {check.message}" if decision.message else "")
         if prediction.note:
             reason = f"{reason or check.message} [{prediction.note}]"
     return {"name": prediction.name, "latex": law.latex(), "predicted": law.text(),

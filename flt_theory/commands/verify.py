@@ -1,0 +1,152 @@
+r"""``flt verify``: check predictions by simulation — a target's giant-step predictions, or any system's law.
+
+Two forms, one command:
+
+* ``flt verify TARGET`` derives every giant-step prediction for a target (Dandi et al. 2023, arXiv 2305.18270) and
+  checks each by simulation with its wrong law (:func:`flt_theory.systems.giant_step.verify.verify`);
+* ``flt verify --system SYSTEM --law "OBS ~ EXPR" [--over NAME=V1,V2,...]... [--fix NAME=VALUE]...`` checks a
+  researcher's own power law for an observable of any system, with the wrong laws (each exponent ± 1/2) on the
+  same measurement (:func:`flt_theory.report.verify_law.verify_law`).
+
+Exit code 0 when everything checked passes, 1 otherwise (a fail or an inconclusive), 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import FLTError
+from .base import Bounded, InputError, emit_json
+
+__all__ = ["parse_assignment", "verify_command"]
+
+
+def parse_assignment(text: str, *, many: bool) -> tuple[str, list[float] | float]:
+    """``NAME=V1,V2,...`` (``many``) or ``NAME=VALUE``: the name and the number(s) (ints stay ints).
+
+    >>> parse_assignment("n=16,32,64", many=True), parse_assignment("d=1e4", many=False)
+    (('n', [16, 32, 64]), ('d', 10000.0))
+    """
+    name, sep, values = text.partition("=")
+    name = name.strip()
+    if not sep or not name.isidentifier():
+        raise ValueError(f"expected NAME={'V1,V2,...' if many else 'VALUE'}; got {text!r}")
+    numbers = []
+    for item in values.split(","):
+        item = item.strip()
+        try:
+            numbers.append(int(item) if item.lstrip("+-").isdigit() else float(item))
+        except ValueError:
+            raise ValueError(f"{name}: {item!r} is not a number") from None
+    if not many and len(numbers) != 1:
+        raise ValueError(f"{name}: expected one value; got {values!r}")
+    return name, numbers if many else numbers[0]
+
+
+def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict:
+    result = {}
+    for text in texts:
+        try:
+            name, value = parse_assignment(text, many=many)
+        except ValueError as exc:
+            raise InputError(option, str(exc)) from None
+        if name in result:
+            raise InputError(option, f"{name} is given twice")
+        result[name] = value
+    return result
+
+
+@click.command("verify", short_help="Check predictions by simulation: a target's giant-step laws, or a system's law.")
+@click.argument("target", required=False)
+@click.option("--system", default=None, metavar="SYSTEM", help="Check a law of this system (with --law) instead of TARGET.")
+@click.option("--law", default=None, metavar="'OBS ~ EXPR'",
+              help="With --system: an observable's power law in the system's parameters, e.g. 'rel_change ~ width**(-1/2)'.")
+@click.option("--over", multiple=True, metavar="NAME=V1,V2,...",
+              help="With --system: a parameter's values on the grid (repeatable; default: each parameter of EXPR over "
+                   "1/4..4 times its declared value).")
+@click.option("--fix", multiple=True, metavar="NAME=VALUE", help="With --system: hold a parameter at VALUE (repeatable).")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+              help="With --system: level of the law's joint interval (confidence 1 - alpha).")
+@click.option("--activation", default="relu", show_default=True, help="With TARGET: student activation, a 1-D function of z.")
+@click.option("--steps", type=click.IntRange(1, 4), default=2, show_default=True, help="With TARGET: staircase steps T.")
+@click.option("--scale", type=click.Choice(["small", "paper"]), default="small", show_default=True)
+@click.option("--budget", type=Bounded(float, 1, 86400), default=120.0, show_default=True, metavar="SECONDS",
+              help="Time budget; with TARGET, predictions whose sizes would exceed it are 'inconclusive' with the budget "
+                   "they need; with --system, a plan over it is refused before it runs.")
+@click.option("--seeds", type=click.IntRange(2, 256), default=None, metavar="S",
+              help="Seeds per measurement (default: the scale's with TARGET, 8 with --system); an inconclusive verdict "
+                   "says how many would decide it.")
+@click.option("--latex", "latex_file", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="With TARGET: also write the verdicts as a booktabs table to FILE: it compiles alone (pdflatex FILE) "
+                   "and can be \\input into a paper whose preamble loads amsmath, amssymb, booktabs and longtable.")
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
+@click.pass_context
+def verify_command(ctx: click.Context, target: str | None, system: str | None, law: str | None, over: tuple[str, ...],
+                   fix: tuple[str, ...], alpha: float, activation: str, steps: int, scale: str, budget: float,
+                   seeds: int | None, latex_file: str | None, as_json: bool) -> None:
+    """Check predictions by simulation, each against a deliberately wrong law on the same measurement.
+
+    flt verify TARGET: derive every giant-step prediction for TARGET (one-step threshold kappa* = leap index, or
+    no learning when the student coefficient vanishes; the one-step subspace; the staircase U_1..U_T), simulate at
+    sizes chosen from the theory, and compare each prediction AND a wrong law.
+
+    flt verify --system SYSTEM --law "OBS ~ EXPR": fit the exponents of every parameter varied on the grid jointly
+    (seed bootstrap) and compare them with EXPR's; the wrong laws move each exponent by 1/2.
+
+    Verdicts: pass (law passes, wrong laws rejected), fail, inconclusive (with the reason and the seeds or size
+    that would resolve it). Exit 0 when every prediction passes, 1 otherwise, 2 on bad input."""
+    if system is not None or law is not None:
+        _verify_system_law(ctx, target, system, law, over, fix, alpha, budget, seeds, latex_file, as_json)
+        return
+    if target is None:
+        raise InputError("TARGET", "give a TARGET, or --system SYSTEM --law 'OBS ~ EXPR'")
+    if over or fix:
+        raise InputError("--over" if over else "--fix", "applies to --system SYSTEM --law 'OBS ~ EXPR' only")
+    from ..systems.giant_step.verify import verify, verify_latex_table, verify_text
+
+    try:
+        if latex_file is not None:
+            from ..report.check import check_latex_path
+
+            check_latex_path(latex_file)  # before anything runs
+        document = verify(target, activation=activation, steps=steps, scale=scale, budget=budget, seeds=seeds)
+    except FLTError as exc:
+        message = str(exc)
+        raise InputError(None if message.startswith(("TARGET", "--")) else "TARGET", message) from exc
+    if latex_file is not None:
+        from .._display import latex_document
+
+        with open(latex_file, "w", encoding="utf-8") as handle:
+            handle.write(latex_document(verify_latex_table(document)))
+    if as_json:
+        from .._text import json_ready
+
+        emit_json(json_ready(document))
+    else:
+        click.echo(verify_text(document))
+    ctx.exit(0 if document["passed"] else 1)
+
+
+def _verify_system_law(ctx: click.Context, target: str | None, system: str | None, law: str | None,
+                       over: tuple[str, ...], fix: tuple[str, ...], alpha: float, budget: float, seeds: int | None,
+                       latex_file: str | None, as_json: bool) -> None:
+    """``flt verify --system SYSTEM --law LAW`` (module docstring)."""
+    if target is not None:
+        raise InputError("TARGET", "give either TARGET or --system SYSTEM --law 'OBS ~ EXPR', not both")
+    if system is None or law is None:
+        raise InputError("--system" if system is None else "--law", "--system and --law go together")
+    if latex_file is not None:
+        raise InputError("--latex", "is written for TARGET's predictions only")
+    from ..report.verify_law import verify_law
+
+    try:
+        result = verify_law(system, law, over=_assignments("--over", over, many=True),
+                            fix=_assignments("--fix", fix, many=False), seeds=seeds or 8, alpha=alpha, budget=budget)
+    except FLTError as exc:
+        message = str(exc)
+        raise InputError(None if message.startswith("--") else "--system", message) from exc
+    if as_json:
+        emit_json(dict(result))
+    else:
+        click.echo(str(result))
+    ctx.exit(0 if result.passed else 1)

@@ -1,0 +1,81 @@
+"""The recorded verdicts per scale: entries, merging, staleness and the catalogue's side-by-side table."""
+
+import json
+
+import pytest
+
+from flt_theory.report.check import check
+from flt_theory.report.scale_record import (
+    load_verdicts,
+    merge_verdicts,
+    record_markdown,
+    verdict_entries,
+    verdict_rows,
+    write_verdicts,
+)
+from flt_theory.systems import get_claim
+
+KEY = "giant-step/rank-one-update"
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return check([KEY], scale="small", report_dir=None)
+
+
+def test_entries_carry_the_verdict_its_interval_and_where_it_ran(frame):
+    claim = get_claim(KEY)
+    (entry,) = verdict_entries(frame, [claim], "small")
+    row = frame.to_dict("records")[0]
+    assert (entry["claim"], entry["scale"], entry["verdict"], entry["passed"]) == (KEY, "small", row["verdict"], row["passed"])
+    assert entry["ci"] == json.loads(frame.to_json(orient="records"))[0]["ci"]
+    assert entry["seconds"] is not None and entry["seconds"] > 0 and entry["computed"] > 0
+    assert entry["hardware"]["cores"] >= 1 and entry["hardware"]["device"] in ("cpu", "cuda")
+    assert len(entry["fingerprint"]) == 16 and len(entry["code_fingerprint"]) == 64
+
+
+def test_rows_are_recorded_stale_or_not_run(frame, tmp_path):
+    claims = [get_claim(KEY), get_claim("giant-step/norm-law")]
+    path = tmp_path / "record.json"
+    record = write_verdicts(path, frame, claims[:1], "small")
+    assert load_verdicts(path) == record and load_verdicts(tmp_path / "absent.json") is None
+    assert [r["status"] for r in verdict_rows(record, claims, "small")] == ["recorded", "not run"]
+    assert [r["status"] for r in verdict_rows(record, claims, "paper")] == ["not run", "not run"]
+    changed = json.loads(json.dumps(record))
+    changed["entries"][0]["code_fingerprint"] = "0" * 64
+    assert verdict_rows(changed, claims, "small")[0]["reason"] == "its simulation's code changed"
+    changed["entries"][0]["fingerprint"] = "0" * 16
+    assert verdict_rows(changed, claims, "small")[0]["reason"] == "the claim changed"
+    text = "\n".join(record_markdown(changed, claims))
+    assert "stale — re-run (the claim changed" in text and "| `giant-step/norm-law` | not run | not run |" in text
+    assert "0/2 at small scale" in text
+    current = "\n".join(record_markdown(record, claims))
+    assert f"**{record['entries'][0]['verdict']}**" in current and "1/2 at small scale" in current
+
+
+def test_a_merge_replaces_the_same_claim_and_scale_and_keeps_a_measured_time(frame):
+    (entry,) = verdict_entries(frame, [get_claim(KEY)], "small")
+    paper = {**entry, "scale": "paper"}
+    record = merge_verdicts(None, [entry, paper])
+    assert [(e["claim"], e["scale"]) for e in record["entries"]] == [(KEY, "small"), (KEY, "paper")]
+    reused = {**entry, "seconds": None, "verdict": "FAIL"}
+    merged = merge_verdicts(record, [reused])
+    assert merged["entries"][0]["verdict"] == "FAIL" and merged["entries"][0]["seconds"] == entry["seconds"]
+    other_code = {**reused, "code_fingerprint": "1" * 64}
+    assert merge_verdicts(record, [other_code])["entries"][0]["seconds"] is None
+
+
+def test_flt_check_record_decides_at_the_catalogue_level_and_merges(tmp_path):
+    from click.testing import CliRunner
+
+    from flt_theory.cli import cli
+    from flt_theory.systems import registered_claims
+
+    path = tmp_path / "verdicts.json"
+    result = CliRunner().invoke(cli, ["check", KEY, "--no-report", "--record", str(path)])
+    assert result.exit_code == 0, result.output
+    (entry,) = load_verdicts(path)["entries"]
+    assert entry["claim"] == KEY and entry["verdict"] == "PASS"
+    assert entry["level"] is None or abs(entry["level"] - 0.05 / len(registered_claims())) < 1e-15
+    again = CliRunner().invoke(cli, ["check", KEY, "--no-report", "--record", str(path), "--scale", "paper"])
+    assert again.exit_code == 0 and [e["scale"] for e in load_verdicts(path)["entries"]] == ["small", "paper"]
