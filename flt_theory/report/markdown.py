@@ -280,6 +280,11 @@ def prepare_report_dir(report_dir: str | os.PathLike) -> Path:
     return directory
 
 
+def _verdict_class(row: dict) -> str:
+    """The CSS class of a verdict cell: ``pass``, ``inconclusive`` (neither a pass nor excluded) or ``fail``."""
+    return "pass" if row["passed"] else "inconclusive" if row["verdict"] == "INCONCLUSIVE" else "fail"
+
+
 def write_report(
     report_dir: str | os.PathLike,
     claims: Sequence[Claim],
@@ -307,7 +312,8 @@ def write_report(
         f"device {prov['device']}, host {prov['host']}; {when}; {total:.1f} s of claims."
     )
     rule = ("A claim passes when its law's check passes AND its negative control — the same measurement "
-            "compared with a deliberately wrong law — fails.")
+            "compared with a deliberately wrong law — is rejected; it is INCONCLUSIVE when its law's interval "
+            "straddles its bound or its wrong law passes too, and FAILS when the data exclude its law.")
 
     def measured(r: dict[str, Any]) -> str:
         return measured_text(r["measured"], r["ci"], labels=r["labels"])
@@ -337,6 +343,10 @@ def write_report(
 
     calibration = power_markdown(load_record(), list(claims))
     md += ["## Calibration (recorded, not measured by this run)", ""] + calibration + [""]
+    from .scale_record import load_verdicts, record_markdown
+
+    recorded = record_markdown(load_verdicts(), list(claims))
+    md += ["## Verdicts recorded at each scale (not measured by this run)", ""] + recorded + [""]
     md += ["## Plain-text table", "", "```", format_table(frame, wide=True), "```", ""]
     report = directory / "report.md"
     report.write_text("\n".join(md), encoding="utf-8")
@@ -347,7 +357,7 @@ def write_report(
             ("<table><tr><th>claim</th><th>law (in words)</th><th>predicted</th><th>measured [95% CI]</th>"
              "<th>verdict</th><th>negative control</th><th>hypotheses</th></tr>")]
     for r in rows:
-        cls = "pass" if r["passed"] else "fail"
+        cls = _verdict_class(r)
         cells = "<br>".join(e(part) for part in measured(r).split("; "))
         body.append(
             f"<tr><td><a href='#{slug(r['claim'])}'>{e(r['claim'])}</a></td><td>{e(plain_text(r['law']))}</td>"
@@ -356,7 +366,7 @@ def write_report(
         )
     body.append("</table>")
     for claim, r, run, figs in zip(claims, rows, runs, figures):
-        body += [(f"<h2 id='{slug(claim.key)}'>{e(claim.key)} — <span class='{'pass' if r['passed'] else 'fail'}'>"
+        body += [(f"<h2 id='{slug(claim.key)}'>{e(claim.key)} — <span class='{_verdict_class(r)}'>"
                   f"{e(r['verdict'])}</span></h2>"),
                  f"<p><em>{e(claim.the_law.name)}</em> ({e(claim.the_law.status)}; source: {e(claim.the_law.source.cite())})</p>",
                  f"<p class='formula'>{formula_html(claim.the_law.latex())}</p>",
@@ -370,11 +380,13 @@ def write_report(
                         if rel else f"<p><em>{e(caption)}</em></p>")
     body.append("<h2>Calibration (recorded, not measured by this run)</h2>")
     body.append(_markdown_table_html(calibration))
+    body.append("<h2>Verdicts recorded at each scale (not measured by this run)</h2>")
+    body.append(_markdown_table_html(recorded))
     page = (
         "<!DOCTYPE html><html><head><meta charset='utf-8'><title>flt check report</title><style>"
         "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;font-size:0.9em;vertical-align:top}"
-        ".pass{color:#2b8a3e;font-weight:bold}.fail{color:#c92a2a;font-weight:bold}img{max-width:100%}"
+        ".pass{color:#2b8a3e;font-weight:bold}.fail{color:#c92a2a;font-weight:bold}.inconclusive{color:#b35c00;font-weight:bold}img{max-width:100%}"
         ".formula{margin:1em 0 1em 1.5em}.law-text{font-family:serif;font-size:1.15em}"
         "</style></head><body>" + "\n".join(body) + "</body></html>\n"
     )
