@@ -15,12 +15,12 @@ all samples while each noise patch enters with weight :math:`\frac{1}{2n}`; so
 balanced law itself (slope 1), which the winner-take-all CNN violates.
 
 Ladder (``test_balanced_ladder``, small scale, 6 seeds): :math:`R/(n\,\mathrm{SNR}^2)` at each point of the law's
-regime against the law's 1/2: 0.509 [0.487, 0.532], 0.486 [0.456, 0.516], 0.503 [0.481, 0.529], 0.478 [0.450, 0.507],
-0.487 [0.465, 0.512], 0.373 [0.356, 0.391] at :math:`n\,\mathrm{SNR}^2` = 0.04, 0.16, 0.36, 1.44, 4, 16
+regime against the law's 1/2: 0.507 [0.480, 0.534], 0.493 [0.466, 0.518], 0.496 [0.475, 0.518], 0.483 [0.457, 0.509],
+0.480 [0.460, 0.501], 0.375 [0.364, 0.388] at :math:`n\,\mathrm{SNR}^2` = 0.04, 0.16, 0.36, 1.44, 4, 16
 (:math:`n` = 16, 64, 16, 64, 16, 64). The law holds to 5% up to :math:`n\,\mathrm{SNR}^2 = 4`; at 16
 (:math:`n = 64`, :math:`\|\mu\| = 1/2`) the :math:`O(\|\mu\|^2)` and :math:`O(\sqrt{n/d})` corrections of
-:mod:`flt_theory.systems.diffusion.laws` lower it by 25%. Trend of the deviation from 1/2: −0.049 per decade
-[−0.059, −0.039] (:func:`flt_theory.compare.ladder_trend`): it grows with :math:`n\,\mathrm{SNR}^2` — the law is
+:mod:`flt_theory.systems.diffusion.laws` lower it by 25%. Trend of the deviation from 1/2: −0.056 per decade
+[−0.065, −0.047] (:func:`flt_theory.compare.ladder_trend`): it grows with :math:`n\,\mathrm{SNR}^2` — the law is
 one of small patches (:math:`d \to \infty`, :math:`\|\mu\| \to 0`), not a large-:math:`n\,\mathrm{SNR}^2` limit.
 """
 

@@ -13,7 +13,23 @@ estimate: the largest factor of the largest term. It is a pure function: nothing
 The runner's :func:`~flt_theory.runner.sweep` (so ``flt sweep``, ``flt check``, ``flt calibrate``) and
 ``flt simulate`` call it through :meth:`Experiment.check_budget <flt_theory.runner.registry.Experiment.check_budget>`
 and :func:`check_cost`; it is an order of magnitude, meant to turn a request of terabytes or of years into a
-one-line refusal, not to predict run times.
+one-line refusal.
+
+Calibration. The declared work counts operations, not seconds: a run of many small torch operations spends
+its time in per-call overheads the polynomial does not see, a dense one runs faster than
+:data:`OPS_PER_SECOND`. Each experiment therefore has a calibration factor, the measured CPU seconds (one thread)
+per declared second (:math:`t_\text{measured} / (\text{work}/10^9)`), stored in the data file :data:`FACTORS_FILE`
+(``cost_factors.json``, keyed by experiment name) and written by ``python benchmarks/bench_cost_plan.py --write``,
+which runs every claim's measurement at small scale on one thread and fits one factor per experiment (the
+ratio of its summed measured time to its summed declared time, the runner's per-row work
+``ROWS_COST`` included). :func:`check_cost` multiplies the time by :func:`calibration_factor` of ``what`` when
+``what`` is the name of an experiment (as :meth:`Experiment.estimate
+<flt_theory.runner.registry.Experiment.estimate>` and the plan of ``flt check --plan`` pass it), so the plan
+predicts seconds on the machine the factors were measured on; an experiment absent from the file keeps
+factor 1. The factors live outside the declarations so that recalibrating changes no experiment's code
+fingerprint. An experiment without a declared ``Cost`` whose guard returns the estimate (giant-step's) does not
+pass through :func:`check_cost`: its factor is stored but applies only where the caller multiplies by
+:func:`calibration_factor` itself.
 
 >>> cost = Cost(memory="8*seeds*n*d", work="1e5*steps + steps*seeds*n*d")
 >>> cost.names
@@ -28,16 +44,19 @@ flt_theory.errors.InvalidParameterError: The 'seeds' parameter is too large (1e+
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .._validation import env_limit, physical_memory
 from ..errors import InvalidParameterError
 
-__all__ = ["BYTES_ENV", "MAX_SECONDS", "OPS_PER_SECOND", "SECONDS_ENV", "Cost", "CostEstimate", "check_cost",
-           "count", "limits"]
+__all__ = ["BYTES_ENV", "FACTORS_FILE", "MAX_SECONDS", "OPS_PER_SECOND", "SECONDS_ENV", "Cost", "CostEstimate",
+           "calibration_factor", "calibration_factors", "check_cost", "count", "limits"]
 
 #: Environment variables of the limits (bytes, suffix K/M/G/T allowed; seconds).
 BYTES_ENV, SECONDS_ENV = "FLT_MAX_SIM_BYTES", "FLT_MAX_SIM_SECONDS"
@@ -45,6 +64,9 @@ BYTES_ENV, SECONDS_ENV = "FLT_MAX_SIM_BYTES", "FLT_MAX_SIM_SECONDS"
 MAX_SECONDS = 86400.0
 #: Elementary operations per second assumed for the time estimate (one CPU core, small torch ops included).
 OPS_PER_SECOND = 1e9
+
+#: The data file of the per-experiment calibration factors (module docstring), shipped with the package.
+FACTORS_FILE = Path(__file__).with_name("cost_factors.json")
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
@@ -143,6 +165,37 @@ def _evaluate(terms: tuple[Term, ...], values: Mapping[str, float]) -> list[tupl
     return out
 
 
+@functools.cache
+def calibration_factors(path: str | Path = FACTORS_FILE) -> dict[str, float]:
+    """Experiment name -> calibration factor (measured seconds per declared second), read from ``path``
+    (default :data:`FACTORS_FILE`: its ``"factors"`` object); an empty mapping when the file is missing.
+
+    >>> all(value > 0 for value in calibration_factors().values())
+    True
+    """
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise InvalidParameterError(f"The cost calibration file {str(path)!r} is unreadable: {exc}.") from None
+    factors = document.get("factors") if isinstance(document, dict) else None
+    if not isinstance(factors, dict) or not all(
+            isinstance(k, str) and isinstance(v, (int, float)) and math.isfinite(v) and v > 0 for k, v in factors.items()):
+        raise InvalidParameterError(f"The cost calibration file {str(path)!r} must hold {{\"factors\": {{experiment: "
+                                    f"positive number}}}}. Got {factors!r} instead.")
+    return {k: float(v) for k, v in factors.items()}
+
+
+def calibration_factor(experiment: str) -> float:
+    """The calibration factor of ``experiment`` (:func:`calibration_factors`; 1 for an experiment not in the file).
+
+    >>> calibration_factor("no/such-experiment")
+    1.0
+    """
+    return calibration_factors().get(experiment, 1.0)
+
+
 def limits() -> tuple[float, float]:
     """``(max_bytes, max_seconds)``: ``$FLT_MAX_SIM_BYTES`` (default half the physical memory) and
     ``$FLT_MAX_SIM_SECONDS`` (default :data:`MAX_SECONDS`)."""
@@ -178,7 +231,8 @@ def check_cost(cost: Cost, params: Mapping[str, object], *, what: str,
                blame: Collection[str] | None = None) -> CostEstimate:
     """Estimate ``cost`` at ``params`` and refuse it (:class:`~flt_theory.errors.InvalidParameterError`) when
     its memory or time is above the limits (default :func:`limits`); the message starts with ``label(name)`` of
-    the dominant parameter and gives the size the request would need. ``what`` names the run in the message;
+    the dominant parameter and gives the size the request would need. ``what`` names the run in the message
+    (an experiment's name: its time is calibrated, :func:`calibration_factor`);
     ``repeat`` runs of these sizes are done one after another (the work counts ``repeat`` times, the memory once);
     ``blame``: the names the message may name (e.g. a command's options; default any parameter)."""
     default_bytes, default_seconds = limits() if max_bytes is None or max_seconds is None else (0.0, 0.0)
@@ -189,7 +243,7 @@ def check_cost(cost: Cost, params: Mapping[str, object], *, what: str,
     work = [(repeat * total, factors) for total, factors in work]
     n_bytes, operations = sum(t for t, _ in memory), sum(t for t, _ in work)
     n_bytes = math.inf if math.isnan(n_bytes) else n_bytes
-    seconds = operations / OPS_PER_SECOND if not math.isnan(operations) else math.inf
+    seconds = operations / OPS_PER_SECOND * calibration_factor(what) if not math.isnan(operations) else math.inf
     if n_bytes > max_bytes:
         name = _dominant(memory, values, cost, params, blame)
         raise InvalidParameterError(

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidParameterError, InvalidParameterTypeError
-from .cost import OPS_PER_SECOND, Cost, CostEstimate, check_cost
+from .cost import OPS_PER_SECOND, Cost, CostEstimate, calibration_factor, check_cost
 from .errors import DivergedPointError, ExperimentError, UnknownExperimentError
 from .fingerprint import code_fingerprint as _code_fingerprint
 
@@ -176,7 +176,8 @@ class Experiment:
             budget = self.guard(self.normalize(params), int(seeds)) if self.guard is not None else None
             if budget is None or not hasattr(budget, "seconds"):
                 return None
-            return CostEstimate(float(budget.bytes), float(budget.seconds) * OPS_PER_SECOND, float(budget.seconds),
+            seconds = float(budget.seconds) * calibration_factor(self.name)  # measured s per declared s (cost.py)
+            return CostEstimate(float(budget.bytes), seconds * OPS_PER_SECOND, seconds,
                                 float(budget.max_bytes), float(budget.max_seconds))
         return check_cost(self.cost, {**self.normalize(params), "seeds": int(seeds)}, what=self.name,
                           max_bytes=math.inf, max_seconds=math.inf)

@@ -3,10 +3,12 @@ r"""The diffusion system: denoising score matching against classification on two
 Han, Huang, Cao, Zou 2025 (arXiv 2412.01021). Laws: :mod:`.laws`; the denoiser and the classification CNN
 (the signal-noise system's, reused): :mod:`.model`.
 
-One experiment, ``diffusion/features``, trains at each :math:`(n, \|\mu\|)` and per seed both the denoiser
-(GD on the closed-form DSM loss) and the ReLU² classification CNN on data of the same sizes, and stores the
-denoiser's feature ratio :math:`R`, its stationarity and the CNN's signal fraction
-:math:`\gamma/(\gamma + \rho)`. Both claims read the same stored grid.
+One experiment, ``diffusion/features``, trains at each :math:`(n, \|\mu\|)` and per seed the ReLU²
+classification CNN and, where its parameter ``denoiser`` is 1, the denoiser (GD on the closed-form DSM loss) on
+data of the same sizes, and stores the CNN's signal fraction :math:`\gamma/(\gamma + \rho)` and the
+denoiser's feature ratio :math:`R` and stationarity. Both claims read the same stored grid; the denoiser runs
+only at the points the balanced law reads (:math:`\|\mu\| \le` :data:`BALANCED_MAX_MU`), where it costs most of
+the measurement.
 
 Regime (stated). :math:`\sigma_\xi = 1/\sqrt d`, :math:`d = 500`, :math:`\|\mu\| \le 1/2`: patches of norm
 :math:`O(1)`, where the derivation of :mod:`.laws` holds. Outside it (:math:`\sigma_\xi = 1`,
@@ -35,7 +37,7 @@ from ..frames import ladder_rung
 from . import model
 from .laws import CAO, HAN, THRESHOLDS_AT_ONE, balanced_law, diffusion_laws, dominant_law
 
-__all__ = ["SIZES", "SYSTEM", "balanced_ladder", "hypothesis_values"]
+__all__ = ["BALANCED_MAX_MU", "SIZES", "SYSTEM", "balanced_ladder", "hypothesis_values"]
 
 NAME = "diffusion"
 SIZES: dict[str, dict[str, Any]] = {
@@ -45,17 +47,41 @@ SIZES: dict[str, dict[str, Any]] = {
 }
 
 
-@experiment("diffusion/features", cost=Cost(memory="8*seeds*n*d + 8*seeds*width*d", work="1e6*steps + steps*seeds*n*width*d"),
+#: The largest signal norm the balanced law reads (patches of norm O(1), :mod:`.laws`); the denoiser runs only there.
+BALANCED_MAX_MU = 0.5
+
+
+def zero_or_one(value: Any) -> int:
+    """A ``types`` converter for a switch: the int 0 or 1 (a bool is accepted).
+
+    >>> zero_or_one(True), zero_or_one(0.0)
+    (1, 0)
+    """
+    number = strict_int(int(value) if isinstance(value, bool) else value)
+    if number not in (0, 1):
+        raise ValueError(f"{value!r} is neither 0 nor 1")
+    return number
+
+
+# work: per denoiser step some 30 small torch calls (4e5 operations' worth) and the reduced-coordinate products,
+# O(m (m + 2n)^2) per seed (model.dsm_descent); the classification CNN, about 3e7 operations a seed
+@experiment("diffusion/features",
+            cost=Cost(memory="8*seeds*n*d + 8*seeds*width*d",
+                      work="4e5*denoiser*steps + 2*denoiser*steps*seeds*width*n**2 + 3e7*seeds"),
             batched=True,
-            defaults={"width": 8, "time": 0.5, "sigma0": 0.01, "eta": 0.1, "steps": 2000, "q": 2},
+            defaults={"width": 8, "time": 0.5, "sigma0": 0.01, "eta": 0.1, "steps": 2000, "q": 2, "denoiser": 1},
             types={"n": strict_int, "d": strict_int, "mu_norm": finite_float, "width": strict_int, "time": finite_float,
-                   "sigma0": finite_float, "eta": finite_float, "steps": strict_int, "q": strict_int})
+                   "sigma0": finite_float, "eta": finite_float, "steps": strict_int, "q": strict_int,
+                   "denoiser": zero_or_one})
 def features(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
-    r"""Denoiser feature ratio and stationarity; classification CNN signal fraction, at one :math:`(n, \|\mu\|)`."""
+    r"""Classification CNN signal fraction and, with ``denoiser`` = 1, the denoiser's feature ratio and
+    stationarity, at one :math:`(n, \|\mu\|)` (with ``denoiser`` = 0 the rows have no denoiser fields)."""
+    cls = model.classification_rows(seeds, n=params["n"], d=params["d"], mu_norm=params["mu_norm"], q=params["q"])
+    if not params["denoiser"]:
+        return cls
     cfg = model.DiffusionConfig(n=params["n"], d=params["d"], width=params["width"], time=params["time"],
                                 sigma0=params["sigma0"], eta=params["eta"], steps=params["steps"])
     dsm = model.diffusion_rows(seeds, params["mu_norm"], cfg)
-    cls = model.classification_rows(seeds, n=params["n"], d=params["d"], mu_norm=params["mu_norm"], q=params["q"])
     return [{**a, **b} for a, b in zip(dsm, cls)]
 
 
@@ -74,8 +100,8 @@ def _grid(frame: pd.DataFrame, column: str, *, where=None) -> tuple[np.ndarray, 
 
 
 def _balanced_part(frame: pd.DataFrame) -> pd.DataFrame:
-    """The points of the balanced-feature law's regime (‖μ‖ ≤ 1/2, patches of norm O(1))."""
-    return frame[frame["mu_norm"].astype(float) <= 0.5]
+    """The points of the balanced-feature law's regime (‖μ‖ ≤ :data:`BALANCED_MAX_MU`, patches of norm O(1))."""
+    return frame[frame["mu_norm"].astype(float) <= BALANCED_MAX_MU]
 
 
 def compare_balanced(frame: pd.DataFrame, law: Law) -> CheckResult:
@@ -145,6 +171,7 @@ def draw_balanced(fig, frame, law, wrong_law, check, control) -> None:
     for column, label, colour, marker in (("ratio", "denoiser |<w,μ>|/|<w,ξ>|", "#1f4e9c", "o"),
                                           (None, "classification CNN γ/ρ", "#c2255c", "s")):
         data = frame.assign(value=frame["ratio"] if column else frame["gamma_max"].clip(lower=1e-6) / frame["rho_max"].clip(lower=1e-6))
+        data = data.dropna(subset=["value"])  # the denoiser runs only in the balanced law's regime
         stats = data.groupby("n_snr2")["value"]
         x = stats.mean().index.to_numpy(float)
         geo = np.exp(np.log(data["value"]).groupby(data["n_snr2"]).mean()).to_numpy()
@@ -180,7 +207,8 @@ def hypothesis_values(point: dict[str, Any]) -> dict[str, Any]:
 def _measurement() -> Measurement:
     def points(s: dict) -> list[dict]:
         grid = [(n, mu) for n in s["ns"] for mu in s["mus"]] + list(s["extra"])
-        return [{"n": n, "d": s["d"], "mu_norm": mu, "steps": s["steps"], "eta": s["eta"]} for n, mu in grid]
+        return [{"n": n, "d": s["d"], "mu_norm": mu, "steps": s["steps"], "eta": s["eta"],
+                 "denoiser": int(mu <= BALANCED_MAX_MU)} for n, mu in grid]
 
     return Measurement(experiment="diffusion/features", points={k: points(v) for k, v in SIZES.items()},
                        seeds={k: v["seeds"] for k, v in SIZES.items()}, hypothesis_values=hypothesis_values)

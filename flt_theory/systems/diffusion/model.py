@@ -25,7 +25,11 @@ Closed form. With :math:`a_r = \alpha\langle w_r, x\rangle`, :math:`G = WW^\top`
 and Isserlis' theorem with means
 :math:`\mathbb E[u_r^2u_s^2] = (a_r^2 + \beta^2G_{rr})(a_s^2 + \beta^2G_{ss}) + 2\beta^4G_{rs}^2 + 4\beta^2a_ra_sG_{rs}`, so
 :math:`\mathbb E\|f\|^2 = \frac1m\sum_{r,s}G_{rs}\mathbb E[u_r^2u_s^2]`. The loss is exact (no Monte-Carlo over
-:math:`\varepsilon`); full-batch GD runs on it by autograd for ``steps`` steps from :math:`W^0 \sim \mathcal N(0, \sigma_0^2)`.
+:math:`\varepsilon`); full-batch GD runs on it for ``steps`` steps from :math:`W^0 \sim \mathcal N(0, \sigma_0^2)`, with
+the gradient in closed form (:func:`dsm_gradient`; equal to autograd's to rounding) and in the reduced
+coordinates of :func:`dsm_descent` (exact: the iterates stay in the span of :math:`W^0` and the patches): 5 to 8
+times fewer CPU seconds than autograd on its graph of :math:`(P, m, m)` tensors (1200 steps, 6 seeds, :math:`d = 500`,
+:math:`n = 16, 64`, one thread: 0.9 and 1.2 s against 4.6 and 9.0 s), the same weights to :math:`10^{-14}`.
 
 Observables per seed: the balance ratio
 :math:`R = \frac{\frac1m\sum_r\frac12(|\langle w_r, \mu_{+1}\rangle| + |\langle w_r, \mu_{-1}\rangle|)}{\frac{1}{mn}\sum_{r,i}|\langle w_r, \xi_i\rangle|}`
@@ -47,7 +51,7 @@ from ...numeric.data import as_seeds
 from ...numeric.seeds import stream_generator
 from ...numeric.signal_noise import run_records as classification_records, snr
 
-__all__ = ["DiffusionConfig", "classification_rows", "diffusion_rows", "dsm_loss", "snr"]
+__all__ = ["DiffusionConfig", "classification_rows", "diffusion_rows", "dsm_descent", "dsm_gradient", "dsm_loss", "snr"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,6 +88,22 @@ def _generator(seed: int, stream: str) -> torch.Generator:
     return stream_generator(seed, "diffusion", stream)
 
 
+def _coefficients(time: float) -> tuple[float, float]:
+    r""":math:`(\alpha, \beta) = (e^{-t}, \sqrt{1 - e^{-2t}})` at diffusion time :math:`t`."""
+    return math.exp(-time), math.sqrt(1 - math.exp(-2 * time))
+
+
+def _projections(w: torch.Tensor, patches: torch.Tensor, alpha: float) -> tuple[torch.Tensor, torch.Tensor]:
+    r""":math:`A = \alpha XW^\top` (S, P, m) and :math:`G = WW^\top` (S, m, m): all the loss reads of the weights."""
+    return alpha * patches @ w.transpose(1, 2), w @ w.transpose(1, 2)
+
+
+def _second(a: torch.Tensor, g: torch.Tensor, beta: float) -> tuple[torch.Tensor, torch.Tensor]:
+    r""":math:`g = \operatorname{diag}G` (S, m) and :math:`S = \mathbb E u^2 = A^{\circ2} + \beta^2\mathbf 1g^\top` (S, P, m)."""
+    gd = torch.diagonal(g, dim1=-2, dim2=-1)
+    return gd, a**2 + beta**2 * gd[:, None, :]
+
+
 def dsm_loss(w: torch.Tensor, patches: torch.Tensor, time: float) -> torch.Tensor:
     r"""Closed-form DSM loss per seed (module docstring), minus its constant :math:`d`.
 
@@ -94,17 +114,114 @@ def dsm_loss(w: torch.Tensor, patches: torch.Tensor, time: float) -> torch.Tenso
     [0.0]
     """
     m = w.shape[1]
-    alpha, beta = math.exp(-time), math.sqrt(1 - math.exp(-2 * time))
-    a = alpha * patches @ w.transpose(1, 2)  # (S, P, m)
-    g = w @ w.transpose(1, 2)  # (S, m, m)
-    gd = torch.diagonal(g, dim1=-2, dim2=-1)  # (S, m)
-    second = a**2 + beta**2 * gd[:, None, :]  # E u_r^2, (S, P, m)
+    alpha, beta = _coefficients(time)
+    a, g = _projections(w, patches, alpha)
+    gd, second = _second(a, g, beta)
     gg = g[:, None]
     moment = (second[..., :, None] * second[..., None, :] + 2 * beta**4 * gg**2
               + 4 * beta**2 * a[..., :, None] * a[..., None, :] * gg)
     norm2 = (gg * moment).sum((-1, -2)) / m
     cross = 2 * beta / math.sqrt(m) * (gd[:, None, :] * a).sum(-1)
     return (norm2 - 2 * cross).mean(-1)  # (1/2n) sum over the 2n patches
+
+
+def dsm_gradient(w: torch.Tensor, patches: torch.Tensor, time: float) -> torch.Tensor:
+    r"""Gradient of :func:`dsm_loss` with respect to ``w``, in closed form (no autograd); (S, m, d).
+
+    Derivation. Per seed, with :math:`P` patches (rows of :math:`X`), :math:`A = \alpha XW^\top` (:math:`P\times m`),
+    :math:`G = WW^\top`, :math:`g = \operatorname{diag}G`, :math:`S = A^{\circ2} + \beta^2\mathbf 1g^\top` and
+    :math:`c = 1/(Pm)`, the loss of :func:`dsm_loss` is the sum of four terms,
+
+    .. math::
+        L = c\sum_p s_p^\top Gs_p + 4\beta^2c\sum_p a_p^\top(G\circ G)a_p + \frac{2\beta^4}{m}\sum_{r,s}G_{rs}^3
+            - \frac{4\beta}{\sqrt m\,P}\sum_{p,r}g_ra_{pr}
+
+    (:math:`s_p, a_p` the rows of :math:`S, A`). Its partial derivatives, :math:`G` and :math:`g` taken as independent:
+    :math:`\bar S = 2cSG`,
+    :math:`\bar g = \beta^2\mathbf 1^\top\bar S - \frac{4\beta}{\sqrt m\,P}\mathbf 1^\top A`,
+
+    .. math::
+        \Gamma = cS^\top S + 8\beta^2c\,G\circ(A^\top A) + \frac{6\beta^4}{m}G\circ G + \operatorname{diag}(\bar g),
+        \qquad
+        \bar A = 2A\circ\bar S + 8\beta^2c\,A(G\circ G) - \frac{4\beta}{\sqrt m\,P}\mathbf 1g^\top;
+
+    :math:`\Gamma` is symmetric and :math:`G = WW^\top`, :math:`A = \alpha XW^\top` give
+
+    .. math:: \nabla_W L = 2\Gamma W + \alpha\bar A^\top X.
+
+    Checked against :func:`torch.autograd.grad` of :func:`dsm_loss` on random float64 inputs (relative
+    difference below :math:`10^{-12}`, ``tests/systems/test_diffusion_system.py``).
+
+    >>> gen = torch.Generator().manual_seed(0)
+    >>> w = torch.randn(2, 3, 5, generator=gen, dtype=torch.float64, requires_grad=True)
+    >>> x = torch.randn(2, 4, 5, generator=gen, dtype=torch.float64)
+    >>> (auto,) = torch.autograd.grad(dsm_loss(w, x, 0.5).sum(), w)
+    >>> bool(torch.allclose(dsm_gradient(w.detach(), x, 0.5), auto, rtol=1e-12, atol=0))
+    True
+    """
+    alpha, beta = _coefficients(time)
+    gamma, a_bar = _partials(*_projections(w, patches, alpha), beta)
+    return 2 * gamma @ w + alpha * a_bar.transpose(1, 2) @ patches
+
+
+def _partials(a: torch.Tensor, g: torch.Tensor, beta: float) -> tuple[torch.Tensor, torch.Tensor]:
+    r""":math:`(\Gamma, \bar A)` of :func:`dsm_gradient` from :math:`A` (S, P, m) and :math:`G` (S, m, m)."""
+    n_patches, m = a.shape[1], g.shape[-1]
+    c, drive = 1.0 / (n_patches * m), 4 * beta / (math.sqrt(m) * n_patches)
+    gd, second = _second(a, g, beta)
+    g2 = g * g
+    second_bar = 2 * c * second @ g
+    g_bar = beta**2 * second_bar.sum(1) - drive * a.sum(1)  # (S, m)
+    gamma = (c * second.transpose(1, 2) @ second + 8 * beta**2 * c * g * (a.transpose(1, 2) @ a)
+             + 6 * beta**4 / m * g2 + torch.diag_embed(g_bar))
+    a_bar = 2 * a * second_bar + 8 * beta**2 * c * a @ g2 - drive * gd[:, None, :]
+    return gamma, a_bar
+
+
+def dsm_descent(w: torch.Tensor, patches: torch.Tensor, time: float, *, eta: float, steps: int) -> torch.Tensor:
+    r"""``steps`` steps of full-batch GD on :func:`dsm_loss` from ``w`` (S, m, d); returns the last weights (S, m, d).
+
+    Reduced coordinates. :func:`dsm_gradient` is :math:`(2\Gamma C + \alpha[0\ \bar A^\top])B` whenever
+    :math:`W = CB` with :math:`B = [W^0; X]` (the initial weights stacked on the :math:`P` patches, :math:`(m + P)\times d`),
+    so every GD iterate stays in the row span of :math:`B` and its coordinates follow exactly
+
+    .. math::
+        C^{t+1} = C^t - \eta\big(2\Gamma^tC^t + \alpha[0\ (\bar A^t)^\top]\big),\qquad C^0 = [I_m\ 0],
+
+    with :math:`\Gamma^t, \bar A^t` read from :math:`A^t = \alpha K_{XB}(C^t)^\top` and
+    :math:`G^t = C^tK(C^t)^\top`, :math:`K = BB^\top`: a step costs :math:`O(m(m + P)^2)` instead of
+    :math:`O(mPd)`. Used when :math:`m + P < d`; otherwise the steps run on :math:`W` itself. Checked against the
+    step-by-step update :math:`W \leftarrow W - \eta\nabla L(W)` (``tests/systems/test_diffusion_system.py``).
+
+    >>> gen = torch.Generator().manual_seed(0)
+    >>> w, x = 0.1 * torch.randn(1, 2, 30, generator=gen, dtype=torch.float64), torch.ones(1, 4, 30, dtype=torch.float64) / 30
+    >>> plain = w - 0.1 * dsm_gradient(w, x, 0.5)
+    >>> bool(torch.allclose(dsm_descent(w, x, 0.5, eta=0.1, steps=1), plain, rtol=1e-12, atol=0))
+    True
+    """
+    m = w.shape[1]
+    if m + patches.shape[1] >= patches.shape[-1]:
+        for _ in range(steps):
+            w = w - eta * dsm_gradient(w, patches, time)
+        return w
+    alpha, beta = _coefficients(time)
+    basis = torch.cat([w, patches], dim=1)  # B, (S, m + P, d)
+    kernel = basis @ basis.transpose(1, 2)  # K, (S, m + P, m + P)
+    coords = torch.zeros_like(kernel[:, :m])  # C, (S, m, m + P)
+    coords[:, :, :m] = torch.eye(m, dtype=w.dtype, device=w.device)
+    for _ in range(steps):
+        kc = kernel @ coords.transpose(1, 2)  # K C^T: both A and G read it
+        gamma, a_bar = _partials(alpha * kc[:, m:], coords @ kc, beta)
+        step = 2 * gamma @ coords
+        step[:, :, m:] += alpha * a_bar.transpose(1, 2)
+        coords = coords - eta * step
+    return coords @ basis
+
+
+def _snr_fields(n: int, mu_norm: float, sigma_xi: float, d: int) -> dict[str, float]:
+    r"""``snr`` (:func:`flt_theory.numeric.signal_noise.snr`) and ``n_snr2`` (:math:`n\,\mathrm{SNR}^2`) of a point."""
+    value = snr(mu_norm, sigma_xi, d)
+    return {"n_snr2": n * value**2, "snr": value}
 
 
 def diffusion_rows(seeds: int | Sequence[int], mu_norm: float, cfg: DiffusionConfig, *,
@@ -136,24 +253,17 @@ def diffusion_rows(seeds: int | Sequence[int], mu_norm: float, cfg: DiffusionCon
     signal[..., 0] = mu_norm * (y > 0)
     signal[..., 1] = mu_norm * (y < 0)
     patches = torch.cat([signal, xi], dim=1)
-    for _ in range(cfg.steps + 1):
-        w = w.detach().requires_grad_(True)
-        loss = dsm_loss(w, patches, cfg.time)
-        (grad,) = torch.autograd.grad(loss.sum(), w)
-        if _ == cfg.steps:
-            break
-        w = w.detach() - cfg.eta * grad
-    w = w.detach()
+    w = dsm_descent(w, patches, cfg.time, eta=cfg.eta, steps=cfg.steps)
     if not bool(torch.isfinite(w).all()):
         raise NonFiniteError("the DSM gradient descent diverged (NaN or infinite weights); lower 'eta'")
     with torch.no_grad():
         sig = 0.5 * (w[..., 0].abs() + w[..., 1].abs()).mean(-1) * mu_norm
         noi = (w @ xi.transpose(1, 2)).abs().mean((-1, -2))
-        grad_rel = grad.flatten(1).norm(dim=-1) / w.flatten(1).norm(dim=-1)
-    value = snr(mu_norm, cfg.sigma_xi, d)
-    cols = {"ratio": sig / noi, "signal": sig, "noise": noi, "grad_rel": grad_rel, "loss": loss.detach()}
+        grad_rel = dsm_gradient(w, patches, cfg.time).flatten(1).norm(dim=-1) / w.flatten(1).norm(dim=-1)
+        loss = dsm_loss(w, patches, cfg.time)
+    cols = {"ratio": sig / noi, "signal": sig, "noise": noi, "grad_rel": grad_rel, "loss": loss}
     cols = {k: v.cpu().double().tolist() for k, v in cols.items()}
-    return [{**{k: cols[k][j] for k in cols}, "n_snr2": n * value**2, "snr": value} for j in range(len(seeds))]
+    return [{**{k: cols[k][j] for k in cols}, **_snr_fields(n, mu_norm, cfg.sigma_xi, d)} for j in range(len(seeds))]
 
 
 def classification_rows(seeds: Sequence[int], *, n: int, d: int, mu_norm: float, q: int = 2, width: int = 8,
@@ -162,18 +272,20 @@ def classification_rows(seeds: Sequence[int], *, n: int, d: int, mu_norm: float,
     r"""The classification CNN of :mod:`flt_theory.numeric.signal_noise` (ReLU^q, logistic loss, GD to
     :math:`L_S \le \varepsilon`, exact reduced dynamics) on the same sizes with :math:`\sigma_\xi = 1/\sqrt d`:
     per seed ``gamma_max`` (signal learning), ``rho_max`` (noise memorisation), their signal fraction
-    ``signal_fraction`` :math:`= \gamma/(\gamma + \rho)`, and ``test_error``.
+    ``signal_fraction`` :math:`= \gamma/(\gamma + \rho)`, ``test_error_cls``, and ``snr``, ``n_snr2`` as
+    :func:`diffusion_rows`.
 
     >>> rows = classification_rows([0], n=16, d=500, mu_norm=1.5, device="cpu")
     >>> rows[0]["signal_fraction"] > 0.9
     True
     """
-    recs = classification_records(activation=q, n=n, d=d, width=width, mu_norm=mu_norm, sigma_xi=1 / math.sqrt(d),
+    sigma_xi = 1.0 / math.sqrt(d)
+    recs = classification_records(activation=q, n=n, d=d, width=width, mu_norm=mu_norm, sigma_xi=sigma_xi,
                                   sigma0=sigma0, eta=eta, eps=eps, max_steps=max_steps, seeds=list(seeds), n_test=2000,
                                   device=device)
     out = []
     for rec in recs:
         g, r = max(rec["gamma_max"], 0.0), max(rec["rho_max"], 0.0)
         out.append({"gamma_max": g, "rho_max": r, "signal_fraction": g / (g + r) if g + r > 0 else 0.5,
-                    "test_error_cls": rec["test_error"]})
+                    "test_error_cls": rec["test_error"], **_snr_fields(n, mu_norm, sigma_xi, d)})
     return out
