@@ -50,3 +50,17 @@ def test_censoring_beyond_the_bound_fails_both_comparisons():
     assert not result.passed and "censored" in result.message
     assert not compare_time(frame, claim.the_wrong_law).passed
     assert compare_time(_frame(ds, 5.0 * ds**2.0, censored=1), claim.the_law).passed  # 1/32: restricted mean
+
+
+def test_smoothing_and_transform_claims_read_their_laws():
+    """time-smoothed-k3 reads d^(3/2) (control d²); time-transform-k4 reads d log d with the log divided out
+    (control d³), from their laws."""
+    ds = np.array([64, 128, 256, 512])
+    smoothed = get_claim("online-sgd/time-smoothed-k3")
+    frame = _frame(ds, 2.0 * ds**1.5)
+    assert compare_time(frame, smoothed.the_law).passed and not compare_time(frame, smoothed.the_wrong_law).passed
+    assert not compare_time(_frame(ds, 2.0 * ds**2.0), smoothed.the_law).passed
+    transform = get_claim("online-sgd/time-transform-k4")
+    frame = _frame(ds, 20.0 * ds * np.log(ds))
+    assert compare_time(frame, transform.the_law).passed and not compare_time(frame, transform.the_wrong_law).passed
+    assert not compare_time(_frame(ds, 20.0 * ds**1.5), transform.the_law).passed

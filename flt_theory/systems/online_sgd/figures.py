@@ -13,7 +13,7 @@ import numpy as np
 from ...compare import mean_ci
 from .laws import split_law
 
-__all__ = ["draw_times"]
+__all__ = ["PATHS", "draw_smoothing_paths", "draw_times", "smoothing_paths"]
 
 
 def draw_times(fig, frame, law, wrong_law, check, control) -> None:
@@ -43,3 +43,54 @@ def draw_times(fig, frame, law, wrong_law, check, control) -> None:
     slope = np.polyfit(np.log(ds_arr), np.log(means), 1)[0]
     ax.set_title(f"{law.name}: slope of the log mean {slope:.3g}", fontsize=10)
     ax.legend(fontsize=8)
+
+
+#: The runs of :func:`draw_smoothing_paths`: He3, d = 64, 8 seeds, 4 d² samples, the overlap every 16 samples.
+PATHS = dict(target="He3(z)", d=64, seeds=8, steps_per_d2=4, every=16, eta_tilde=0.05)
+
+
+def smoothing_paths(target: str = PATHS["target"], d: int = PATHS["d"], seeds: int = PATHS["seeds"],
+                    steps: int | None = None, every: int = PATHS["every"], eta_tilde: float = PATHS["eta_tilde"],
+                    device: str = "cpu") -> dict[str, np.ndarray]:
+    r"""Overlap paths of plain and smoothed (:math:`\lambda = d^{1/4}`, Damian, Nichani, Ge, Lee 2023, arXiv
+    2305.10633) online SGD from the same start: ``{"samples": (points,), "plain": (points, seeds),
+    "smoothed": (points, seeds)}``, step sizes of :func:`.simulate.step_and_radius`.
+
+    >>> paths = smoothing_paths(d=16, seeds=2, steps=64, every=16)
+    >>> paths["samples"].tolist(), paths["plain"].shape
+    ([16, 32, 48, 64], (4, 2))
+    """
+    from .laws import link_exponent, polynomial_coefficients
+    from .model import PolynomialLink, online_sgd
+    from .simulate import step_and_radius
+
+    k, link = link_exponent(target), PolynomialLink(polynomial_coefficients(target))
+    steps = steps or PATHS["steps_per_d2"] * d * d
+    out = {"samples": np.arange(every, steps + 1, every)}
+    for name, smoothing in (("plain", 0.0), ("smoothed", 1.0)):
+        eta, lam = step_and_radius(k, d, eta_tilde, smoothing)
+        res = online_sgd(link, d, eta=eta, seeds=seeds, max_steps=steps, stop_at_recovery=False, smoothing=lam,
+                         trace_every=every, device=device)
+        out[name] = res.trace.cpu().numpy()
+    return out
+
+
+def draw_smoothing_paths(fig, frame, law, wrong_law, check, control) -> None:
+    """Overlap against samples, plain and smoothed online SGD on He3 at d = 64 (:func:`smoothing_paths`; a fresh
+    small simulation, not the claim's frame), with the two predicted scales d^(3/2) and d²."""
+    paths, d = smoothing_paths(), PATHS["d"]
+    ax = fig.add_subplot(1, 1, 1)
+    for name, color in (("plain", "tab:grey"), ("smoothed", "tab:blue")):
+        ax.plot(paths["samples"], paths[name], color=color, alpha=0.35, lw=0.8)
+        ax.plot(paths["samples"], np.median(paths[name], axis=1), color=color, lw=2.2,
+                label=f"{name}: median of {paths[name].shape[1]} seeds")
+    ax.axhline(0.5, color="k", ls=":", lw=1, label="weak recovery (overlap 1/2)")
+    for value, text in ((d**1.5, "d^(3/2)"), (d**2.0, "d²")):
+        ax.axvline(value, color="tab:orange", ls="--", lw=1)
+        ax.text(value, 0.02, f" {text}", color="tab:orange", fontsize=8, transform=ax.get_xaxis_transform())
+    ax.set_xscale("log")
+    ax.set_ylim(-0.3, 1.0)
+    ax.set_xlabel("samples (one per step)")
+    ax.set_ylabel("overlap <w, w*>")
+    ax.set_title(f"He3, d = {d}: online SGD with and without smoothing (λ = d^(1/4))", fontsize=10)
+    ax.legend(fontsize=8, loc="upper left")

@@ -42,6 +42,8 @@ from __future__ import annotations
 import sympy as sp
 
 from ...errors import InvalidParameterError
+from ...symbolic.generative import generative_exponent
+from ...symbolic.hermite import gaussian_moment
 from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import Law, Source
 from ...symbolic.leap import information_exponent
@@ -57,7 +59,15 @@ __all__ = [
     "is_even",
     "link_exponent",
     "polynomial_coefficients",
+    "DPVLB",
+    "SMOOTHED_HYPOTHESES",
+    "label_transform",
+    "label_transform_law",
+    "transformed_link",
+    "SMOOTHING",
     "recovery_law",
+    "smoothed_recovery_law",
+    "smoothed_time_value",
     "split_law",
     "step_size_power",
     "time_value",
@@ -70,11 +80,19 @@ DNGL = Source(authors="Damian, Nichani, Ge, Lee", year=2023,
               title="Smoothing the landscape boosts the signal for SGD: optimal sample complexity for learning "
                     "single index models", arxiv="2305.10633")
 
+DPVLB = Source(authors="Damian, Pillaud-Vivien, Lee, Bruna", year=2024,
+               title="Computational-statistical gaps in Gaussian single-index models", arxiv="2403.05529")
+
 D = sp.Symbol("d", positive=True)
 #: :math:`\tilde\eta = \eta\, d^{\max(1, k/2)}` and :math:`a = m_0\sqrt d`.
 ETA_TILDE = sp.Symbol("eta_tilde", positive=True)
 OVERLAP0 = sp.Symbol("overlap0", positive=True)
+#: :math:`\tilde\lambda = \lambda\, d^{-1/4}`, the smoothing radius in units of the largest one of Damian et al.
+SMOOTHING = sp.Symbol("smoothing", positive=True)
 _Z = sp.Symbol("z", real=True)
+_Y = sp.Symbol("y", real=True)
+#: Largest label power tried by :func:`label_transform`.
+MAX_LABEL_POWER = 8
 
 HYPOTHESES: dict[str, Hypothesis] = {
     "step size": Hypothesis(
@@ -86,6 +104,19 @@ HYPOTHESES: dict[str, Hypothesis] = {
         where="random start of the online-SGD thresholds (overlap of order N^(−1/2))"),
     "high dimension": Hypothesis(text="d → ∞ (read as d ≥ 32)", condition=D >= 32,
                                  where="asymptotic setting of every threshold (N → ∞)"),
+}
+SMOOTHED_HYPOTHESES: dict[str, Hypothesis] = {
+    "smoothing radius": Hypothesis(
+        text="smoothing radius λ = λ̃ d^(1/4) in [1, d^(1/4)] (read as λ̃ ≤ 1 and λ̃ d^(1/4) ≥ 1)",
+        condition=sp.And(SMOOTHING <= 1, SMOOTHING * D ** sp.Rational(1, 4) >= 1),
+        latex=r"1 \le \lambda = \tilde\lambda d^{1/4} \le d^{1/4}",
+        where="range of the smoothing radius in the main theorem of arXiv 2305.10633 (λ between 1 and d^(1/4))"),
+    "step size": Hypothesis(
+        text="step size η = η̃ λ^(2k−2) d^(−k/2) with η̃ = O(1) (read as η̃ ≤ 1)", condition=ETA_TILDE <= 1,
+        latex=r"\tilde\eta \le 1", where="step size of the main theorem of arXiv 2305.10633 (η ≍ d^(−k/2) λ^(2k−2), "
+                                         "polylog factors dropped)"),
+    "start": HYPOTHESES["start"],
+    "high dimension": HYPOTHESES["high dimension"],
 }
 _READING = ("constants 1: η̃ ≤ 1, m0√d in [1/4, 4], d ≥ 32; '≍' read as the exponent of the mean time over seeds in "
             "d, within a finite-size tolerance")
@@ -153,6 +184,53 @@ def time_value(k: int) -> sp.Expr:
     return D ** (k - 1) if k > 1 else D
 
 
+def _time_law(**fields) -> Law:
+    r"""A law of the weak-recovery time :math:`n_{\mathrm{wr}} \asymp \dots` (the fields of :class:`Law`)."""
+    return Law(lhs=r"n_{\mathrm{wr}}", relation="asymp", **fields)
+
+
+def smoothed_time_value(k: int) -> sp.Expr:
+    r"""The weak-recovery time of online SGD on the smoothed loss (Damian, Nichani, Ge, Lee 2023):
+    :math:`d^{k/2}` for :math:`k \ge 3` with :math:`\lambda \asymp d^{1/4}` (polylog factors dropped); for
+    :math:`k \le 2` smoothing changes nothing (:func:`time_value`).
+
+    Scaling (the reduced coordinates of :mod:`.model`, closed form in :mod:`.smoothing`): the smoothed population
+    loss is :math:`-\sum_j \frac{c_j^2}{j!}\tau^j\,\mathbb E(m + \lambda s\zeta)^j`,
+    :math:`\tau = (1 + \lambda^2)^{-1/2}`, :math:`\mathbb E\zeta^2 = 1/(d-1)`; at
+    :math:`m \lesssim \lambda/\sqrt d` its :math:`k`-th term has slope :math:`\asymp \lambda^{-k}
+    (\lambda/\sqrt d)^{k-2}\,\max(m, \lambda/\sqrt d)`, while the per-sample gradient coefficient is
+    :math:`c \asymp \tau^k` (the smoothed :math:`\mathrm{He}_k` is nearly :math:`\tau^k\mathrm{He}_k(u)`), so
+    the retraction's contraction :math:`\eta^2 c^2 d` stays below the drift iff :math:`\eta \lesssim
+    \lambda^{2k-2} d^{-k/2}`, and the escape to :math:`m \asymp \lambda/\sqrt d` then to :math:`1/2` takes
+    :math:`d^{k-1}\lambda^{-2k+4} + d\lambda^2` samples, :math:`d^{k/2}` at :math:`\lambda = d^{1/4}`.
+
+    >>> smoothed_time_value(3), smoothed_time_value(4), smoothed_time_value(2)
+    (d**(3/2), d**2, d*log(d))
+    """
+    return time_value(k) if k <= 2 else D ** sp.Rational(k, 2)
+
+
+def smoothed_recovery_law(link: str | sp.Expr) -> Law:
+    r"""The weak-recovery time of online SGD on the smoothed loss, :math:`n \asymp d^{k/2}` (Damian, Nichani, Ge,
+    Lee 2023, arXiv 2305.10633; :func:`smoothed_time_value`).
+
+    >>> smoothed_recovery_law("He3(z)").exponent("d")
+    1.5
+    """
+    k = link_exponent(link)
+    return _time_law(
+        name=f"smoothed weak recovery time k={k}", value=smoothed_time_value(k),
+        conditions=(r"\lambda = \tilde\lambda\, d^{1/4}", r"\eta = \tilde\eta\,\lambda^{2k-2} d^{-k/2}",
+                    r"m_0 \asymp d^{-1/2}", f"k = {k}"),
+        source=DNGL, regime=f"g = σ = {_link(link)}, spherical online SGD on the smoothed correlation loss",
+        words=(f"online SGD on the smoothed loss needs n ≍ {smoothed_time_value(k)} samples to reach overlap 1/2 "
+               f"(k = {k}; plain online SGD needs {time_value(k)})"),
+        hypotheses=tuple(SMOOTHED_HYPOTHESES.values()),
+        hypotheses_reading=("constants 1: λ̃ ≤ 1, η̃ ≤ 1, m0√d in [1/4, 4], d ≥ 32; polylog factors dropped; '≍' read "
+                            "as the exponent of the mean time over seeds in d, within a finite-size tolerance"),
+    )
+
+
 def recovery_law(link: str | sp.Expr) -> Law:
     r"""The weak-recovery time law of the link's information exponent (module docstring).
 
@@ -164,11 +242,75 @@ def recovery_law(link: str | sp.Expr) -> Law:
     """
     k = link_exponent(link)
     power = step_size_power(k)
-    return Law(
-        name=f"weak recovery time k={k}", lhs=r"n_{\mathrm{wr}}", relation="asymp", value=time_value(k),
+    return _time_law(
+        name=f"weak recovery time k={k}", value=time_value(k),
         conditions=(rf"\eta = \tilde\eta\, d^{{-{sp.latex(power)}}}", r"m_0 \asymp d^{-1/2}", f"k = {k}"),
         source=BAGJ, regime=f"g = σ = {_link(link)}, spherical online SGD, fresh samples",
         words=f"online SGD needs n ≍ {time_value(k)} samples to reach overlap 1/2 (information exponent k = {k})",
+        hypotheses=tuple(HYPOTHESES.values()), hypotheses_reading=_READING,
+    )
+
+
+def _gaussian_mean(poly: sp.Expr) -> sp.Expr:
+    r""":math:`\mathbb E\,p(z)`, :math:`z \sim \mathcal N(0, 1)`, for a polynomial :math:`p`."""
+    return sum(a * gaussian_moment(j) for (j,), a in sp.Poly(sp.expand(poly), _Z).terms())
+
+
+def label_transform(link: str | sp.Expr) -> tuple[sp.Expr, int]:
+    r"""``(T, k*)``: a label transform :math:`T(y)` that brings the information exponent down to the generative
+    exponent :math:`k^*` (Damian, Pillaud-Vivien, Lee, Bruna 2024, arXiv 2403.05529), for a polynomial link.
+
+    :math:`k^*` is the smallest information exponent of :math:`T(y)` over :math:`T \in L^2(P_y)`
+    (:func:`~flt_theory.symbolic.generative.generative_exponent`, computed from its definition). The transform is
+    the lowest power :math:`y^p` whose composition :math:`g^p` has information exponent :math:`k^*` (its Hermite
+    coefficient :math:`\mathbb E[g^p\,\mathrm{He}_{k^*}] \ne 0`), standardised to mean 0 and variance 1 (the
+    constant does not move the population loss on the sphere; it only adds noise).
+
+    >>> label_transform("He4(z)")
+    (sqrt(638)*(y**2 - 24)/15312, 2)
+    """
+    g = _link(link)
+    if not g.is_polynomial(_Z):
+        raise InvalidParameterError(f"The 'target' parameter {link!r}: a label transform needs a polynomial link.")
+    k_star = generative_exponent(Target.from_links([g]))
+    if k_star is None:
+        raise InvalidParameterError(f"The 'target' parameter {link!r} has no generative exponent (constant link).")
+    for p in range(1, MAX_LABEL_POWER + 1):
+        h = sp.expand(g**p)
+        if link_exponent(h) == k_star:
+            mean = _gaussian_mean(h)
+            return (_Y**p - mean) / sp.sqrt(_gaussian_mean(h * h) - mean**2), int(k_star)
+    raise InvalidParameterError(f"The 'target' parameter {link!r}: no power y^p, p <= {MAX_LABEL_POWER}, reaches "
+                                f"the generative exponent {k_star}.")
+
+
+def transformed_link(link: str | sp.Expr) -> sp.Expr:
+    """:math:`T(g(z))` of :func:`label_transform`, expanded in :math:`z`: the link the learner effectively sees.
+
+    >>> link_exponent(transformed_link("He4(z)"))
+    2
+    """
+    transform, _ = label_transform(link)
+    return sp.expand(transform.subs(_Y, _link(link)))
+
+
+def label_transform_law(link: str | sp.Expr) -> Law:
+    r"""Online SGD with the student :math:`\mathrm{He}_{k^*}` on the transformed labels :math:`T(y)`
+    (:func:`label_transform`) needs the samples of information exponent :math:`k^*`: :math:`n \asymp d\log d` at
+    :math:`k^* = 2` (Ben Arous et al. 2021 applied to :math:`T \circ g`; Damian, Pillaud-Vivien, Lee, Bruna 2024
+    for the generative exponent), with :math:`\eta = \tilde\eta\,d^{-\max(1, k^*/2)}`.
+
+    >>> label_transform_law("He4(z)").value
+    d*log(d)
+    """
+    transform, k_star = label_transform(link)
+    return _time_law(
+        name=f"label-transformed weak recovery time k*={k_star}", value=time_value(k_star),
+        conditions=(rf"T(y) = {sp.latex(transform)}", rf"\sigma = \mathrm{{He}}_{{{k_star}}}",
+                    rf"\eta = \tilde\eta\, d^{{-{sp.latex(step_size_power(k_star))}}}", r"m_0 \asymp d^{-1/2}"),
+        source=DPVLB, regime=f"g = {_link(link)}, labels T(y), spherical online SGD, fresh samples",
+        words=(f"online SGD on the labels T(y) = {transform} needs n ≍ {time_value(k_star)} samples (generative "
+               f"exponent k* = {k_star}; on y itself: {time_value(link_exponent(link))})"),
         hypotheses=tuple(HYPOTHESES.values()), hypotheses_reading=_READING,
     )
 

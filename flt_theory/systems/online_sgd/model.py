@@ -40,6 +40,11 @@ Markov chain whose step draws :math:`(z_1, z_2, q)` — three numbers, whatever 
 two-sample Kolmogorov–Smirnov test, and checks that the same test rejects the reduction without the remainder
 (:math:`q = 0`).
 
+Smoothed loss (``smoothing`` :math:`= \lambda > 0`; Damian, Nichani, Ge, Lee 2023, arXiv 2305.10633). The per-sample
+smoothed loss is a function of :math:`u` and :math:`\|x\|^2` only (:mod:`.smoothing`), so its spherical gradient is
+again :math:`c\,(x - u w)` with :math:`c` a polynomial in :math:`(u, \|x\|^2 - u^2)`, and the reduction above holds
+unchanged with :math:`\|x\|^2 = z_1^2 + z_2^2 + q`: the remainder now enters the coefficient too.
+
 Initialisation. :math:`m_0 = a/\sqrt d` with :math:`a` = ``overlap0`` (the typical overlap of a uniform start,
 taken positive), :math:`s_0 = \sqrt{1 - m_0^2}`.
 
@@ -71,6 +76,7 @@ from ...numeric.activation import Activation, as_activation
 from ...numeric.backend import check_finite, resolve_device
 from ...numeric.data import as_seeds, seeded_normal
 from ...numeric.seeds import fold_in
+from .smoothing import SmoothedLoss, smoothed_loss_by_quadrature, smoothing_nodes
 
 __all__ = ["BLOCK_STEPS", "LOSSES", "THRESHOLD", "OnlineSGDResult", "PolynomialLink", "gradient_coefficient", "literal_online_sgd",
            "online_sgd", "reduced_step"]
@@ -98,11 +104,15 @@ class OnlineSGDResult:
     final_overlap
         :math:`m` at the end of the seed's run, shape ``(seeds,)``: at its recovery step when
         ``stop_at_recovery``, else after ``max_steps`` steps.
+    trace
+        With ``trace_every`` :math:`= k > 0`: :math:`m` after steps :math:`k, 2k, \dots` of the steps run, shape
+        ``(points, seeds)``; else None.
     """
 
     steps: torch.Tensor
     censored: torch.Tensor
     final_overlap: torch.Tensor
+    trace: torch.Tensor | None = None
 
 
 @dataclass(frozen=True)
@@ -164,9 +174,11 @@ def gradient_coefficient(loss: str, activation: Activation | PolynomialLink, u: 
 
 
 def reduced_step(m: torch.Tensor, s: torch.Tensor, z1: torch.Tensor, z2: torch.Tensor, root_q: torch.Tensor,
-                 y: torch.Tensor, eta: float, loss: str, activation: Activation | PolynomialLink) -> tuple[torch.Tensor, torch.Tensor]:
+                 y: torch.Tensor, eta: float, loss: str, activation: Activation | PolynomialLink,
+                 smoothed: SmoothedLoss | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     r"""One exact step of the reduced dynamics: :math:`(m, s) \mapsto (m', s')` (module docstring), all ``(seeds,)``;
-    ``root_q`` is :math:`\sqrt q = \|r\|`.
+    ``root_q`` is :math:`\sqrt q = \|r\|`. With ``smoothed``, the coefficient :math:`c` is that of the smoothed
+    per-sample loss (:mod:`.smoothing`), a function of :math:`u` and :math:`\|x\|^2 = z_1^2 + z_2^2 + q`.
 
     >>> one = torch.ones(1, dtype=torch.float64)
     >>> m, s = reduced_step(0 * one, one, one, 0 * one, 0 * one, one, 0.5, "correlation", as_activation("z"))
@@ -174,7 +186,10 @@ def reduced_step(m: torch.Tensor, s: torch.Tensor, z1: torch.Tensor, z2: torch.T
     (0.447214, 1.0)
     """
     u = torch.addcmul(m * z1, s, z2)
-    h = eta * gradient_coefficient(loss, activation, u, y)
+    if smoothed is None:
+        h = eta * gradient_coefficient(loss, activation, u, y)
+    else:
+        h = eta * smoothed.coefficient(u, z1 * z1 + z2 * z2 + root_q * root_q - u * u, y)
     a = torch.addcmul(m, h, m * u - z1)
     b = torch.addcmul(s, h, s * u - z2)
     rest = torch.hypot(b, h * root_q)
@@ -193,6 +208,17 @@ def _check(d: int, eta: float, max_steps: int, overlap0: float, loss: str, calle
     if loss not in LOSSES:
         raise InvalidParameterError(f"The 'loss' parameter of {caller} must be one of {LOSSES}. Got {loss!r} instead.")
     return d, eta, max_steps, overlap0
+
+
+def _smoothed(student: Activation | PolynomialLink, smoothing: float, d: int, loss: str,
+              caller: str) -> SmoothedLoss | None:
+    smoothing = check_real(smoothing, "smoothing", minimum=0, caller=caller)
+    if smoothing == 0:
+        return None
+    if not isinstance(student, PolynomialLink):
+        raise InvalidParameterError(f"The 'smoothing' parameter of {caller} needs a polynomial student (a "
+                                    f"PolynomialLink). Got {student!r} instead.")
+    return SmoothedLoss(student.coefficients, lam=smoothing, d=d, loss=loss)
 
 
 def _block(seeds: tuple[int, ...], block: int, d: int, device: torch.device) -> tuple[torch.Tensor, ...]:
@@ -222,6 +248,8 @@ def online_sgd(
     overlap0: float = 1.0,
     symmetric: bool = False,
     stop_at_recovery: bool = True,
+    smoothing: float = 0.0,
+    trace_every: int = 0,
     device: str | torch.device = "auto",
 ) -> OnlineSGDResult:
     r"""Spherical online SGD in reduced coordinates, batched over seeds (module docstring).
@@ -248,6 +276,11 @@ def online_sgd(
         Weak recovery as :math:`|m| \ge 1/2` (else :math:`m \ge 1/2`).
     stop_at_recovery
         End the run once every seed has recovered (``final_overlap`` is then the overlap at recovery).
+    smoothing
+        Smoothing radius :math:`\lambda` of the loss (Damian et al. 2023, :mod:`.smoothing`); 0 (default): none.
+        Needs a polynomial student (a :class:`PolynomialLink`).
+    trace_every
+        Record the overlap every this many steps (a divisor of :data:`BLOCK_STEPS`); 0 (default): no trace.
     device
         ``"auto"``, ``"cpu"``, ``"cuda"``…
 
@@ -260,6 +293,12 @@ def online_sgd(
     dev = resolve_device(device)
     target = _as_link(link)
     student = target if activation is None else _as_link(activation)
+    smoothed = _smoothed(student, smoothing, d, loss, "online_sgd")
+    trace_every = check_int(trace_every, "trace_every", minimum=0, caller="online_sgd")
+    if trace_every and BLOCK_STEPS % trace_every:
+        raise InvalidParameterError(f"The 'trace_every' parameter of online_sgd must divide {BLOCK_STEPS}. Got "
+                                    f"{trace_every!r} instead.")
+    traces = []
     n = len(seeds)
     m = torch.full((n,), overlap0 / math.sqrt(d), device=dev, dtype=_DTYPE)
     s = torch.sqrt(1 - m * m)
@@ -274,10 +313,12 @@ def online_sgd(
             length = min(BLOCK_STEPS, max_steps - block * BLOCK_STEPS)
             path = []
             for t in range(length):
-                m, s = reduced_step(m, s, z1[t], z2[t], root_q[t], y[t], eta, loss, student)
+                m, s = reduced_step(m, s, z1[t], z2[t], root_q[t], y[t], eta, loss, student, smoothed)
                 path.append(m)
             path = torch.stack(path)
             check_finite(path, "the overlap", "lower the step size")
+            if trace_every:
+                traces.append(path[trace_every - 1::trace_every])
             hit = (path.abs() if symmetric else path) >= THRESHOLD
             first = hit.to(torch.int8).argmax(0)
             new = hit.any(0) & ~done
@@ -287,7 +328,8 @@ def online_sgd(
             if stop_at_recovery and bool(done.all()):
                 break
     final = torch.where(done, final, m) if stop_at_recovery else m
-    return OnlineSGDResult(steps=steps.clone(), censored=(~done).clone(), final_overlap=final.clone())
+    return OnlineSGDResult(steps=steps.clone(), censored=(~done).clone(), final_overlap=final.clone(),
+                           trace=torch.cat(traces) if trace_every else None)
 
 
 def literal_online_sgd(
@@ -301,6 +343,7 @@ def literal_online_sgd(
     activation: Link | None = None,
     overlap0: float = 1.0,
     remainder: bool = True,
+    smoothing: float = 0.0,
     device: str | torch.device = "auto",
 ) -> torch.Tensor:
     r"""The literal :math:`d`-dimensional spherical online SGD (module docstring), for checking the reduction.
@@ -309,6 +352,9 @@ def literal_online_sgd(
     :math:`e_1^\perp` (stream ``"online-sgd/literal-init"``), samples :math:`x_t` from stream
     ``"online-sgd/literal-x"``. ``remainder=False`` keeps only the two coordinates of each sample along
     :math:`w^*` and :math:`e` (the wrong reduction that drops :math:`r`: a negative control of the test).
+    ``smoothing`` :math:`= \lambda > 0` differentiates the smoothed per-sample loss by its definition
+    (:func:`~.smoothing.smoothed_loss_by_quadrature`, autograd in :math:`d` dimensions; needs :math:`d \ge 4` and a
+    polynomial student).
     Returns the overlaps :math:`m_1 \dots m_T`, shape ``(seeds, steps)``; memory :math:`O(\text{seeds}\cdot T d)`.
 
     >>> path = literal_online_sgd("He2(z)", 8, eta=0.05, seeds=2, steps=10, device="cpu")
@@ -320,6 +366,8 @@ def literal_online_sgd(
     dev = resolve_device(device)
     target = _as_link(link)
     student = target if activation is None else _as_link(activation)
+    smoothed = _smoothed(student, smoothing, d, loss, "literal_online_sgd")
+    nodes = None if smoothed is None else smoothing_nodes(d, len(student.coefficients) + 1, device=dev)
     v = seeded_normal(seeds, (d,), "online-sgd/literal-init", device=dev, dtype=_DTYPE)
     v[:, 0] = 0
     v = v / v.norm(dim=-1, keepdim=True)
@@ -334,9 +382,15 @@ def literal_online_sgd(
             e[:, 0] = 0
             e = e / e.norm(dim=-1, keepdim=True)
             x = x[:, :1] * torch.eye(1, d, device=dev, dtype=_DTYPE) + (x * e).sum(-1, keepdim=True) * e
-        u = (w * x).sum(-1)
-        c = gradient_coefficient(loss, student, u, target(x[:, 0]))
-        w = w - (eta * c)[:, None] * (x - u[:, None] * w)
+        if nodes is None:
+            u = (w * x).sum(-1)
+            c = gradient_coefficient(loss, student, u, target(x[:, 0]))
+            w = w - (eta * c)[:, None] * (x - u[:, None] * w)
+        else:
+            with torch.enable_grad():
+                leaf = w.detach().requires_grad_(True)
+                value = smoothed_loss_by_quadrature(leaf, x, target(x[:, 0]), student, smoothing, loss, nodes)
+                w = w - eta * torch.autograd.grad(value.sum(), leaf)[0]
         w = w / w.norm(dim=-1, keepdim=True)
         out.append(w[:, 0])
     return torch.stack(out, dim=1)
