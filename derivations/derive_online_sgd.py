@@ -234,9 +234,5 @@ def test_label_transform_reaches_the_generative_exponent():
     assert mean(he4 * he2) == 0 and link_exponent(h) == 2
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("scale", ["small", "paper"])
-def test_label_transform_claim(scale):
-    """``time-transform-k4`` (d log d against the rate d³ of the untransformed labels): about 30 s at the small
-    scale (d = 128 … 512), outside the default run."""
-    test_claim("online-sgd/time-transform-k4", scale)
+#: Run by test_claim like the others (about 30 s at the small scale under load: d = 128 … 512).
+CLAIMS += ["online-sgd/time-transform-k4"]

@@ -39,7 +39,8 @@ def test_relu_boundary_slope_is_minus_one_quarter():
 
 @pytest.mark.slow
 def test_relu_q_boundary_is_independent_of_d():
-    # Cao et al. 2022: n SNR*^q = const, no d at fixed n. Measured (q = 3, n = 32, d = 1e4..1e6, 8 seeds):
+    # Cao et al. 2022: n SNR*^q = const, no d at fixed n, here OUTSIDE Condition 4.2 (GD, d < m^4 n^4; the claim
+    # signal-noise/relu3-boundary-d measures inside). Measured (q = 3, n = 32, d = 1e4..1e6, 8 seeds):
     # exponent of SNR* in d -0.025; tolerance 0.05 (log factors of the tilde-Omega); control: ReLU's (nd)^(-1/4).
     ds = np.array([10**4, 10**5, 10**6])
     y = np.stack([_snr_star(3, 32, d, 8, eta_scale=0.3, s0=0.01, level=0.25, low=0.05, high=1.5, max_steps=3000)
@@ -50,7 +51,9 @@ def test_relu_q_boundary_is_independent_of_d():
 
 @pytest.mark.slow
 def test_relu_q_boundary_slope_in_n_is_shallower_than_minus_one_over_q():
-    # Finding: at n = 16..256, d = 1e5, m = 10, the ReLU^3 boundary slope is -0.293 [-0.310, -0.275]: the literal
+    # Outside Cao et al.'s Condition 4.2 (GD, d = 1e5, sigma0 sqrt(d) = 0.01; laws.relu_q_slope_finding, kept on
+    # record; the claim signal-noise/relu3-boundary-slope measures inside, by gradient flow).
+    # At n = 16..256, d = 1e5, m = 10, the ReLU^3 boundary slope is -0.293 [-0.310, -0.275]: the literal
     # -1/q of Cao et al. 2022 is excluded at these sizes (n SNR*^3 grows ~ n^0.12, the log factor of tilde-Omega),
     # and so is -1/(q+1); the slope lies strictly between them.
     ns = np.array([16, 32, 64, 128, 256])

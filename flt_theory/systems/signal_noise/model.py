@@ -8,6 +8,7 @@ dimension; a seed's row never depends on which seeds share the batch.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 
@@ -24,9 +25,12 @@ from ...numeric.signal_noise import (
     run_records,
     train,
 )
+from ...numeric.signal_noise_flow import gradient_flow
 
 __all__ = [
+    "DYNAMICS",
     "boundary_mu_norm",
+    "final_test_error",
     "boundary_rows",
     "error_curve_rows",
     "growth_rows",
@@ -38,6 +42,31 @@ __all__ = [
 ]
 
 
+#: How a run trains: ``"gd"`` — full-batch GD with step ``cfg.eta`` for at most ``cfg.max_steps`` steps
+#: (:func:`~flt_theory.numeric.signal_noise.train`); ``"flow"`` — its gradient flow, the limit of every step
+#: :math:`\eta \to 0`, to :math:`L_S \le \varepsilon` or the natural time ``max_time``
+#: (:func:`~flt_theory.numeric.signal_noise_flow.gradient_flow`, ``rtol``).
+DYNAMICS = ("gd", "flow")
+
+
+def final_test_error(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, mu_norm: torch.Tensor, *, dynamics: str = "gd",
+                     max_time: float = 0.0, rtol: float = 1e-4) -> torch.Tensor:
+    r"""Per-seed test error at the stop of a run at :math:`\|\mu\|` = ``mu_norm`` (seeds,), trained by ``dynamics``
+    (:data:`DYNAMICS`).
+
+    >>> dr = draw(1, n=8, d=2000, width=3, n_test=500, device="cpu")
+    >>> cfg = SignalNoiseConfig(q=3, mu_norm=1.0, sigma0=0.3 / 2000**0.5, eta=0.25 / 2000, eps=0.05, max_steps=10**4)
+    >>> gd, flow = (final_test_error(dr, cfg, torch.tensor([20.0]), dynamics=k, max_time=1e6) for k in DYNAMICS)
+    >>> abs(float(gd[0] - flow[0])) < 0.01
+    True
+    """
+    if dynamics == "gd":
+        return train(dr, cfg, mu_norm=mu_norm).test_error
+    if dynamics == "flow":
+        return gradient_flow(dr, cfg, mu_norm=mu_norm, max_time=max_time, rtol=rtol).test_error
+    raise InvalidParameterError(f"The 'dynamics' parameter must be one of {DYNAMICS}. Got {dynamics!r} instead.")
+
+
 def boundary_mu_norm(
     dr: SignalNoiseDraw,
     cfg: SignalNoiseConfig,
@@ -46,10 +75,14 @@ def boundary_mu_norm(
     low: float,
     high: float,
     iterations: int = 12,
+    dynamics: str = "gd",
+    max_time: float = 0.0,
+    rtol: float = 1e-4,
 ) -> torch.Tensor:
     r"""Per-seed :math:`\|\mu\|^*` where the final test error crosses ``level``, by bisection in
     :math:`\log\|\mu\|` over ``[low, high]`` (all seeds bisected together, each with its own midpoint;
-    the draw is shared by every :math:`\|\mu\|`, so each seed's curve is one realisation).
+    the draw is shared by every :math:`\|\mu\|`, so each seed's curve is one realisation); each run trained by
+    ``dynamics`` (:func:`final_test_error`).
 
     Returns
     -------
@@ -73,10 +106,11 @@ def boundary_mu_norm(
     seeds = len(dr.seeds)
     lo = torch.full((seeds,), math.log(low)).to(dr.y)
     hi = torch.full((seeds,), math.log(high)).to(dr.y)
-    ok = (train(dr, cfg, mu_norm=lo.exp()).test_error > level) & (train(dr, cfg, mu_norm=hi.exp()).test_error <= level)
+    error = functools.partial(final_test_error, dr, cfg, dynamics=dynamics, max_time=max_time, rtol=rtol)
+    ok = (error(lo.exp()) > level) & (error(hi.exp()) <= level)
     for _ in range(iterations):
         mid = 0.5 * (lo + hi)
-        above = train(dr, cfg, mu_norm=mid.exp()).test_error > level
+        above = error(mid.exp()) > level
         lo, hi = torch.where(above, mid, lo), torch.where(above, hi, mid)
     star = (0.5 * (lo + hi)).exp()
     return torch.where(ok, star, torch.full_like(star, math.nan))
@@ -185,13 +219,18 @@ def boundary_rows(
     grid_low: float = 0.0,
     grid_high: float = 0.0,
     sigma_xi: float = 1.0,
+    dynamics: str = "gd",
+    max_time: float = 0.0,
+    rtol: float = 1e-4,
     seeds: Sequence[int],
     device: str | torch.device = "auto",
 ) -> list[dict[str, float]]:
     r"""Per seed: the bisected boundary :math:`\mathrm{SNR}^*` where the final test error crosses ``level``
     (``snr_star``, ``mu_star``; NaN when ``[snr_low, snr_high]`` does not straddle it) and, with
     ``grid = K > 0``, the final test error ``err_k`` at ``K`` log-spaced ``snr_k`` from ``grid_low`` to
-    ``grid_high`` (default: the bisection's bracket) — the phase diagram, on the same draw.
+    ``grid_high`` (default: the bisection's bracket) — the phase diagram, on the same draw. Every run is trained by
+    ``dynamics`` (:data:`DYNAMICS`; with ``"flow"``, ``eta`` and ``max_steps`` are unused and ``max_time`` bounds the
+    natural time).
 
     >>> rows = boundary_rows(activation="relu", n=16, d=4000, width=4, sigma0=1e-3, eta=0.02, eps=0.05,
     ...                      max_steps=3000, n_test=2000, level=0.1, snr_low=0.016, snr_high=0.63, iterations=5,
@@ -203,10 +242,13 @@ def boundary_rows(
     cfg = SignalNoiseConfig(q=activation_power(activation), mu_norm=1.0, sigma_xi=sigma_xi, sigma0=sigma0, eta=eta,
                             eps=eps, max_steps=max_steps)
     scale = sigma_xi * math.sqrt(d)
-    star = boundary_mu_norm(dr, cfg, level=level, low=snr_low * scale, high=snr_high * scale, iterations=iterations)
+    how = dict(dynamics=dynamics, max_time=max_time, rtol=rtol)
+    star = boundary_mu_norm(dr, cfg, level=level, low=snr_low * scale, high=snr_high * scale, iterations=iterations,
+                            **how)
     rows = [{"snr_star": float(s) / scale, "mu_star": float(s)} for s in star.cpu().tolist()]
     grid = check_int(grid, "grid", minimum=0, caller="boundary_rows")
-    _add_error_grid(rows, dr, cfg, log_grid(grid_low or snr_low, grid_high or snr_high, grid), lambda snr: snr * scale, "snr")
+    _add_error_grid(rows, dr, cfg, log_grid(grid_low or snr_low, grid_high or snr_high, grid), lambda snr: snr * scale, "snr",
+                    **how)
     return rows
 
 
@@ -220,11 +262,12 @@ def log_grid(first: float, last: float, points: int) -> list[float]:
 
 
 def _add_error_grid(rows: list[dict[str, float]], dr: SignalNoiseDraw, cfg: SignalNoiseConfig, values: Sequence[float],
-                    mu_norm_of: Callable[[float], float], key: str) -> None:
-    """Train once per grid value (``mu_norm_of(value)`` for every seed of the draw) and add ``{key}_k`` and
-    ``err_k`` (the final test error) to each seed's row."""
+                    mu_norm_of: Callable[[float], float], key: str, **how) -> None:
+    """Train once per grid value (``mu_norm_of(value)`` for every seed of the draw; ``how``: the dynamics of
+    :func:`final_test_error`) and add ``{key}_k`` and ``err_k`` (the final test error) to each seed's row."""
     for k, value in enumerate(values):
-        errors = train(dr, cfg, mu_norm=torch.full((len(dr.seeds),), mu_norm_of(value))).test_error.cpu().tolist()
+        mu = torch.full((len(dr.seeds),), mu_norm_of(value))
+        errors = final_test_error(dr, cfg, mu, **how).cpu().tolist()
         for row, err in zip(rows, errors):
             row[f"{key}_{k}"], row[f"err_{k}"] = value, float(err)
 
