@@ -162,7 +162,7 @@ def record_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[
 
     head = ["Recorded by `flt check PATHS --scale SCALE --record flt_theory/report/verdict_record.json` (decided at "
             "the family-wise level of the whole catalogue). A verdict whose claim or simulation changed since it was "
-            "recorded is marked stale; *not run* means no run at that scale has been recorded.", ""]
+            "recorded is marked stale; 'not run' means no run at that scale has been recorded.", ""]
     if record is None:
         return head + ["No verdict is recorded yet."]
     by_scale = {scale: verdict_rows(record, claims, scale) for scale in SCALES}
