@@ -6,7 +6,10 @@ Two forms, one command:
   checks each by simulation with its wrong law (:func:`flt_theory.systems.giant_step.verify.verify`);
 * ``flt verify --system SYSTEM --law "OBS ~ EXPR" [--over NAME=V1,V2,...]... [--fix NAME=VALUE]...`` checks a
   researcher's own power law for an observable of any system, with the wrong laws (each exponent ± 1/2) on the
-  same measurement (:func:`flt_theory.report.verify_law.verify_law`).
+  same measurement (:func:`flt_theory.report.verify_law.verify_law`);
+* ``flt verify --system SYSTEM --law "PARAM* ~ EXPR" --where "OBS = LEVEL" ...`` checks a level-set law: PARAM is
+  solved at every grid point for where the seed-mean of OBS crosses LEVEL (one crossing per seed group), and the
+  crossings' power law is checked the same way.
 
 Exit code 0 when everything checked passes, 1 otherwise (a fail or an inconclusive), 2 on bad input.
 """
@@ -61,6 +64,11 @@ def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict:
 @click.option("--system", default=None, metavar="SYSTEM", help="Check a law of this system (with --law) instead of TARGET.")
 @click.option("--law", default=None, metavar="'OBS ~ EXPR'",
               help="With --system: an observable's power law in the system's parameters, e.g. 'rel_change ~ width**(-1/2)'.")
+@click.option("--where", default=None, metavar="'OBS = LEVEL'",
+              help="With a level-set law 'PARAM* ~ EXPR': solve PARAM where the seed-mean of OBS crosses LEVEL, e.g. "
+                   "--law 'eta* ~ (n*p**2/d)**(1/2)' --where 'norm_growth = 1'.")
+@click.option("--groups", type=click.IntRange(2, 256), default=None, metavar="G",
+              help="With --where: disjoint seed groups, one crossing each (default: one per seed).")
 @click.option("--over", multiple=True, metavar="NAME=V1,V2,...",
               help="With --system: a parameter's values on the grid (repeatable; default: each parameter of EXPR over "
                    "1/4..4 times its declared value).")
@@ -81,8 +89,8 @@ def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict:
                    "and can be \\input into a paper whose preamble loads amsmath, amssymb, booktabs and longtable.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.pass_context
-def verify_command(ctx: click.Context, target: str | None, system: str | None, law: str | None, over: tuple[str, ...],
-                   fix: tuple[str, ...], alpha: float, activation: str, steps: int, scale: str, budget: float,
+def verify_command(ctx: click.Context, target: str | None, system: str | None, law: str | None, where: str | None,
+                   groups: int | None, over: tuple[str, ...], fix: tuple[str, ...], alpha: float, activation: str, steps: int, scale: str, budget: float,
                    seeds: int | None, latex_file: str | None, as_json: bool) -> None:
     """Check predictions by simulation, each against a deliberately wrong law on the same measurement.
 
@@ -93,15 +101,20 @@ def verify_command(ctx: click.Context, target: str | None, system: str | None, l
     flt verify --system SYSTEM --law "OBS ~ EXPR": fit the exponents of every parameter varied on the grid jointly
     (seed bootstrap) and compare them with EXPR's; the wrong laws move each exponent by 1/2.
 
+    flt verify --system SYSTEM --law "PARAM* ~ EXPR" --where "OBS = LEVEL": at every grid point solve PARAM where
+    the seed-mean of OBS crosses LEVEL (bracket by doubling, bisection in log PARAM to 2%), one crossing per seed
+    group, and check the crossings' power law the same way.
+
     Verdicts: pass (law passes, wrong laws rejected), fail, inconclusive (with the reason and the seeds or size
     that would resolve it). Exit 0 when every prediction passes, 1 otherwise, 2 on bad input."""
     if system is not None or law is not None:
-        _verify_system_law(ctx, target, system, law, over, fix, alpha, budget, seeds, latex_file, as_json)
+        _verify_system_law(ctx, target, system, law, where, groups, over, fix, alpha, budget, seeds, latex_file, as_json)
         return
     if target is None:
         raise InputError("TARGET", "give a TARGET, or --system SYSTEM --law 'OBS ~ EXPR'")
-    if over or fix:
-        raise InputError("--over" if over else "--fix", "applies to --system SYSTEM --law 'OBS ~ EXPR' only")
+    for option, given in (("--over", over), ("--fix", fix), ("--where", where), ("--groups", groups)):
+        if given:
+            raise InputError(option, "applies to --system SYSTEM --law 'OBS ~ EXPR' only")
     from ..systems.giant_step.verify import verify, verify_latex_table, verify_text
 
     try:
@@ -128,7 +141,7 @@ def verify_command(ctx: click.Context, target: str | None, system: str | None, l
 
 
 def _verify_system_law(ctx: click.Context, target: str | None, system: str | None, law: str | None,
-                       over: tuple[str, ...], fix: tuple[str, ...], alpha: float, budget: float, seeds: int | None,
+                       where: str | None, groups: int | None, over: tuple[str, ...], fix: tuple[str, ...], alpha: float, budget: float, seeds: int | None,
                        latex_file: str | None, as_json: bool) -> None:
     """``flt verify --system SYSTEM --law LAW`` (module docstring)."""
     if target is not None:
@@ -140,7 +153,7 @@ def _verify_system_law(ctx: click.Context, target: str | None, system: str | Non
     from ..report.verify_law import verify_law
 
     try:
-        result = verify_law(system, law, over=_assignments("--over", over, many=True),
+        result = verify_law(system, law, where=where, groups=groups, over=_assignments("--over", over, many=True),
                             fix=_assignments("--fix", fix, many=False), seeds=seeds or 8, alpha=alpha, budget=budget)
     except FLTError as exc:
         message = str(exc)

@@ -27,6 +27,27 @@ grows like :math:`\sqrt{d/n}`", "the NTK relative change is :math:`N^{-1/2}`". :
 A parameter of ``EXPR`` that the grid holds fixed cannot be tested; it is reported as such, never counted as
 agreement.
 
+**Level-set laws** ``PARAM* ~ EXPR`` with ``where="OBS = LEVEL"`` (``flt verify --law "eta* ~ (n*p**2/d)**(1/2)"
+--where "norm_growth = 1" --over d=64,128,256,512 --fix n=64``: the norm law :math:`\|w^1\|^2 - 1 \asymp
+d\eta^2/(np^2)` of Dandi et al. 2023, arXiv 2305.18270, reaches 1 at :math:`\eta^* \propto (np^2/d)^{1/2}`). PARAM is
+a numeric parameter of the experiment absent from EXPR, ``over`` and ``fix``; at every grid point it is solved for
+where the seed-mean of OBS crosses LEVEL (:mod:`.level_set`: doubling/halving from its declared value to a
+bracket, bounded, refused with an error naming the point when the admissible range holds no crossing; bisection in
+:math:`\log` PARAM to 2%; every evaluation a seeded, stored :func:`~flt_theory.runner.sweep` with the same seeds at
+every value of a point). **The interval.** The seeds are split into ``groups`` disjoint groups (default: one per
+seed) and each group's crossing is interpolated on the same evaluations, linearly in :math:`(\log \mathrm{PARAM},
+\log \mathrm{OBS})`. The (groups, points) table of these crossings is fitted by
+:func:`~flt_theory.compare.power_law.check_power_law_nd` exactly as a (seeds, points) table: its rows are
+independent (disjoint seeds), each row holds one group's crossings at every point (correlated, like one seed's
+observations: resampled whole), so its row bootstrap is the seed bootstrap it is calibrated for, and
+:math:`\log` of the row mean is fitted. Bootstrap replicates of the crossing would NOT do as rows: they are not
+independent and resampling them measures the Monte-Carlo error of the replicates (shrinking as
+:math:`1/\sqrt B`), not the seeds'. What is estimated is the exponent of :math:`\mathbb E[\mathrm{PARAM}^*_g]`,
+the crossing of a group's mean curve, which differs from the crossing of :math:`\mathbb E[\mathrm{OBS}]` by a
+Jensen term that varies along the grid only as the relative spread of OBS does (the same caveat as the observable
+form's mean over seeds; larger groups shrink it as 1/size, at the price of fewer rows). The wrong laws (± 1/2) are
+fitted on the same table.
+
 >>> law = parse_observable_law("rho_max ~ (d/n)**(1/2)", ["n", "d", "width"])
 >>> law.observable, law.exponents
 ('rho_max', {'d': 0.5, 'n': -0.5})
@@ -44,8 +65,8 @@ from typing import Any
 
 from ..errors import InvalidParameterError
 
-__all__ = ["FACTORS", "WRONG_SHIFT", "LawVerification", "ObservableLaw", "design_grid", "parse_observable_law",
-           "verify_law"]
+__all__ = ["FACTORS", "WRONG_SHIFT", "LawVerification", "LevelSetLaw", "ObservableLaw", "design_grid", "is_level_set",
+           "parse_level_set_law", "parse_observable_law", "verify_law"]
 
 #: Multiples of a parameter's base value that a grid designed without ``over`` takes (a 16-fold range, 1.2 decades).
 FACTORS = (0.25, 0.5, 1.0, 2.0, 4.0)
@@ -215,6 +236,33 @@ class ObservableLaw:
                 for k in varied for sign in (+1, -1)]
 
 
+def _split_law(text: str) -> tuple[str, str]:
+    """The two sides of ``LHS ~ EXPR`` (each stripped), refusing what is not one law of bounded length."""
+    if not isinstance(text, str) or text.count("~") != 1:
+        raise InvalidParameterError(f"--law: expected one 'OBS ~ EXPR' (an observable, '~', an expression). Got {text!r}.")
+    if len(text) > MAX_LAW_LENGTH:
+        raise InvalidParameterError(f"--law: longer than {MAX_LAW_LENGTH} characters.")
+    lhs, rhs = (part.strip() for part in text.split("~"))
+    if not rhs:
+        raise InvalidParameterError("--law: the right side (the expression) is empty.")
+    return lhs, rhs
+
+
+def _monomial(rhs: str, parameters: Sequence[str]) -> tuple[Any, dict[str, float]]:
+    """EXPR read by :class:`_PowerLawParser`: the sympy monomial (positive symbols) and each parameter's exponent."""
+    import sympy as sp
+
+    try:
+        coefficient, exponents = _PowerLawParser(rhs, parameters).parse()
+    except (OverflowError, ZeroDivisionError) as exc:
+        raise InvalidParameterError(f"--law: cannot read {rhs!r}: {exc}") from None
+    if not coefficient > 0:
+        raise InvalidParameterError(f"--law: {rhs!r} must be positive (a law OBS ~ C * EXPR with C > 0).")
+    symbols = {name: sp.Symbol(name, positive=True) for name in exponents}
+    expression = sp.Mul(*(symbols[k] ** sp.nsimplify(v) for k, v in sorted(exponents.items())))
+    return expression, {k: float(v) for k, v in sorted(exponents.items())}
+
+
 def parse_observable_law(text: str, parameters: Sequence[str]) -> ObservableLaw:
     """Parse ``OBS ~ EXPR`` where EXPR is a power law in ``parameters`` (module docstring; grammar:
     :class:`_PowerLawParser`).
@@ -226,27 +274,66 @@ def parse_observable_law(text: str, parameters: Sequence[str]) -> ObservableLaw:
     ...
     flt_theory.errors.InvalidParameterError: --law: cannot read 'exp(n)': exp(...) of a parameter is not a power law at 'exp' (position 0)
     """
-    import sympy as sp
-
-    if not isinstance(text, str) or text.count("~") != 1:
-        raise InvalidParameterError(f"--law: expected one 'OBS ~ EXPR' (an observable, '~', an expression). Got {text!r}.")
-    if len(text) > MAX_LAW_LENGTH:
-        raise InvalidParameterError(f"--law: longer than {MAX_LAW_LENGTH} characters.")
-    lhs, rhs = (part.strip() for part in text.split("~"))
+    lhs, rhs = _split_law(text)
     if not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", lhs):
         raise InvalidParameterError(f"--law: the left side must be an observable's name. Got {lhs!r}.")
-    if not rhs:
-        raise InvalidParameterError("--law: the right side (the expression) is empty.")
-    try:
-        coefficient, exponents = _PowerLawParser(rhs, parameters).parse()
-    except (OverflowError, ZeroDivisionError) as exc:
-        raise InvalidParameterError(f"--law: cannot read {rhs!r}: {exc}") from None
-    if not coefficient > 0:
-        raise InvalidParameterError(f"--law: {rhs!r} must be positive (a law OBS ~ C * EXPR with C > 0).")
-    symbols = {name: sp.Symbol(name, positive=True) for name in exponents}
-    expression = sp.Mul(*(symbols[k] ** sp.nsimplify(v) for k, v in sorted(exponents.items())))
-    return ObservableLaw(text=f"{lhs} ~ {rhs}", observable=lhs, expression=expression,
-                         exponents={k: float(v) for k, v in sorted(exponents.items())})
+    expression, exponents = _monomial(rhs, parameters)
+    return ObservableLaw(text=f"{lhs} ~ {rhs}", observable=lhs, expression=expression, exponents=exponents)
+
+
+@dataclasses.dataclass(frozen=True)
+class LevelSetLaw(ObservableLaw):
+    """``PARAM* ~ EXPR`` with ``where="OBS = LEVEL"`` parsed: ``parameter`` is solved for where the seed-mean of
+    ``observable`` crosses ``level``; ``exponents`` are EXPR's (the law of the crossing)."""
+
+    parameter: str = ""
+    level: float = 1.0
+
+
+_WHERE = re.compile(r"\s*(?P<obs>[A-Za-z_][A-Za-z_0-9]*)\s*=\s*(?P<level>[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*")
+
+
+def is_level_set(text: Any) -> bool:
+    """Whether ``text`` is a level-set law ``PARAM* ~ EXPR`` (its left side ends with ``*``).
+
+    >>> is_level_set("eta* ~ d**(-1/2)"), is_level_set("norm_growth ~ d")
+    (True, False)
+    """
+    return isinstance(text, str) and text.count("~") == 1 and text.split("~")[0].strip().endswith("*")
+
+
+def parse_level_set_law(text: str, where: str, parameters: Sequence[str]) -> LevelSetLaw:
+    """Parse ``PARAM* ~ EXPR`` and ``where = "OBS = LEVEL"`` (module docstring, level-set laws): PARAM one of
+    ``parameters`` not in EXPR, LEVEL a positive number.
+
+    >>> law = parse_level_set_law("eta* ~ (n*p**2/d)**(1/2)", "norm_growth = 1", ["d", "n", "p", "eta"])
+    >>> law.parameter, law.observable, law.level, law.exponents
+    ('eta', 'norm_growth', 1.0, {'d': -0.5, 'n': 0.5, 'p': 1.0})
+    >>> parse_level_set_law("eta* ~ d", "norm_growth > 1", ["d", "eta"])
+    Traceback (most recent call last):
+    ...
+    flt_theory.errors.InvalidParameterError: --where: expected 'OBS = LEVEL' (an output of the experiment, '=', a positive number). Got 'norm_growth > 1'.
+    """
+    lhs, rhs = _split_law(text)
+    match = re.fullmatch(r"([A-Za-z_][A-Za-z_0-9]*)\s*\*", lhs)
+    if match is None:
+        raise InvalidParameterError(f"--law: the left side of a level-set law must be 'PARAM*' (a parameter's name "
+                                    f"and '*'). Got {lhs!r}.")
+    parameter = match.group(1)
+    if parameter not in parameters:
+        raise InvalidParameterError(f"--law: {parameter!r} is not a numeric parameter of the experiment; its numeric "
+                                    f"parameters are {', '.join(sorted(parameters))}.")
+    where_match = _WHERE.fullmatch(where) if isinstance(where, str) else None
+    level = float(where_match.group("level")) if where_match else math.nan
+    if where_match is None or not (math.isfinite(level) and level > 0):
+        raise InvalidParameterError(f"--where: expected 'OBS = LEVEL' (an output of the experiment, '=', a positive "
+                                    f"number). Got {where!r}.")
+    expression, exponents = _monomial(rhs, parameters)
+    if parameter in exponents:
+        raise InvalidParameterError(f"--law: the solved parameter {parameter!r} also appears in the expression "
+                                    f"{rhs!r}; EXPR may use only the other parameters.")
+    return LevelSetLaw(text=f"{parameter}* ~ {rhs}", observable=where_match.group("obs"), expression=expression,
+                       exponents=exponents, parameter=parameter, level=level)
 
 
 def system_experiments(system: Any) -> list[Any]:
@@ -337,6 +424,14 @@ class LawVerification(dict):
     def __str__(self) -> str:
         lines = [f"{self['law']}  ({self['system']}, experiment {self['experiment']}; {self['points']} points x "
                  f"{self['seeds']} seeds)"]
+        if "crossings" in self:
+            name = f"{self['parameter']}*"
+            lines[0] += f" where {self['where']}; {self['groups']} seed groups"
+            for record in self["crossings"]:
+                point = ", ".join(f"{k}={record[k]}" for k in self["varied"])
+                lo, hi = record["group_ci"]
+                lines.append(f"  {point}: {name} = {record[name]:.4g} (groups' mean {record['group_mean']:.4g} "
+                             f"[{lo:.4g}, {hi:.4g}]; {len(record['evaluated'])} values evaluated)")
         for name in self["varied"]:
             lo, hi = self["ci"][name]
             lines.append(f"  exponent of {name}: measured {self['measured'][name]:.3g} [{lo:.3g}, {hi:.3g}], "
@@ -354,37 +449,110 @@ class LawVerification(dict):
         return f"<pre>{escape(str(self))}</pre>"
 
 
+class _NotRecorded(Exception):
+    """The experiment does not record the observable (its columns are the message)."""
+
+
+def _record(experiment: Any, points: Sequence[Mapping[str, Any]], keys: Sequence[str], observable: str,
+            seed_list: list[int], store: Any, jobs: int) -> Any:
+    """``observable`` at every point and seed through :func:`~flt_theory.runner.sweep` (seeded, stored): an array
+    (points, seeds), seeds in ``seed_list`` order; ``keys`` are the parameters that tell the points apart."""
+    import numpy as np
+
+    from ..runner import sweep
+
+    frame = sweep(experiment.name, points=list(points), seeds=seed_list, store=store, jobs=jobs)
+    if observable not in frame.columns:
+        raise _NotRecorded(", ".join(sorted(c for c in frame.columns if c not in points[0] and c != "experiment")))
+    frame = frame.sort_values("seed", kind="stable")
+    return np.array([[frame[np.logical_and.reduce([frame[k] == p[k] for k in keys]) & (frame["seed"] == s)]
+                      [observable].iloc[0] for s in seed_list] for p in points], dtype=float)
+
+
+def _measure_level_set(experiment: Any, parsed: LevelSetLaw, points: list[dict[str, Any]], varied: list[str],
+                       seed_list: list[int], groups: int, confidence: float, store: Any,
+                       jobs: int) -> tuple[Any, list[dict[str, Any]]]:
+    """The crossings of every grid point (:func:`~flt_theory.report.level_set.solve_crossings`): the (groups,
+    points) table the fit reads, and one record per point (its coordinates, the seed-mean crossing, the groups'
+    crossings with their mean and its interval at ``confidence`` (:func:`~flt_theory.compare.mean_ci`, on the log
+    scale), the evaluated ``[value, seed-mean]`` pairs in increasing value)."""
+    from ..compare import mean_ci
+    from .level_set import solve_crossings
+
+    name = parsed.parameter
+    keys = [*varied, name]
+
+    def at(i: int, value: float) -> dict[str, Any]:
+        return experiment.normalize({**points[i], name: value})
+
+    def admissible(i: int, value: float) -> bool:
+        try:
+            experiment.check_budget(at(i, value), len(seed_list))
+        except InvalidParameterError:
+            return False
+        return True
+
+    def evaluate(requests: list[tuple[int, float]]) -> Any:
+        return _record(experiment, [at(i, v) for i, v in requests], keys, parsed.observable, seed_list, store, jobs)
+
+    result = solve_crossings(evaluate, [points[i][name] for i in range(len(points))], parsed.level, groups=groups,
+                             integer=isinstance(points[0][name], int), admissible=admissible,
+                             labels=[", ".join(f"{k}={p[k]}" for k in varied) for p in points],
+                             observable=parsed.observable, parameter=name)
+    records = []
+    for p, c, g, values, means in zip(points, result.crossing, result.groups.T, result.values, result.means):
+        spread = mean_ci(g, confidence=confidence, bounds=(0.0, math.inf))
+        records.append({**{k: p[k] for k in varied}, f"{name}*": float(c), "group_crossings": g.tolist(),
+                        "group_mean": spread.value, "group_ci": [spread.low, spread.high],
+                        "evaluated": [[float(v), float(m)] for v, m in zip(values, means)]})
+    return result.groups, records
+
+
 def verify_law(
     system: str,
     law: str,
     *,
+    where: str | None = None,
     over: Mapping[str, Sequence[float]] | None = None,
     fix: Mapping[str, Any] | None = None,
     seeds: int = 8,
+    groups: int | None = None,
     seed_base: int = 0,
     alpha: float = 0.05,
     budget: float | None = None,
     store: Any = None,
     jobs: int = 1,
 ) -> LawVerification:
-    """Check the observable law ``law`` (``"OBS ~ EXPR"``) on ``system``'s simulation (module docstring).
+    """Check the observable law ``law`` (``"OBS ~ EXPR"``), or the level-set law ``"PARAM* ~ EXPR"`` with ``where``
+    (``"OBS = LEVEL"``), on ``system``'s simulation (module docstring).
 
     ``over`` maps parameters to the values of the grid; ``fix`` sets other parameters; ``seeds`` per point from
     ``seed_base``; the law is decided at ``alpha`` (its exponents' joint interval at confidence ``1 - alpha``);
-    ``budget`` (seconds) refuses a plan whose declared cost is larger. Bad input raises an
+    ``budget`` (seconds) refuses a plan whose declared cost is larger. A level-set law splits the seeds into
+    ``groups`` disjoint groups (default: one per seed), one crossing each. Bad input raises an
     :class:`~flt_theory.errors.InvalidParameterError` naming the option before anything runs.
     """
     import numpy as np
 
     from ..compare.power_law import check_power_law_nd
     from ..compare.verdict import FAIL, INCONCLUSIVE, PASS, decide_claim
-    from ..runner import sweep
     from ..systems import get_system
+    from .level_set import EVALUATIONS
 
     if isinstance(seeds, bool) or not isinstance(seeds, int) or not 2 <= seeds <= 4096:
         raise InvalidParameterError(f"--seeds: a power-law fit needs an int in [2, 4096] seeds. Got {seeds!r}.")
     if not 0 < alpha < 1:
         raise InvalidParameterError(f"--alpha: must be in (0, 1). Got {alpha!r}.")
+    level_set = is_level_set(law)
+    if level_set and where is None:
+        raise InvalidParameterError("--where: a level-set law 'PARAM* ~ EXPR' needs --where 'OBS = LEVEL'.")
+    if not level_set and where is not None:
+        raise InvalidParameterError("--where: applies to a level-set law 'PARAM* ~ EXPR' only (the left side of "
+                                    f"--law is a parameter's name and '*'). Got --law {law!r}.")
+    if groups is not None and (not level_set or isinstance(groups, bool) or not isinstance(groups, int)
+                               or not 2 <= groups <= seeds):
+        raise InvalidParameterError(f"--groups: a level-set law's seed groups, an int in [2, --seeds={seeds}]. "
+                                    f"Got {groups!r}{'' if level_set else ' with an observable law'}.")
     spec = get_system(system)
     usable, reasons = [], []
     for experiment in system_experiments(spec):
@@ -394,35 +562,47 @@ def verify_law(
             reasons.append(f"{experiment.name} has no parameter {', '.join(map(repr, unknown))} (its parameters: "
                            f"{', '.join(sorted(base))})")
             continue
+        numeric = [k for k, v in base.items() if _numeric(v)]
         try:
-            usable.append((experiment, parse_observable_law(law, [k for k, v in base.items() if _numeric(v)]), base))
+            parsed = parse_level_set_law(law, where, numeric) if level_set else parse_observable_law(law, numeric)
         except InvalidParameterError as exc:
+            if str(exc).startswith("--where"):
+                raise
             reasons.append(f"{experiment.name}: {str(exc).removeprefix('--law: ')}")
+            continue
+        for option, given in (("--over", over), ("--fix", fix)):
+            if level_set and parsed.parameter in (given or {}):
+                raise InvalidParameterError(f"{option}: {parsed.parameter} is the parameter the level-set law solves "
+                                            f"for; it starts from its declared value {base[parsed.parameter]!r}.")
+        usable.append((experiment, parsed, base))
     if not usable:
         option = "--law" if over is None and fix is None else "--law/--over/--fix"
         if len(reasons) == 1:
             raise InvalidParameterError(f"{option}: {reasons[0]}")
         raise InvalidParameterError(f"{option}: no experiment of system {system!r} can read {law!r}: {'; '.join(reasons)}.")
-    errors = []
+    errors, seed_list, crossings = [], list(range(seed_base, seed_base + seeds)), None
     for experiment, parsed, base in usable:
         points, varied = design_grid(experiment, base, parsed, over=over, fix=fix, seeds=seeds)
         estimate = [experiment.estimate(p, seeds) for p in points]
-        seconds = sum(e.seconds for e in estimate if e is not None)
+        seconds = sum(e.seconds for e in estimate if e is not None) * (EVALUATIONS if level_set else 1)
         if budget is not None and seconds > budget:
-            raise InvalidParameterError(f"--budget: the plan ({len(points)} points x {seeds} seeds) would take about "
-                                        f"{seconds:.3g} s by the experiment's declared cost, over {budget:g} s.")
-        frame = sweep(experiment.name, points=points, seeds=list(range(seed_base, seed_base + seeds)), store=store,
-                      jobs=jobs)
-        if parsed.observable not in frame.columns:
-            errors.append(f"{experiment.name} records {', '.join(sorted(c for c in frame.columns if c not in base))}")
+            raise InvalidParameterError(f"--budget: the plan ({len(points)} points x {seeds} seeds"
+                                        f"{f' x about {EVALUATIONS} values of {parsed.parameter}' if level_set else ''}) "
+                                        f"would take about {seconds:.3g} s by the experiment's declared cost, over "
+                                        f"{budget:g} s.")
+        try:
+            if level_set:
+                table, crossings = _measure_level_set(experiment, parsed, points, varied, seed_list, groups or seeds,
+                                                      1 - alpha, store, jobs)
+            else:
+                table = _record(experiment, points, varied, parsed.observable, seed_list, store, jobs).T
+        except _NotRecorded as exc:
+            errors.append(f"{experiment.name} records {exc}")
             continue
         break
     else:
-        raise InvalidParameterError(f"--law: no experiment of system {system!r} records {parsed.observable!r} "
-                                    f"({'; '.join(errors)}).")
-    frame = frame.sort_values("seed")
-    table = np.array([[frame[np.logical_and.reduce([frame[k] == p[k] for k in varied]) & (frame["seed"] == s)]
-                       [parsed.observable].iloc[0] for p in points] for s in sorted(frame["seed"].unique())], dtype=float)
+        raise InvalidParameterError(f"{'--where' if level_set else '--law'}: no experiment of system {system!r} records "
+                                    f"{parsed.observable!r} ({'; '.join(errors)}).")
     if not np.isfinite(table).all() or (table <= 0).any():
         bad = [points[j] for j in sorted(set(np.argwhere(~(table > 0))[:, 1]))]
         raise InvalidParameterError(f"--law: {parsed.observable} must be positive and finite at every point to fit a "
@@ -450,9 +630,11 @@ def verify_law(
         reason = f"{len(undecided)} wrong law(s) agree with the data too; " + undecided[0].to_decide
     if not_tested:
         reason += f"; not tested (held fixed): {', '.join(not_tested)}"
+    extra = {} if crossings is None else {"parameter": parsed.parameter, "where": f"{parsed.observable} = {parsed.level:g}",
+                                          "level": parsed.level, "groups": len(table), "crossings": crossings}
     return LawVerification(
         system=system, experiment=experiment.name, law=parsed.text, observable=parsed.observable,
         predicted=predicted, varied=varied, not_tested=not_tested,
         grid={k: sorted({p[k] for p in points}) for k in varied}, points=len(points), seeds=seeds,
         seed_base=seed_base, measured=measured, ci=cis, confidence=confidence, wrong_laws=wrong, outcome=outcome,
-        reason=reason, estimated_seconds=seconds)
+        reason=reason, estimated_seconds=seconds, **extra)

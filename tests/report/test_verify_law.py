@@ -84,3 +84,62 @@ def test_assignments():
     assert parse_assignment("eta=0.5,1", many=True) == ("eta", [0.5, 1])
     with pytest.raises(ValueError, match="expected one value"):
         parse_assignment("d=1,2", many=False)
+
+
+LEVEL_SET = "eta* ~ (n*p**2/d)**(1/2)"  # ||w^1||^2 - 1 ≍ d eta^2/(n p^2) reaches 1 at eta* ∝ (n p^2/d)^(1/2)
+
+
+def test_a_level_set_law_passes_and_a_wrong_exponent_fails_on_the_same_crossings(tmp_path):
+    store = tmp_path / "runs.sqlite"
+    true = verify_law("giant-step", LEVEL_SET, where="norm_growth = 1", over=GRID, fix={"n": 64}, seeds=8, store=store)
+    assert true.passed and all(w["rejected"] for w in true["wrong_laws"]) and true["not_tested"] == ["n", "p"]
+    lo, hi = true["ci"]["d"]
+    assert lo <= -0.5 <= hi and not lo <= 0 <= hi and not lo <= -1 <= hi
+    assert [c["d"] for c in true["crossings"]] == GRID["d"] and true["groups"] == 8
+    for record in true["crossings"]:
+        # one step moves w by a multiple of eta, so the norm growth is exactly quadratic in eta (per seed, hence
+        # for the mean): every evaluation predicts the crossing, eta * (1 / mean)^(1/2), which bisection must find
+        assert len(record["evaluated"]) >= 6
+        for eta, mean in record["evaluated"]:
+            assert eta * mean ** -0.5 == pytest.approx(record["eta*"], rel=1e-6)
+        assert len(record["group_crossings"]) == 8 and min(record["group_crossings"]) > 0
+        assert record["group_mean"] == pytest.approx(sum(record["group_crossings"]) / 8)
+        assert record["group_ci"][0] < record["group_mean"] < record["group_ci"][1]
+    wrong = verify_law("giant-step", "eta* ~ (n*p**2)**(1/2)/d", where="norm_growth = 1", over=GRID, fix={"n": 64},
+                       seeds=8, store=store)
+    assert wrong["outcome"] == "fail" and wrong["measured"] == true["measured"]  # the same crossings
+    assert "d=64: eta* = " in str(true) and json.loads(json.dumps(true)) == dict(true)
+
+
+def test_level_set_bad_input_names_the_option():
+    small = {"over": {"d": [64, 128]}, "fix": {"n": 64}, "seeds": 2}
+    for law, where, kwargs, match in [
+            ("eta2* ~ d**(-1/2)", "norm_growth = 1", small, "--law.*'eta2' is not a numeric parameter"),
+            ("eta* ~ eta*d", "norm_growth = 1", small, "--law.*'eta' also appears in the expression"),
+            ("eta* ~ d**(-1/2)", "norm_growth = 1", {**small, "over": {"d": [64, 128], "eta": [1, 2]}}, "--over: eta"),
+            ("eta* ~ d**(-1/2)", "norm_growth = 1", {**small, "fix": {"n": 64, "eta": 2.0}}, "--fix: eta"),
+            ("eta* ~ d**(-1/2)", "norm_growth > 1", small, "--where: expected 'OBS = LEVEL'"),
+            ("eta* ~ d**(-1/2)", "norm_growth = -1", small, "--where: expected 'OBS = LEVEL'"),
+            ("eta* ~ d**(-1/2)", None, small, "--where: a level-set law"),
+            ("norm_growth ~ d", "norm_growth = 1", small, "--where: applies to a level-set law"),
+            ("eta* ~ d**(-1/2)", "nope = 1", small, "--where: no experiment .* records 'nope'"),
+            ("eta* ~ d**(-1/2)", "norm_growth = 1", {**small, "groups": 3}, "--groups"),
+            ("eta* ~ d**(-1/2)", "norm_growth = 1e30", small, "--where: norm_growth does not cross 1e\\+30 as eta grows"
+                                                             ".* at d=64")]:
+        with pytest.raises(InvalidParameterError, match=match):
+            verify_law("giant-step", law, where=where, **kwargs)
+
+
+def test_cli_level_set_json_has_the_crossing_per_point():
+    runner = CliRunner()
+    args = ["verify", "--system", "giant-step", "--law", LEVEL_SET, "--over", "d=64,256", "--fix", "n=64",
+            "--seeds", "4"]
+    ok = runner.invoke(cli, args + ["--where", "norm_growth = 1", "--json"])
+    document = json.loads(ok.stdout)
+    assert [c["d"] for c in document["crossings"]] == [64, 256] and document["parameter"] == "eta"
+    assert document["crossings"][0]["eta*"] > document["crossings"][1]["eta*"] > 0
+    assert ok.exit_code == (0 if document["outcome"] == "pass" else 1)
+    for extra, option in [(["--where", "norm_growth"], "--where"), ([], "--where"),
+                          (["--where", "norm_growth = 1", "--groups", "9"], "--groups")]:
+        result = runner.invoke(cli, args + extra)
+        assert result.exit_code == 2 and option in result.output and "Traceback" not in result.output
