@@ -56,6 +56,7 @@ _LAZY = {
     **{name: f"{__name__}.systems:{name}" for name in _SYSTEMS_API},
     "check": f"{__name__}.report:check",
     "verify": f"{__name__}.systems.giant_step.verify:verify",
+    "verify_law": f"{__name__}.report.verify_law:verify_law",
     "measure_mass": f"{__name__}.systems.giant_step.simulate:measure_mass",
     "giant_step_laws": f"{__name__}.systems.giant_step.laws:giant_step_laws",
 }
@@ -96,5 +97,6 @@ __all__ = [
     "simulate",
     "sweep",
     "verify",
+    "verify_law",
     "__version__",
 ]
