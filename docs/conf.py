@@ -60,4 +60,8 @@ nitpick_ignore_regex = [
     ("py:class", r"[a-z_ ]+|\{.*|.*\}|'.*'|.*->.*"),
     # type aliases in the annotations
     ("py:class", r"ArrayLike|RngLike|Bounds|Mode|LawLike|Comparison|~?P"),
+    # standard-library types that a hint names by their short name (``from pathlib import Path``)
+    ("py:class", r"Path"),
+    # private classes in a hint (autodoc documents no private name, so these can never resolve)
+    ("py:class", r"flt_theory(\.\w+)*\._\w+"),
 ]

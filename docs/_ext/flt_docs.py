@@ -8,14 +8,16 @@
     law of its negative control as math, status, source, hypotheses, measurement), every law of the system
     (LaTeX rendered by MathJax), and the help of its ``flt simulate`` subcommand as the CLI prints it;
   - ``api/`` pages: the names of ``flt_theory.__all__`` (documented where they are defined) and one page per
-    module of :mod:`flt_theory.symbolic` and :mod:`flt_theory.compare` (autodoc).
+    module of the layers of :data:`API_PACKAGES`: :mod:`flt_theory.symbolic`, :mod:`flt_theory.compare`,
+    :mod:`flt_theory.runner` and :mod:`flt_theory.report` (autodoc).
 
 * The ``flt-example`` directive runs a script of ``docs/examples/`` (``python SCRIPT``, or ``pytest SCRIPT``
   with the ``:pytest:`` flag, which also shows what the tests print) in a temporary folder, shows its source
   and its output, and with ``:math:`` renders every output line ``label: LaTeX`` as a formula. A script that
   exits non-zero is an error of the build, so ``sphinx-build -W`` fails on a failing example.
 
-* Cross-references (``nitpicky`` in ``conf.py``): a name a package re-exports resolves to where it is defined
+* Cross-references (``nitpicky`` in ``conf.py``): a lowercase word of a parameter's type (``shape (seeds, d)``)
+  is text, not a reference (``doctree-read``); a name a package re-exports resolves to where it is defined
   (``missing-reference``), and a reference from a layer these pages leave out to a name that exists there is
   not a warning (``warn-missing-reference``); every other unresolved reference is one, and fails ``-W``.
 """
@@ -36,6 +38,7 @@ from typing import Any
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
 GENERATED = "_generated"
@@ -137,7 +140,7 @@ def _rst_title(text: str, char: str = "=") -> list[str]:
 
 
 #: The layers whose modules get one API page each.
-API_PACKAGES = ("flt_theory.symbolic", "flt_theory.compare")
+API_PACKAGES = ("flt_theory.symbolic", "flt_theory.compare", "flt_theory.runner", "flt_theory.report")
 #: Every module or package documented in full (the errors, then the layers).
 API_PAGES = ("flt_theory.errors",) + API_PACKAGES
 
@@ -172,7 +175,7 @@ def api_top_page() -> str:
             kind = "autoexception" if isinstance(obj, type) and issubclass(obj, BaseException) else (
                 "autoclass" if isinstance(obj, type) else "autofunction")
             here.append((kind, target))
-    lines += ["", *_rst_title("Defined outside the errors, symbolic and compare pages", "-")]
+    lines += ["", *_rst_title("Defined outside the errors and layer pages", "-")]
     for kind, target in here:
         lines += [f".. {kind}:: {target}", *(["   :members:"] if kind != "autofunction" else []), ""]
     return "\n".join(lines)
@@ -271,6 +274,19 @@ class ExampleDirective(SphinxDirective):
 
 
 _MISSING = object()
+#: A word of a numpydoc type that names no object of the project (``array_like``, ``shape (seeds, d)``,
+#: ``optional``, ``int``): lowercase, undotted (the project's classes are CamelCase, its modules dotted).
+_TYPE_WORD = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def plain_type_words(app: Any, doctree: Any) -> None:
+    """``doctree-read``: the lowercase words of a parameter's type (``values : array_like, shape (seeds,)``)
+    stay plain text. The Python domain makes every word of a type field a reference searched by suffix, so
+    ``seeds`` of a shape would link to any documented attribute ``*.seeds`` (or be ambiguous between several)."""
+    for node in list(doctree.findall(addnodes.pending_xref)):
+        if (node.get("refdomain") == "py" and node.get("refspecific") and node.get("reftype") in ("class", "obj")
+                and _TYPE_WORD.fullmatch(node["reftarget"])):
+            node.replace_self(node.children)
 
 
 def lookup(name: str) -> Any:
@@ -322,7 +338,7 @@ def resolve_reexport(app: Any, env: Any, node: Any, contnode: Any) -> Any:
 
 def outside_these_pages(app: Any, domain: Any, node: Any) -> bool | None:
     """``warn-missing-reference``: no warning for a reference that reaches an existing object of a layer these
-    pages leave out (numeric, runner, systems, report, cli), or that comes from one (their docstrings reach the
+    pages leave out (numeric, systems, cli), or that comes from one (their docstrings reach the
     top page through ``flt_theory.check`` and the like) and names something that exists there (in that module or
     a package above it). A name that exists nowhere is still a warning, and so is an undocumented one of the
     documented modules."""
@@ -339,6 +355,7 @@ def outside_these_pages(app: Any, domain: Any, node: Any) -> bool | None:
 
 def setup(app: Any) -> dict[str, Any]:
     app.connect("builder-inited", generate)
+    app.connect("doctree-read", plain_type_words)
     app.connect("missing-reference", resolve_reexport)
     app.connect("warn-missing-reference", outside_these_pages)
     app.add_directive("flt-example", ExampleDirective)

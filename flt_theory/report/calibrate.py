@@ -116,9 +116,10 @@ def calibrate(
     family: int | None = None,
 ) -> dict[str, Any]:
     """Calibrate the claims selected by ``paths`` (module docstring); a JSON-ready document (``stale``: how many
-    stored rows were of other code, :attr:`~flt_theory.runner.Experiment.code_fingerprint`, and recomputed). Each claim is decided
-    at :math:`\alpha/K` with :math:`K` = ``family`` (default: the number of selected claims; a record of the
-    whole catalogue uses the number of registered claims, as a full ``flt check`` does).
+    stored rows were of other code, :attr:`~flt_theory.runner.registry.Experiment.code_fingerprint`, and
+    recomputed). Each claim is decided at :math:`\alpha/K` with :math:`K` = ``family`` (default: the number of
+    selected claims; a record of the whole catalogue uses the number of registered claims, as a full ``flt check``
+    does).
 
     Examples
     --------

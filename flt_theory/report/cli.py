@@ -23,7 +23,7 @@ import click
 
 from ..errors import FLTError
 
-#: The scales of :mod:`flt_theory.systems.claims` (repeated here so that loading the ``flt`` command
+#: The scales of :data:`flt_theory.systems.declaration.SCALES` (repeated here so that loading the ``flt`` command
 #: does not import the systems, and with them torch; a test checks that the two agree).
 SCALES = ("small", "paper")
 

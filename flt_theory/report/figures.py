@@ -318,7 +318,7 @@ def entries(result: Any) -> list[dict[str, Any]]:
     """Every estimate of a CheckResult (or its ``to_dict()``) with its own interval and plain-text label.
 
     ``[{"label", "estimate", "ci": [low, high]}]`` — one per entry of ``measured``, labelled by
-    ``details["labels"]`` (as :meth:`CheckResult.entries`), non-finite numbers as ``None``.
+    ``details["labels"]`` (as :meth:`~flt_theory.compare.result.CheckResult.entries`), non-finite numbers as ``None``.
 
     >>> from flt_theory.compare.result import CheckResult
     >>> r = CheckResult("exponents", True, (1.0, -1.0), (1.02, -0.98), ((0.9, 1.1), (-1.1, -0.9)), 8, "m",

@@ -51,8 +51,8 @@ __all__ = ["MAX_STEPS", "REL_TOL", "EVALUATIONS", "Crossings", "interpolate_cros
 MAX_STEPS = 12
 #: Relative width of the final bracket of the seed-mean crossing (2%).
 REL_TOL = 0.02
-#: Evaluations a point typically takes (2 to start, 1-2 to bracket, 6 bisections from a factor-2 bracket): the
-#: multiple of one evaluation's cost that a plan's estimate uses.
+#: The multiple of one evaluation's cost that a plan's estimate uses, the evaluations a point typically takes
+#: (2 to start, 1-2 to bracket, 6 bisections from a factor-2 bracket).
 EVALUATIONS = 10
 
 

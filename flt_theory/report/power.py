@@ -7,9 +7,9 @@ by every ``flt check``; the report and the catalogue show the record, and say so
 
 Each claim's entry carries a **fingerprint** of what was calibrated (experiment, points and seeds at the
 scale, the law and the wrong law, the comparison) and the **code fingerprint** of its experiment
-(:attr:`~flt_theory.runner.Experiment.code_fingerprint`: the source of the simulation that produced the numbers,
-its seed streams included): a claim whose fingerprint or code differs from the record — or whose entry predates
-code fingerprints — is shown as *stale — recalibrate*, never with numbers measured on something else.
+(:attr:`~flt_theory.runner.registry.Experiment.code_fingerprint`: the source of the simulation that produced the
+numbers, its seed streams included): a claim whose fingerprint or code differs from the record — or whose entry
+predates code fingerprints — is shown as *stale — recalibrate*, never with numbers measured on something else.
 
 Summary per claim: false rejections :math:`k/R` with the exact 95% interval; the **goal mutants** rejected in at
 least 95% of the repeats (:data:`GOAL_LEVEL`: every exponent :math:`\pm 0.5` and :math:`\pm 1` — a threshold
@@ -44,6 +44,7 @@ LARGE = {"exponent": 0.5, "value scale": math.log(2) - 1e-9, "bound scale": math
 #: The mutants every claim's check should reject in at least :data:`GOAL_LEVEL` of the repeats: the smallest size
 #: per kind (exponents ±0.5 and larger, a zero threshold moved by 1, every subspace mutant).
 GOAL = {"exponent": 0.5, "value shift": 1.0, "subspace rotation": 30.0, "subspace neighbour": 1.0}
+#: The fraction of the repeats in which a check should reject each goal mutant.
 GOAL_LEVEL = 0.95
 
 

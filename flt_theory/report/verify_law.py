@@ -6,7 +6,7 @@ grows like :math:`\sqrt{d/n}`", "the NTK relative change is :math:`N^{-1/2}`". :
 
 1. **Parse** ``OBS ~ EXPR`` (:func:`parse_observable_law`): ``OBS`` is an output of one of the system's runner
    experiments, ``EXPR`` a product of powers of that experiment's numeric parameters and positive constants, read
-   by a restricted grammar of products, quotients, numeric powers and ``sqrt`` (:class:`_PowerLawParser`: no
+   by a restricted grammar of products, quotients, numeric powers and ``sqrt`` (``_PowerLawParser``: no
    ``eval``, no ``sympify`` of user text). The law says :math:`\mathbb E[\mathrm{OBS}] = C \prod_i x_i^{b_i}` for
    some constant :math:`C > 0`.
 2. **Design** the grid (:func:`design_grid`): the parameters given by ``over`` take those values (their full
@@ -70,7 +70,7 @@ __all__ = ["FACTORS", "WRONG_SHIFT", "LawVerification", "LevelSetLaw", "Observab
 
 #: Multiples of a parameter's base value that a grid designed without ``over`` takes (a 16-fold range, 1.2 decades).
 FACTORS = (0.25, 0.5, 1.0, 2.0, 4.0)
-#: How far each wrong law moves one exponent (the calibration's goal mutants: exponent ± 1/2).
+#: How far each wrong law moves one exponent, as the calibration's goal mutants do (exponent ± 1/2).
 WRONG_SHIFT = 0.5
 
 #: Longest law text read (a bound on the parser's work).
@@ -249,7 +249,7 @@ def _split_law(text: str) -> tuple[str, str]:
 
 
 def _monomial(rhs: str, parameters: Sequence[str]) -> tuple[Any, dict[str, float]]:
-    """EXPR read by :class:`_PowerLawParser`: the sympy monomial (positive symbols) and each parameter's exponent."""
+    """EXPR read by ``_PowerLawParser``: the sympy monomial (positive symbols) and each parameter's exponent."""
     import sympy as sp
 
     try:
@@ -265,7 +265,7 @@ def _monomial(rhs: str, parameters: Sequence[str]) -> tuple[Any, dict[str, float
 
 def parse_observable_law(text: str, parameters: Sequence[str]) -> ObservableLaw:
     """Parse ``OBS ~ EXPR`` where EXPR is a power law in ``parameters`` (module docstring; grammar:
-    :class:`_PowerLawParser`).
+    ``_PowerLawParser``).
 
     >>> parse_observable_law("rel_change ~ width**(-1/2)", ["width", "steps"]).exponents
     {'width': -0.5}

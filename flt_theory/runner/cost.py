@@ -126,7 +126,7 @@ class Cost:
         return tuple(sorted({name for terms in (self._memory, self._work) for _, fs in terms for name, _ in fs}))
 
     def values(self, params: Mapping[str, object]) -> dict[str, float]:
-        """The numbers the polynomials read: ``params`` (a list: its largest entry) with :attr:`derived` added."""
+        """The numbers the polynomials read: ``params`` (a list: its largest entry) with ``derived`` added."""
         values = {**params, **{name: f(params) for name, f in self.derived.items()}}
         out = {}
         for name in self.names:
@@ -148,7 +148,7 @@ def _size(value: object) -> float:
 
 
 def count(name: str) -> Callable[[Mapping[str, object]], float]:
-    """A :attr:`Cost.derived` entry: how many values the list parameter ``name`` holds (1 for a scalar)."""
+    """A ``Cost.derived`` entry: how many values the list parameter ``name`` holds (1 for a scalar)."""
     return lambda params: float(len(params[name])) if isinstance(params.get(name), (list, tuple)) else 1.0
 
 

@@ -15,11 +15,11 @@ What is hashed (SHA-256, hex):
   ``site-packages``: their versions are recorded in the rows' provenance columns, and hashing torch
   would cost seconds);
 * the function's own source where no hashed file holds it (a function defined in a doctest, in an
-  excluded module or without a file: :func:`inspect.getsource`, else its marshalled code object).
+  excluded module or without a file: ``inspect.getsource``, else its marshalled code object).
 
 Imports are read from the files' text, not from what a process happens to have imported: every
 ``import``/``from ... import`` statement at the start of a line, function-local ones included (a
-regular expression: 30 times faster than :func:`ast.parse`, and it finds the same files for every
+regular expression: 30 times faster than ``ast.parse``, and it finds the same files for every
 experiment of this project; an import quoted in a docstring or under ``if TYPE_CHECKING:`` counts
 too, which can only add files). ``import a.b`` and ``from a.b import c`` count the module ``a.b`` (and ``a.b.c`` when it is a
 submodule); a package's ``__init__`` counts when the package itself is named, not when it is only the
@@ -31,7 +31,7 @@ CLI, text formatting, the claim declarations machinery and each system's figures
 keeps the stored rows; editing anything else the experiment reaches (its model, ``numeric``,
 ``symbolic``, the registering ``declaration.py`` itself, claims included) makes them stale, which is
 conservative: at worst a row is recomputed. Data files read at run time, environment variables
-and dynamic imports (:func:`importlib.import_module`) are not seen; an experiment that depends on
+and dynamic imports (``importlib.import_module``) are not seen; an experiment that depends on
 them bumps its ``version``.
 
 Determinism. File contents are hashed with line endings normalised to ``\n``; paths, module names
@@ -46,7 +46,7 @@ fingerprint is cached with the ``(size, mtime)`` of every file it hashed, so a l
 ``stat`` per file and reflects the files as they are on disk at the time of the sweep. Measured on 2
 busy cores: about 40 ms the first time for a giant-step experiment (33 files), 0.16 s for all 24
 registered experiments, then 0.2 ms per sweep. A process that keeps running code it imported before
-the files were edited (no :func:`importlib.reload`) labels its rows with the fingerprint of the
+the files were edited (no ``importlib.reload``) labels its rows with the fingerprint of the
 edited files: reload what you edit, or restart.
 
 >>> def f(params, seed):
@@ -74,7 +74,7 @@ from typing import Any
 
 __all__ = ["EXCLUDED", "code_files", "code_fingerprint"]
 
-#: Scheme of the hash: bump it when what is hashed changes, so that no fingerprint of one scheme
+#: The scheme of the hash, bumped when what is hashed changes so that no fingerprint of one scheme
 #: equals one of another.
 SCHEME = "flt-code-fingerprint/1"
 

@@ -65,8 +65,8 @@ def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [dict(zip(grid, combo)) for combo in itertools.product(*axes)]
 
 
-#: The runner's own cost per (point, seed): a task tuple, a stored row and a row of the returned frame (bytes),
-#: and its bookkeeping (operations); checked before the seed list is built.
+#: The runner's own cost per (point, seed), checked before the seed list is built (bytes for a task tuple, a
+#: stored row and a row of the returned frame; operations for its bookkeeping).
 ROWS_COST = Cost(memory="2000*points*seeds", work="1e5*points*seeds")
 
 
