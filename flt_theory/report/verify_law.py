@@ -75,6 +75,8 @@ WRONG_SHIFT = 0.5
 
 #: Longest law text read (a bound on the parser's work).
 MAX_LAW_LENGTH = 400
+#: Largest absolute value of an exponent in a law (as in the target grammar).
+MAX_EXPONENT = 64
 _TOKEN = re.compile(r"\s*(?:(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
                     r"|(?P<op>\*\*|[-+*/()]))")
 
@@ -141,11 +143,19 @@ class _PowerLawParser:
         coefficient, exponents = self.atom()
         if self.peek()[1] == "**":
             self.take()
+            token = self.peek()
             b = self.exponent()
+            if abs(b) > MAX_EXPONENT:
+                raise self.error(token, f"an exponent of absolute value over {MAX_EXPONENT}")
             if coefficient <= 0 and b != int(b):
                 raise self.error(self.peek(), "a non-integer power of a non-positive constant")
-            coefficient = coefficient ** b
+            try:  # in floats: an exact big-integer power of a constant would be unbounded work
+                coefficient = float(coefficient) ** float(b)
+            except (OverflowError, ZeroDivisionError):
+                raise self.error(token, "a constant out of the floating-point range") from None
             exponents = {k: v * b for k, v in exponents.items()}
+            if any(abs(v) > MAX_EXPONENT for v in exponents.values()):
+                raise self.error(token, f"an exponent of absolute value over {MAX_EXPONENT}")
         return coefficient, exponents
 
     def atom(self):
@@ -363,11 +373,14 @@ def design_grid(experiment: Any, base: Mapping[str, Any], law: ObservableLaw, *,
     """The grid's points and the names of the varied parameters (module docstring, step 2). A value the
     experiment refuses (its converters' ranges) or whose declared cost is over the limits is dropped; a grid
     left with fewer than 2 values of a varied parameter is refused, naming it."""
-    fixed = {**base, **dict(fix or {})}
     unknown = sorted((set(fix or {}) | set(over or {})) - set(base))
     if unknown:
         raise InvalidParameterError(f"--over/--fix: experiment {experiment.name!r} has no parameter "
-                                    f"{', '.join(map(repr, unknown))}; its parameters are {sorted(fixed)}.")
+                                    f"{', '.join(map(repr, unknown))}; its parameters are {sorted(base)}.")
+    try:
+        fixed = experiment.normalize({**base, **dict(fix or {})})
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"--fix: {exc}") from None
     if over:
         axes = {name: list(values) for name, values in over.items()}
     else:
@@ -384,17 +397,21 @@ def design_grid(experiment: Any, base: Mapping[str, Any], law: ObservableLaw, *,
     for name, values in axes.items():
         ok = []
         for value in values:
-            try:
-                experiment.normalize({**fixed, name: value})
-            except InvalidParameterError:
-                continue
             if not _numeric(value) or value <= 0:
                 raise InvalidParameterError(f"--over: {name}={value!r}: a power law needs positive values.")
-            ok.append(value)
+            try:
+                value = experiment.normalize({**fixed, name: value})[name]
+            except InvalidParameterError:
+                continue
+            if value not in ok:  # 64 and 64.0 are one grid value
+                ok.append(value)
         if len(ok) < 2:
             raise InvalidParameterError(f"--over: {name} needs at least 2 admissible values; of {values} the experiment "
                                         f"{experiment.name!r} accepts {ok}.")
         kept[name] = ok
+    if not kept:
+        raise InvalidParameterError("--law: no parameter of EXPR is varied (each is held by --fix, or EXPR has none): "
+                                    "give one's values with --over NAME=V1,V2,...")
     if over:
         points = [{**fixed, **dict(zip(kept, combo))} for combo in itertools.product(*kept.values())]
     else:  # a star around the base point: each parameter varied alone
@@ -576,17 +593,23 @@ def verify_law(
                                             f"for; it starts from its declared value {base[parsed.parameter]!r}.")
         usable.append((experiment, parsed, base))
     if not usable:
-        option = "--law" if over is None and fix is None else "--law/--over/--fix"
+        option = "--law" if not over and not fix else "--law/--over/--fix"
         if len(reasons) == 1:
             raise InvalidParameterError(f"{option}: {reasons[0]}")
         raise InvalidParameterError(f"{option}: no experiment of system {system!r} can read {law!r}: {'; '.join(reasons)}.")
     errors, seed_list, crossings = [], list(range(seed_base, seed_base + seeds)), None
     for experiment, parsed, base in usable:
         points, varied = design_grid(experiment, base, parsed, over=over, fix=fix, seeds=seeds)
+        try:  # one point and one seed first: an experiment that does not record OBS costs no grid
+            _record(experiment, points[:1], varied, parsed.observable, seed_list[:1], store, jobs)
+        except _NotRecorded as exc:
+            errors.append(f"{experiment.name} records {exc}")
+            continue
         estimate = [experiment.estimate(p, seeds) for p in points]
         seconds = sum(e.seconds for e in estimate if e is not None) * (EVALUATIONS if level_set else 1)
         if budget is not None and seconds > budget:
-            raise InvalidParameterError(f"--budget: the plan ({len(points)} points x {seeds} seeds"
+            raise InvalidParameterError(f"--budget: the plan of experiment {experiment.name!r} ({len(points)} points x "
+                                        f"{seeds} seeds"
                                         f"{f' x about {EVALUATIONS} values of {parsed.parameter}' if level_set else ''}) "
                                         f"would take about {seconds:.3g} s by the experiment's declared cost, over "
                                         f"{budget:g} s.")
@@ -603,10 +626,12 @@ def verify_law(
     else:
         raise InvalidParameterError(f"{'--where' if level_set else '--law'}: no experiment of system {system!r} records "
                                     f"{parsed.observable!r} ({'; '.join(errors)}).")
-    if not np.isfinite(table).all() or (table <= 0).any():
-        bad = [points[j] for j in sorted(set(np.argwhere(~(table > 0))[:, 1]))]
-        raise InvalidParameterError(f"--law: {parsed.observable} must be positive and finite at every point to fit a "
-                                    f"power law; it is not at {[{k: p[k] for k in varied} for p in bad[:3]]}.")
+    good = np.isfinite(table) & (table > 0)
+    if not good.all():
+        bad = [{k: points[j][k] for k in varied} for j in sorted(set(np.argwhere(~good)[:, 1]))]
+        what = f"the crossing {parsed.parameter}*" if level_set else parsed.observable
+        raise InvalidParameterError(f"{'--where' if level_set else '--law'}: {what} must be positive and finite at "
+                                    f"every point to fit a power law; it is not at {bad[:3]}.")
     xs = {k: np.array([float(p[k]) for p in points]) for k in varied}
     predicted = {k: parsed.exponents.get(k, 0.0) for k in varied}
     confidence = 1 - alpha

@@ -143,3 +143,28 @@ def test_cli_level_set_json_has_the_crossing_per_point():
                           (["--where", "norm_growth = 1", "--groups", "9"], "--groups")]:
         result = runner.invoke(cli, args + extra)
         assert result.exit_code == 2 and option in result.output and "Traceback" not in result.output
+
+
+def test_reviewed_hostile_inputs_are_refused_quickly_and_name_their_option():
+    import time
+
+    start = time.perf_counter()
+    for text, match in [("x ~ 7**1000000000000*n", "exponent of absolute value over 64"),
+                        ("x ~ 3**10000*n", "exponent of absolute value over 64"),
+                        ("x ~ n**(1e9*1e9)", "exponent of absolute value over 64"),
+                        ("x ~ 10**60*n", None)]:
+        if match is None:
+            assert parse_observable_law(text, ["n"]).exponents == {"n": 1.0}
+            continue
+        with pytest.raises(InvalidParameterError, match=match):
+            parse_observable_law(text, ["n"])
+    assert time.perf_counter() - start < 5  # bounded work, not a benchmark: 7**1e12 never finished before
+    for kwargs, match in [(dict(law="norm_growth ~ 2"), "--law: no parameter of EXPR is varied"),
+                          (dict(law="norm_growth ~ n", fix={"n": 16}), "--law: no parameter of EXPR is varied"),
+                          (dict(law="norm_growth ~ d", over=GRID, fix={"n": 16.5}), "--fix"),
+                          (dict(law="norm_growth ~ d", over={"d": [64, 64.0, 128]}, fix={"n": 64}), None)]:
+        if match is None:
+            assert verify_law("giant-step", seeds=2, **kwargs)["grid"] == {"d": [64, 128]}  # 64 and 64.0: one value
+            continue
+        with pytest.raises(InvalidParameterError, match=match):
+            verify_law("giant-step", seeds=2, **kwargs)
