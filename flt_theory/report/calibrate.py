@@ -75,6 +75,7 @@ def _claim_calibration(claim: Claim, scale: str, repeats: int, level: float, sto
     rejected = [0] * len(panel)
     inert = [True] * len(panel)
     start = time.perf_counter()
+    code = claim_code_fingerprint(claim)  # read before the runs: an edit during them must not pass for the code run
     for r in range(repeats):
         frame = claim.measurement.run(scale, seed_base=r * seeds, store=store, jobs=options["jobs"],
                                       scheduler=options["scheduler"])
@@ -96,7 +97,8 @@ def _claim_calibration(claim: Claim, scale: str, repeats: int, level: float, sto
         caught = sorted(m["size"] for m in mutants if m["kind"] == kind and not m["inert"] and m["fraction"] >= POWER_LEVEL)
         power[kind] = caught[0] if caught else None
     return {"claim": claim.key, "fingerprint": claim_fingerprint(claim, scale),
-            "code_fingerprint": claim_code_fingerprint(claim), "repeats": repeats,
+            "code_fingerprint": code if claim_code_fingerprint(claim) == code else "changed during the calibration",
+            "repeats": repeats,
             "seeds_per_repeat": seeds, "false_rejections": false,
             "false_rejection_rate": false / repeats, "false_rejection_ci": list(clopper_pearson(false, repeats)),
             "law_passed": law_passes, "mutants": mutants, "power": power,

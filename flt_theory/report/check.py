@@ -337,7 +337,7 @@ def _row(claim: Claim, run: dict[str, Any], level: float) -> dict[str, Any]:
         check_text, control_text, verdict = "ERROR", "", "ERROR"
     else:
         decision = decide_claim(check, control, level)
-        check_text = "PASS" if decision.law.passed else "FAIL"
+        check_text = decision.law.outcome.upper()  # PASS, FAIL, or INCONCLUSIVE (straddles its bound)
         control_text = "rejected" if decision.rejected else "NOT rejected"
         verdict = decision.outcome.upper()
     try:
@@ -536,17 +536,21 @@ def run_check(
     out = out or sys.stdout
     if latex is not None:
         check_latex_path(latex)
-    family = None
+    family, before = None, None
     if record is not None:
         from ..systems import registry
+        from .scale_record import check_record_path, code_fingerprints
 
+        check_record_path(record)  # before anything runs
         family = sum(len(system.claims) for system in registry.systems())
+        before = code_fingerprints(resolve_claims(paths))
     frame = check(paths, scale=scale, report_dir=report_dir, store=store, seed_base=seed_base, fresh=fresh, alpha=alpha,
                   jobs=jobs, scheduler=scheduler, progress=False if as_json else progress, family=family)
     if record is not None:
         from .scale_record import write_verdicts
 
-        write_verdicts(record, frame, resolve_claims(paths), scale, jobs=jobs)
+        write_verdicts(record, frame, resolve_claims(paths), scale, jobs=jobs, before=before,
+                       decided={"alpha": alpha, "seed_base": seed_base, "family": family})
     passed = frame.attrs["passed"]
     if latex is not None:
         from .._display import latex_document

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..systems.declaration import Claim
 
-__all__ = ["RECORD", "hardware", "load_verdicts", "merge_verdicts", "record_markdown", "verdict_entries",
+__all__ = ["RECORD", "check_record_path", "code_fingerprints", "hardware", "load_verdicts", "merge_verdicts", "record_markdown", "verdict_entries",
            "verdict_rows", "write_verdicts"]
 
 #: The record shipped with the package (read by ``CLAIMS.md`` and the report).
@@ -57,14 +57,25 @@ def hardware() -> dict[str, Any]:
             "gpu": gpu, "host": platform.node()}
 
 
-def verdict_entries(frame: pd.DataFrame, claims: list[Claim], scale: str, *, jobs: int = 1) -> list[dict[str, Any]]:
+def code_fingerprints(claims: list[Claim]) -> dict[str, str]:
+    """Claim key -> the code fingerprint of its simulation, read now: taken before a run and compared after it, so
+    that a file edited during the run cannot pass for the code that ran."""
+    from .power import claim_code_fingerprint
+
+    return {c.key: claim_code_fingerprint(c) for c in claims}
+
+
+def verdict_entries(frame: pd.DataFrame, claims: list[Claim], scale: str, *, jobs: int = 1,
+                    before: dict[str, str] | None = None, decided: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """One record entry per claim of the verdict table ``frame`` (:func:`.check.check` at ``scale``).
 
     ``seconds`` is the wall time of the claim's measurement and comparison in this run; where every row came from
     the store (``computed`` 0) the time is not a measurement of the run, and ``seconds`` is None (a merge keeps
-    the time of the run that computed them)."""
+    the time of the run that computed them). ``before``: the code fingerprints taken before the run
+    (:func:`code_fingerprints`); a claim whose code changed during the run is recorded as such (stale).
+    ``decided``: how the verdicts were decided (``alpha``, ``seed_base``, ``family``), stored with each entry."""
     from ..runner.provenance import static_provenance
-    from .power import claim_code_fingerprint, claim_fingerprint
+    from .power import claim_fingerprint
 
     date = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     where = {**hardware(), "jobs": jobs}
@@ -76,10 +87,18 @@ def verdict_entries(frame: pd.DataFrame, claims: list[Claim], scale: str, *, job
         entries.append({
             "claim": claim.key, "scale": scale, **{k: row.get(k) for k in _KEPT},
             "seconds": row["seconds"] if row.get("computed") else None,
-            "fingerprint": claim_fingerprint(claim, scale), "code_fingerprint": claim_code_fingerprint(claim),
+            "fingerprint": claim_fingerprint(claim, scale), "code_fingerprint": _code_of(claim, before),
+            **dict(decided or {}),
             "created": date, "git_commit": commit, "hardware": where,
         })
     return entries
+
+
+def _code_of(claim: Claim, before: dict[str, str] | None) -> str:
+    from .power import claim_code_fingerprint
+
+    now = claim_code_fingerprint(claim)
+    return now if before is None or before.get(claim.key) == now else "changed during the run"
 
 
 def load_verdicts(path: str | Path | None = None) -> dict[str, Any] | None:
@@ -107,10 +126,26 @@ def merge_verdicts(record: dict[str, Any] | None, entries: list[dict[str, Any]])
     return {"entries": list(merged.values())}
 
 
-def write_verdicts(path: str | Path, frame: pd.DataFrame, claims: list[Claim], scale: str, *, jobs: int = 1) -> dict[str, Any]:
+def check_record_path(path: str | Path) -> None:
+    """Refuse, before anything runs, a record that could not be written or read afterwards (``--record``)."""
+    from ..errors import InvalidParameterError
+
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InvalidParameterError(f"--record: cannot write {str(path)!r}: its folder does not exist or is not writable")
+    try:
+        load_verdicts(path)
+    except (OSError, ValueError) as exc:
+        raise InvalidParameterError(f"--record: {str(path)!r} is not a verdict record: {exc}") from None
+
+
+def write_verdicts(path: str | Path, frame: pd.DataFrame, claims: list[Claim], scale: str, *, jobs: int = 1,
+                   before: dict[str, str] | None = None, decided: dict[str, Any] | None = None) -> dict[str, Any]:
     """Merge the verdicts of ``frame`` into the record at ``path`` (created when absent); returns the record."""
     path = Path(path)
-    record = merge_verdicts(load_verdicts(path), verdict_entries(frame, claims, scale, jobs=jobs))
+    record = merge_verdicts(load_verdicts(path), verdict_entries(frame, claims, scale, jobs=jobs, before=before,
+                                                                 decided=decided))
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return record
 
@@ -118,9 +153,11 @@ def write_verdicts(path: str | Path, frame: pd.DataFrame, claims: list[Claim], s
 def verdict_rows(record: dict[str, Any] | None, claims: list[Claim], scale: str) -> list[dict[str, Any]]:
     """Per claim, its recorded verdict at ``scale``: ``status`` is ``recorded`` (with the entry), ``stale`` (with
     the reason) or ``not run``."""
+    from ..systems import registry
     from .power import claim_code_fingerprint, claim_fingerprint
 
     entries = {e["claim"]: e for e in (record or {}).get("entries", []) if e["scale"] == scale}
+    family = sum(len(system.claims) for system in registry.systems())
     rows = []
     for claim in claims:
         entry = entries.get(claim.key)
@@ -130,6 +167,9 @@ def verdict_rows(record: dict[str, Any] | None, claims: list[Claim], scale: str)
             rows.append({"claim": claim.key, "status": "stale", "reason": "the claim changed", "entry": entry})
         elif entry["code_fingerprint"] != claim_code_fingerprint(claim):
             rows.append({"claim": claim.key, "status": "stale", "reason": "its simulation's code changed", "entry": entry})
+        elif entry.get("family", family) != family:
+            rows.append({"claim": claim.key, "status": "stale", "entry": entry,
+                         "reason": f"decided among {entry['family']} claims, the catalogue now has {family}"})
         else:
             rows.append({"claim": claim.key, "status": "recorded", "entry": entry})
     return rows

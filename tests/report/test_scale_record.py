@@ -79,3 +79,23 @@ def test_flt_check_record_decides_at_the_catalogue_level_and_merges(tmp_path):
     assert entry["level"] is None or abs(entry["level"] - 0.05 / len(registered_claims())) < 1e-15
     again = CliRunner().invoke(cli, ["check", KEY, "--no-report", "--record", str(path), "--scale", "paper"])
     assert again.exit_code == 0 and [e["scale"] for e in load_verdicts(path)["entries"]] == ["small", "paper"]
+
+
+def test_record_checks_its_path_first_and_keeps_how_it_decided(tmp_path, frame):
+    from flt_theory.errors import InvalidParameterError
+    from flt_theory.report.scale_record import check_record_path
+
+    for bad in (tmp_path / "nope" / "r.json", tmp_path):
+        with pytest.raises(InvalidParameterError, match="--record: cannot write"):
+            check_record_path(bad)
+    corrupt = tmp_path / "corrupt.json"
+    corrupt.write_text("{not json")
+    with pytest.raises(InvalidParameterError, match="not a verdict record"):
+        check_record_path(corrupt)
+    claim = get_claim(KEY)
+    (entry,) = verdict_entries(frame, [claim], "small", before={KEY: "0" * 64}, decided={"alpha": 0.05, "family": 3})
+    assert entry["code_fingerprint"] == "changed during the run" and entry["family"] == 3
+    record = {"entries": [entry]}
+    assert verdict_rows(record, [claim], "small")[0]["status"] == "stale"
+    (fresh,) = verdict_entries(frame, [claim], "small", decided={"alpha": 0.05, "family": 3})
+    assert "decided among 3 claims" in verdict_rows({"entries": [fresh]}, [claim], "small")[0]["reason"]
