@@ -577,7 +577,7 @@ def run_check(
         summary = f"{n_pass}/{len(frame)} claims pass at scale {scale!r}, seeds from {seed_base}"
         summary += " (a claim passes when its law's check passes AND its negative control is rejected)"
         out.write(summary + "\n")
-        out.write(f"family-wise level {alpha:g}: comparisons with a p-value decided at {alpha:g}/{len(frame)} = "
+        out.write(f"family-wise level {alpha:g}: comparisons with a p-value decided at {alpha:g}/{family or len(frame)} = "
                   f"{frame.attrs['level']:.2g}; the others by their own verdict (their power: flt calibrate)\n")
         if reused:
             out.write(f"{reused} measurement rows reused from the store of an earlier run (--fresh recomputes them)\n")
