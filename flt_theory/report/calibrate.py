@@ -44,7 +44,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..compare.result import CheckResult
     from ..systems.declaration import Claim
 
-__all__ = ["POWER_LEVEL", "calibrate", "is_inert", "mutant_result", "run_calibrate"]
+__all__ = ["POWER_LEVEL", "REPRODUCED", "calibrate", "is_inert", "mutant_result", "restamp", "run_calibrate",
+           "run_restamp"]
 
 #: A mutation size is "caught" when at least this fraction of the repeats rejects it.
 POWER_LEVEL = 0.9
@@ -173,6 +174,117 @@ def merge_record(record: dict[str, Any] | None, document: dict[str, Any]) -> dic
     repeats = document["repeats"]
     any_rejected = sum(not all(e["law_passed"][r] for e in claims) for r in range(repeats))
     return {**document, "claims": claims, "runs_rejecting_a_true_law": any_rejected}
+
+
+#: What a verdict entry must reproduce exactly for :func:`restamp` to carry a calibration over to new code.
+REPRODUCED = ("n_seeds", "measured", "ci", "p_check", "p_control", "message", "control_message", "seed_base", "alpha")
+
+
+def _restamp_refusal(entry: dict[str, Any], before: dict[str, Any] | None, after: dict[str, Any] | None,
+                     current: dict[str, str] | None) -> str | None:
+    """Why ``entry`` (a calibration entry) cannot be re-stamped from the verdicts ``before`` and ``after``; None if
+    it can."""
+    if after is None or before is None:
+        return "no verdict of the claim " + ("after" if after is None else "before") + " the change"
+    if after["code_fingerprint"] == entry.get("code_fingerprint"):
+        return "its code did not change"
+    if not (entry.get("fingerprint") == before["fingerprint"] == after["fingerprint"]):
+        return "the claim itself changed (points, seeds, law, wrong law or comparison)"
+    if before["code_fingerprint"] != entry.get("code_fingerprint"):
+        return "the verdict before the change was not measured by the code that was calibrated"
+    if after["code_fingerprint"].startswith("changed"):
+        return "the code changed while the verdict after the change was measured"
+    if current is not None and current.get(entry["claim"]) != after["code_fingerprint"]:
+        return "the verdict after the change is not of the code of now (re-run flt check --record)"
+    differ = [key for key in REPRODUCED if before.get(key) != after.get(key)]
+    return f"the verdict did not reproduce exactly ({', '.join(differ)} differ)" if differ else None
+
+
+def restamp(record: dict[str, Any], before: dict[str, Any], after: dict[str, Any], *, scale: str = "small",
+            commit: str | None = None, current: dict[str, str] | None = None
+            ) -> tuple[dict[str, Any], list[dict[str, str]]]:
+    """Carry the calibration of a claim over a change of its code that changed none of its numbers.
+
+    ``record`` is a calibration record (:func:`merge_record`); ``before`` and ``after`` are verdict records
+    (:mod:`.scale_record`, ``flt check --record``) written by the code the calibration ran and by the code of
+    now. A stale entry (its :func:`~.power.claim_code_fingerprint` changed) gets the new code fingerprint when its
+    claim is unchanged and its ``scale`` verdict reproduces **exactly** — the fields :data:`REPRODUCED`: the
+    estimate, its interval, both p-values, both comparison messages, the seeds, the seed base and the level — which
+    a change of the simulation, its seed streams or the comparison would alter. Each re-stamped entry keeps the
+    evidence (``restamped``: the old fingerprint, the commit and the fields compared); anything else stays stale and
+    needs ``flt calibrate``. Returns the new record and one row per stale entry ``{claim, restamped: yes|no,
+    reason}``. ``current`` (claim -> code fingerprint of now, :func:`.scale_record.code_fingerprints`): where given,
+    only an ``after`` verdict of the code of now counts.
+
+    >>> cal = {"claims": [{"claim": "a/b", "fingerprint": "f", "code_fingerprint": "0" * 64}]}
+    >>> old = {"claim": "a/b", "scale": "small", "fingerprint": "f", "code_fingerprint": "0" * 64, "measured": 1.0}
+    >>> new = {**old, "code_fingerprint": "1" * 64}
+    >>> record, rows = restamp(cal, {"entries": [old]}, {"entries": [new]}, commit="abc")
+    >>> record["claims"][0]["code_fingerprint"] == "1" * 64, rows[0]["restamped"]
+    (True, 'yes')
+    >>> record, rows = restamp(cal, {"entries": [old]}, {"entries": [{**new, "measured": 1.0000001}]})
+    >>> rows[0]["reason"]
+    'the verdict did not reproduce exactly (measured differ)'
+    """
+    date = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    before_entries = {e["claim"]: e for e in before.get("entries", []) if e["scale"] == scale}
+    after_entries = {e["claim"]: e for e in after.get("entries", []) if e["scale"] == scale}
+    claims, rows = [], []
+    for entry in record.get("claims", []):
+        old, new = before_entries.get(entry["claim"]), after_entries.get(entry["claim"])
+        now = (current or {}).get(entry["claim"]) or (new or {}).get("code_fingerprint")
+        if now == entry.get("code_fingerprint"):  # not stale
+            claims.append(entry)
+            continue
+        refusal = _restamp_refusal(entry, old, new, current)
+        if refusal is None:
+            evidence = {"from_code_fingerprint": entry["code_fingerprint"], "date": date,
+                        "git_commit": commit if commit is not None else new.get("git_commit"),
+                        "reproduced": f"the {scale}-scale verdict at seed base {new.get('seed_base')}: "
+                                      + ", ".join(REPRODUCED) + " equal before and after the change"}
+            entry = {**entry, "code_fingerprint": new["code_fingerprint"],
+                     "restamped": [*entry.get("restamped", []), evidence]}
+        rows.append({"claim": entry["claim"], "restamped": "no" if refusal else "yes",
+                     "reason": refusal or "the verdict reproduced exactly"})
+        claims.append(entry)
+    return {**record, "claims": claims}, rows
+
+
+def run_restamp(before: str, *, record: str | None = None, verdicts: str | None = None, as_json: bool = False,
+                out: IO[str] | None = None) -> int:
+    """What ``flt calibrate --restamp-from BEFORE`` does (:func:`restamp`): re-stamp the stale entries of the
+    calibration ``record`` (default :data:`.power.RECORD`) whose small-scale verdict in ``verdicts`` (default
+    :data:`.scale_record.RECORD`, written by ``flt check --record`` with the code of now) reproduces the one in the
+    verdict record ``before`` exactly; write the record back and print one row per stale entry. Runs nothing.
+    Exit code 0 when every stale entry was re-stamped, 1 when some still need ``flt calibrate``."""
+    from pathlib import Path
+
+    from ..systems import registry
+    from .power import RECORD, load_record
+    from .scale_record import code_fingerprints, load_verdicts
+
+    out = out or sys.stdout
+    path = Path(record) if record is not None else RECORD
+    documents = {"calibration record": load_record(path), "verdict record before the change": load_verdicts(before),
+                 "verdict record of now": load_verdicts(verdicts)}
+    missing = [f"{what} ({where})" for (what, doc), where in zip(documents.items(), (path, before, verdicts or "default"))
+               if doc is None]
+    if missing:
+        raise InvalidParameterError("cannot re-stamp: no " + "; no ".join(missing))
+    calibration, old, new = documents.values()
+    claims = [claim for system in registry.systems() for claim in system.claims]
+    document, rows = restamp(calibration, old, new, scale=calibration["scale"], current=code_fingerprints(claims),
+                             commit=static_provenance().get("git_commit"))
+    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    if as_json:
+        out.write(json.dumps({"record": str(path), "stale": rows}) + "\n")
+    else:
+        from .._text import table
+
+        out.write(table([("claim", "re-stamped", "why"), *((r["claim"], r["restamped"], r["reason"]) for r in rows)])
+                  + f"\n\n{sum(r['restamped'] == 'yes' for r in rows)}/{len(rows)} stale entries re-stamped in {path}.\n")
+    out.flush()
+    return 0 if all(r["restamped"] == "yes" for r in rows) else 1
 
 
 def run_calibrate(paths: Sequence[str] | None = None, *, as_json: bool = False, out: IO[str] | None = None,

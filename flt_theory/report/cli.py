@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from ..errors import FLTError
+from ..errors import FLTError, InvalidParameterError
 
 #: The scales of :data:`flt_theory.systems.declaration.SCALES` (repeated here so that loading the ``flt`` command
 #: does not import the systems, and with them torch; a test checks that the two agree).
@@ -171,17 +171,27 @@ def _print_plan(claims, scale: str, as_json: bool) -> None:
 @click.option("--record", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Merge the results into this JSON record (the report's and CLAIMS.md's power table reads "
                    "flt_theory/report/calibration_small.json); claims are then decided at the level of the whole catalogue.")
+@click.option("--restamp-from", "restamp_from", type=click.Path(dir_okay=False, exists=True), default=None,
+              metavar="BEFORE",
+              help="Run nothing: re-stamp the stale entries of --record (default: the package's record) whose "
+                   "small-scale verdict in the verdict record of now (flt check --record, default the package's) "
+                   "reproduces exactly the one in BEFORE, a verdict record written by the calibrated code.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.pass_context
 def calibrate_command(ctx: click.Context, paths: tuple[str, ...], repeats: int, scale: str, alpha: float, store: str,
-                      jobs: int, scheduler: str | None, dask: str | None, record: str | None, as_json: bool) -> None:
+                      jobs: int, scheduler: str | None, dask: str | None, record: str | None, restamp_from: str | None,
+                      as_json: bool) -> None:
     """Run each claim (default: all) on REPEATS disjoint seed sets; report its false rejections (with an
     exact binomial interval), the fraction of its law's mutants (exponents ±0.25/±0.5/±1, bounds ×0.8/×1.25,
     subspaces rotated 30° or a neighbour) rejected, and its power: the smallest mutation caught in ≥ 90%
     of the repeats. PATHS select claims as in flt check."""
-    from .calibrate import run_calibrate
+    from .calibrate import run_calibrate, run_restamp
 
     try:
+        if restamp_from is not None:
+            if paths:
+                raise InvalidParameterError("--restamp-from re-stamps every stale entry: give no PATHS")
+            ctx.exit(run_restamp(restamp_from, record=record, as_json=as_json))
         code = run_calibrate(list(paths), repeats=repeats, scale=scale, alpha=alpha, store=store, jobs=jobs,
                              scheduler=_scheduler(scheduler, dask), as_json=as_json, record=record)
     except FLTError as exc:

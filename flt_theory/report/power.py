@@ -133,7 +133,7 @@ def power_rows(record: dict[str, Any] | None, claims: list[Claim]) -> list[dict[
                      "goal_missed": [f"{m['label']} ({m['fraction']:.0%})" for m in goal if m["fraction"] < GOAL_LEVEL],
                      "large_caught": sum(m["fraction"] >= record.get("power_level", 0.9) for m in large),
                      "large": len(large), "inert": sum(m["inert"] for m in entry["mutants"]), "power": entry["power"],
-                     "note": claim.power_note})
+                     "note": claim.power_note, "restamped": bool(entry.get("restamped"))})
     return rows
 
 
@@ -152,7 +152,9 @@ def power_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[s
              f"out. A bound mutant that is missed is often still a true statement of the data (a test error of 0 also "
              f"satisfies the bound ≤ 0.05 × ½, a test error of 0.5 also clears ≥ 0.1 × 2): no check can reject it. "
              f"A claim changed since the record is marked stale; why a claim misses a goal mutant is noted below the "
-             f"table.", "",
+             f"table. Re-stamped (†): the claim's code changed after its calibration, and `flt calibrate --restamp-from` "
+             f"carried the calibration over because its small-scale verdict reproduced exactly (estimate, interval, "
+             f"p-values and messages at the same seeds); the entry keeps that evidence.", "",
              "| claim | false rejections [95% CI] | goal mutants ≥ 95% | large mutants ≥ 90% | power (smallest caught) |",
              "|---|---|---|---|---|"]
     notes = []
@@ -167,7 +169,8 @@ def power_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[s
         else:
             goal = "— (none)" if row["large"] or row["inert"] else "— (no mutants)"
         large = f"{row['large_caught']}/{row['large']}" if row["large"] else "—"
-        lines.append(f"| `{row['claim']}` | {row['false_rejections']}/{row['repeats']} [{low:.2f}, {high:.2f}] | "
+        mark = " †" if row["restamped"] else ""
+        lines.append(f"| `{row['claim']}`{mark} | {row['false_rejections']}/{row['repeats']} [{low:.2f}, {high:.2f}] | "
                      f"{goal} | {large} | {power_text(row['power'])} |")
         if row["note"]:
             notes.append(f"- `{row['claim']}`: {row['note']}")

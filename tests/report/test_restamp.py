@@ -1,0 +1,90 @@
+"""Re-stamping a calibration over a code change that changed none of its numbers (``flt calibrate
+--restamp-from``): only an exact reproduction of the small-scale verdict carries the calibration over."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from flt_theory.cli import cli
+from flt_theory.report.calibrate import REPRODUCED, restamp
+
+OLD, NEW = "0" * 64, "1" * 64
+
+
+def _verdict(**change):
+    entry = {"claim": "a/b", "scale": "small", "fingerprint": "f", "code_fingerprint": OLD, "n_seeds": 8,
+             "measured": 0.5, "ci": [0.4, 0.6], "p_check": 0.7, "p_control": 0.0, "message": "m: PASS",
+             "control_message": "c: FAIL", "seed_base": 0, "alpha": 0.05, "git_commit": "abc"}
+    return {**entry, **change}
+
+
+def _record(**change):
+    return {"scale": "small", "claims": [{"claim": "a/b", "fingerprint": "f", "code_fingerprint": OLD,
+                                          "false_rejections": 0, **change}]}
+
+
+def test_an_exact_reproduction_carries_the_calibration_over_with_its_evidence():
+    record, rows = restamp(_record(), {"entries": [_verdict()]}, {"entries": [_verdict(code_fingerprint=NEW)]},
+                           current={"a/b": NEW})
+    entry = record["claims"][0]
+    assert rows == [{"claim": "a/b", "restamped": "yes", "reason": "the verdict reproduced exactly"}]
+    assert entry["code_fingerprint"] == NEW and entry["false_rejections"] == 0
+    assert entry["restamped"][0]["from_code_fingerprint"] == OLD
+
+
+@pytest.mark.parametrize("field", REPRODUCED)
+def test_any_reproduced_field_that_differs_refuses(field):
+    changed = {"ci": [0.4, 0.61], "message": "m2", "control_message": "c2", "measured": 0.5000001}.get(field, 999)
+    record, rows = restamp(_record(), {"entries": [_verdict()]},
+                           {"entries": [_verdict(code_fingerprint=NEW, **{field: changed})]}, current={"a/b": NEW})
+    assert rows[0]["restamped"] == "no" and field in rows[0]["reason"]
+    assert record["claims"][0]["code_fingerprint"] == OLD  # still stale
+
+
+@pytest.mark.parametrize(("before", "after", "current", "reason"), [
+    (_verdict(fingerprint="g"), _verdict(code_fingerprint=NEW), {"a/b": NEW}, "the claim itself changed"),
+    (_verdict(code_fingerprint="2" * 64), _verdict(code_fingerprint=NEW), {"a/b": NEW}, "not measured by the code"),
+    (_verdict(), _verdict(code_fingerprint="changed during the run"), {"a/b": NEW}, "changed while"),
+    (_verdict(), _verdict(code_fingerprint=NEW), {"a/b": "3" * 64}, "not of the code of now"),
+    (None, _verdict(code_fingerprint=NEW), {"a/b": NEW}, "no verdict of the claim before"),
+])
+def test_a_change_it_cannot_vouch_for_stays_stale(before, after, current, reason):
+    record, rows = restamp(_record(), {"entries": [before] if before else []}, {"entries": [after]}, current=current)
+    assert rows[0]["restamped"] == "no" and reason in rows[0]["reason"]
+    assert record["claims"][0]["code_fingerprint"] == OLD
+
+
+def test_an_entry_of_the_code_of_now_is_left_alone():
+    record, rows = restamp(_record(), {"entries": [_verdict()]}, {"entries": [_verdict()]}, current={"a/b": OLD})
+    assert rows == [] and "restamped" not in record["claims"][0]
+
+
+def test_the_command_writes_the_record_and_exits_1_while_an_entry_stays_stale(tmp_path):
+    import flt_theory.systems  # noqa: F401  (registers the systems)
+    from flt_theory.report.power import claim_code_fingerprint
+    from flt_theory.systems import registry
+
+    claim = next(c for s in registry.systems() for c in s.claims if c.key == "giant-step/rank-one-update")
+    now = claim_code_fingerprint(claim)
+    cal = {"scale": "small", "repeats": 20, "alpha": 0.05, "claims": [
+        {"claim": claim.key, "fingerprint": "f", "code_fingerprint": OLD, "false_rejections": 0}]}
+    before = {"entries": [_verdict(claim=claim.key)]}
+    paths = {name: tmp_path / f"{name}.json" for name in ("cal", "before", "after")}
+    for name, doc in (("cal", cal), ("before", before), ("after", {"entries": [_verdict(claim=claim.key,
+                                                                                        code_fingerprint=now)]})):
+        paths[name].write_text(json.dumps(doc))
+    from flt_theory.report.calibrate import run_restamp
+
+    assert run_restamp(str(paths["before"]), record=str(paths["cal"]), verdicts=str(paths["after"]),
+                       out=io.StringIO()) == 0
+    assert json.loads(paths["cal"].read_text())["claims"][0]["code_fingerprint"] == now
+    paths["cal"].write_text(json.dumps(cal))
+    paths["after"].write_text(json.dumps({"entries": [_verdict(claim=claim.key, code_fingerprint=now, measured=9)]}))
+    result = CliRunner().invoke(cli, ["calibrate", "--restamp-from", str(paths["before"]), "--record",
+                                       str(paths["cal"]), "--json"], catch_exceptions=False)
+    # without a verdict record of now given, the package's is read: it has no entry of this claim's test code
+    assert result.exit_code == 1 and json.loads(result.output)["stale"][0]["restamped"] == "no"
