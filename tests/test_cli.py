@@ -240,6 +240,7 @@ def test_laws_json_text_latex(runner):
     document = run_ok(runner, "laws", "He2(z)", "--latex")
     assert document.startswith(r"\documentclass") and document.rstrip().endswith(r"\end{document}")
     assert r"n^{*} \asymp d^{2}" in document
+    assert "``" in document and '"' not in document  # titles in LaTeX quotes (a straight " prints as a closing one)
 
 
 def test_laws_activation_changes_student_coefficient(runner):
@@ -411,21 +412,36 @@ def test_lazy_commands_declare_their_own_short_help():
 
 #: Modules that ``flt --version``, ``flt --help`` and ``import flt_theory`` must not import (issues 24, 28 item 4).
 HEAVY = ("sympy", "numpy", "torch", "scipy", "pandas", "matplotlib")
+#: What ``flt leap`` (sympy only) must not import: the numeric libraries, and the symbolic modules it does not use.
+NOT_FOR_LEAP = (*HEAVY[1:], "flt_theory.symbolic.law", "flt_theory.symbolic.projections")
+
+
+def fresh_flt(args: list[str], modules: tuple[str, ...]) -> str:
+    """``"CODE [names]"``: the exit code of ``flt ARGS`` run in a fresh process and which of ``modules`` it imported
+    (asserting first that ``import flt_theory.cli`` registers only the eager commands)."""
+    code = ("import sys\nfrom flt_theory.cli import _EAGER, cli, main\nassert sorted(cli.commands) == list(_EAGER)\n"
+            f"code = main({args!r})\n"
+            f"print(code, sorted(m for m in {modules!r} if m in sys.modules), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout, done.stderr
+    return done.stderr.strip().splitlines()[-1]
 
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], []], ids=["version", "help", "no-command"])
 def test_version_and_help_import_nothing_heavy(args):
     """``flt --version`` and ``flt --help`` (and the bare ``flt``, which prints the help) run in a fresh process
     without importing sympy, numpy, torch, scipy, pandas or matplotlib; the control is ``flt leap``, which must."""
-    code = ("import sys\nfrom flt_theory.cli import _EAGER, cli, main\nassert sorted(cli.commands) == list(_EAGER)\n"
-            f"code = main({args!r})\n"
-            f"print(code, sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0 and done.stdout, done.stderr
-    assert done.stderr.strip().splitlines()[-1] == "0 []", done.stderr
-    control = subprocess.run([sys.executable, "-c", code.replace(repr(args), "['leap', 'z1']")],
-                             capture_output=True, text=True, timeout=300)
-    assert "'sympy'" in control.stderr.strip().splitlines()[-1], control.stderr
+    assert fresh_flt(args, HEAVY) == "0 []"
+    assert "'sympy'" in fresh_flt(["leap", "z1"], HEAVY)
+
+
+def test_leap_imports_sympy_only():
+    """``flt leap TARGET --json`` (the start-up benchmark's command) runs in a fresh process without importing numpy,
+    torch, scipy, pandas or matplotlib, or the laws and projections of the symbolic layer (numpy is
+    imported where it is used, the package's names on first use); the control is ``flt hermite "tanh(z)"``, whose
+    Gauss-Hermite quadrature must import numpy."""
+    assert fresh_flt(["leap", "z1 + He2(z2)", "--json"], NOT_FOR_LEAP) == "0 []"
+    assert "'numpy'" in fresh_flt(["hermite", "tanh(z)", "--json"], NOT_FOR_LEAP)
 
 
 def test_a_system_command_name_taken_twice_is_refused(tmp_path):

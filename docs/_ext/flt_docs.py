@@ -8,8 +8,8 @@
     law of its negative control as math, status, source, hypotheses, measurement), every law of the system
     (LaTeX rendered by MathJax), and the help of its ``flt simulate`` subcommand as the CLI prints it;
   - ``api/`` pages: the names of ``flt_theory.__all__`` (documented where they are defined) and one page per
-    module of the layers of :data:`API_PACKAGES`: :mod:`flt_theory.symbolic`, :mod:`flt_theory.compare`,
-    :mod:`flt_theory.runner` and :mod:`flt_theory.report` (autodoc).
+    module of the layers of :data:`API_PACKAGES`: :mod:`flt_theory.symbolic`, :mod:`flt_theory.numeric`,
+    :mod:`flt_theory.compare`, :mod:`flt_theory.runner` and :mod:`flt_theory.report` (autodoc).
 
 * The ``flt-example`` directive runs a script of ``docs/examples/`` (``python SCRIPT``, or ``pytest SCRIPT``
   with the ``:pytest:`` flag, which also shows what the tests print) in a temporary folder, shows its source
@@ -140,7 +140,8 @@ def _rst_title(text: str, char: str = "=") -> list[str]:
 
 
 #: The layers whose modules get one API page each.
-API_PACKAGES = ("flt_theory.symbolic", "flt_theory.compare", "flt_theory.runner", "flt_theory.report")
+API_PACKAGES = ("flt_theory.symbolic", "flt_theory.numeric", "flt_theory.compare", "flt_theory.runner",
+                "flt_theory.report")
 #: Every module or package documented in full (the errors, then the layers).
 API_PAGES = ("flt_theory.errors",) + API_PACKAGES
 
@@ -275,18 +276,37 @@ class ExampleDirective(SphinxDirective):
 
 _MISSING = object()
 #: A word of a numpydoc type that names no object of the project (``array_like``, ``shape (seeds, d)``,
-#: ``optional``, ``int``): lowercase, undotted (the project's classes are CamelCase, its modules dotted).
-_TYPE_WORD = re.compile(r"[a-z_][a-z0-9_]*")
+#: ``optional``, ``int``), or a size of a shape (``2m``, ``d-1``, ``2m+n``): lowercase letters, digits and
+#: arithmetic, undotted (the project's classes are CamelCase, its modules dotted).
+_TYPE_WORD = re.compile(r"[a-z_][a-z0-9_]*|[a-z0-9_]+(?:[-+*/][a-z0-9_]+)*")
 
 
 def plain_type_words(app: Any, doctree: Any) -> None:
-    """``doctree-read``: the lowercase words of a parameter's type (``values : array_like, shape (seeds,)``)
-    stay plain text. The Python domain makes every word of a type field a reference searched by suffix, so
+    """``doctree-read``: the lowercase words and shape sizes of a parameter's type (``values : array_like, shape
+    (seeds, 2m+n)``) stay plain text. The Python domain makes every word of a type field a reference searched by suffix, so
     ``seeds`` of a shape would link to any documented attribute ``*.seeds`` (or be ambiguous between several)."""
     for node in list(doctree.findall(addnodes.pending_xref)):
         if (node.get("refdomain") == "py" and node.get("refspecific") and node.get("reftype") in ("class", "obj")
                 and _TYPE_WORD.fullmatch(node["reftarget"])):
             node.replace_self(node.children)
+
+
+def prose_attribute_docs(app: Any, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
+    """``autodoc-process-docstring``, run before napoleon's: the documentation of a constant, attribute or property
+    (a ``#:`` comment, say) is prose, its type the annotation. Napoleon reads the text before the first colon of its
+    first line as numpydoc's inline ``type: description``, so ``#: Rows per block, per device: the unit ...`` would
+    become a reference to a class "Rows per block, per device"; an empty type put in front keeps the line whole.
+
+    >>> lines = ["Rows per block, per device: the unit", "of a stream."]
+    >>> prose_attribute_docs(None, "data", "BLOCK_ROWS", None, None, lines)
+    >>> lines
+    [': Rows per block, per device: the unit', 'of a stream.']
+    """
+    if what not in ("data", "attribute", "property"):
+        return
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is not None:
+        lines[first] = ": " + lines[first]
 
 
 def lookup(name: str) -> Any:
@@ -338,7 +358,7 @@ def resolve_reexport(app: Any, env: Any, node: Any, contnode: Any) -> Any:
 
 def outside_these_pages(app: Any, domain: Any, node: Any) -> bool | None:
     """``warn-missing-reference``: no warning for a reference that reaches an existing object of a layer these
-    pages leave out (numeric, systems, cli), or that comes from one (their docstrings reach the
+    pages leave out (systems, cli), or that comes from one (their docstrings reach the
     top page through ``flt_theory.check`` and the like) and names something that exists there (in that module or
     a package above it). A name that exists nowhere is still a warning, and so is an undocumented one of the
     documented modules."""
@@ -355,6 +375,7 @@ def outside_these_pages(app: Any, domain: Any, node: Any) -> bool | None:
 
 def setup(app: Any) -> dict[str, Any]:
     app.connect("builder-inited", generate)
+    app.connect("autodoc-process-docstring", prose_attribute_docs, priority=400)  # napoleon's runs at 500
     app.connect("doctree-read", plain_type_words)
     app.connect("missing-reference", resolve_reexport)
     app.connect("warn-missing-reference", outside_these_pages)

@@ -15,8 +15,11 @@ Hermite convention: probabilists' :math:`\mathrm{He}_j`, :math:`\mathbb E[\mathr
 
 from __future__ import annotations
 
+import contextlib
+import warnings
+from collections.abc import Iterator
+
 import click
-import numpy as np
 import sympy as sp
 
 from .._text import as_float, table
@@ -34,6 +37,19 @@ from .base import (
 )
 
 __all__ = ["hermite_command", "leap_command"]
+
+
+@contextlib.contextmanager
+def quiet_floating_point() -> Iterator[None]:
+    """No floating-point warning (overflow, invalid value) of the numerics run inside reaches the output: what
+    ``numpy.errstate(all="ignore")`` gives, without importing numpy first. numpy is loaded only by the quadrature
+    of a non-polynomial function, inside the block (where an error state set before its import would not reach),
+    and that quadrature reports its accuracy and refuses non-finite values itself."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        yield
+
+
 @click.command("hermite", short_help="Hermite coefficients mu_0..mu_K of a 1-D function.")
 @click.argument("expr")
 @click.option("--degree", type=click.IntRange(0, 200), default=6, show_default=True, help="Largest j.")
@@ -45,7 +61,7 @@ def hermite_command(expr: str, degree: int, as_json: bool, as_latex: bool) -> No
     polynomials and relu/abs/sign pieces, else Gauss-Hermite quadrature with a reported accuracy.
     """
     fmt = output_format(as_json, as_latex)
-    with blame("EXPR"), np.errstate(all="ignore"):
+    with blame("EXPR"), quiet_floating_point():
         sigma = parse_link(expr)
         coeffs = hermite_coefficients(sigma, degree, variable=sp.Symbol("z", real=True))
     values = [as_float(v) for v in coeffs.values]
@@ -90,7 +106,7 @@ def leap_command(target: str | None, links: str | None, truncation: int | None, 
     """Leap index, information exponent (r = 1 only) and leap complexity of TARGET."""
     fmt = output_format(as_json, as_latex)
     f = load_target(target, links)
-    with blame("TARGET"), np.errstate(all="ignore"):
+    with blame("TARGET"), quiet_floating_point():
         text, latex, note = describe_target(f, truncation)
         ell = leap_index(f, truncation)
         k_star = information_exponent(f, truncation)

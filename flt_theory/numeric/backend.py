@@ -47,6 +47,7 @@ __all__ = [
 #: Environment variable read by :func:`configure_threads` when no ``threads`` argument is given.
 THREADS_ENV = "FLT_THREADS"
 
+#: The torch functions by the names :func:`flt_theory.symbolic.evaluate.evaluate` asks for (module docstring).
 TORCH = Backend(
     "torch",
     {

@@ -40,7 +40,7 @@ from .seeds import fold_in
 
 __all__ = ["BLOCK_ROWS", "as_seeds", "default_chunk_size", "gaussian_chunks", "seeded_normal", "teacher_directions"]
 
-#: Rows per random block, per device type: the unit in which sample streams are generated (seed contract).
+#: Rows per random block, per device type, the unit in which sample streams are generated (seed contract).
 BLOCK_ROWS = {"cpu": 1024, "cuda": 16384}
 
 #: Default budget of one chunk's inputs and pre-activations, in tensor elements, per device type:

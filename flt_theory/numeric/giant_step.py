@@ -40,7 +40,7 @@ Given :math:`U`, :math:`M^\top \Xi = \sum_\mu m_\mu \xi_\mu^\top` is Gaussian wi
 :math:`\mathbb E[(M^\top\Xi)_{i\cdot}^\top (M^\top\Xi)_{j\cdot}] = (M^\top M)_{ij}\,(I - QQ^\top)`: the
 matrix normal :math:`\mathcal{MN}_{p\times d}(0, M^\top M, I - QQ^\top)`. With any :math:`L` such that
 :math:`L L^\top = M^\top M` (here the symmetric square root :math:`V \Lambda^{1/2} V^\top`, exact also
-when :math:`M^\top M` is singular, as at the symmetric initialisation: :func:`_psd_factor`) and :math:`Z` a :math:`p \times d` standard Gaussian matrix
+when :math:`M^\top M` is singular, as at the symmetric initialisation: ``_psd_factor``) and :math:`Z` a :math:`p \times d` standard Gaussian matrix
 (stream ``"step{t}/noise"``), :math:`L Z (I - QQ^\top)` has the same mean and the same covariance
 :math:`L L^\top \otimes (I - QQ^\top)^2 = M^\top M \otimes (I - QQ^\top)`, so it has the same law given
 :math:`U`. The projected step draws :math:`U` (stream ``"step{t}/u"``, :math:`n \times k`) and
@@ -63,7 +63,7 @@ so the projected step is faster as soon as :math:`k` is well below :math:`d`; th
 :math:`O(p^2 d + dk^2)` is negligible once :math:`n \gg p + k`. Both paths are bit-for-bit reproducible
 per seed and independent of which seeds share the batch (the seed contract of :mod:`.data`); they
 give different random numbers for the same seed, so stored results say which path produced them
-(:attr:`GiantStepConfig.method`).
+(the ``method`` field of :class:`GiantStepConfig`).
 
 Step sizes. :math:`\eta` is a number or ``"theory"`` :math:`= p\, d^{(\ell-1)/2}` (:math:`\ell` the leap
 index, given by the caller): with the :math:`1/p` normalisation the per-neuron step is
@@ -148,9 +148,9 @@ __all__ = [
 
 #: Values of the ``method`` parameter of :func:`giant_steps` (module docstring).
 METHODS = ("auto", "projected", "dense")
-#: Largest default chunk of the projected path, in random blocks: its chunks have only :math:`p + r`
+#: Largest default chunk of the projected path, in random blocks (its chunks have only :math:`p + r`
 #: columns, and with tens of thousands of rows the BLAS work space retained between chunks grows
-#: with :math:`n` (measured: peak memory 1.7x higher at n = 2^24 than at 2^16 with 31 blocks, flat with 4).
+#: with :math:`n`; measured: peak memory 1.7x higher at n = 2^24 than at 2^16 with 31 blocks, flat with 4).
 PROJECTED_CHUNK_BLOCKS = 4
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import itertools
 import math
 
-import numpy as np
 import sympy as sp
 
 from .._validation import check_int
@@ -103,6 +102,8 @@ def _separable_expansion(links, rank: int, degree: int) -> HermiteExpansion:
 
 
 def _quadrature_expansion(target, degree: int) -> HermiteExpansion:
+    import numpy as np
+
     from .integrability import check_square_integrable
 
     check_square_integrable(target.expr, target.variables)

@@ -33,9 +33,8 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
-import numpy as np
 import sympy as sp
 from sympy.core.add import _addsort
 from sympy.core.mul import _mulsort
@@ -58,6 +57,9 @@ from .budget import (
 )
 from .evaluate import evaluate
 from .functions import relu
+
+if TYPE_CHECKING:  # numpy is imported where it is used: a symbolic command on an exact target never loads it
+    import numpy as np
 
 __all__ = [
     "HermiteCoefficients",
@@ -209,6 +211,8 @@ def hermite_coefficients(sigma: sp.Expr | str, degree: int, variable: sp.Symbol 
     >>> round(c.values[1], 6), c.method
     (0.605706, 'gauss-hermite')
     """
+    import numpy as np
+
     from .integrability import check_square_integrable
 
     degree = check_int(degree, "degree", minimum=0, maximum=200, caller="hermite_coefficients")
@@ -437,6 +441,8 @@ def _times_z_power(j: int, m: int) -> tuple[int, ...]:
 def gauss_rule(nodes: int) -> tuple[np.ndarray, np.ndarray]:
     r"""Gauss–Hermite nodes and weights for :math:`\mathcal N(0, 1)` (weights sum to 1), read-only and
     cached (the eigenvalue problem behind them costs far more than any use of them)."""
+    import numpy as np
+
     x, w = np.polynomial.hermite_e.hermegauss(nodes)
     w = w / math.sqrt(2 * math.pi)
     x.flags.writeable = False
@@ -448,9 +454,12 @@ def normalised_hermite(x: np.ndarray, degree: int) -> np.ndarray:
     r""":math:`\mathrm{He}_j(x)/\sqrt{j!}` for :math:`j = 0..` ``degree``, shape ``(len(x), degree + 1)``, by
     the stable recursion :math:`h_{j+1} = (x h_j - \sqrt j\,h_{j-1})/\sqrt{j+1}`.
 
+    >>> import numpy as np
     >>> np.round(normalised_hermite(np.array([2.0]), 3) * np.sqrt([1, 1, 2, 6]), 12)
     array([[1., 2., 3., 2.]])
     """
+    import numpy as np
+
     h = np.empty((len(x), degree + 1))
     h[:, 0] = 1.0
     if degree >= 1:
@@ -462,6 +471,8 @@ def normalised_hermite(x: np.ndarray, degree: int) -> np.ndarray:
 
 def _quadrature_coefficients(sigma: sp.Expr, z: sp.Symbol, degree: int, nodes: int) -> tuple[np.ndarray, np.ndarray]:
     """``(mu, rounding bound)`` from the ``nodes``-point Gauss–Hermite rule."""
+    import numpy as np
+
     x, w = gauss_rule(nodes)
     with np.errstate(all="ignore"):  # overflow is reported by the caller
         fx = np.asarray(evaluate(sigma, [z], [x]), dtype=float)

@@ -31,7 +31,6 @@ from __future__ import annotations
 import math
 
 import mpmath
-import numpy as np
 import sympy as sp
 
 from ..errors import InvalidTargetError, NotSquareIntegrableError
@@ -121,6 +120,8 @@ def check_float_range(expr: sp.Expr, variable: sp.Symbol, name: str | None = Non
     Exact for a polynomial (Parseval, :func:`.hermite.hermite_expansion`, within the work budgets); otherwise
     estimated by the 160-node Gauss–Hermite rule (:math:`|z| \le 22`), where values that overflow float64 are
     refused too. Square-integrability itself is certified elsewhere (:func:`check_square_integrable`)."""
+    import numpy as np
+
     from .evaluate import evaluate
     from .hermite import QUADRATURE_NODES, gauss_rule, hermite_expansion
 
@@ -350,6 +351,8 @@ class _Analysis:
         raise _NotCertified(f"no bound of the form a |z|^2 is known for {_short(node)} (inside exp)")
 
     def _polynomial_upper(self, node, variables) -> float:
+        import numpy as np
+
         degree, terms = predict_size(node, variables)
         if degree is not None and degree <= 1:
             return 0.0

@@ -69,11 +69,16 @@ class Source:
         if not isinstance(self.authors, str) or not self.authors.strip():
             raise InvalidParameterError(f"The 'authors' of a Source must be a non-empty str. Got {self.authors!r} instead.")
 
-    def cite(self) -> str:
-        """``Authors Year, "Title", arXiv id`` with the empty parts left out."""
+    def cite(self, quotes: tuple[str, str] = ('"', '"')) -> str:
+        """``Authors Year, "Title", arXiv id`` with the empty parts left out; ``quotes`` open and close the title
+        (a LaTeX document passes its two-backtick opening and two-apostrophe closing quotes).
+
+        >>> print(Source(authors="Ba et al.", year=2022, title="High-dimensional asymptotics").cite(("``", "''")))
+        Ba et al. 2022, ``High-dimensional asymptotics''
+        """
         parts = [f"{self.authors} {self.year}"]
         if self.title:
-            parts.append(f'"{self.title}"')
+            parts.append(f"{quotes[0]}{self.title}{quotes[1]}")
         if self.arxiv:
             parts.append(f"arXiv {self.arxiv}")
         return ", ".join(parts)
@@ -517,6 +522,9 @@ def _symbol(expr: sp.Expr, name: str | sp.Symbol) -> sp.Symbol | None:
     return next((s for s in expr.free_symbols if s.name == name), None)
 
 
+# LaTeX's opening and closing double quotes (a straight ``"`` prints as a closing quote on both sides).
+_LATEX_QUOTES = ("``", "''")
+
 _TEXT_ESCAPES = {"\\": r"\textbackslash{}", "_": r"\_", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "{": r"\{",
                  "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 
@@ -542,6 +550,6 @@ def laws_latex_document(target: Any, laws: Sequence[Law], title: str | None = No
         r"\begin{enumerate}",
     ]
     for law in laws:
-        lines.append(rf"\item \textbf{{{_latex_text(law.name)}}} ({law.status}; {_latex_text(law.source.cite())}): \[ {law.latex()} \]")
+        lines.append(rf"\item \textbf{{{_latex_text(law.name)}}} ({law.status}; {_latex_text(law.source.cite(_LATEX_QUOTES))}): \[ {law.latex()} \]")
     lines += [r"\end{enumerate}", r"\end{document}", ""]
     return "\n".join(lines)

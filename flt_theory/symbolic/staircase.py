@@ -33,7 +33,6 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numpy as np
 import sympy as sp
 from sympy.polys.orderings import lex
 from sympy.polys.rings import PolyRing
@@ -176,6 +175,8 @@ class Frames:
 def frames(subspace: Subspace, kind: str) -> Frames | None:
     """The :class:`Frames` of ``subspace`` for coefficients of ``kind``; ``None`` when an exact basis row is not a
     rational direction (an irrational target coefficient put it there: the sympy route takes over)."""
+    import numpy as np
+
     r = subspace.ambient
     if subspace.is_exact:
         inside = []

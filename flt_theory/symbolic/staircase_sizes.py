@@ -75,8 +75,8 @@ import dataclasses
 import functools
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import numpy as np
 import sympy as sp
 
 from .._validation import check_int, check_real
@@ -84,6 +84,9 @@ from ..errors import InvalidParameterError
 from .evaluate import evaluate
 from .staircase import staircase
 from .subspace import Subspace
+
+if TYPE_CHECKING:  # numpy is imported where it is used: a symbolic command on an exact target never loads it
+    import numpy as np
 
 __all__ = ["QUADRATURE_POINTS", "RESOLVABLE_FACTOR", "StepSize", "predicted_moments", "staircase_sizes"]
 
@@ -140,6 +143,7 @@ class StepSize:
 def _gaussian_sample(dim: int, points: int) -> np.ndarray:
     """A fixed scrambled Sobol sample of :math:`\\mathcal N(0, I_{dim})`, ``(points, dim)``, drawn once per shape
     (``flt verify`` asks for the sizes at several d); read-only."""
+    import numpy as np
     from scipy.special import ndtri
     from scipy.stats import qmc
 
@@ -181,6 +185,8 @@ def staircase_sizes(target, *, d: int, n: int, p: int, eta: float, steps: int = 
     >>> [(s.step, s.new_dim, s.resolvable) for s in sizes]
     [(1, 1, True), (2, 1, True)]
     """
+    import numpy as np
+
     d = check_int(d, "d", minimum=2, caller="staircase_sizes")
     n = check_int(n, "n", minimum=1, caller="staircase_sizes")
     p = check_int(p, "p", minimum=2, caller="staircase_sizes")
@@ -230,6 +236,8 @@ def predicted_moments(target, *, d: int, n: int, p: int, eta: float, steps: int 
 
 
 def _moments(target, sigma, dsigma, zsym, *, d: int, n: int, kappa: float, steps: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    import numpy as np
+
     r = target.rank
     sample = _gaussian_sample(r + 1, QUADRATURE_POINTS)
     z, gamma = sample[:, :r], sample[:, r]

@@ -10,10 +10,12 @@ exchange, and what the simulator lifts to :math:`\mathbb R^d` through :math:`W^*
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
-import numpy as np
 import sympy as sp
+
+if TYPE_CHECKING:  # numpy is imported where it is used: a symbolic command on an exact target never loads it
+    import numpy as np
 
 __all__ = ["Subspace", "FLOAT_RANK_TOL"]
 
@@ -74,6 +76,8 @@ class Subspace:
 
     def complement(self) -> "Subspace":
         r"""The orthogonal complement :math:`U^\perp` in :math:`\mathbb R^r` (e.g. :math:`V^* \ominus U`)."""
+        import numpy as np
+
         if self.dim == 0:
             return Subspace.full(self.ambient)
         if not self.is_exact:
@@ -97,6 +101,8 @@ class Subspace:
 
     def numpy(self) -> np.ndarray:
         """The orthonormal basis as a float array of shape ``(dim, r)``."""
+        import numpy as np
+
         return np.array(self.basis.evalf().tolist(), dtype=float).reshape(self.dim, self.ambient)
 
     def new_directions(self, previous: "Subspace") -> np.ndarray:
@@ -106,6 +112,8 @@ class Subspace:
         >>> Subspace.span([[1, 0], [0, 1]], 2).new_directions(Subspace.span([[1, 0]], 2)).round(6).tolist()
         [[0.0, 1.0]]
         """
+        import numpy as np
+
         b = self.numpy()
         if previous.dim == 0 or len(b) == 0:
             return b
@@ -156,6 +164,8 @@ def _exact_orthonormal_rows(matrix: sp.Matrix) -> sp.Matrix:
 
 
 def _float_orthonormal_rows(matrix: sp.Matrix) -> sp.Matrix:
+    import numpy as np
+
     a = np.array(matrix.evalf().tolist(), dtype=float)
     _, s, vt = np.linalg.svd(a, full_matrices=False)
     rank = int(np.sum(s > FLOAT_RANK_TOL * max(s.max(initial=0.0), 1.0)))

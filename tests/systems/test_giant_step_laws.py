@@ -86,6 +86,20 @@ def test_laws_latex_document():
     assert doc.count(r"\item") == len(laws)
 
 
+def test_laws_latex_document_quotes_source_titles_the_latex_way():
+    """A straight ``"`` prints as a closing quote on both sides of a title in the PDF: the document opens a title
+    with two backticks and closes it with two apostrophes (the control: plain-text ``cite()`` keeps ``"``)."""
+    target = Target.from_links(["He2(z)"])
+    laws = giant_step_laws(target)
+    doc = laws_latex_document(target, laws)
+    titled = [law.source for law in laws if law.source.title]
+    assert titled
+    for source in titled:
+        assert f'"{source.title}"' in source.cite()  # the control: the check below can fail
+        assert f"``{source.title}''" in doc and f'"{source.title}"' not in doc
+    assert '"' not in doc
+
+
 # -- a catalogue that does not contradict itself (example (d) of the staircase) -------------------------------
 
 
