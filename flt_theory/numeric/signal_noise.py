@@ -38,7 +38,7 @@ with :math:`\ell'_i = \ell'(\tilde y_i f(W^t, x_i))` and :math:`\gamma^0 = \rho^
 unique since :math:`\mu, \xi_1, \dots, \xi_n` are independent almost surely when :math:`n < d`).
 
 Exact reduced dynamics (the fast path, :func:`train`, :func:`reduced_trajectory`)
--------------------------------------------------------------------------------
+---------------------------------------------------------------------------------
 The loss needs only :math:`a_{j,r} = \langle w_{j,r}, \mu\rangle` and :math:`b_{j,r,i} = \langle w_{j,r}, \xi_i\rangle`:
 
 .. math::
@@ -188,17 +188,17 @@ class SignalNoiseDraw:
         Samples, ambient dimension, neurons per class :math:`m`.
     label_noise : float
         :math:`\tau`.
-    y, y_obs : Tensor, shape (seeds, n)
+    y, y_obs : torch.Tensor, shape (seeds, n)
         True and observed labels (float, ±1).
-    flipped : Tensor, shape (seeds, n)
+    flipped : torch.Tensor, shape (seeds, n)
         ``y_obs != y`` (bool).
-    init_e1 : Tensor, shape (seeds, 2m)
+    init_e1 : torch.Tensor, shape (seeds, 2m)
         :math:`e_1` coordinates :math:`g` of :math:`w^0/\sigma_0`, neurons ordered :math:`(+1, 1..m), (-1, 1..m)`.
-    noise_e1 : Tensor, shape (seeds, n)
+    noise_e1 : torch.Tensor, shape (seeds, n)
         :math:`e_1` coordinates :math:`h` of :math:`\xi_i/\sigma_\xi` (used only with ``project=False``).
-    bartlett : Tensor, shape (seeds, min(d-1, 2m+n), 2m+n)
+    bartlett : torch.Tensor, shape (seeds, min(d-1, 2m+n), 2m+n)
         Bartlett factor of the standardised vectors :math:`(Pw^0_{j,r}/\sigma_0, P\xi_i/\sigma_\xi)`.
-    test_normals : Tensor, shape (seeds, n_test, 2m)
+    test_normals : torch.Tensor, shape (seeds, n_test, 2m)
         Standard normals of the test-error estimate.
     """
 
@@ -579,18 +579,18 @@ class SignalNoiseRun:
     ----------
     draw, config
         What was run.
-    mu_norm : Tensor, shape (seeds,)
+    mu_norm : torch.Tensor, shape (seeds,)
         :math:`\|\mu\|` of each seed (a bisection gives each seed its own).
-    gamma : Tensor, shape (seeds, 2m)
+    gamma : torch.Tensor, shape (seeds, 2m)
         :math:`\gamma_{j,r}` at the stop, neurons ordered :math:`(+1, r), (-1, r)`.
-    rho : Tensor, shape (seeds, 2m, n)
+    rho : torch.Tensor, shape (seeds, 2m, n)
         :math:`\rho_{j,r,i}` at the stop.
-    f : Tensor, shape (seeds, n)
+    f : torch.Tensor, shape (seeds, n)
         Outputs on the training points.
-    steps : Tensor, shape (seeds,)
+    steps : torch.Tensor, shape (seeds,)
         GD steps taken (the first :math:`t` with :math:`L_S(W^t) \le \varepsilon`, else ``max_steps``).
-    train_loss, test_error : Tensor, shape (seeds,)
-    trajectory : dict of Tensor, shape (records, seeds), or None
+    train_loss, test_error : torch.Tensor, shape (seeds,)
+    trajectory : dict of torch.Tensor, shape (records, seeds), or None
         :data:`TRAJECTORY_KEYS` at every ``record_every``-th step and at the stop (a seed that stopped
         keeps its final values).
     """

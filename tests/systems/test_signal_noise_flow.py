@@ -12,13 +12,22 @@ import math
 
 import pytest
 import torch
+from click.testing import CliRunner
 
-from flt_theory.errors import InvalidParameterError
-from flt_theory.numeric.signal_noise import SignalNoiseConfig, draw
-from flt_theory.numeric.signal_noise_flow import gd_flow_gap
+from flt_theory.cli import cli
+from flt_theory.errors import FLTError, InvalidParameterError
+from flt_theory.numeric.signal_noise import SignalNoiseConfig, draw, reduced_trajectory, train
+from flt_theory.numeric.signal_noise_flow import gd_flow_gap, projected_flow
+from flt_theory.runner import get_experiment
 from flt_theory.symbolic.hypothesis import point_inside
 from flt_theory.systems.signal_noise import laws
-from flt_theory.systems.signal_noise.declaration import boundary, boundary_hypothesis_values, cubic_inside_point
+from flt_theory.systems.signal_noise.declaration import (
+    RELU_INSIDE,
+    SIZES,
+    boundary,
+    boundary_hypothesis_values,
+    cubic_inside_point,
+)
 from flt_theory.systems.signal_noise.model import final_test_error
 
 D = 2000
@@ -66,3 +75,66 @@ def test_a_flow_point_is_read_inside_the_step_size_hypothesis():
     assert not step.holds(gd_values)  # the same point trained by GD at eta = 0.3 n m / d is outside (3)
     with pytest.raises(InvalidParameterError, match="'eta_scale'"):
         boundary({**point, "eta_scale": 0.3}, [0])
+
+
+# ------------------------------------------------------------------ ReLU: the switch-aware projected flow
+
+
+def _relu(d: int, snr: float, **kw) -> SignalNoiseConfig:
+    return SignalNoiseConfig(q=1, mu_norm=snr * math.sqrt(d), sigma0=1e-3 / math.sqrt(d), eta=1.0 / d, eps=0.05, **kw)
+
+
+def test_a_projected_step_is_gd_with_each_own_move_stopped_at_its_switch_surface():
+    """One step from W^0: rho^1 = max(GD's rho^1, -max(b^0, 0)) exactly (same arithmetic), and the bound binds only
+    for moves towards the surface (the wrong-class neurons j = -y_i whose GD step would carry b past 0)."""
+    dr = draw([0, 1], n=8, d=10**5, width=4, n_test=10, device="cpu")
+    cfg = _relu(10**5, 0.05, max_steps=1)
+    big = dataclasses.replace(cfg, eta=8 * 4 / 10**5, eps=0.0)  # the outside step n m / d
+    gd, proj = train(dr, big), projected_flow(dr, big)
+    b0 = reduced_trajectory(dr, big, 0)["b"][0]
+    assert torch.equal(proj.rho, torch.maximum(gd.rho, -b0.clamp_min(0))) and torch.equal(proj.gamma, gd.gamma)
+    bound = gd.rho < -b0.clamp_min(0)
+    wrong_class = (dr.sign[None, :, None] * dr.y_obs[:, None, :]) < 0
+    assert bool(bound.any()) and bool((wrong_class | ~bound).all())
+
+
+def test_the_relu_boundary_dynamics_is_a_declared_choice_with_a_one_line_error(tmp_path):
+    exp = get_experiment("signal-noise/boundary")
+    point = {**RELU_INSIDE, "n": 16, "d": 10**5}
+    assert exp.normalize(point)["dynamics"] == "flow-projected"
+    for key, value in (("dynamics", "euler"), ("dynamics", 3), ("max_time", -1.0)):
+        with pytest.raises(FLTError, match=f"^The '{key}' parameter"):
+            exp.normalize({**point, key: value})
+    for bad, key in (({"dynamics": "flow", "eta_scale": 0.0, "max_time": 0.0}, "max_time"),
+                     ({"eta_scale": 2.0}, "eta_scale"), ({"dynamics": "gd", "eta_scale": 0.0}, "eta_scale")):
+        with pytest.raises(InvalidParameterError, match=f"^The '{key}' parameter"):
+            exp.check_budget({**point, **bad}, 2)
+    result = CliRunner().invoke(cli, ["sweep", "signal-noise/boundary", *[x for k, v in point.items() if k != "dynamics"
+                                                                            for x in ("-p", f"{k}={v}")],
+                                      "-p", "dynamics=euler", "--seeds", "1", "--store", str(tmp_path / "s.sqlite")])
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert result.exit_code == 2 and len(lines) == 1 and "'dynamics'" in lines[0], result.output
+
+
+def test_the_paper_relu_boundary_points_are_inside_kou_condition_4_1_and_the_small_ones_are_not():
+    claim_points = [{**RELU_INSIDE, "n": n, "d": SIZES["paper"]["relu_d"], "width": 10} for n in SIZES["paper"]["relu_ns"]]
+    claim_points += [{**RELU_INSIDE, "n": SIZES["paper"]["relu_n"], "d": d, "width": 10} for d in SIZES["paper"]["relu_ds"]]
+    assert all(point_inside(laws.kou_hypotheses(), boundary_hypothesis_values(p)) for p in claim_points)
+    outside = {**claim_points[0], "dynamics": "gd", "eta_scale": 1.0}  # the small scale's GD step n m / d
+    assert not point_inside(laws.kou_hypotheses(), boundary_hypothesis_values(outside))
+    assert max(SIZES["paper"]["relu_ns"]) / min(SIZES["paper"]["relu_ns"]) >= 10  # at least a decade of n
+
+
+@pytest.mark.slow
+def test_projected_flow_agrees_with_gd_at_the_step_bound_where_gd_at_n_m_times_it_does_not():
+    """Paper-like point (n = 16, m = 10, d = 1e6, sigma0 sqrt(d) = 1e-3, SNR = 0.0125 near the boundary, 8 seeds):
+    measured mean gap of the final test error to GD at the bound -3e-5 (largest 0.0016) for h = n m/16, +0.024 for
+    GD at the outside runs' step n m/d."""
+    d, n, m = 10**6, 16, 10
+    dr = draw(list(range(8)), n=n, d=d, width=m, n_test=4000, device="cpu")
+    cfg = _relu(d, 0.0125, max_steps=10**5)
+    at_bound = train(dr, cfg).test_error
+    proj = projected_flow(dr, dataclasses.replace(cfg, eta=n * m / (16 * d))).test_error
+    outside = train(dr, dataclasses.replace(cfg, eta=n * m / d)).test_error
+    assert abs(float((proj - at_bound).mean())) <= 0.002 and float((proj - at_bound).abs().max()) <= 0.005
+    assert float((outside - at_bound).mean()) >= 0.01

@@ -33,8 +33,18 @@ Inside the hypotheses. The ReLU³ boundary claims run INSIDE Cao et al.'s Condit
 gradient flow of the same reduced dynamics (``dynamics="flow"``, :mod:`flt_theory.numeric.signal_noise_flow`), the
 limit :math:`\eta \to 0` of every admissible step, read as inside the step bound (3). GD inside the bound would need
 :math:`\tau` GD steps per run (:math:`2.25\cdot10^5` at :math:`n = 16`, :math:`m = 10`); the flow takes a few thousand
-RHS evaluations. The ReLU boundary claims (Kou et al.) still run GD at :math:`\eta = nm/d`, :math:`nm` times the
-encoded step bound (``RELU_EXTRAPOLATION``).
+RHS evaluations. The ReLU boundary claims (Kou et al.) run INSIDE Condition 4.1 at ``paper`` (:data:`RELU_INSIDE`):
+every run is the same gradient flow for ReLU, integrated by switch-aware projected Euler steps of :math:`h = nm/16` in
+:math:`\tau` (``dynamics="flow-projected"``, :func:`flt_theory.numeric.signal_noise_flow.projected_flow`: the adaptive
+integrator crawls through ReLU's activation switches, and a wrong-class noise coefficient slides on its switch
+surface), about 640 steps per run where GD at the bound takes :math:`38\,nm`; :math:`\sigma_0\sqrt d = 10^{-3}` is
+inside the initialisation condition at every point. Measured at :math:`n = 16`, :math:`d = 10^6` (8 seeds, near the
+boundary): its final test errors are within :math:`3\cdot10^{-5}` on average (0.0016 at most) of GD AT the bound, where
+GD at the outside step :math:`nm/d` is :math:`+0.024` off. Measured inside (16 seeds, 2 shared cores at load 12-14):
+slope in :math:`n = 16..256` at :math:`d = 10^6` :math:`-0.2355\ [-0.2458, -0.2251]` (local slopes between doublings
+-0.235, -0.223, -0.242, -0.243), 24 min; slope in :math:`d = 10^4..10^7` at :math:`n = 32` :math:`-0.2612\
+[-0.2628, -0.2596]`, 5 min. At ``small`` they still run GD at :math:`\eta = nm/d`, :math:`nm` times the encoded step
+bound (``RELU_EXTRAPOLATION``): 16 times cheaper, and the default test run measures every claim at ``small``.
 
 Tolerances, and why. The ReLU slope in :math:`n` is compared with tolerance 0.02: the sandwich
 :math:`C \ne C'` of Kou et al. allows a finite-size drift, and the local slope between doublings of
@@ -52,8 +62,10 @@ comparison reports as OUT OF REGIME in its message and ``details["out_of_regime"
 failed — and it fails when no point is in the regime.
 
 Sizes: ``small`` runs the whole system in about 30 s on one core (default pytest run) (the ReLU³ slope there
-on its GD measurement outside Condition 4.2, ``CUBIC_SMALL_NOTE``); ``paper`` uses
-more seeds, larger :math:`n` and :math:`d = 10^6` (``pytest -m slow``).
+on its GD measurement outside Condition 4.2, ``CUBIC_SMALL_NOTE``; the ReLU boundaries on GD outside the step bound,
+``RELU_EXTRAPOLATION``); ``paper`` uses more seeds, larger :math:`n` and :math:`d = 10^6` (``pytest -m slow``). The ReLU
+ladder in :math:`n` stops at 256 at ``paper`` (1.2 decades): :math:`n = 512` would add about 25 CPU-minutes (the
+flow's steps are fixed, a step costs :math:`O(mn^2)`).
 """
 
 from __future__ import annotations
@@ -72,7 +84,7 @@ from ...errors import InvalidParameterError
 from ...numeric.signal_noise import activation_power
 from ...runner import experiment
 from ...runner.cost import Cost
-from ...runner.registry import finite_float, strict_int
+from ...runner.registry import finite_float, real_in, strict_int
 from ...symbolic.law import Law
 from ..declaration import Claim, Figure, Measurement, System
 from ..frames import per_seed
@@ -87,13 +99,14 @@ NAME = "signal-noise"
 #: Sizes per scale.
 SIZES: dict[str, dict[str, Any]] = {
     "small": dict(relu_ns=(16, 32, 64, 128), relu_d=10**5, relu_seeds=8, grid=12, relu_n=32, relu_ds=(10**4, 10**5, 10**6),
+                  relu_inside=False,
                   cubic_gd_ns=(16, 32, 64, 128, 256), cubic_gd_d=10**5,
                   cubic_width=10, cubic_ns=(), cubic_n=4, cubic_d_factors=(16, 1600), cubic_seeds=4,
                   cubic_iterations=6, cubic_snr_high=2.0, cubic_gd_seeds=8,
                   growth_seeds=6, label_seeds=10, iterations=8,
                   collapse_ns=(16, 64), collapse_ds=(10**4, 10**6), collapse_seeds=8, collapse_n_test=30_000),
-    "paper": dict(relu_ns=(16, 32, 64, 128, 256, 512), relu_d=10**6, relu_seeds=16, grid=16, relu_n=32,
-                  relu_ds=(10**4, 10**5, 10**6, 10**7),
+    "paper": dict(relu_ns=(16, 32, 64, 128, 256), relu_d=10**6, relu_seeds=16, grid=16, relu_n=32,
+                  relu_ds=(10**4, 10**5, 10**6, 10**7), relu_inside=True,
                   cubic_gd_ns=(), cubic_gd_d=0, cubic_width=10, cubic_ns=(4, 8, 16, 40), cubic_n=8, cubic_d_factors=(16, 160, 1600), cubic_seeds=16,
                   cubic_iterations=8, cubic_snr_high=1.2, cubic_gd_seeds=16, growth_seeds=16, label_seeds=32, iterations=10,
                   collapse_ns=(16, 32, 64, 128), collapse_ds=(10**4, 10**5, 10**6), collapse_seeds=12,
@@ -104,6 +117,18 @@ SCALES = tuple(SIZES)
 #: The ReLU and ReLU³ boundary set-ups (level of the final test error, bracket in SNR, s0, c of η = c n m / d).
 RELU_BOUNDARY = dict(activation="relu", level=0.1, snr_low=3e-3, snr_high=0.2, sigma0_sqrt_d=3e-3, eta_scale=1.0,
                      max_steps=2000, grid_low=4e-3, grid_high=0.08)
+#: The ReLU boundary INSIDE Kou et al. 2023's Condition 4.1 (``paper``): every run is the gradient flow
+#: (``dynamics="flow-projected"``: the step-size bound read as eta -> 0+, :data:`.laws.FLOW_READING`), integrated by
+#: projected Euler steps of eta = n m/(16 d), i.e. h = n m/16 in the natural time tau = eta t d, switch-aware
+#: (:func:`flt_theory.numeric.signal_noise_flow.projected_flow`): about 640 steps per run (the stop is at tau ~ 38 n m),
+#: 4000 at most. At n = 16, d = 1e6, sigma0 sqrt(d) = 1e-3, 8 seeds near the boundary its final test errors agree with
+#: GD AT the bound (eta = 1/d, 6000 steps) within 3e-5 on average (0.0016 at most), where GD at eta = n m/d (the small
+#: scale's step) is +0.024 off (``RELU_PROJECTED_STEP``; where the two can part: the flow module's docstring).
+#: sigma0 sqrt(d) = 1e-3: inside the initialisation condition sigma0 <= sqrt(n)/(sigma_p d) at every point
+#: (sqrt(n/d) = 1.8e-3 at n = 32, d = 1e7, where the outside runs' 3e-3 is not).
+RELU_PROJECTED_STEP = 1 / 16
+RELU_INSIDE = {**RELU_BOUNDARY, "dynamics": "flow-projected", "eta_scale": RELU_PROJECTED_STEP, "max_steps": 4000,
+               "sigma0_sqrt_d": 1e-3}
 #: The ReLU^3 boundary INSIDE Cao et al. 2022's Condition 4.2 at every point (:func:`cubic_inside_point`): gradient
 #: flow (the step-size bound (3) read as eta -> 0+, :data:`.laws.FLOW_READING`), d = K m^4 n^4 with K >= 16 (bound (1))
 #: and sigma0 sqrt(d) = 1/(2 m^2 n), the geometric middle of the window (4) [n/sqrt(d), 1/(m^2 n)] at K = 16 (SNR < 1
@@ -153,11 +178,11 @@ CUBIC_SMALL_NOTE = (
 )
 #: Why the ReLU boundary claims have no point inside their source's hypotheses, what inside would need and its cost.
 RELU_EXTRAPOLATION = (
-    "Every point exceeds the step-size bound of Kou et al. 2023's Condition 4.1 as encoded (eta <= 1/(sigma_p^2 d)): "
-    "eta = n m/(sigma_p^2 d) is n m = 160..1280 times the bound (5120 at n = 512, paper); the dimension d >= n^2, the "
-    "initialisation and n SNR^2 <= 1 hold. Inside would need n m times more GD steps (the bisection's <= 2000 per "
-    "train become 3e5..2.6e6, 10 trains per point: hours per point on 2 CPU cores). An audit of this project "
-    "measured the effect of the larger step on 30 paired draws: +0.0073 +- 0.0008 in the test error."
+    "Inside Kou et al. 2023's Condition 4.1 at paper scale only (gradient flow by switch-aware projected Euler steps, "
+    "read as eta -> 0+; n = 16..256 at d = 1e6, n = 32 at d = 1e4..1e7, 16 seeds; about 16 times the GD cost). At "
+    "small every point runs GD at eta = n m/(sigma_p^2 d), n m = 160..1280 times the encoded step bound "
+    "(eta <= 1/(sigma_p^2 d)); the dimension d >= n^2, the initialisation and n SNR^2 <= 1 hold. An audit of this "
+    "project measured the effect of the larger step on 30 paired draws: +0.0073 +- 0.0008 in the test error."
 )
 LABEL_NOISE_EXTRAPOLATION = (
     "Every point lies outside the encoded hypotheses of Han et al. 2025: d/n = 2, 8, 32 at n = 64 against d >= n^2 "
@@ -185,7 +210,44 @@ def _flow_eta(p: dict[str, Any]) -> float:
     return 1.0 / p["d"]
 
 
-@experiment("signal-noise/boundary", cost=Cost(memory="8*seeds*width*n*n + 8*seeds*n_test*width + 8*seeds*grid*n_test",
+def _boundary_guard(params: dict[str, Any], seeds: int) -> None:
+    """Refuse a ``signal-noise/boundary`` point whose dynamics and step do not go together, before anything runs:
+    ``"gd"`` and ``"flow-projected"`` need a step ``0 < eta_scale`` (at most 1 for the projected flow, an integrator
+    of the flow measured at 1/16); ``"flow"`` needs ``eta_scale = 0`` and ``max_time > 0``."""
+    dynamics, scale = params.get("dynamics", "gd"), params["eta_scale"]
+    where = f"experiment 'signal-noise/boundary' with dynamics={dynamics!r}"
+    if dynamics == "flow":
+        _flow_eta(params)
+        if not params.get("max_time", 0.0) > 0:
+            raise InvalidParameterError(f"The 'max_time' parameter of {where} must be > 0 (the natural time the flow "
+                                        f"may run). Got {params.get('max_time', 0.0)!r} instead.")
+    elif not 0 < scale <= (1.0 if dynamics == "flow-projected" else math.inf):
+        bound = "0 < eta_scale <= 1" if dynamics == "flow-projected" else "eta_scale > 0"
+        raise InvalidParameterError(f"The 'eta_scale' parameter of {where} must satisfy {bound}. Got {scale!r} instead.")
+
+
+def dynamics_choice(value: Any) -> str:
+    """The ``types`` converter of the boundary's ``dynamics``: one of :data:`.model.DYNAMICS` (GD, the gradient flow by
+    RK45, the ReLU flow by projected Euler steps); the runner names the parameter in its error.
+
+    >>> dynamics_choice("flow-projected")
+    'flow-projected'
+    >>> dynamics_choice("euler")
+    Traceback (most recent call last):
+    ...
+    ValueError: not one of ('gd', 'flow', 'flow-projected')
+    """
+    if not isinstance(value, str) or value not in model.DYNAMICS:
+        raise ValueError(f"not one of {model.DYNAMICS}")
+    return value
+
+
+dynamics_choice.__name__ = "str"
+#: The declared range of ``max_time`` (the natural time of a gradient-flow run; > 0 with ``dynamics="flow"``).
+MAX_TIME = real_in(0.0, 1e15)
+
+
+@experiment("signal-noise/boundary", guard=_boundary_guard, cost=Cost(memory="8*seeds*width*n*n + 8*seeds*n_test*width + 8*seeds*grid*n_test",
                  work="1e6*max_steps*iterations + max_steps*iterations*seeds*width*n*n + 1e6*max_steps*grid + max_steps*grid*seeds*width*n*n + iterations*seeds*n_test*width + grid*seeds*n_test*width"),
             batched=True,
             defaults={"width": 10, "eps": 0.05, "n_test": 4000, "iterations": 8, "grid": 0, "grid_low": 0.0, "grid_high": 0.0,
@@ -193,18 +255,20 @@ def _flow_eta(p: dict[str, Any]) -> float:
             types={"activation": str, "n": strict_int, "d": strict_int, "width": strict_int, "sigma0_sqrt_d": finite_float,
                    "eta_scale": finite_float, "eps": finite_float, "max_steps": strict_int, "n_test": strict_int,
                    "level": finite_float, "snr_low": finite_float, "snr_high": finite_float, "iterations": strict_int,
-                   "grid": strict_int, "grid_low": finite_float, "grid_high": finite_float, "dynamics": str,
-                   "max_time": finite_float, "rtol": finite_float})
+                   "grid": strict_int, "grid_low": finite_float, "grid_high": finite_float, "dynamics": dynamics_choice,
+                   "max_time": MAX_TIME, "rtol": finite_float})
 def boundary(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Per-seed bisected :math:`\mathrm{SNR}^*` (final test error = ``level``), :math:`\sigma_0 = s_0/\sqrt d`,
     :math:`\eta = c\,nm/d`; with ``grid`` the test errors of the phase diagram (:func:`.model.boundary_rows`).
     With ``dynamics="flow"`` every run is the gradient flow (the limit :math:`\eta \to 0`) to :math:`L_S \le
     \varepsilon` or the natural time ``max_time``; ``eta_scale`` must then be 0 (no step) and ``max_steps`` only
-    sizes the cost estimate (about the RHS evaluations of one run)."""
+    sizes the cost estimate (about the RHS evaluations of one run). With ``dynamics="flow-projected"`` (ReLU) every run
+    is the same flow by projected Euler steps of :math:`\eta = c\,nm/d` (:data:`RELU_INSIDE`)."""
+    _boundary_guard(params, len(seeds))
     p = dict(params)
     n, d, m = p.pop("n"), p.pop("d"), p.pop("width")
     eta_scale = p.pop("eta_scale")
-    eta = _eta_scale_to_eta(eta_scale, n, m, d) if p["dynamics"] == "gd" else _flow_eta(params)
+    eta = _flow_eta(params) if p["dynamics"] == "flow" else _eta_scale_to_eta(eta_scale, n, m, d)
     sigma0 = p.pop("sigma0_sqrt_d") / math.sqrt(d)
     return model.boundary_rows(n=n, d=d, width=m, eta=eta, sigma0=sigma0, seeds=seeds, **p)
 
@@ -279,18 +343,20 @@ def _source_symbols(p: dict[str, Any], *, eta: float, mu: float) -> dict[str, fl
 def boundary_hypothesis_values(p: dict[str, Any]) -> dict[str, float]:
     r"""``signal-noise/boundary``: :math:`\eta = c\,nm/d` and :math:`\|\mu\|` at the geometric middle of the
     bisection bracket, :math:`\sqrt{\mathrm{snr\_low}\cdot\mathrm{snr\_high}}\,\sqrt d` (where the boundary is sought).
-    A gradient-flow point (``dynamics="flow"``) reads :math:`\eta = 0`: the flow is the limit :math:`\eta \to 0^+` of
-    every admissible step (:mod:`flt_theory.numeric.signal_noise_flow`), so it satisfies every step-size bound.
+    A gradient-flow point (``dynamics="flow"`` or ``"flow-projected"``) reads :math:`\eta = 0`: the flow is the limit
+    :math:`\eta \to 0^+` of every admissible step (:mod:`flt_theory.numeric.signal_noise_flow`), so it satisfies every
+    step-size bound.
 
     >>> v = boundary_hypothesis_values({**RELU_BOUNDARY, "n": 16, "d": 10**5, "width": 10})
     >>> round(v["eta"] * 10**5, 6), round(v["sigma0"] * math.sqrt(10**5), 6)
     (160.0, 0.003)
-    >>> boundary_hypothesis_values(cubic_inside_point(16, 10))["eta"]
-    0.0
+    >>> boundary_hypothesis_values(cubic_inside_point(16, 10))["eta"], boundary_hypothesis_values({**RELU_INSIDE, "n": 16,
+    ...     "d": 10**6, "width": 10})["eta"]
+    (0.0, 0.0)
     """
     n, d, m = p["n"], p["d"], p["width"]
     mu = math.sqrt(p["snr_low"] * p["snr_high"] * d)
-    eta = 0.0 if p.get("dynamics", "gd") == "flow" else _eta_scale_to_eta(p["eta_scale"], n, m, d)
+    eta = 0.0 if p.get("dynamics", "gd") != "gd" else _eta_scale_to_eta(p["eta_scale"], n, m, d)
     return _source_symbols(p, eta=eta, mu=mu)
 
 
@@ -375,11 +441,12 @@ def predicted_exponent(law: Law, variable: str) -> float:
     return float(law.exponent(variable))
 
 
-def boundary_slope_ladder(frame: pd.DataFrame, *, variable: str = "n",
-                          literal: float | None = None) -> list[dict[str, Any]]:
+def boundary_slope_ladder(frame: pd.DataFrame, *, variable: str = "n", literal: float | None = None,
+                          predicted: float | None = None) -> list[dict[str, Any]]:
     r"""Local slopes of :math:`\log\mathrm{SNR}^*` between consecutive values :math:`x_k < x_{k+1}` of ``variable``, one
     rung per pair at the size :math:`\sqrt{x_kx_{k+1}}`: per seed :math:`\log(y_{k+1}/y_k)/\log(x_{k+1}/x_k)`, the mean
-    over the seeds and its 95% t-interval; ``literal`` (the literal statement's slope) in every rung."""
+    over the seeds and its 95% t-interval; ``literal`` (the literal statement's slope, a finding) or ``predicted`` (the
+    law's slope) in every rung."""
     from scipy import stats
 
     xs, y, _ = boundary_table(frame, variable)
@@ -392,6 +459,8 @@ def boundary_slope_ladder(frame: pd.DataFrame, *, variable: str = "n",
         rung = {"size": {variable: size}, "estimate": mean, "ci": [mean - half, mean + half]}
         if literal is not None:
             rung["literal"] = literal
+        if predicted is not None:
+            rung["predicted"] = predicted
         rungs.append(rung)
     return rungs
 
@@ -591,15 +660,20 @@ def _seeds(key: str) -> dict[str, int]:
     return {scale: SIZES[scale][key] for scale in SCALES}
 
 
+def _relu_setup(sizes: dict[str, Any]) -> dict[str, Any]:
+    """The ReLU boundary set-up of a scale: inside Condition 4.1 (:data:`RELU_INSIDE`) or GD outside it."""
+    return RELU_INSIDE if sizes["relu_inside"] else RELU_BOUNDARY
+
+
 def _relu_boundary() -> Measurement:
     return Measurement(experiment="signal-noise/boundary", seeds=_seeds("relu_seeds"), points=_points(lambda s: [
-        {**RELU_BOUNDARY, "n": n, "d": s["relu_d"], "iterations": s["iterations"], "grid": s["grid"]}
+        {**_relu_setup(s), "n": n, "d": s["relu_d"], "iterations": s["iterations"], "grid": s["grid"]}
         for n in s["relu_ns"]]), hypothesis_values=boundary_hypothesis_values)
 
 
 def _relu_boundary_d() -> Measurement:
     return Measurement(experiment="signal-noise/boundary", seeds=_seeds("relu_seeds"), points=_points(lambda s: [
-        {**RELU_BOUNDARY, "n": s["relu_n"], "d": d, "iterations": s["iterations"]} for d in s["relu_ds"]]),
+        {**_relu_setup(s), "n": s["relu_n"], "d": d, "iterations": s["iterations"]} for d in s["relu_ds"]]),
         hypothesis_values=boundary_hypothesis_values)
 
 
@@ -660,15 +734,21 @@ def _label_noise_law() -> Law:
 def _claims() -> list[Claim]:
     return [
         Claim(name="relu-boundary-slope",
-              words="ReLU (Kou et al. 2023): the benign/harmful boundary SNR* ∝ n^(-1/4) (n ||mu||^4 ~ sigma_xi^4 d)",
+              words=("ReLU (Kou et al. 2023): the benign/harmful boundary SNR* ∝ n^(-1/4) (n ||mu||^4 ~ sigma_xi^4 d); "
+                     "inside Condition 4.1 at paper scale (gradient flow, n = 16..256, d = 1e6)"),
               law=laws.kou_boundary, wrong_law=functools.partial(laws.cao_boundary, 3),
               measurement=_relu_boundary(), extrapolation_note=RELU_EXTRAPOLATION,
+              ladder=functools.partial(boundary_slope_ladder, variable="n",
+                                       predicted=predicted_exponent(laws.kou_boundary(), "n")),
               compare=functools.partial(compare_boundary_slope, variable="n", tolerance=0.02)),
         Claim(name="relu-boundary-d",
               words=("ReLU (Kou et al. 2023): at fixed n the boundary SNR* ∝ d^(-1/4); with the slope in n, the boundary "
-                     "depends on n ||mu||^4/(sigma_xi^4 d) alone (the data collapse of the boundary)"),
+                     "depends on n ||mu||^4/(sigma_xi^4 d) alone (the data collapse of the boundary); inside Condition 4.1 "
+                     "at paper scale (gradient flow, d = 1e4..1e7, n = 32)"),
               law=laws.kou_boundary, wrong_law=functools.partial(laws.cao_boundary, 3),
               measurement=_relu_boundary_d(), extrapolation_note=RELU_EXTRAPOLATION,
+              ladder=functools.partial(boundary_slope_ladder, variable="d",
+                                       predicted=predicted_exponent(laws.kou_boundary(), "d")),
               compare=functools.partial(compare_boundary_slope, variable="d", tolerance=0.05)),
         Claim(name="relu-collapse",
               words=("ReLU (derived here from Kou et al. 2023's bounds): the whole test-error curve is a function of "

@@ -25,7 +25,7 @@ from ...numeric.signal_noise import (
     run_records,
     train,
 )
-from ...numeric.signal_noise_flow import gradient_flow
+from ...numeric.signal_noise_flow import gradient_flow, projected_flow
 
 __all__ = [
     "DYNAMICS",
@@ -45,8 +45,10 @@ __all__ = [
 #: How a run trains: ``"gd"`` — full-batch GD with step ``cfg.eta`` for at most ``cfg.max_steps`` steps
 #: (:func:`~flt_theory.numeric.signal_noise.train`); ``"flow"`` — its gradient flow, the limit of every step
 #: :math:`\eta \to 0`, to :math:`L_S \le \varepsilon` or the natural time ``max_time``
-#: (:func:`~flt_theory.numeric.signal_noise_flow.gradient_flow`, ``rtol``).
-DYNAMICS = ("gd", "flow")
+#: (:func:`~flt_theory.numeric.signal_noise_flow.gradient_flow`, ``rtol``; smooth :math:`\sigma'`, :math:`q \ge 2`);
+#: ``"flow-projected"`` — the same flow for ReLU by projected Euler steps of size ``cfg.eta`` (at most
+#: ``cfg.max_steps``), switch-aware (:func:`~flt_theory.numeric.signal_noise_flow.projected_flow`).
+DYNAMICS = ("gd", "flow", "flow-projected")
 
 
 def final_test_error(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, mu_norm: torch.Tensor, *, dynamics: str = "gd",
@@ -56,7 +58,7 @@ def final_test_error(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, mu_norm: torch
 
     >>> dr = draw(1, n=8, d=2000, width=3, n_test=500, device="cpu")
     >>> cfg = SignalNoiseConfig(q=3, mu_norm=1.0, sigma0=0.3 / 2000**0.5, eta=0.25 / 2000, eps=0.05, max_steps=10**4)
-    >>> gd, flow = (final_test_error(dr, cfg, torch.tensor([20.0]), dynamics=k, max_time=1e6) for k in DYNAMICS)
+    >>> gd, flow = (final_test_error(dr, cfg, torch.tensor([20.0]), dynamics=k, max_time=1e6) for k in DYNAMICS[:2])
     >>> abs(float(gd[0] - flow[0])) < 0.01
     True
     """
@@ -64,6 +66,8 @@ def final_test_error(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, mu_norm: torch
         return train(dr, cfg, mu_norm=mu_norm).test_error
     if dynamics == "flow":
         return gradient_flow(dr, cfg, mu_norm=mu_norm, max_time=max_time, rtol=rtol).test_error
+    if dynamics == "flow-projected":
+        return projected_flow(dr, cfg, mu_norm=mu_norm).test_error
     raise InvalidParameterError(f"The 'dynamics' parameter must be one of {DYNAMICS}. Got {dynamics!r} instead.")
 
 
