@@ -5,8 +5,10 @@ Two forms, one command:
 * ``flt verify TARGET`` derives every giant-step prediction for a target (Dandi et al. 2023, arXiv 2305.18270) and
   checks each by simulation with its wrong law (:func:`flt_theory.systems.giant_step.verify.verify`);
 * ``flt verify --system SYSTEM --law "OBS ~ EXPR" [--over NAME=V1,V2,...]... [--fix NAME=VALUE]...`` checks a
-  researcher's own power law for an observable of any system, with the wrong laws (each exponent ± 1/2) on the
-  same measurement (:func:`flt_theory.report.verify_law.verify_law`);
+  researcher's own power law for an observable of any system, with its mutation panel (each exponent ± 1/2 and
+  ± 1, a varied symbol EXPR lacks at ± 1/2) on the same measurement, on a grid designed from ``--budget`` and the
+  experiment's cost model when ``--over`` is not given (:func:`flt_theory.report.verify_law.verify_law`);
+  ``OBS = EXPR``, ``OBS <= EXPR``, ``OBS >= EXPR`` check the value itself (constant included) without a fit;
 * ``flt verify --system SYSTEM --law "PARAM* ~ EXPR" --where "OBS = LEVEL" ...`` checks a level-set law: PARAM is
   solved at every grid point for where the seed-mean of OBS crosses LEVEL (one crossing per seed group), and the
   crossings' power law is checked the same way.
@@ -63,7 +65,8 @@ def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict:
 @click.argument("target", required=False)
 @click.option("--system", default=None, metavar="SYSTEM", help="Check a law of this system (with --law) instead of TARGET.")
 @click.option("--law", default=None, metavar="'OBS ~ EXPR'",
-              help="With --system: an observable's power law in the system's parameters, e.g. 'rel_change ~ width**(-1/2)'.")
+              help="With --system: an observable's power law in the system's parameters, e.g. 'rel_change ~ width**(-1/2)'; "
+                   "or 'OBS = EXPR', 'OBS <= EXPR', 'OBS >= EXPR' (the value itself, no fit).")
 @click.option("--where", default=None, metavar="'OBS = LEVEL'",
               help="With a level-set law 'PARAM* ~ EXPR': solve PARAM where the seed-mean of OBS crosses LEVEL, e.g. "
                    "--law 'eta* ~ (n*p**2/d)**(1/2)' --where 'norm_growth = 1'.")
@@ -71,10 +74,10 @@ def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict:
               help="With --where: disjoint seed groups, one crossing each (default: one per seed).")
 @click.option("--over", multiple=True, metavar="NAME=V1,V2,...",
               help="With --system: a parameter's values on the grid (repeatable; default: each parameter of EXPR over "
-                   "1/4..4 times its declared value).")
+                   "the widest range around its declared value that --budget and the experiment's cost allow).")
 @click.option("--fix", multiple=True, metavar="NAME=VALUE", help="With --system: hold a parameter at VALUE (repeatable).")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
-              help="With --system: level of the law's joint interval (confidence 1 - alpha).")
+              help="With --system: family-wise level of the law and its mutants (one joint interval at 1 - alpha).")
 @click.option("--activation", default="relu", show_default=True, help="With TARGET: student activation, a 1-D function of z.")
 @click.option("--steps", type=click.IntRange(1, 4), default=2, show_default=True, help="With TARGET: staircase steps T.")
 @click.option("--scale", type=click.Choice(["small", "paper"]), default="small", show_default=True)
@@ -88,10 +91,19 @@ def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict:
               help="With TARGET: also write the verdicts as a booktabs table to FILE: it compiles alone (pdflatex FILE) "
                    "and can be \\input into a paper whose preamble loads amsmath, amssymb, booktabs and longtable.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False, writable=True), default=None, metavar="DIR",
+              help="With --system: write DIR/report.md, DIR/fit.png (the fit figure) and DIR/result.json; the "
+                   "measurements go to DIR/measurements.sqlite unless --store is given.")
+@click.option("--tolerance", type=click.FloatRange(0, 0.25, max_open=True), default=0.0, show_default=True,
+              metavar="T", help="With --system: widen each exponent's interval by T (a stated slack, below 1/4).")
+@click.option("--store", default=None, metavar="FILE",
+              help="With --system: SQLite results store; a second run on the same grid reuses its measurements "
+                   "(default: DIR/measurements.sqlite with --report, else none).")
 @click.pass_context
 def verify_command(ctx: click.Context, target: str | None, system: str | None, law: str | None, where: str | None,
                    groups: int | None, over: tuple[str, ...], fix: tuple[str, ...], alpha: float, activation: str, steps: int, scale: str, budget: float,
-                   seeds: int | None, latex_file: str | None, as_json: bool) -> None:
+                   seeds: int | None, latex_file: str | None, as_json: bool, report_dir: str | None = None,
+                   store: str | None = None, tolerance: float = 0.0) -> None:
     """Check predictions by simulation, each against a deliberately wrong law on the same measurement.
 
     flt verify TARGET: derive every giant-step prediction for TARGET (one-step threshold kappa* = leap index, or
@@ -99,7 +111,9 @@ def verify_command(ctx: click.Context, target: str | None, system: str | None, l
     sizes chosen from the theory, and compare each prediction AND a wrong law.
 
     flt verify --system SYSTEM --law "OBS ~ EXPR": fit the exponents of every parameter varied on the grid jointly
-    (seed bootstrap) and compare them with EXPR's; the wrong laws move each exponent by 1/2.
+    (seed bootstrap) and compare them with EXPR's; the mutants move each exponent by 1/2 and 1. Without --over the
+    grid is designed from --budget (the plan is printed first, on stderr); 'OBS <= EXPR' (or =, >=) checks the
+    value itself at every point, without a fit.
 
     flt verify --system SYSTEM --law "PARAM* ~ EXPR" --where "OBS = LEVEL": at every grid point solve PARAM where
     the seed-mean of OBS crosses LEVEL (bracket by doubling, bisection in log PARAM to 2%), one crossing per seed
@@ -108,11 +122,13 @@ def verify_command(ctx: click.Context, target: str | None, system: str | None, l
     Verdicts: pass (law passes, wrong laws rejected), fail, inconclusive (with the reason and the seeds or size
     that would resolve it). Exit 0 when every prediction passes, 1 otherwise, 2 on bad input."""
     if system is not None or law is not None:
-        _verify_system_law(ctx, target, system, law, where, groups, over, fix, alpha, budget, seeds, latex_file, as_json)
+        _verify_system_law(ctx, target, system, law, where, groups, over, fix, alpha, budget, seeds, latex_file, as_json,
+                           report_dir, store, tolerance)
         return
     if target is None:
         raise InputError("TARGET", "give a TARGET, or --system SYSTEM --law 'OBS ~ EXPR'")
-    for option, given in (("--over", over), ("--fix", fix), ("--where", where), ("--groups", groups)):
+    for option, given in (("--over", over), ("--fix", fix), ("--where", where), ("--groups", groups),
+                          ("--report", report_dir), ("--store", store), ("--tolerance", tolerance)):
         if given:
             raise InputError(option, "applies to --system SYSTEM --law 'OBS ~ EXPR' only")
     from ..systems.giant_step.verify import verify, verify_latex_table, verify_text
@@ -142,24 +158,42 @@ def verify_command(ctx: click.Context, target: str | None, system: str | None, l
 
 def _verify_system_law(ctx: click.Context, target: str | None, system: str | None, law: str | None,
                        where: str | None, groups: int | None, over: tuple[str, ...], fix: tuple[str, ...], alpha: float, budget: float, seeds: int | None,
-                       latex_file: str | None, as_json: bool) -> None:
-    """``flt verify --system SYSTEM --law LAW`` (module docstring)."""
+                       latex_file: str | None, as_json: bool, report_dir: str | None = None,
+                       store: str | None = None, tolerance: float = 0.0) -> None:
+    """``flt verify --system SYSTEM --law LAW`` (module docstring): the plan on stderr before the run, the result
+    (or one JSON document) on stdout, the report in ``report_dir``."""
     if target is not None:
         raise InputError("TARGET", "give either TARGET or --system SYSTEM --law 'OBS ~ EXPR', not both")
     if system is None or law is None:
         raise InputError("--system" if system is None else "--law", "--system and --law go together")
     if latex_file is not None:
         raise InputError("--latex", "is written for TARGET's predictions only")
-    from ..report.verify_law import verify_law
+    import os
 
+    from ..report.verify_law import plan_text, verify_law
+
+    if report_dir is not None:
+        try:
+            os.makedirs(report_dir, exist_ok=True)
+        except OSError as exc:
+            raise InputError("--report", f"cannot create the folder {report_dir!r}: {exc.strerror}") from None
+        store = os.path.join(report_dir, "measurements.sqlite") if store is None else store
     try:
         result = verify_law(system, law, where=where, groups=groups, over=_assignments("--over", over, many=True),
-                            fix=_assignments("--fix", fix, many=False), seeds=seeds or 8, alpha=alpha, budget=budget)
+                            fix=_assignments("--fix", fix, many=False), seeds=seeds or 8, alpha=alpha, budget=budget,
+                            store=store, tolerance=tolerance,
+                            on_plan=lambda plan: click.echo(plan_text(plan), err=True))
     except FLTError as exc:
         message = str(exc)
         raise InputError(None if message.startswith("--") else "--system", message) from exc
+    if report_dir is not None:
+        from ..report.law_figure import write_law_report
+
+        click.echo(f"report: {write_law_report(result, report_dir)}", err=True)
     if as_json:
-        emit_json(dict(result))
+        from .._text import json_ready
+
+        emit_json(json_ready(dict(result)))
     else:
         click.echo(str(result))
     ctx.exit(0 if result.passed else 1)

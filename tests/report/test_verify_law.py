@@ -6,6 +6,7 @@ to tell d from d^(1/2) is inconclusive with a seed count.
 """
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -22,8 +23,13 @@ def test_parse_reads_exponents_and_refuses_what_is_not_a_power_law():
     law = parse_observable_law("norm_growth ~ 3*d*eta**2/(n*p**2)", ["d", "n", "p", "eta"])
     assert law.observable == "norm_growth" and law.exponents == {"d": 1.0, "eta": 2.0, "n": -1.0, "p": -2.0}
     assert parse_observable_law("y ~ sqrt(d/n)", ["d", "n"]).exponents == {"d": 0.5, "n": -0.5}
-    labels = [label for label, _ in law.wrong_laws(["d", "n"])]
-    assert labels == ["exponent of d + 0.5", "exponent of d - 0.5", "exponent of n + 0.5", "exponent of n - 0.5"]
+    panel = law.wrong_laws(["d", "n", "width"])
+    assert [label for label, _, goal in panel if goal] == [
+        "exponent of d + 0.5", "exponent of d - 0.5", "exponent of n + 0.5", "exponent of n - 0.5",
+        "missing width**(+1/2)", "missing width**(-1/2)"]
+    assert [label for label, _, goal in panel if not goal] == [
+        "exponent of d + 1", "exponent of d - 1", "exponent of n + 1", "exponent of n - 1"]
+    assert panel[0][1] == {"d": 1.5, "n": -1.0, "width": 0.0} and panel[-1][1]["width"] == -0.5
     assert parse_observable_law("y ~ 2*d**-0.5*(n**2)**(1/4)/pi", ["d", "n"]).exponents == {"d": -0.5, "n": 0.5}
     for text, match in [("y ~ exp(d)", "exp.* is not a power law"), ("y ~ d + n", "no sums"),
                         ("y ~ width", "unknown name 'width'"), ("y = d", "one 'OBS ~ EXPR'"),
@@ -37,17 +43,21 @@ def test_parse_reads_exponents_and_refuses_what_is_not_a_power_law():
 
 def test_a_true_law_passes_a_wrong_one_fails_and_a_narrow_grid_is_inconclusive():
     true = verify_law("giant-step", "norm_growth ~ d", over=GRID, fix={"n": 64}, seeds=8)
-    assert true.passed and true["outcome"] == "pass" and all(w["rejected"] for w in true["wrong_laws"])
-    lo, hi = true["ci"]["d"]
+    assert true.passed and true["verdict"] == "pass" and all(c["rejected"] for c in true["controls"])
+    assert [c["law"] for c in true["controls"]] == ["norm_growth ~ d**(3/2)", "norm_growth ~ d**(1/2)",
+                                                    "norm_growth ~ d**(2)", "norm_growth ~ 1"]
+    lo, hi = true["measured"]["d"]["ci"]
     assert lo <= 1 <= hi and not lo <= 0.5 <= hi and true["experiment"] == "giant-step/norm-growth"
     assert true["grid"] == GRID and true["points"] == 4 and true["not_tested"] == []
     wrong = verify_law("giant-step", "norm_growth ~ d**2", over=GRID, fix={"n": 64}, seeds=8)
-    assert wrong["outcome"] == "fail" and wrong["measured"] == true["measured"]  # the same measurement
+    assert wrong["verdict"] == "fail" and wrong["measured"] == true["measured"]  # the same measurement
     narrow = verify_law("giant-step", "norm_growth ~ d", over={"d": [128, 160]}, fix={"n": 64}, seeds=3)
-    assert narrow["outcome"] == "inconclusive" and "seeds would reject it" in narrow["reason"]
+    assert narrow["verdict"] == "inconclusive" and "seeds or a range of d about" in narrow["reason"]
     held = verify_law("giant-step", "norm_growth ~ d/n", over=GRID, fix={"n": 64}, seeds=8)
     assert held["not_tested"] == ["n"] and "not tested (held fixed): n" in held["reason"]
     assert json.loads(json.dumps(held)) == dict(held)
+    assert {"system", "law", "form", "where", "grid", "predicted", "measured", "controls", "verdict", "reason",
+            "seconds"} <= set(held) and held["form"] == "observable" and held["where"] is None
 
 
 def test_the_grid_is_designed_from_a_declared_point_when_over_is_not_given():
@@ -60,7 +70,8 @@ def test_bad_input_names_the_option():
     for kwargs, match in [(dict(law="nope ~ d", over=GRID), "records"), (dict(law="norm_growth ~ d", over={"q": [1, 2]}),
                           "has no parameter 'q'"), (dict(law="norm_growth ~ d", over={"d": [64, -1]}), "positive values"),
                           (dict(law="norm_growth ~ d", over=GRID, seeds=1), "--seeds"),
-                          (dict(law="norm_growth ~ d", over=GRID, budget=1e-9), "--budget")]:
+                          (dict(law="norm_growth ~ d", over=GRID, budget=1e-9), "--budget"),
+                          (dict(law="norm_growth ~ d", over=GRID, tolerance=0.25), "--tolerance")]:
         with pytest.raises(InvalidParameterError, match=match):
             verify_law("giant-step", **{"seeds": 2, **kwargs})
 
@@ -70,7 +81,7 @@ def test_cli_exit_codes_and_json():
     args = ["verify", "--system", "giant-step", "--law", "norm_growth ~ d", "--over", "d=64,128,256,512", "--fix", "n=64"]
     ok = runner.invoke(cli, args + ["--json"])
     assert ok.exit_code == 0, ok.output
-    assert json.loads(ok.stdout)["outcome"] == "pass"
+    assert json.loads(ok.stdout)["verdict"] == "pass"
     bad = runner.invoke(cli, args[:4] + ["norm_growth ~ d**2"] + args[5:])
     assert bad.exit_code == 1 and "FAIL: the data exclude the law" in bad.stdout
     for extra, option in [(["--law", "x ~ d"], "--system"), (["--system", "giant-step", "--law", "y ~ d", "z1"], "TARGET"),
@@ -92,8 +103,9 @@ LEVEL_SET = "eta* ~ (n*p**2/d)**(1/2)"  # ||w^1||^2 - 1 ≍ d eta^2/(n p^2) reac
 def test_a_level_set_law_passes_and_a_wrong_exponent_fails_on_the_same_crossings(tmp_path):
     store = tmp_path / "runs.sqlite"
     true = verify_law("giant-step", LEVEL_SET, where="norm_growth = 1", over=GRID, fix={"n": 64}, seeds=8, store=store)
-    assert true.passed and all(w["rejected"] for w in true["wrong_laws"]) and true["not_tested"] == ["n", "p"]
-    lo, hi = true["ci"]["d"]
+    assert true.passed and all(c["rejected"] for c in true["controls"]) and true["not_tested"] == ["n", "p"]
+    assert true["form"] == "level-set" and true["where"] == "norm_growth = 1"
+    lo, hi = true["measured"]["d"]["ci"]
     assert lo <= -0.5 <= hi and not lo <= 0 <= hi and not lo <= -1 <= hi
     assert [c["d"] for c in true["crossings"]] == GRID["d"] and true["groups"] == 8
     for record in true["crossings"]:
@@ -107,7 +119,7 @@ def test_a_level_set_law_passes_and_a_wrong_exponent_fails_on_the_same_crossings
         assert record["group_ci"][0] < record["group_mean"] < record["group_ci"][1]
     wrong = verify_law("giant-step", "eta* ~ (n*p**2)**(1/2)/d", where="norm_growth = 1", over=GRID, fix={"n": 64},
                        seeds=8, store=store)
-    assert wrong["outcome"] == "fail" and wrong["measured"] == true["measured"]  # the same crossings
+    assert wrong["verdict"] == "fail" and wrong["measured"] == true["measured"]  # the same crossings
     assert "d=64: eta* = " in str(true) and json.loads(json.dumps(true)) == dict(true)
 
 
@@ -138,7 +150,7 @@ def test_cli_level_set_json_has_the_crossing_per_point():
     document = json.loads(ok.stdout)
     assert [c["d"] for c in document["crossings"]] == [64, 256] and document["parameter"] == "eta"
     assert document["crossings"][0]["eta*"] > document["crossings"][1]["eta*"] > 0
-    assert ok.exit_code == (0 if document["outcome"] == "pass" else 1)
+    assert ok.exit_code == (0 if document["verdict"] == "pass" else 1)
     for extra, option in [(["--where", "norm_growth"], "--where"), ([], "--where"),
                           (["--where", "norm_growth = 1", "--groups", "9"], "--groups")]:
         result = runner.invoke(cli, args + extra)
@@ -168,3 +180,94 @@ def test_reviewed_hostile_inputs_are_refused_quickly_and_name_their_option():
             continue
         with pytest.raises(InvalidParameterError, match=match):
             verify_law("giant-step", seeds=2, **kwargs)
+
+
+def test_without_over_the_grid_spans_what_the_budget_allows_inside_the_hypotheses():
+    plans = []
+    result = verify_law("giant-step", "norm_growth ~ d", fix={"n": 64}, seeds=4, budget=60, on_plan=plans.append)
+    grid = result["grid"]["d"]
+    assert len(plans) == 1 and plans[0]["grid"] == result["grid"] and plans[0]["estimated_seconds"] <= 60
+    assert grid[-1] / grid[0] >= 10 and 128 in grid  # at least a decade, around the declared point
+    assert plans[0]["hypotheses"] == ["giant-step/norm-law"] and min(grid) >= 64  # d >= 64, the claim's hypothesis
+    assert result["outside_hypotheses"] == []
+    narrower = verify_law("giant-step", "norm_growth ~ d", fix={"n": 64}, seeds=4, budget=0.01)
+    assert narrower["grid"]["d"][-1] / narrower["grid"]["d"][0] < grid[-1] / grid[0]  # a smaller budget, a smaller range
+    with pytest.raises(InvalidParameterError, match=r"--budget: the narrowest plan .* give --budget (\d+)") as refused:
+        verify_law("giant-step", "norm_growth ~ d", fix={"n": 64}, seeds=4, budget=1e-5)
+    needed = int(re.search(r"give --budget (\d+)", str(refused.value)).group(1))
+    assert verify_law("giant-step", "norm_growth ~ d", fix={"n": 64}, seeds=4, budget=needed)["points"] >= 3
+
+
+def test_the_mutation_panel_reports_every_mutant_and_a_missing_symbol():
+    result = verify_law("giant-step", "norm_growth ~ d*eta**2/n", over={"d": [64, 256], "p": [16, 64]}, fix={"n": 64},
+                        seeds=4)
+    assert result["verdict"] == "fail" and result["predicted"] == {"d": 1.0, "p": 0.0}  # p matters: exponent -2
+    goal = {c["label"]: c["rejected"] for c in result["controls"] if c["goal"]}
+    assert set(goal) == {"exponent of d + 0.5", "exponent of d - 0.5", "missing p**(+1/2)", "missing p**(-1/2)"}
+    assert goal["missing p**(+1/2)"] and len(result["controls"]) == 6
+    lo, hi = result["measured"]["p"]["ci"]
+    assert lo <= -2 <= hi
+
+
+def test_relations_check_the_value_itself_and_whether_the_bound_is_sharp():
+    grid = {"d": [64, 256, 1024, 4096]}
+    fitted = verify_law("giant-step", "norm_growth ~ d", over=grid, fix={"n": 64}, seeds=8)
+    constant = max(v["estimate"] / v["d"] for v in fitted["values"])  # the measured norm_growth / d, largest
+    tight = verify_law("giant-step", f"norm_growth <= {1.5 * constant:.6g}*d", over=grid, fix={"n": 64}, seeds=8)
+    assert tight["verdict"] == "pass" and tight["relation"] == "<=" and tight["measured"] == {}
+    assert all(c["rejected"] for c in tight["controls"] if c["goal"])  # the bound is sharp in d
+    loose = verify_law("giant-step", f"norm_growth <= {100 * constant:.6g}*d", over=grid, fix={"n": 64}, seeds=8)
+    assert loose["verdict"] == "inconclusive" and "not shown sharp" in loose["reason"]
+    reversed_ = verify_law("giant-step", f"norm_growth >= {1.5 * constant:.6g}*d", over=grid, fix={"n": 64}, seeds=8)
+    assert reversed_["verdict"] == "fail" and "exclude the law" in reversed_["reason"]
+    equal = verify_law("giant-step", f"norm_growth = {3 * constant:.6g}*d", over=grid, fix={"n": 64}, seeds=8)
+    assert equal["verdict"] == "fail" and all(v["law"] > v["ci"][1] for v in equal["values"])
+
+
+def test_cli_report_draws_the_fit_and_a_second_run_reuses_the_store(tmp_path):
+    runner = CliRunner()
+    args = ["verify", "--system", "giant-step", "--law", "norm_growth ~ d", "--over", "d=64,128,256,512", "--fix",
+            "n=64", "--seeds", "4", "--report", str(tmp_path), "--json"]
+    first = runner.invoke(cli, args)
+    assert first.exit_code == 0, first.output
+    assert "plan: giant-step/norm-growth, 4 points x 4 seeds" in first.stderr
+    document = json.loads(first.stdout)
+    assert document["computed"] > 0 and (tmp_path / "fit.png").read_bytes()[:4] == b"\x89PNG"
+    assert "**PASS**" in (tmp_path / "report.md").read_text() and json.loads((tmp_path / "result.json").read_text())
+    second = json.loads(runner.invoke(cli, args).stdout)
+    assert second["computed"] == 0 and second["reused"] == 4 * 4 + 1  # the grid and the one-seed probe
+    assert second["measured"] == document["measured"]
+
+
+@pytest.mark.parametrize("extra, option", [
+    (["--law", "norm_growth ~ width"], "--law: "),  # an unknown name
+    (["--law", "spectral_gap ~ d"], "--law: no experiment"),  # an observable the system does not record
+    (["--law", "eta* ~ d**(-1/2)", "--where", "norm_growth = 1e30", "--over", "d=64,128", "--fix", "n=64", "--seeds",
+      "2"], "--where: norm_growth does not cross"),  # a level outside the observable's range
+    (["--law", "norm_growth ~ d", "--seeds", "256", "--over", "d=64,4096", "--fix", "n=65536", "--budget", "1"],
+     "--budget: "),
+    (["--law", "norm_growth < d"], "--law: ")])
+def test_cli_bad_laws_exit_2_with_one_line(extra, option):
+    result = CliRunner().invoke(cli, ["verify", "--system", "giant-step", *extra])
+    assert result.exit_code == 2 and option in result.output, result.output
+    lines = [line for line in result.output.strip().splitlines() if not line.startswith("plan: ")]
+    assert "Traceback" not in result.output and len(lines) == 1 and lines[0].startswith("flt: error: ")
+
+
+def test_the_readme_example_for_another_system_runs_as_written():
+    """README "Check your own conjecture": the lazy/rich example passes as written and its wrong law fails."""
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Check your own conjecture"):]
+    command = re.search(r"```text\n\$ flt (verify --system lazy-rich [^\n]*)\n```", section).group(1)
+    args = shlex.split(command)
+    runner = CliRunner()
+    ok = runner.invoke(cli, args + ["--json"])
+    assert ok.exit_code == 0, ok.output
+    document = json.loads(ok.stdout)
+    lo, hi = document["measured"]["width"]["ci"]
+    assert document["verdict"] == "pass" and lo <= -0.5 <= hi and f"[{lo:.2f}, {hi:.2f}]" in section
+    wrong = runner.invoke(cli, [a if a != "rel_change ~ width**(-1/2)" else "rel_change ~ width**(-1)" for a in args])
+    assert wrong.exit_code == 1 and "FAIL: the data exclude the law" in wrong.stdout

@@ -1,0 +1,170 @@
+r"""The grid of ``flt verify --system``: designed from the time budget, the experiment's cost model and the
+system's stated hypotheses.
+
+A power-law exponent's interval narrows as the spread of :math:`\log x` on the grid grows (for a least-squares
+slope its half-width is :math:`\propto \sigma / (\sqrt{m}\,\mathrm{sd}(\log x))`), so a conjecture is best tested
+over the widest range of each parameter the budget allows. :func:`budget_axes` chooses, for every parameter of
+the law's expression, five values :math:`x_0 W^{t + s}`, :math:`t \in \{-\tfrac12, -\tfrac14, 0, \tfrac14,
+\tfrac12\}` around the declared base value :math:`x_0` — a range of width :math:`W` (:data:`WIDTHS`, from two
+decades down to a factor 2), centred or shifted by :math:`s` (:data:`SHIFTS`) towards where the experiment accepts
+it — the other parameters at the base (a star design, as :func:`~flt_theory.report.verify_law.design_grid` builds
+it). A candidate range is admissible when the experiment accepts every value (its declared ranges), its declared
+size limits do (:meth:`~flt_theory.runner.registry.Experiment.check_budget`), and every point lies inside the
+hypotheses of the system's claims on the same experiment that hold at the base point (:func:`claim_hypotheses`;
+when no admissible range is inside them, the widest admissible one is kept and its outside points reported).
+The plan's time is the sum of the experiment's calibrated cost estimates
+(:meth:`~flt_theory.runner.registry.Experiment.estimate`, the estimates ``flt check --plan`` prints): while it is
+over the budget, the parameter whose axis costs most moves to its next, cheaper range; when even the narrowest
+ranges do not fit, the plan is refused with the budget that would.
+
+>>> axis_values(64, 100.0, 0.0, integer=True), axis_values(0.5, 16.0, -0.5, integer=False)
+([8, 16, 64, 256, 512], [0.0312, 0.0625, 0.125, 0.25, 0.5])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..errors import InvalidParameterError
+
+__all__ = ["OFFSETS", "SHIFTS", "WIDTHS", "axis_values", "budget_axes", "claim_hypotheses", "outside_hypotheses"]
+
+#: Ranges (largest over smallest value) a designed axis tries, widest first: two decades down to a factor 2 (an
+#: integer parameter's nearest power of 4: 64, 16, 4).
+WIDTHS = (100.0, 64.0, 32.0, 16.0, 10.0, 8.0, 4.0, 2.0)
+#: Where an axis lies around its base value, in units of log W (0: centred; -1/2: the base at its top).
+SHIFTS = (0.0, -0.25, 0.25, -0.5, 0.5)
+#: Positions of an axis's five values, in units of log W.
+OFFSETS = (-0.5, -0.25, 0.0, 0.25, 0.5)
+#: Fewest distinct values a designed axis keeps (three determine a slope and show its curvature).
+MIN_VALUES = 3
+
+Constraint = tuple[str, Sequence[Any], Callable[[Mapping[str, Any]], Mapping[str, Any]] | None]
+
+
+def axis_values(value: float, width: float, shift: float, *, integer: bool) -> list[float]:
+    """The distinct positive values :math:`x_0 W^{t+s}`, :math:`t \\in` :data:`OFFSETS` (a real parameter: to 3
+    significant digits), sorted. An integer parameter (a size: a width, a count, often required even) takes
+    power-of-2 multiples :math:`x_0 2^j` instead, :math:`j \\in \\{-h, -\\lceil h/2\\rceil, 0, \\lceil h/2\\rceil,
+    h\\}` shifted by :math:`\\mathrm{round}(2hs)`, :math:`h = \\mathrm{round}(\\log_2 W / 2)`, rounded; a value
+    that rounds to 0 is dropped."""
+    if integer:
+        h = max(1, round(math.log2(width) / 2))
+        offset = round(2 * h * shift)
+        xs = [value * 2.0 ** (j + offset) for j in (-h, -math.ceil(h / 2), 0, math.ceil(h / 2), h)]
+        return sorted({int(round(x)) for x in xs if round(x) > 0})
+    out = {float(f"{value * width ** (t + shift):.3g}") for t in OFFSETS}
+    return sorted(x for x in out if x > 0)
+
+
+def claim_hypotheses(system: Any, experiment: Any, base: Mapping[str, Any]) -> list[Constraint]:
+    """The stated hypotheses of ``system``'s claims measuring ``experiment`` that all hold at ``base``:
+    ``(claim key, hypotheses, hypothesis_values)`` each (a claim whose hypotheses cannot be read at the base, or
+    fail there, speaks of another regime and constrains nothing)."""
+    from ..symbolic.hypothesis import failed_hypotheses
+
+    out = []
+    for claim in system.claims:
+        hypotheses = tuple(claim.the_law.hypotheses)
+        if claim.measurement.experiment != experiment.name or not hypotheses:
+            continue
+        values_of = claim.measurement.hypothesis_values
+        try:
+            if failed_hypotheses(hypotheses, _values(values_of, base)):
+                continue
+        except Exception:  # noqa: BLE001 - a hypothesis this point cannot be read against constrains nothing
+            continue
+        out.append((claim.key, hypotheses, values_of))
+    return out
+
+
+def _values(values_of: Callable | None, point: Mapping[str, Any]) -> dict[str, Any]:
+    values = values_of(point) if values_of is not None else point
+    return {k: v for k, v in dict(values).items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
+def outside_hypotheses(constraints: Sequence[Constraint], point: Mapping[str, Any]) -> list[str]:
+    """The hypotheses of ``constraints`` that fail at ``point`` (a normalised experiment point), as
+    ``"claim: where: text"``; a hypothesis that cannot be read there is counted as failing."""
+    from ..symbolic.hypothesis import failed_hypotheses
+
+    out = []
+    for key, hypotheses, values_of in constraints:
+        try:
+            failed = [f"{key}: {h.where}: {h.text}" for h in failed_hypotheses(hypotheses, _values(values_of, point))]
+        except Exception as exc:  # noqa: BLE001 - unreadable here: not inside
+            failed = [f"{key}: unreadable at this point ({exc})"]
+        out.extend(failed)
+    return out
+
+
+def _candidates(experiment: Any, fixed: Mapping[str, Any], name: str, seeds: int, multiplier: float,
+                constraints: Sequence[Constraint]) -> list[tuple[float, list[Any], float, bool]]:
+    """Every admissible range of ``name`` in preference order: ``(width, values, seconds of the points other than
+    the base, inside the hypotheses)``."""
+    base_value = fixed[name]
+    integer = isinstance(base_value, int)
+    found, seen = [], set()
+    for width in WIDTHS:
+        for shift in SHIFTS:
+            values, seconds, inside = axis_values(base_value, width, shift, integer=integer), 0.0, True
+            if len(values) < MIN_VALUES or base_value not in values or tuple(values) in seen:
+                continue
+            seen.add(tuple(values))
+            try:
+                for value in values:
+                    point = experiment.normalize({**fixed, name: value})
+                    experiment.check_budget(point, seeds)
+                    inside = inside and not outside_hypotheses(constraints, point)
+                    if value != base_value:
+                        estimate = experiment.estimate(point, seeds)
+                        seconds += (estimate.seconds if estimate is not None else 0.0) * multiplier
+            except InvalidParameterError:
+                continue
+            found.append((width, values, seconds, inside))
+    return found
+
+
+def budget_axes(experiment: Any, fixed: Mapping[str, Any], names: Sequence[str], *, seeds: int, budget: float,
+                multiplier: float = 1.0, constraints: Sequence[Constraint] = ()) -> dict[str, list[Any]]:
+    """Each of ``names``'s values on a star design around ``fixed`` (module docstring): the widest admissible
+    ranges whose plan (``multiplier`` times the declared cost of every point with ``seeds`` seeds) fits ``budget``
+    seconds, inside ``constraints`` where any range is.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``--law`` naming a parameter with no admissible range; ``--budget`` with the budget the narrowest plan
+        needs when it does not fit.
+    """
+    options: dict[str, list[tuple[float, list[Any], float, bool]]] = {}
+    for name in names:
+        found = _candidates(experiment, fixed, name, seeds, multiplier, constraints)
+        inside = [c for c in found if c[3]]
+        if not found:
+            raise InvalidParameterError(f"--law: the experiment {experiment.name!r} accepts no range of {name} around "
+                                        f"its base value {fixed[name]!r} (at least {MIN_VALUES} values); give them with "
+                                        f"--over {name}=V1,V2,...")
+        options[name] = inside or found
+    base = experiment.estimate(experiment.normalize(dict(fixed)), seeds)
+    base_seconds = (base.seconds if base is not None else 0.0) * multiplier
+    choice = dict.fromkeys(names, 0)
+
+    def total() -> float:
+        return base_seconds + sum(options[n][choice[n]][2] for n in names)
+
+    while total() > budget:
+        cheaper = [(options[n][choice[n]][2], n, j) for n in names
+                   for j in [next((j for j in range(choice[n] + 1, len(options[n]))
+                                   if options[n][j][2] < options[n][choice[n]][2]), None)] if j is not None]
+        if not cheaper:
+            points = 1 + sum(len(options[n][choice[n]][1]) - 1 for n in names)
+            raise InvalidParameterError(
+                f"--budget: the narrowest plan of experiment {experiment.name!r} ({points} points x {seeds} seeds) "
+                f"would take about {total():.3g} s by its declared cost, over {budget:g} s; give --budget "
+                f"{math.ceil(total() * 1.1)}, fewer --seeds, or smaller sizes with --fix/--over.")
+        _, name, j = max(cheaper)
+        choice[name] = j
+    return {n: list(options[n][choice[n]][1]) for n in names}
