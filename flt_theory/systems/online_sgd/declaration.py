@@ -28,6 +28,12 @@ and with the wrong law of its control by :func:`compare_time`):
   standardised :math:`T(y) = y^2` (:func:`~.laws.label_transform`) needs :math:`n \asymp d\log d`; control the
   rate :math:`d^3` of :math:`y` itself.
 
+Multi-index claims (Abbe, Boix-Adserà, Misiakiewicz 2023, arXiv 2302.11055; :mod:`.leap_claims`): a two-layer
+network in mean-field scaling (:mod:`.multi_index`) on :math:`z_1 + z_1z_2 + z_1z_2z_3` (leap 1) and
+:math:`z_1 + z_1z_2z_3` (leap 2): ``leap-plateau-leap2`` (plateau :math:`\asymp \log d` in mean-field time, control
+:math:`\asymp 1`), ``leap-plateau-leap1`` (:math:`\asymp 1`, control :math:`\log d`) and ``learned-order``
+(:math:`e_1 < e_2 < e_3`, the leap closure of the symbolic layer; control the reversed order).
+
 Censoring: a seed that has not recovered after ``max_steps`` is censored and counts as ``max_steps``: the mean is
 the restricted mean :math:`\mathbb E\min(T, T_{\max})`, accepted while at most :data:`MAX_CENSORED_FRACTION` of
 the runs at every :math:`d` are censored (else the comparison fails). :math:`T_{\max}` scales as the law's own
@@ -68,6 +74,8 @@ from ..frames import local_slope_ladder, seed_table
 from . import model
 from .figures import draw_smoothing_paths, draw_times
 from .laws import BAGJ, DNGL, DPVLB, D, label_transform_law, recovery_law, smoothed_recovery_law, split_law
+from .leap_claims import leap_claims
+from .leap_laws import ABM
 from .simulate import MAX_SMOOTHING, run_rows, simulate_document, simulate_table
 
 __all__ = ["MAX_CENSORED_FRACTION", "SIZES", "SLOPE_TOLERANCE", "SYSTEM", "compare_time", "time_ladder"]
@@ -235,11 +243,13 @@ SYSTEM = System(
              "d^(k−1) for information exponent k = 1, 2, 3, with step size η = η̃ d^(−max(1, k/2)). "
              "On the smoothed loss of Damian et al. 2023 (λ = d^(1/4)) the k = 3 time drops to d^(3/2), and training "
              "He2 on the label transform T(y) = y² of y = He4 (generative exponent 2, Damian et al. 2024) needs "
-             "d log d instead of d³."),
-    sources=(BAGJ, DNGL, DPVLB),
-    laws=lambda: [_law(key) for key in SIZES],
-    claims=_claims(),
-    experiments=("online-sgd/recovery",),
+             "d log d instead of d³. A two-layer mean-field network (Abbe et al. 2023) learns z1 + z1·z2·z3 (leap 2) "
+             "after a plateau ≍ log d in mean-field time, z1 + z1·z2 + z1·z2·z3 (leap 1) without one, in the order "
+             "of the leap closure."),
+    sources=(BAGJ, DNGL, DPVLB, ABM),
+    laws=lambda: [_law(key) for key in SIZES] + [claim.the_law for claim in leap_claims()],
+    claims=_claims() + leap_claims(),
+    experiments=("online-sgd/recovery", "online-sgd/multi-index"),
     figures=tuple(Figure(name="times", claim=_claim_name(key), draw=draw_times,
                          caption="samples to overlap 1/2 against d (log-log; one point per seed, mean with 95% CI), "
                                  "with the slopes of the law and of the wrong law")
