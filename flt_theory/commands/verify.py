@@ -4,6 +4,9 @@ Two forms, one command:
 
 * ``flt verify TARGET`` derives every giant-step prediction for a target (Dandi et al. 2023, arXiv 2305.18270) and
   checks each by simulation with its wrong law (:func:`flt_theory.systems.giant_step.verify.verify`);
+  ``flt verify TARGET --algorithm online-sgd`` derives a single-index link's information exponent and checks the
+  weak-recovery time of online SGD it predicts (Ben Arous, Gheissari, Jagannath 2021, arXiv 2003.10409) against the
+  exponents ± 1 (:func:`flt_theory.systems.online_sgd.verify.verify_target`);
 * ``flt verify --system SYSTEM --law "OBS ~ EXPR" [--over NAME=V1,V2,...]... [--fix NAME=VALUE]...`` checks a
   researcher's own power law for an observable of any system, with its mutation panel (each exponent ± 1/2 and
   ± 1, a varied symbol EXPR lacks at ± 1/2) on the same measurement, on a grid designed from ``--budget`` and the
@@ -23,7 +26,10 @@ import click
 from ..errors import FLTError
 from .base import Bounded, InputError, emit_json
 
-__all__ = ["parse_assignment", "verify_command"]
+__all__ = ["ALGORITHMS", "parse_assignment", "verify_command"]
+
+#: Values of ``--algorithm`` (the training algorithm whose predictions ``flt verify TARGET`` checks).
+ALGORITHMS = ("giant-step", "online-sgd")
 
 
 def parse_assignment(text: str, *, many: bool) -> tuple[str, list[float] | float]:
@@ -78,6 +84,9 @@ def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict:
 @click.option("--fix", multiple=True, metavar="NAME=VALUE", help="With --system: hold a parameter at VALUE (repeatable).")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="With --system: family-wise level of the law and its mutants (one joint interval at 1 - alpha).")
+@click.option("--algorithm", type=click.Choice(ALGORITHMS), default="giant-step", show_default=True,
+              help="With TARGET: the training algorithm whose predictions are checked: one or a few giant steps, or "
+                   "online SGD of one neuron on a single-index link (TARGET in z).")
 @click.option("--activation", default="relu", show_default=True, help="With TARGET: student activation, a 1-D function of z.")
 @click.option("--steps", type=click.IntRange(1, 4), default=2, show_default=True, help="With TARGET: staircase steps T.")
 @click.option("--scale", type=click.Choice(["small", "paper"]), default="small", show_default=True)
@@ -101,9 +110,10 @@ def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict:
                    "(default: DIR/measurements.sqlite with --report, else none).")
 @click.pass_context
 def verify_command(ctx: click.Context, target: str | None, system: str | None, law: str | None, where: str | None,
-                   groups: int | None, over: tuple[str, ...], fix: tuple[str, ...], alpha: float, activation: str, steps: int, scale: str, budget: float,
-                   seeds: int | None, latex_file: str | None, as_json: bool, report_dir: str | None = None,
-                   store: str | None = None, tolerance: float = 0.0) -> None:
+                   groups: int | None, over: tuple[str, ...], fix: tuple[str, ...], alpha: float, activation: str,
+                   steps: int, scale: str, budget: float, seeds: int | None, latex_file: str | None, as_json: bool,
+                   report_dir: str | None = None, store: str | None = None, tolerance: float = 0.0,
+                   algorithm: str = "giant-step") -> None:
     """Check predictions by simulation, each against a deliberately wrong law on the same measurement.
 
     flt verify TARGET: derive every giant-step prediction for TARGET (one-step threshold kappa* = leap index, or
@@ -120,7 +130,13 @@ def verify_command(ctx: click.Context, target: str | None, system: str | None, l
     group, and check the crossings' power law the same way.
 
     Verdicts: pass (law passes, wrong laws rejected), fail, inconclusive (with the reason and the seeds or size
-    that would resolve it). Exit 0 when every prediction passes, 1 otherwise, 2 on bad input."""
+    that would resolve it). Exit 0 when every prediction passes, 1 otherwise, 2 on bad input.
+
+    flt verify TARGET --algorithm online-sgd: TARGET is a link g(z); its information exponent k gives the samples
+    online SGD needs to reach overlap 1/2 (d, d log d, d^(k-1) for k = 1, 2, >= 3), fitted on a ladder of d and
+    checked against the exponents +-1."""
+    if algorithm != "giant-step" and (system is not None or law is not None):
+        raise InputError("--algorithm", "applies to TARGET only (a --system law names its own experiment)")
     if system is not None or law is not None:
         _verify_system_law(ctx, target, system, law, where, groups, over, fix, alpha, budget, seeds, latex_file, as_json,
                            report_dir, store, tolerance)
@@ -131,6 +147,9 @@ def verify_command(ctx: click.Context, target: str | None, system: str | None, l
                           ("--report", report_dir), ("--store", store), ("--tolerance", tolerance)):
         if given:
             raise InputError(option, "applies to --system SYSTEM --law 'OBS ~ EXPR' only")
+    if algorithm == "online-sgd":
+        _verify_online_sgd(ctx, target, scale, budget, seeds, latex_file, as_json)
+        return
     from ..systems.giant_step.verify import verify, verify_latex_table, verify_text
 
     try:
@@ -151,6 +170,31 @@ def verify_command(ctx: click.Context, target: str | None, system: str | None, l
         from .._text import json_ready
 
         emit_json(json_ready(document))
+    else:
+        click.echo(verify_text(document))
+    ctx.exit(0 if document["passed"] else 1)
+
+
+def _verify_online_sgd(ctx: click.Context, target: str, scale: str, budget: float, seeds: int | None,
+                       latex_file: str | None, as_json: bool) -> None:
+    """``flt verify TARGET --algorithm online-sgd`` (module docstring)."""
+    for option in ("activation", "steps"):
+        if ctx.get_parameter_source(option) is not click.core.ParameterSource.DEFAULT:
+            raise InputError(f"--{option}", "applies to the giant-step predictions only (online SGD trains the link "
+                                            "itself, one step per sample)")
+    if latex_file is not None:
+        raise InputError("--latex", "is written for the giant-step predictions only")
+    from ..systems.online_sgd.verify import verify_target, verify_text
+
+    try:
+        document = verify_target(target, scale=scale, seeds=seeds, budget=budget)
+    except FLTError as exc:
+        message = str(exc)
+        raise InputError(None if message.startswith(("TARGET", "--")) else "TARGET", message) from exc
+    if as_json:
+        from .._text import json_ready
+
+        emit_json(json_ready(dict(document)))
     else:
         click.echo(verify_text(document))
     ctx.exit(0 if document["passed"] else 1)

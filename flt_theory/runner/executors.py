@@ -8,7 +8,10 @@ Threads. A pool of ``jobs`` workers gives each ``max(1, cores // jobs)`` torch t
 through ``OMP_NUM_THREADS``/``MKL_NUM_THREADS`` before torch loads in the worker, and
 ``torch.set_num_threads``), so that ``jobs`` workers never oversubscribe the cores. A Dask worker
 process gives each of its task threads ``max(1, cores // nthreads)``. In-process runs (and a Dask
-cluster with ``processes=False``, which shares this process) leave the caller's setting alone.
+cluster with ``processes=False``, which shares this process) leave the caller's setting alone, except that the
+environment variable ``FLT_THREADS`` (:func:`flt_theory.numeric.backend.configure_threads`), where set, applies to
+every in-process run of every system (on a shared machine ``FLT_THREADS=1``: two threads on a busy second core run
+many times slower than one).
 
 Start method. Pool workers are *spawned* (fresh interpreters): forking a process whose torch has
 already started its OpenMP thread pool can deadlock the child. As with any spawned pool, a script
@@ -103,6 +106,10 @@ class InProcessBackend(Backend):
     name = "in-process"
 
     def imap_unordered(self, fn, items):
+        if os.environ.get("FLT_THREADS", "").strip():
+            from ..numeric.backend import configure_threads
+
+            configure_threads()
         for item in items:
             yield fn(item)
 

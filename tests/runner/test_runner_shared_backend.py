@@ -18,3 +18,21 @@ def test_an_open_backend_is_borrowed_not_closed():
     assert _Counting.closed == 0
     owner.close()
     assert _Counting.closed == 1
+
+
+def test_in_process_runs_take_flt_threads_from_the_environment(monkeypatch):
+    """``FLT_THREADS`` (the README's advice on shared machines) applies to in-process runs of every system, not only
+    to the giant step; unset, the caller's torch setting is left alone (the control)."""
+    import torch
+
+    from flt_theory.runner.executors import InProcessBackend
+
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        monkeypatch.delenv("FLT_THREADS", raising=False)
+        assert list(InProcessBackend().imap_unordered(abs, [-1])) == [1] and torch.get_num_threads() == 2
+        monkeypatch.setenv("FLT_THREADS", "1")
+        assert list(InProcessBackend().imap_unordered(abs, [-1])) == [1] and torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)

@@ -50,3 +50,18 @@ def test_he3_and_he4_pass_on_their_predicted_exponents(target, exponent):
     assert p["predicted_exponent"] == exponent
     assert p["verdict"] == "pass", p["message"]
     assert [c["control"] for c in p["controls"]] == ["rejected", "rejected"]
+
+
+def test_the_command_runs_it_and_refuses_the_giant_step_options():
+    """``flt verify TARGET --algorithm online-sgd``: exit 1 on an inconclusive prediction (over its budget), 2 on an
+    option that belongs to the giant steps or to ``--system``, with the option named."""
+    from click.testing import CliRunner
+
+    from flt_theory.cli import cli
+
+    result = CliRunner().invoke(cli, ["verify", "He4(z)", "--algorithm", "online-sgd", "--budget", "1", "--json"])
+    assert result.exit_code == 1 and json.loads(result.output)["predictions"][0]["verdict"] == "inconclusive"
+    for extra, option in ((["--steps", "3"], "--steps"), (["--latex", "t.tex"], "--latex"),
+                          (["--system", "lazy-rich", "--law", "rel_change ~ width"], "--algorithm")):
+        result = CliRunner().invoke(cli, ["verify", "z", "--algorithm", "online-sgd", *extra])
+        assert result.exit_code == 2 and option in result.output, result.output
