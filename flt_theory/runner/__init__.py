@@ -21,6 +21,7 @@ from .errors import (
     StoreWriteError,
     UnknownExperimentError,
 )
+from .params import REQUIRED, Param, Params
 from .registry import Experiment, add_experiment_source, experiment, get_experiment, registered_experiments
 from .store import ResultStore, point_id
 from .sweep import expand_grid, load_results, sweep
@@ -30,6 +31,9 @@ __all__ = [
     "CorruptStoreError",
     "Experiment",
     "ExperimentError",
+    "Param",
+    "Params",
+    "REQUIRED",
     "ForeignStoreError",
     "ResultStore",
     "StoreConflictError",

@@ -34,6 +34,7 @@ from ..errors import InvalidParameterError, InvalidParameterTypeError
 from .cost import OPS_PER_SECOND, Cost, CostEstimate, calibration_factor, check_cost
 from .errors import DivergedPointError, ExperimentError, UnknownExperimentError
 from .fingerprint import code_fingerprint as _code_fingerprint
+from .params import Param, Params
 
 __all__ = [
     "RESERVED_COLUMNS",
@@ -146,6 +147,9 @@ class Experiment:
         normalized = {}
         for key, convert in self.types.items():
             value = merged[key]
+            if isinstance(convert, Param):  # declared once: its own message, naming the parameter and its range
+                normalized[key] = convert.check(value, f"experiment {self.name!r}", strict=False)
+                continue
             try:
                 normalized[key] = convert(value)
             except (TypeError, ValueError) as exc:
@@ -237,6 +241,7 @@ def experiment(
     guard: Callable[[Mapping[str, Any], int], Any] | None = None,
     version: int = 0,
     cost: Cost | None = None,
+    params: Params | None = None,
 ) -> Callable[[ExperimentFunction], ExperimentFunction]:
     """Register ``f(params: dict, seed: int) -> dict[str, float]`` under ``name`` (a decorator).
 
@@ -258,9 +263,17 @@ def experiment(
     polynomials in the parameters and ``seeds``) is the declared cost every sweep checks the same way
     (:func:`~flt_theory.runner.cost.check_cost`); every built-in experiment declares one.
 
+    ``params`` (a :class:`~flt_theory.runner.params.Params`: each parameter declared once, with its kind, range or
+    choices, unit and help) gives the converters (each :class:`~flt_theory.runner.params.Param` coerces its value and
+    refuses one out of range, naming it) and the defaults; ``defaults`` and ``types`` then add to it.
+
     Re-registering a name from the same module and function (a reload) replaces it; from another
     function it is an error. Returns the function unchanged.
     """
+    if params is not None:
+        if not isinstance(params, Params):
+            raise InvalidParameterTypeError(f"The 'params' of experiment {name!r} must be a Params. Got {params!r} instead.")
+        defaults, types = {**params.defaults(), **(defaults or {})}, {**params.types(), **(types or {})}
     if not isinstance(name, str) or not name or any(c.isspace() for c in name):
         raise InvalidParameterError(f"The 'name' parameter of experiment must be a non-empty str without spaces. Got {name!r} instead.")
     if cost is not None and not isinstance(cost, Cost):

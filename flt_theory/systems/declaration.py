@@ -44,7 +44,8 @@ from typing import TYPE_CHECKING, Any, Union
 
 from ..compare.result import CheckResult
 from ..compare.verdict import ClaimDecision, decide_claim
-from ..errors import InvalidParameterError, InvalidParameterTypeError
+from ..errors import FLTError, InvalidParameterError, InvalidParameterTypeError
+from ..runner.params import REQUIRED, Param, Params
 from ..symbolic.law import Law, Source
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,6 +60,9 @@ __all__ = [
     "Figure",
     "Measurement",
     "Option",
+    "Param",
+    "Params",
+    "REQUIRED",
     "RecordField",
     "SimulateCommand",
     "System",
@@ -369,6 +373,7 @@ class Option:
     argument: bool = False
     minimum: float | None = None
     maximum: float | None = None
+    param: Param | None = field(default=None, repr=False)
 
     _KINDS = ("int", "float", "str", "choice", "flag", "ints", "floats", "eta")
 
@@ -379,6 +384,39 @@ class Option:
             raise InvalidParameterError(f"Option {self.name!r} of kind 'choice' needs its choices.")
         if not self.dest:
             object.__setattr__(self, "dest", self.name.replace("-", "_"))
+
+    @classmethod
+    def of(cls, param: Param, *, grid: bool = False, **fields: Any) -> Option:
+        """The option of a declared :class:`~flt_theory.runner.params.Param`: its name (``_`` as ``-``), kind, bounds,
+        choices, default and help (with its unit); ``grid``: a comma-separated list of values (``ints``/``floats``);
+        ``fields`` override (``default=``, ``help=``, ``required=``). The command validates the value through the
+        ``param`` before anything runs (:meth:`SimulateCommand.check_options`).
+
+        >>> from flt_theory.runner import Param
+        >>> o = Option.of(Param("n_test", "int", minimum=2, default=500, unit="count", help="Test samples."))
+        >>> o.name, o.kind, o.minimum, o.default, o.help
+        ('n-test', 'int', 2, 500, 'Test samples. [count]')
+        """
+        kind = param.kind + ("s" if grid and param.kind in ("int", "float") else "")
+        unit = f" [{param.unit}]" if param.unit not in ("", "1") else ""
+        base = dict(name=param.name.replace("_", "-"), dest=param.name, kind=kind, required=param.required,
+                    default=None if param.required else param.default, help=param.help + unit, choices=param.choices,
+                    minimum=param.minimum, maximum=param.maximum, param=param)
+        if fields.get("default") is not None:  # a default given here: not required any more
+            base["required"] = False
+        return cls(**{**base, **fields})
+
+    def as_param(self) -> Param | None:
+        """The declared :class:`~flt_theory.runner.params.Param` of a value of this option (one element of a list),
+        or one read from its kind, bounds and choices; None for a flag, a free string or a positional argument."""
+        if self.param is not None:
+            return self.param
+        if self.argument or self.kind in ("flag", "str"):
+            return None
+        kind = {"ints": "int", "floats": "float", "eta": "float"}.get(self.kind, self.kind)
+        minimum, exclusive = (0.0, True) if self.kind == "eta" else (self.minimum, False)
+        return Param(self.dest, kind, minimum=minimum, maximum=self.maximum, exclusive_minimum=exclusive,
+                     choices=tuple(self.choices))
 
 
 #: The ``--device`` option every simulate command shares (``auto``: CUDA when present).
@@ -421,6 +459,24 @@ class SimulateCommand:
     experiment: str | None = None
     cost: Any = field(default=None, repr=False)
 
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options checked through their declared :class:`~flt_theory.runner.params.Param` (every value of a
+        list), refusing a bad one with :class:`~flt_theory.errors.InvalidParameterError` whose message starts with
+        the option (``--n: The 'n' parameter must be an int >= 2. Got 1 instead.``)."""
+        out = dict(options)
+        for option in self.options:
+            value = options.get(option.dest)
+            if option.param is None or value is None or (isinstance(value, str) and option.kind == "eta"):
+                continue
+            try:
+                if isinstance(value, (list, tuple)):
+                    out[option.dest] = type(value)(option.param.check(v, strict=False) for v in value)
+                else:
+                    out[option.dest] = option.param.check(value, strict=False)
+            except FLTError as exc:
+                raise InvalidParameterError(f"{'' if option.argument else '--'}{option.name}: {exc}") from None
+        return out
+
     def check_cost(self, options: Mapping[str, Any]) -> Any:
         """Refuse options whose run would exceed the machine, before anything runs (one line naming the option).
 
@@ -433,6 +489,7 @@ class SimulateCommand:
         from ..runner.cost import check_cost
         from ..runner.registry import get_experiment
 
+        options = self.check_options(options)  # the declared ranges first: the guard never sees a bad value
         cost, values = self.cost, {k: v for k, v in options.items() if v is not None}
         if self.experiment is not None:
             exp = get_experiment(self.experiment)

@@ -29,7 +29,6 @@ from ...compare.result import CheckResult, all_of
 from ...errors import FLTError, InvalidParameterError
 from ...runner import experiment
 from ...runner.cost import Cost
-from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import local_slope_ladder
@@ -39,6 +38,8 @@ from .laws import JIANG, KOU, LI, attention_laws, boundary_law, regime_law
 __all__ = ["SIZES", "SYSTEM", "boundary_ladder", "hypothesis_values"]
 
 NAME = "attention"
+#: The declared parameters (:data:`.model.PARAMS`): the experiment's converters and defaults, the options' bounds.
+P = model.PARAMS
 #: Test-loss level of the boundary: half of log 2 (the harmful limit).
 LEVEL = 0.5 * math.log(2)
 MUS = tuple(round(float(m), 3) for m in np.geomspace(0.05, 1.0, 8))
@@ -53,12 +54,7 @@ SIGN_GD = dict(optimizer="sign-gd", eta=0.01)
 
 @experiment("attention/train", cost=Cost(memory="8*seeds*n*tokens*tokens + 8*seeds*n_test*tokens*tokens + 32*seeds*n*tokens*d_h + 32*seeds*n*tokens*d_v + 32*seeds*n_test*tokens*d_h",
                  work="1e6*max_steps + max_steps*seeds*n*tokens*tokens*d_h + max_steps*seeds*n*tokens*d_v + seeds*n_test*tokens*tokens*d_h"),
-            batched=True,
-            defaults={"d": 100_000, "tokens": 3, "d_h": 4, "d_v": 4, "sigma0": 0.01, "eta": 20.0, "eps": 0.05,
-                      "max_steps": 3000, "optimizer": "gd", "n_test": 500},
-            types={"n": strict_int, "mu_norm": finite_float, "d": strict_int, "tokens": strict_int, "d_h": strict_int,
-                   "d_v": strict_int, "sigma0": finite_float, "eta": finite_float, "eps": finite_float,
-                   "max_steps": strict_int, "optimizer": str, "n_test": strict_int})
+            batched=True, params=P.without("sigma_xi"))
 def train_attention(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Train single-head attention to :math:`L_S \le \varepsilon`; test loss, attention and value alignments."""
     cfg = model.AttentionConfig(**{k: v for k, v in params.items() if k != "mu_norm"})
@@ -265,29 +261,19 @@ def simulate_document(*, n: list[int], mu_norm: list[float], d: int = 100_000, t
     for name, values in (("--n", n), ("--mu-norm", mu_norm)):
         if not values:
             raise InvalidParameterError(f"{name}: give at least one value")
-    if min(n) < 2:
-        raise InvalidParameterError(f"--n: expected integers >= 2; got {min(n)}")
-    if min(mu_norm) <= 0:
-        raise InvalidParameterError(f"--mu-norm: expected values > 0; got {min(mu_norm)}")
+    P.check_flags({"n": n, "mu_norm": mu_norm}, "simulate_document")  # the declared ranges, before anything runs
     records = []
     for size in n:
         try:
             cfg = model.AttentionConfig(n=size, d=d, tokens=tokens, eta=eta, eps=eps, max_steps=max_steps, optimizer=optimizer)
         except FLTError as exc:
-            raise InvalidParameterError(f"--{_option_of(str(exc))}: {exc}") from exc
+            raise InvalidParameterError(f"--{P.option_named(str(exc), 'n')}: {exc}") from exc
         rows = model.attention_rows(seeds, mu_norm, cfg, device=device)
         for seed, per_mu in enumerate(rows):
             for row in per_mu:
                 records.append({"n": size, "d": d, "tokens": tokens, "optimizer": optimizer, "seed": seed,
                                 "n_snr2": size * row["snr"] ** 2, **row})
     return {"system": NAME, "records": records}
-
-
-def _option_of(message: str) -> str:
-    for name in ("tokens", "max_steps", "eta", "eps", "optimizer", "d"):
-        if f"'{name}'" in message:
-            return name.replace("_", "-")
-    return "n"
 
 
 #: The fields of a record of ``flt simulate attention --json`` (listed by its ``--help``).
@@ -334,15 +320,9 @@ SYSTEM = System(
               "or sign-GD until the training loss <= eps, for every n and ||mu|| (Jiang et al. 2024, arXiv 2409.19345). "
               "Records per seed: train/test loss, test error, attention on the signal token, value alignments."),
         options=(
-            Option(name="n", kind="ints", required=True, minimum=2, help="Training samples, comma-separated."),
-            Option(name="mu-norm", kind="floats", required=True, minimum=1e-100, maximum=1e100,
-                   help="Signal norms ||mu|| (SNR = ||mu|| since sigma_xi sqrt(d) = 1)."),
-            Option(name="d", kind="int", default=100_000, minimum=2, help="Dimension (free: exact reduced coordinates)."),
-            Option(name="tokens", kind="int", default=3, minimum=2, help="Tokens per sample L."),
-            Option(name="eta", kind="float", default=20.0, help="Step size."),
-            Option(name="eps", kind="float", default=0.05, minimum=0, help="Stop at training loss <= eps."),
-            Option(name="max-steps", kind="int", default=3000, minimum=0, help="Step limit."),
-            Option(name="optimizer", kind="choice", choices=model.OPTIMIZERS, default="gd", help="gd or sign-gd."),
+            Option.of(P["n"], grid=True, help="Training samples, comma-separated."),
+            Option.of(P["mu_norm"], grid=True, help="Signal norms ||mu|| (SNR = ||mu|| since sigma_xi sqrt(d) = 1)."),
+            *(Option.of(P[name]) for name in ("d", "tokens", "eta", "eps", "max_steps", "optimizer")),
             Option(name="seeds", kind="int", default=4, minimum=1, help="Seeds 0..S-1."),
             DEVICE_OPTION,
         ),

@@ -53,20 +53,40 @@ from dataclasses import dataclass
 
 import torch
 
-from ..._validation import check_int, check_real
 from ...errors import InvalidParameterError
 from ...numeric.backend import NonFiniteError, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds
 from ...numeric.seeds import stream_generator
 from ...numeric.signal_noise import draw as signal_noise_draw, snr
+from ...runner.params import Param, Params
 
-__all__ = ["AttentionConfig", "OBSERVABLES", "attention_rows", "snr"]
+__all__ = ["PARAMS", "AttentionConfig", "OBSERVABLES", "attention_rows", "snr"]
 
 #: Per-run observables returned by :func:`attention_rows` (besides ``mu_norm`` and ``snr``).
 OBSERVABLES = ("train_loss", "test_loss", "test_error", "attention_signal", "value_signal", "value_noise",
                "score_signal", "score_noise", "steps")
 
 OPTIMIZERS = ("gd", "sign-gd")
+
+#: The parameters of a run, declared once: the runner's ``attention/train`` (converters and defaults),
+#: ``flt simulate attention`` (options and bounds) and :class:`AttentionConfig` (validation) read them.
+PARAMS = Params(
+    Param("n", "int", minimum=2, unit="count", help="Training samples."),
+    Param("mu_norm", "float", minimum=0, exclusive_minimum=True, maximum=1e100, unit="units of x",
+          help="Signal norm ||mu|| (SNR = ||mu|| since sigma_xi sqrt(d) = 1)."),
+    Param("d", "int", minimum=2, default=100_000, unit="count", help="Dimension (free: exact reduced coordinates)."),
+    Param("tokens", "int", minimum=2, default=3, unit="count", help="Tokens per sample L."),
+    Param("d_h", "int", minimum=1, default=4, unit="count", help="Query/key width."),
+    Param("d_v", "int", minimum=1, default=4, unit="count", help="Value width."),
+    Param("sigma0", "float", minimum=0, exclusive_minimum=True, default=0.01, help="Initialisation scale."),
+    Param("eta", "float", minimum=0, exclusive_minimum=True, default=20.0, help="Step size."),
+    Param("eps", "float", minimum=0, default=0.05, unit="nats", help="Stop at training loss <= eps."),
+    Param("max_steps", "int", minimum=0, default=3000, unit="steps", help="Step limit."),
+    Param("optimizer", "choice", choices=OPTIMIZERS, default="gd", help="gd or sign-gd."),
+    Param("n_test", "int", minimum=1, default=500, unit="count", help="Fresh test samples."),
+    Param("sigma_xi", "float", minimum=0, exclusive_minimum=True, nullable=True,
+          help="Noise scale (None: 1/sqrt(d), tokens of norm about one)."),
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -91,21 +111,9 @@ class AttentionConfig:
     n_test: int = 500
 
     def __post_init__(self) -> None:
-        where = "AttentionConfig"
-        object.__setattr__(self, "n", check_int(self.n, "n", minimum=2, caller=where))
-        object.__setattr__(self, "tokens", check_int(self.tokens, "tokens", minimum=2, caller=where))
-        object.__setattr__(self, "d", check_int(self.d, "d", minimum=2, caller=where))
-        for name in ("d_h", "d_v", "n_test"):
-            object.__setattr__(self, name, check_int(getattr(self, name), name, minimum=1, caller=where))
-        object.__setattr__(self, "max_steps", check_int(self.max_steps, "max_steps", minimum=0, caller=where))
+        PARAMS.validate(self)
         if self.sigma_xi is None:
             object.__setattr__(self, "sigma_xi", 1.0 / math.sqrt(self.d))
-        for name in ("sigma_xi", "sigma0", "eta"):
-            object.__setattr__(self, name, check_real(getattr(self, name), name, minimum=0.0, strict_minimum=True, caller=where))
-        object.__setattr__(self, "eps", check_real(self.eps, "eps", minimum=0.0, caller=where))
-        if self.optimizer not in OPTIMIZERS:
-            raise InvalidParameterError(f"The 'optimizer' parameter of {where} must be one of {OPTIMIZERS}. "
-                                        f"Got {self.optimizer!r} instead.")
 
 
 def _generator(seed: int, stream: str) -> torch.Generator:
@@ -167,7 +175,7 @@ def attention_rows(seeds: int | Sequence[int], mu_norms: Sequence[float], cfg: A
     True
     """
     seeds = as_seeds(seeds)
-    mus = [check_real(m, "mu_norm", minimum=0.0, strict_minimum=True, caller="attention_rows") for m in mu_norms]
+    mus = [PARAMS["mu_norm"].check(m, "attention_rows") for m in mu_norms]
     if not mus:
         raise InvalidParameterError("The 'mu_norms' parameter of attention_rows must list at least one value. Got [] instead.")
     dev, dt = resolve_device(device), resolve_dtype(dtype)

@@ -39,14 +39,12 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from ...compare.result import CheckResult, all_of
 from ...errors import FLTError, InvalidParameterError
 from ...runner import experiment
 from ...runner.cost import Cost
-from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import ladder_by
@@ -73,18 +71,10 @@ SIGNAL_TOLERANCE, ERROR_ZERO_TOLERANCE, ERROR_HALF_TOLERANCE, NOISE_TOLERANCE = 
 
 @experiment("contrastive/train", cost=Cost(memory="16*seeds*n*d + 16*seeds*width*d + 16*seeds*n_test*d + 16*seeds*n_probe*d + 8*seeds*n*n",
                  work="1e6*steps + steps*seeds*n*width*d + steps*seeds*n*n*width + seeds*n_test*width*d + seeds*n_probe*width*d"),
-            batched=True,
-            defaults={"width": 16, "sigma_eps": 0.3, "init": 1e-3, "tau": 1.0, "eta_scale": 0.125, "level": 1.0,
-                      "n_probe": 400, "n_test": 2000},
-            types={"mode": str, "n": strict_int, "d": strict_int, "width": strict_int, "n_snr2": finite_float,
-                   "c_mu": finite_float, "steps": strict_int, "sigma_eps": finite_float, "init": finite_float,
-                   "tau": finite_float, "eta_scale": finite_float, "level": finite_float, "n_probe": strict_int,
-                   "n_test": strict_int})
+            batched=True, params=model.PARAMS)
 def train(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Overlaps and probe error at the stop :math:`T` and at the end of InfoNCE training (:mod:`.model`)."""
-    keys = ("mode", "n", "d", "width", "n_snr2", "c_mu", "steps", "sigma_eps", "init", "tau", "eta_scale", "level",
-            "n_probe", "n_test")
-    return model.contrastive_rows(**{k: params[k] for k in keys}, seeds=seeds)
+    return model.contrastive_rows(**{k: params[k] for k in model.PARAMS}, seeds=seeds)
 
 
 def compare_rungs(frame: pd.DataFrame, law: Law, *, column: str, tolerance: float) -> CheckResult:
@@ -198,19 +188,13 @@ def simulate_document(*, mode: str = "both", n: int = 32, d: int = 500, width: i
     >>> simulate_document(n=1)
     Traceback (most recent call last):
     ...
-    flt_theory.errors.InvalidParameterError: --n: expected an integer >= 2 (two classes); got 1
+    flt_theory.errors.InvalidParameterError: --n: The 'n' parameter of simulate_document must be an int >= 2. Got 1 instead.
     """
-    checks = [("mode", mode in ("single", "multi", "both"), f"expected single, multi or both; got {mode!r}"),
-              ("n", n >= 2, f"expected an integer >= 2 (two classes); got {n}"),
-              ("d", d >= 2, f"expected an integer >= 2; got {d}"),
-              ("width", width >= 1, f"expected an integer >= 1; got {width}"),
-              ("n-snr2", n_snr2 > 0 and np.isfinite(n_snr2), f"expected a finite real > 0; got {n_snr2}"),
-              ("c-mu", c_mu > 0 and np.isfinite(c_mu), f"expected a finite real > 0; got {c_mu}"),
-              ("steps", steps >= 1, f"expected an integer >= 1; got {steps}"),
-              ("seeds", seeds >= 1, f"expected an integer >= 1; got {seeds}")]
-    for option, ok, message in checks:
-        if not ok:
-            raise InvalidParameterError(f"--{option}: {message}")
+    if mode not in (*model.MODES, "both"):
+        raise InvalidParameterError(f"--mode: expected single, multi or both; got {mode!r}")
+    if seeds < 1:
+        raise InvalidParameterError(f"--seeds: expected an integer >= 1; got {seeds}")
+    model.PARAMS.check_flags(dict(n=n, d=d, width=width, n_snr2=n_snr2, c_mu=c_mu, steps=steps), "simulate_document")
     records = []
     for setting in (("single", "multi") if mode == "both" else (mode,)):
         try:
@@ -267,15 +251,8 @@ SYSTEM = System(
               "where the noise overlap first reaches 1 and at the end, and the test error of a linear probe."),
         options=(
             Option(name="mode", kind="choice", choices=("single", "multi", "both"), default="both", help="Setting(s)."),
-            Option(name="n", kind="int", default=32, help="Training pairs n (>= 2)."),
-            Option(name="d", kind="int", default=500, help="Patch dimension d."),
-            Option(name="width", kind="int", default=16, help="Embedding width m."),
-            Option(name="n-snr2", kind="float", default=1.0, maximum=1e4,
-                   help="n SNR^2 (sets ||mu|| = sqrt(d n SNR^2 / n)); at most 1e4, far past the sources' "
-                        "n SNR^2 = Theta(1) (1e30 gave NaN)."),
-            Option(name="c-mu", kind="float", default=8.0, help="C_mu = ||mu~|| / ||mu|| of the second modality."),
-            Option(name="steps", kind="int", default=300, help="GD steps."),
-            Option(name="seeds", kind="int", default=4, help="Independent runs (seeds 0..S-1)."),
+            *(Option.of(model.PARAMS[name]) for name in ("n", "d", "width", "n_snr2", "c_mu", "steps")),
+            Option(name="seeds", kind="int", default=4, minimum=1, help="Independent runs (seeds 0..S-1)."),
             DEVICE_OPTION,
         ),
         run=simulate_document,

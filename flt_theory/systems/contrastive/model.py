@@ -57,16 +57,39 @@ from collections.abc import Sequence
 
 import torch
 
-from ..._validation import check_int, check_real
-from ...errors import InvalidParameterError
+from ..._validation import check_real
 from ...numeric.backend import resolve_device, resolve_dtype, to_numpy
 from ...numeric.data import as_seeds, seeded_normal
 from ...numeric.signal_noise import snr
+from ...runner.params import Param, Params
 
-__all__ = ["MODES", "ContrastiveData", "contrastive_rows", "draw", "probe_error", "train"]
+__all__ = ["MODES", "PARAMS", "ContrastiveData", "contrastive_rows", "draw", "probe_error", "train"]
 
 #: The two settings: positives from augmentation (``single``) or from the other modality (``multi``).
 MODES = ("single", "multi")
+
+#: The parameters of a run, declared once: the runner's ``contrastive/train`` (converters and defaults),
+#: ``flt simulate contrastive`` (options and bounds) and :func:`draw`, :func:`train`, :func:`probe_error` (validation).
+PARAMS = Params(
+    Param("mode", "choice", choices=MODES, help="single-modal (augmentation) or multi-modal."),
+    Param("n", "int", minimum=2, default=32, unit="count", help="Training pairs n (two classes)."),
+    Param("d", "int", minimum=2, default=500, unit="count", help="Patch dimension d."),
+    Param("width", "int", minimum=1, default=16, unit="count", help="Embedding width m."),
+    Param("n_snr2", "float", minimum=0, exclusive_minimum=True, maximum=1e4, default=1.0,
+          help="n SNR^2 (sets ||mu|| = sqrt(d n SNR^2 / n)); at most 1e4, far past the sources' n SNR^2 = Theta(1) "
+               "(1e30 gave NaN)."),
+    Param("c_mu", "float", minimum=0, exclusive_minimum=True, default=8.0,
+          help="C_mu = ||mu~|| / ||mu|| of the second modality."),
+    Param("steps", "int", minimum=1, default=300, unit="steps", help="GD steps."),
+    Param("sigma_eps", "float", minimum=0, default=0.3, help="Augmentation noise scale."),
+    Param("init", "float", minimum=0, exclusive_minimum=True, default=1e-3, help="Initialisation scale (x 1/sqrt d)."),
+    Param("tau", "float", minimum=0, exclusive_minimum=True, default=1.0, help="InfoNCE temperature."),
+    Param("eta_scale", "float", minimum=0, exclusive_minimum=True, default=0.125,
+          help="Step size in units of n tau / (sigma_xi^2 d)."),
+    Param("level", "float", minimum=0, exclusive_minimum=True, default=1.0, help="Noise overlap that defines the stop T."),
+    Param("n_probe", "int", minimum=2, default=400, unit="count", help="Samples that fit the linear probe."),
+    Param("n_test", "int", minimum=1, default=2000, unit="count", help="Samples that test the linear probe."),
+)
 
 
 class ContrastiveData:
@@ -100,14 +123,10 @@ def draw(seeds: int | Sequence[int], *, n: int, d: int, width: int, n_snr2: floa
     """
     seeds = as_seeds(seeds)
     where = "contrastive draw"
-    n = check_int(n, "n", minimum=2, caller=where)
-    d = check_int(d, "d", minimum=2, caller=where)
-    m = check_int(width, "width", minimum=1, caller=where)
-    n_snr2 = check_real(n_snr2, "n_snr2", minimum=0.0, strict_minimum=True, caller=where)
-    c_mu = check_real(c_mu, "c_mu", minimum=0.0, strict_minimum=True, caller=where)
+    checked = PARAMS.check(dict(n=n, d=d, width=width, n_snr2=n_snr2, c_mu=c_mu, sigma_eps=sigma_eps, init=init),
+                           caller=where)
+    n, d, m, n_snr2, c_mu, sigma_eps, init = (checked[k] for k in ("n", "d", "width", "n_snr2", "c_mu", "sigma_eps", "init"))
     sigma_xi = check_real(sigma_xi, "sigma_xi", minimum=0.0, strict_minimum=True, caller=where)
-    sigma_eps = check_real(sigma_eps, "sigma_eps", minimum=0.0, caller=where)
-    init = check_real(init, "init", minimum=0.0, strict_minimum=True, caller=where)
     dev, dt = resolve_device(device), resolve_dtype(dtype)
     opts = dict(device=dev, dtype=dt)
     mu_norm = sigma_xi * math.sqrt(d * n_snr2 / n)
@@ -155,12 +174,9 @@ def train(mode: str, data: ContrastiveData, *, tau: float = 1.0, eta_scale: floa
     >>> bool((out["loss_end"] < math.log(8)).all()), bool((out["noise_T"] >= 1.0).all())
     (True, True)
     """
-    if mode not in MODES:
-        raise InvalidParameterError(f"The 'mode' parameter must be one of {MODES}. Got {mode!r} instead.")
-    tau = check_real(tau, "tau", minimum=0.0, strict_minimum=True, caller="contrastive train")
-    eta_scale = check_real(eta_scale, "eta_scale", minimum=0.0, strict_minimum=True, caller="contrastive train")
-    steps = check_int(steps, "steps", minimum=1, caller="contrastive train")
-    level = check_real(level, "level", minimum=0.0, strict_minimum=True, caller="contrastive train")
+    checked = PARAMS.check(dict(mode=mode, tau=tau, eta_scale=eta_scale, steps=steps, level=level),
+                           caller="contrastive train")
+    mode, tau, eta_scale, steps, level = (checked[k] for k in ("mode", "tau", "eta_scale", "steps", "level"))
     n, S = data.n, len(data.seeds)
     eta = eta_scale * n * tau / (data.sigma_xi**2 * data.d)
     w = data.w0.clone().requires_grad_(True)
@@ -199,8 +215,7 @@ def probe_error(data: ContrastiveData, w: torch.Tensor, *, n_probe: int = 400, n
     >>> probe_error(data, w).tolist()
     [0.0, 0.0]
     """
-    n_probe = check_int(n_probe, "n_probe", minimum=2, caller="probe_error")
-    n_test = check_int(n_test, "n_test", minimum=1, caller="probe_error")
+    n_probe, n_test = (PARAMS[k].check(v, "probe_error") for k, v in (("n_probe", n_probe), ("n_test", n_test)))
     ridge = check_real(ridge, "ridge", minimum=0.0, caller="probe_error")
     opts = dict(device=w.device, dtype=w.dtype)
     k = n_probe + n_test

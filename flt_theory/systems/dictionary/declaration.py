@@ -35,11 +35,10 @@ from ...compare.result import CheckResult, all_of
 from ...numeric.backend import to_numpy
 from ...runner import experiment
 from ...runner.cost import Cost
-from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField, SimulateCommand, System
 from .laws import DIRECTIONS, SOURCE, dictionary_gamma, dictionary_laws
-from .model import DictionaryResult, train_dictionary
+from .model import L2, PARAMS as P, DictionaryResult, train_dictionary
 
 __all__ = ["SIZES", "SYSTEM", "hypothesis_values", "wrong_direction_fraction"]
 
@@ -49,7 +48,6 @@ SIZES: dict[str, dict[str, Any]] = {
     "paper": dict(seeds=12, advantage_seeds=24, D=128, k=4, p0=0.25, width=256, n=8192, n_test=8192, feature_lr=56.0, iterations=300),
 }
 SCALES = tuple(SIZES)
-L2 = 1e-4
 
 
 def wrong_direction_fraction(res: DictionaryResult, threshold: float = 0.9) -> np.ndarray:
@@ -66,10 +64,7 @@ def wrong_direction_fraction(res: DictionaryResult, threshold: float = 0.9) -> n
 
 @experiment("dictionary/run", cost=Cost(memory="8*seeds*n*D + 8*seeds*n_test*D + 8*seeds*n*width + 8*seeds*n_test*width + 8*seeds*width*D",
                  work="1e6*iterations + seeds*n*width*D + iterations*seeds*n*width + seeds*n_test*width*D"),
-            batched=True, defaults={"p0": 0.25, "l2": L2}, version=1,  # 1: a second-layer solve per seed
-            types={"structured": strict_int, "D": strict_int, "k": strict_int, "p0": finite_float, "width": strict_int,
-                   "n": strict_int, "n_test": strict_int, "feature_lr": finite_float, "iterations": strict_int,
-                   "l2": finite_float})
+            batched=True, params=P, version=1)  # 1: a second-layer solve per seed
 def run(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     """Train the network and the fixed-feature model; γ̂, cluster fractions, test errors per seed."""
     res = train_dictionary(seeds, D=params["D"], k=params["k"], p0=params["p0"], width=params["width"], n=params["n"],
@@ -246,14 +241,7 @@ SYSTEM = System(
         help=("Dictionary-learning inputs (Shi, Wei, Liang 2022): emergence cosine per feature step, and the test "
               "error of the network against fixed features of the same width."),
         options=(
-            Option(name="D", kind="int", default=64, minimum=4, help="Number of patterns (= input dimension)."),
-            Option(name="k", kind="int", default=4, minimum=2, help="Relevant patterns (even)."),
-            Option(name="p0", kind="float", default=0.25, minimum=0, maximum=1, help="Probability of an irrelevant pattern."),
-            Option(name="width", kind="int", default=128, minimum=2, help="Neurons (2m)."),
-            Option(name="n", kind="int", default=4096, minimum=2, help="Training samples."),
-            Option(name="n-test", kind="int", default=4096, minimum=2, help="Test samples."),
-            Option(name="feature-lr", kind="float", default=40.0, minimum=0, help="Step size of the feature step."),
-            Option(name="iterations", kind="int", default=150, minimum=1, maximum=100000, help="Solver iterations."),
+            *(Option.of(P[name]) for name in ("D", "k", "p0", "width", "n", "n_test", "feature_lr", "iterations")),
             Option(name="unstructured", kind="flag", dest="unstructured", help="phi uniform (no input structure)."),
             Option(name="seeds", kind="int", default=2, minimum=1, maximum=1000, help="Independent runs."),
             DEVICE_OPTION,

@@ -56,8 +56,11 @@ from ..._validation import check_int, check_real
 from ...errors import InvalidParameterError
 from ...numeric.backend import check_finite, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds, seeded_normal, teacher_directions
+from ...runner.params import Param, Params
 
 __all__ = [
+    "L2",
+    "PARAMS",
     "DictionaryConfig",
     "DictionaryData",
     "DictionaryResult",
@@ -76,6 +79,27 @@ def truncated_relu(z: torch.Tensor) -> torch.Tensor:
     [0.0, 0.25, 1.0]
     """
     return z.clamp(0.0, 1.0)
+
+
+#: Ridge penalty of the second-layer solve.
+L2 = 1e-4
+
+#: The parameters of a run, declared once: the runner's ``dictionary/run`` (converters and defaults),
+#: ``flt simulate dictionary`` (options and bounds) and :func:`train_dictionary` (validation) read them.
+PARAMS = Params(
+    Param("structured", "int", minimum=0, maximum=1, default=1, help="1: phi with input structure; 0: uniform."),
+    Param("D", "int", minimum=2, default=64, unit="count", help="Number of patterns (= input dimension)."),
+    Param("k", "int", minimum=2, default=4, unit="count", help="Relevant patterns (even, <= D)."),
+    Param("p0", "float", minimum=0, maximum=1, default=0.25, unit="probability",
+          help="Probability of an irrelevant pattern."),
+    Param("width", "int", minimum=2, default=128, unit="count", help="Neurons (2m, even)."),
+    Param("n", "int", minimum=2, default=4096, unit="count", help="Training samples."),
+    Param("n_test", "int", minimum=2, default=4096, unit="count", help="Test samples."),
+    Param("feature_lr", "float", minimum=0, exclusive_minimum=True, default=40.0, help="Step size of the feature step."),
+    Param("iterations", "int", minimum=1, maximum=100_000, default=150, unit="count",
+          help="Solver iterations of the second layer."),
+    Param("l2", "float", minimum=0, exclusive_minimum=True, default=L2, help="Ridge penalty of the second layer."),
+)
 
 
 @dataclass(frozen=True)
@@ -307,25 +331,22 @@ def train_dictionary(
     """
     caller = "train_dictionary"
     seeds = as_seeds(seeds)
-    D = check_int(D, "D", minimum=2, caller=caller)
+    checked = PARAMS.check(dict(D=D, k=k, p0=p0, width=width, n=n, n_test=n_test, feature_lr=feature_lr, l2=l2),
+                           caller=caller)
+    D, k, p0, width, n, n_test, feature_lr, l2 = (checked[name] for name in
+                                                  ("D", "k", "p0", "width", "n", "n_test", "feature_lr", "l2"))
     d = D if d is None else check_int(d, "d", minimum=D, caller=caller)
     k = check_int(k, "k", minimum=2, maximum=D, caller=caller)
     if k % 2:
         raise InvalidParameterError(f"The 'k' parameter of {caller} must be even (balanced parity labels). Got {k} instead.")
-    p0 = check_real(p0, "p0", minimum=0.0, maximum=1.0, caller=caller)
-    width = check_int(width, "width", minimum=2, caller=caller)
     if width % 2:
         raise InvalidParameterError(
             f"The 'width' parameter of {caller} must be even (neurons come in symmetric pairs). Got {width} instead."
         )
-    n = check_int(n, "n", minimum=1, caller=caller)
-    n_test = check_int(n_test, "n_test", minimum=1, caller=caller)
     sigma_w = check_real(sigma_w, "sigma_w", minimum=0.0, caller=caller)
     sigma_b = check_real(sigma_b, "sigma_b", minimum=0.0, caller=caller)
-    feature_lr = check_real(feature_lr, "feature_lr", minimum=0.0, strict_minimum=True, caller=caller)
     feature_steps = check_int(feature_steps, "feature_steps", minimum=1, caller=caller)
     feature_lr_later = check_real(feature_lr_later, "feature_lr_later", minimum=0.0, caller=caller)
-    l2 = check_real(l2, "l2", minimum=0.0, strict_minimum=True, caller=caller)
     solver_iterations = check_int(solver_iterations, "solver_iterations", minimum=1, caller=caller)
     dev, dt = resolve_device(device), resolve_dtype(dtype)
     config = DictionaryConfig(D, d, k, p0, width, n, n_test, bool(structured), sigma_w, sigma_b, feature_lr, feature_steps,

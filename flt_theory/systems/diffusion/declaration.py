@@ -30,7 +30,6 @@ from ...compare.result import CheckResult, all_of
 from ...errors import InvalidParameterError
 from ...runner import experiment
 from ...runner.cost import Cost
-from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import ladder_rung
@@ -40,6 +39,8 @@ from .laws import CAO, HAN, THRESHOLDS_AT_ONE, balanced_law, diffusion_laws, dom
 __all__ = ["BALANCED_MAX_MU", "SIZES", "SYSTEM", "balanced_ladder", "hypothesis_values"]
 
 NAME = "diffusion"
+#: The declared parameters (:data:`.model.PARAMS`): the experiment's converters and defaults, the options' bounds.
+P = model.PARAMS
 SIZES: dict[str, dict[str, Any]] = {
     "small": dict(ns=(16, 64), mus=(0.05, 0.15, 0.5), extra=((16, 0.6), (16, 1.5), (64, 1.0)), seeds=6, d=500, steps=1200, eta=0.15),
     "paper": dict(ns=(16, 32, 64), mus=(0.05, 0.1, 0.2, 0.5), extra=((16, 0.6), (16, 1.5), (32, 1.0), (64, 1.0)), seeds=12, d=2000,
@@ -51,28 +52,12 @@ SIZES: dict[str, dict[str, Any]] = {
 BALANCED_MAX_MU = 0.5
 
 
-def zero_or_one(value: Any) -> int:
-    """A ``types`` converter for a switch: the int 0 or 1 (a bool is accepted).
-
-    >>> zero_or_one(True), zero_or_one(0.0)
-    (1, 0)
-    """
-    number = strict_int(int(value) if isinstance(value, bool) else value)
-    if number not in (0, 1):
-        raise ValueError(f"{value!r} is neither 0 nor 1")
-    return number
-
-
 # work: per denoiser step some 30 small torch calls (4e5 operations' worth) and the reduced-coordinate products,
 # O(m (m + 2n)^2) per seed (model.dsm_descent); the classification CNN, about 3e7 operations a seed
 @experiment("diffusion/features",
             cost=Cost(memory="8*seeds*n*d + 8*seeds*width*d",
                       work="4e5*denoiser*steps + 2*denoiser*steps*seeds*width*n**2 + 3e7*seeds"),
-            batched=True,
-            defaults={"width": 8, "time": 0.5, "sigma0": 0.01, "eta": 0.1, "steps": 2000, "q": 2, "denoiser": 1},
-            types={"n": strict_int, "d": strict_int, "mu_norm": finite_float, "width": strict_int, "time": finite_float,
-                   "sigma0": finite_float, "eta": finite_float, "steps": strict_int, "q": strict_int,
-                   "denoiser": zero_or_one})
+            batched=True, params=P.without("sigma_xi"))
 def features(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Classification CNN signal fraction and, with ``denoiser`` = 1, the denoiser's feature ratio and
     stationarity, at one :math:`(n, \|\mu\|)` (with ``denoiser`` = 0 the rows have no denoiser fields)."""
@@ -231,12 +216,11 @@ def _claims() -> list[Claim]:
 def simulate_document(*, n: list[int], mu_norm: list[float], d: int = 500, width: int = 8, time: float = 0.5,
                       eta: float = 0.1, steps: int = 2000, seeds: int = 4, device: str = "auto") -> dict[str, Any]:
     """What ``flt simulate diffusion --json`` prints: one record per (n, ‖μ‖, seed)."""
-    if not n or min(n) < 2:
-        raise InvalidParameterError(f"--n: expected integers >= 2; got {n}")
-    if not mu_norm or min(mu_norm) <= 0:
-        raise InvalidParameterError(f"--mu-norm: expected values > 0; got {mu_norm}")
-    if d < 3:
-        raise InvalidParameterError(f"--d: expected an integer >= 3; got {d}")
+    for name, values in (("n", n), ("mu_norm", mu_norm)):
+        if not values:
+            raise InvalidParameterError(f"--{name.replace('_', '-')}: give at least one value")
+    P.check_flags({"n": n, "mu_norm": mu_norm, "d": d, "width": width, "time": time, "eta": eta, "steps": steps},
+                  "simulate_document")  # the declared ranges (.model.PARAMS), before anything runs
     records = []
     for size in n:
         cfg = model.DiffusionConfig(n=size, d=d, width=width, time=time, eta=eta, steps=steps)
@@ -290,14 +274,10 @@ SYSTEM = System(
               "Records per seed: the denoiser's ratio |<w,mu>|/|<w,xi>|, its stationarity, and the CNN's gamma_max, "
               "rho_max and signal fraction."),
         options=(
-            Option(name="n", kind="ints", required=True, minimum=2, help="Training samples, comma-separated."),
-            Option(name="mu-norm", kind="floats", required=True, minimum=1e-100, maximum=1e100,
-                   help="Signal norms ||mu|| (SNR = ||mu||)."),
-            Option(name="d", kind="int", default=500, minimum=3, help="Dimension."),
-            Option(name="width", kind="int", default=8, minimum=1, help="Denoiser width m."),
-            Option(name="time", kind="float", default=0.5, help="Diffusion time t (alpha = e^-t)."),
-            Option(name="eta", kind="float", default=0.1, help="Denoiser step size."),
-            Option(name="steps", kind="int", default=2000, minimum=1, help="Denoiser GD steps."),
+            Option.of(P["n"], grid=True, help="Training samples, comma-separated."),
+            Option.of(P["mu_norm"], grid=True, help="Signal norms ||mu|| (SNR = ||mu||)."),
+            Option.of(P["d"], default=500),
+            *(Option.of(P[name]) for name in ("width", "time", "eta", "steps")),
             Option(name="seeds", kind="int", default=4, minimum=1, help="Seeds 0..S-1."),
             DEVICE_OPTION,
         ),

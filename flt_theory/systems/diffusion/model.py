@@ -45,13 +45,32 @@ from dataclasses import dataclass
 
 import torch
 
-from ..._validation import check_int, check_real
 from ...numeric.backend import NonFiniteError, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds
 from ...numeric.seeds import stream_generator
 from ...numeric.signal_noise import run_records as classification_records, snr
+from ...runner.params import Param, Params
 
-__all__ = ["DiffusionConfig", "classification_rows", "diffusion_rows", "dsm_descent", "dsm_gradient", "dsm_loss", "snr"]
+__all__ = ["PARAMS", "DiffusionConfig", "classification_rows", "diffusion_rows", "dsm_descent", "dsm_gradient", "dsm_loss", "snr"]
+
+
+#: The parameters of a point, declared once: the runner's ``diffusion/features`` (converters and defaults),
+#: ``flt simulate diffusion`` (options and bounds) and :class:`DiffusionConfig` (validation) read them.
+PARAMS = Params(
+    Param("n", "int", minimum=2, unit="count", help="Training samples."),
+    Param("d", "int", minimum=3, unit="count", help="Dimension."),
+    Param("mu_norm", "float", minimum=0, exclusive_minimum=True, maximum=1e100, unit="units of x",
+          help="Signal norm ||mu|| (SNR = ||mu||)."),
+    Param("width", "int", minimum=1, default=8, unit="count", help="Denoiser width m."),
+    Param("time", "float", minimum=0, exclusive_minimum=True, default=0.5, help="Diffusion time t (alpha = e^-t)."),
+    Param("sigma0", "float", minimum=0, exclusive_minimum=True, default=0.01, help="Denoiser initialisation scale."),
+    Param("eta", "float", minimum=0, exclusive_minimum=True, default=0.1, help="Denoiser step size."),
+    Param("steps", "int", minimum=1, default=2000, unit="steps", help="Denoiser GD steps."),
+    Param("q", "int", minimum=1, maximum=8, default=2, help="Power of the classification CNN's ReLU^q."),
+    Param("denoiser", "int", minimum=0, maximum=1, default=1, help="1: train the denoiser too; 0: the CNN only."),
+    Param("sigma_xi", "float", minimum=0, exclusive_minimum=True, nullable=True,
+          help="Noise scale (None: 1/sqrt(d), patches of norm about one)."),
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,15 +92,9 @@ class DiffusionConfig:
     steps: int = 2000
 
     def __post_init__(self) -> None:
-        where = "DiffusionConfig"
-        object.__setattr__(self, "n", check_int(self.n, "n", minimum=2, caller=where))
-        object.__setattr__(self, "d", check_int(self.d, "d", minimum=3, caller=where))
-        object.__setattr__(self, "width", check_int(self.width, "width", minimum=1, caller=where))
-        object.__setattr__(self, "steps", check_int(self.steps, "steps", minimum=1, caller=where))
+        PARAMS.validate(self)
         if self.sigma_xi is None:
             object.__setattr__(self, "sigma_xi", 1.0 / math.sqrt(self.d))
-        for name in ("time", "sigma_xi", "sigma0", "eta"):
-            object.__setattr__(self, name, check_real(getattr(self, name), name, minimum=0.0, strict_minimum=True, caller=where))
 
 
 def _generator(seed: int, stream: str) -> torch.Generator:
@@ -237,7 +250,7 @@ def diffusion_rows(seeds: int | Sequence[int], mu_norm: float, cfg: DiffusionCon
     True
     """
     seeds = as_seeds(seeds)
-    mu_norm = check_real(mu_norm, "mu_norm", minimum=0.0, strict_minimum=True, caller="diffusion_rows")
+    mu_norm = PARAMS["mu_norm"].check(mu_norm, "diffusion_rows")
     dev, dt = resolve_device(device), resolve_dtype(dtype)
     n, d, m = cfg.n, cfg.d, cfg.width
     labels, noise, init = [], [], []

@@ -42,7 +42,6 @@ from ...compare.result import CheckResult, all_of
 from ...errors import FLTError, InvalidParameterError
 from ...runner import experiment
 from ...runner.cost import Cost
-from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import ladder_by
@@ -62,6 +61,9 @@ SIZES: dict[str, dict[str, Any]] = {
                   tasks=(1, 2, 3, 8, 16, 32), k=4, d=6, width=64, feature_steps=1500, feature_seeds=12),
 }
 
+#: The declared parameters of (a) and (b) (:mod:`.model`): the experiments' converters and defaults, the options' bounds.
+C, F = model.CONCEPT_PARAMS, model.FEATURE_PARAMS
+
 #: Tolerances: concept/semantic ratio "≈ 0" within 0.25 (measured ≈ 0.12, the W_Q cross-entry drift of .laws);
 #: OOD error "≈ 0" within 0.05; the risk curve within 0.15 (the training floor: risk on the pretraining tasks ≈ 0.05).
 RATIO_TOLERANCE, ERROR_TOLERANCE, RISK_TOLERANCE = 0.25, 0.05, 0.15
@@ -69,10 +71,7 @@ RATIO_TOLERANCE, ERROR_TOLERANCE, RISK_TOLERANCE = 0.25, 0.05, 0.15
 
 @experiment("in-context/concepts", cost=Cost(memory="8*seeds*batch*length*dim + 8*seeds*n_test*length*dim + 8*seeds*batch*length*width + 8*seeds*n_test*length*width + 8*seeds*concepts*dim",
                  work="1e6*steps + steps*seeds*batch*length*width*dim + steps*seeds*batch*length*length*dim + seeds*n_test*length*width*dim"),
-            batched=True, defaults={"width": 8, "sigma": 0.1, "lr": 1.0, "n_test": 2000},
-            types={"concepts": strict_int, "dim": strict_int, "length": strict_int, "width": strict_int,
-                   "sigma": finite_float, "lr": finite_float, "steps": strict_int, "batch": strict_int,
-                   "n_test": strict_int})
+            batched=True, params=model.CONCEPT_PARAMS)
 def concepts(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Changes of :math:`W_Q, W_K, w_O` along the dictionary and test errors after training (:mod:`.model`)."""
     return model.concept_rows(**params, seeds=seeds)
@@ -80,10 +79,7 @@ def concepts(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]
 
 @experiment("in-context/features", cost=Cost(memory="8*seeds*context*d + 8*seeds*n_test*d + 8*seeds*n_test*width + 8*seeds*width*d + 8*seeds*tasks*d",
                  work="1e6*steps + steps*seeds*context*width*d + seeds*n_test*width*d"),
-            batched=True, defaults={"k": 4, "d": 6, "width": 32, "context": 256, "lr": 0.02,
-                                                          "n_test": 16384},
-            types={"tasks": strict_int, "k": strict_int, "d": strict_int, "width": strict_int, "context": strict_int,
-                   "steps": strict_int, "lr": finite_float, "n_test": strict_int})
+            batched=True, params=model.FEATURE_PARAMS)
 def features(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Relative ICL risk on unseen and on pretraining tasks after pretraining on ``tasks`` tasks (:mod:`.model`)."""
     return model.features_rows(**params, seeds=seeds)
@@ -197,16 +193,16 @@ def simulate_document(*, part: str = "both", concepts: int = 3, dim: int = 12, l
     flt_theory.errors.InvalidParameterError: --dim: expected an integer >= 2 * concepts = 6; got 4
     """
     checks = [("part", part in ("concepts", "features", "both"), f"expected concepts, features or both; got {part!r}"),
-              ("concepts", concepts >= 2, f"expected an integer >= 2; got {concepts}"),
-              ("dim", dim >= 2 * concepts, f"expected an integer >= 2 * concepts = {2 * concepts}; got {dim}"),
-              ("length", length >= 1, f"expected an integer >= 1; got {length}"),
-              ("steps", steps >= 0, f"expected an integer >= 0; got {steps}"),
-              ("tasks", bool(tasks) and all(int(t) >= 1 for t in tasks), f"expected integers >= 1; got {list(tasks)}"),
-              ("feature-steps", feature_steps >= 0, f"expected an integer >= 0; got {feature_steps}"),
+              ("tasks", bool(tasks), "give at least one number of tasks"),
               ("seeds", seeds >= 1, f"expected an integer >= 1; got {seeds}")]
     for option, ok, message in checks:
         if not ok:
             raise InvalidParameterError(f"--{option}: {message}")
+    model.CONCEPT_PARAMS.check_flags(dict(concepts=concepts, dim=dim, length=length, steps=steps), "simulate_document")
+    model.FEATURE_PARAMS.check_flags(dict(tasks=tasks, steps=feature_steps), "simulate_document",
+                                     flags={"steps": "feature-steps"})
+    if dim < 2 * concepts:
+        raise InvalidParameterError(f"--dim: expected an integer >= 2 * concepts = {2 * concepts}; got {dim}")
     records: list[dict[str, Any]] = []
     try:
         if part in ("concepts", "both"):
@@ -270,13 +266,11 @@ SYSTEM = System(
         options=(
             Option(name="part", kind="choice", choices=("concepts", "features", "both"), default="both",
                    help="Which model(s) to run."),
-            Option(name="concepts", kind="int", default=3, help="(a) number of concepts K."),
-            Option(name="dim", kind="int", default=12, help="(a) dimension D (>= 2K)."),
-            Option(name="length", kind="int", default=6, help="(a) demonstrations per prompt L."),
-            Option(name="steps", kind="int", default=250, help="(a) SGD steps (64 fresh prompts each)."),
-            Option(name="tasks", kind="ints", default=(1, 2, 8), help="(b) numbers of pretraining tasks, comma-separated."),
-            Option(name="feature-steps", kind="int", default=400, help="(b) Adam steps."),
-            Option(name="seeds", kind="int", default=3, help="Independent runs (seeds 0..S-1)."),
+            Option.of(C["concepts"], default=3), Option.of(C["dim"], default=12), Option.of(C["length"], default=6),
+            Option.of(C["steps"], default=250, help="(a) SGD steps (64 fresh prompts each)."),
+            Option.of(F["tasks"], grid=True, default=(1, 2, 8), help="(b) numbers of pretraining tasks, comma-separated."),
+            Option.of(F["steps"], name="feature-steps", dest="feature_steps", default=400),
+            Option(name="seeds", kind="int", default=3, minimum=1, help="Independent runs (seeds 0..S-1)."),
             DEVICE_OPTION,
         ),
         run=simulate_document,

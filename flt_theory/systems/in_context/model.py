@@ -57,12 +57,40 @@ from collections.abc import Sequence
 
 import torch
 
-from ..._validation import check_int, check_real
+from ..._validation import check_int
 from ...numeric.backend import resolve_device, to_numpy
 from ...numeric.data import as_seeds, seeded_normal
 from ...numeric.seeds import stream_generator
+from ...runner.params import Param, Params
 
-__all__ = ["concept_rows", "concept_prompts", "features_rows"]
+__all__ = ["CONCEPT_PARAMS", "FEATURE_PARAMS", "concept_rows", "concept_prompts", "features_rows"]
+
+#: The parameters of (a), declared once: the runner's ``in-context/concepts``, ``flt simulate in-context`` and
+#: :func:`concept_rows` read them (``dim >= 2 * concepts`` is checked beside them).
+CONCEPT_PARAMS = Params(
+    Param("concepts", "int", minimum=2, unit="count", help="(a) number of concepts K."),
+    Param("dim", "int", minimum=2, unit="count", help="(a) dimension D (>= 2K)."),
+    Param("length", "int", minimum=1, unit="count", help="(a) demonstrations per prompt L."),
+    Param("width", "int", minimum=2, default=8, unit="count", help="(a) width of the value readout."),
+    Param("sigma", "float", minimum=0, default=0.1, help="(a) noise of the demonstrations."),
+    Param("lr", "float", minimum=0, exclusive_minimum=True, default=1.0, help="(a) SGD step size."),
+    Param("steps", "int", minimum=0, unit="steps", help="(a) SGD steps (batch fresh prompts each)."),
+    Param("batch", "int", minimum=1, unit="count", help="(a) fresh prompts per SGD step."),
+    Param("n_test", "int", minimum=1, default=2000, unit="count", help="(a) test prompts."),
+)
+
+#: The parameters of (b), declared once: the runner's ``in-context/features``, ``flt simulate in-context`` and
+#: :func:`features_rows` read them (``d >= k`` is checked beside them).
+FEATURE_PARAMS = Params(
+    Param("tasks", "int", minimum=1, unit="count", help="(b) number of pretraining tasks K."),
+    Param("k", "int", minimum=1, default=4, unit="count", help="(b) relevant directions k."),
+    Param("d", "int", minimum=1, default=6, unit="count", help="(b) dimension d (>= k)."),
+    Param("width", "int", minimum=1, default=32, unit="count", help="(b) width of the feature map."),
+    Param("context", "int", minimum=2, default=256, unit="count", help="(b) context length."),
+    Param("steps", "int", minimum=0, unit="steps", help="(b) Adam steps."),
+    Param("lr", "float", minimum=0, exclusive_minimum=True, default=0.02, help="(b) Adam step size."),
+    Param("n_test", "int", minimum=2, default=16384, unit="count", help="(b) test prompts."),
+)
 
 _F64 = torch.float64
 
@@ -115,15 +143,10 @@ def concept_rows(*, concepts: int, dim: int, length: int, width: int = 8, sigma:
     """
     seeds = as_seeds(list(seeds))
     where = "concept_rows"
-    K = check_int(concepts, "concepts", minimum=2, caller=where)
-    D = check_int(dim, "dim", minimum=2 * K, caller=where)
-    L = check_int(length, "length", minimum=1, caller=where)
-    m = check_int(width, "width", minimum=2, caller=where)
-    sigma = check_real(sigma, "sigma", minimum=0.0, caller=where)
-    lr = check_real(lr, "lr", minimum=0.0, strict_minimum=True, caller=where)
-    steps = check_int(steps, "steps", minimum=0, caller=where)
-    batch = check_int(batch, "batch", minimum=1, caller=where)
-    n_test = check_int(n_test, "n_test", minimum=1, caller=where)
+    K, D, L, m, sigma, lr, steps, batch, n_test = CONCEPT_PARAMS.check(dict(
+        concepts=concepts, dim=dim, length=length, width=width, sigma=sigma, lr=lr, steps=steps, batch=batch,
+        n_test=n_test), caller=where).values()
+    D = check_int(D, "dim", minimum=2 * K, caller=where)
     dev = resolve_device(device)
     fx, fy = _frame(seeds, D, "icl/frame-x", dev), _frame(seeds, D, "icl/frame-y", dev)
     dictionary = {"a": fx[:, :K], "b": fx[:, K:2 * K], "c": fy[:, :K], "d": fy[:, K:2 * K]}
@@ -169,14 +192,9 @@ def features_rows(*, tasks: int, k: int = 4, d: int = 6, width: int = 32, contex
     """
     seeds = as_seeds(list(seeds))
     where = "features_rows"
-    K = check_int(tasks, "tasks", minimum=1, caller=where)
-    k = check_int(k, "k", minimum=1, caller=where)
+    K, k, d, m, context, steps, lr, n_test = FEATURE_PARAMS.check(dict(
+        tasks=tasks, k=k, d=d, width=width, context=context, steps=steps, lr=lr, n_test=n_test), caller=where).values()
     d = check_int(d, "d", minimum=k, caller=where)
-    m = check_int(width, "width", minimum=1, caller=where)
-    context = check_int(context, "context", minimum=2, caller=where)
-    steps = check_int(steps, "steps", minimum=0, caller=where)
-    lr = check_real(lr, "lr", minimum=0.0, strict_minimum=True, caller=where)
-    n_test = check_int(n_test, "n_test", minimum=2, caller=where)
     dev = resolve_device(device)
     opts = dict(device=dev, dtype=_F64)
     u = _frame(seeds, d, "icl-features/u", dev)[:, :k].transpose(1, 2)  # (S, d, k)

@@ -40,7 +40,6 @@ from ...compare import check_power_law
 from ...compare.result import CheckResult
 from ...runner import experiment
 from ...runner.cost import Cost
-from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
 from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import ladder_by, local_slope_ladder, seed_table
@@ -51,6 +50,9 @@ from .simulate import simulate_document, simulate_table
 __all__ = ["SIZES", "SYSTEM", "compare_slope", "exponent_ladder", "hypothesis_values", "width_ladder"]
 
 NAME = "lazy-rich"
+
+#: The declared parameters (:data:`.model.PARAMS`): the experiment's converters and defaults, the options' bounds.
+P = model.PARAMS
 
 #: Sizes per scale.
 SIZES: dict[str, dict[str, Any]] = {
@@ -65,10 +67,7 @@ SLOPE_TOLERANCE = 0.05
 
 
 @experiment("lazy-rich/train", cost=Cost(memory="8*seeds*width*d + 8*seeds*n*d + 8*seeds*n*width", work="1e6*steps + steps*seeds*n*width*d"),
-            batched=True,
-            defaults={"d": 16, "n": 64, "lr": 1.0, "activation": "tanh", "target": "tanh(2*z)"},
-            types={"param": str, "width": strict_int, "steps": strict_int, "d": strict_int, "n": strict_int,
-                   "lr": finite_float, "activation": str, "target": str})
+            batched=True, params=model.PARAMS)
 def train(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Weight displacement (raw, relative, per neuron) and train loss after ``steps`` GD steps."""
     return model.training_rows(seeds, **params)
@@ -172,16 +171,12 @@ SYSTEM = System(
               "rate) or mean-field (1/N output, learning rate x N) parameterisation and report how far the first "
               "layer moved: raw Frobenius, relative to ||W(0)||_F and per neuron, with slopes in N."),
         options=(
-            Option(name="param", kind="choice", choices=("ntk", "mf"), default="ntk", help="Parameterisation."),
-            Option(name="widths", kind="ints", default=(64, 256, 1024), minimum=1, help="Widths N, comma-separated."),
-            Option(name="steps", kind="int", default=200, minimum=1, help="GD steps T."),
+            Option.of(P["param"]),
+            Option.of(P["width"], grid=True, name="widths", dest="widths", default=(64, 256, 1024),
+                      help="Widths N, comma-separated."),
+            Option.of(P["steps"]),
             Option(name="seeds", kind="int", default=4, minimum=1, help="Independent runs (seeds 0..K-1)."),
-            Option(name="activation", default="tanh", help="Activation, a 1-D function of z."),
-            Option(name="target", default="tanh(2*z)", help="Single-index target link in z."),
-            Option(name="d", kind="int", default=16, minimum=1, help="Input dimension."),
-            Option(name="n", kind="int", default=64, minimum=1, help="Training samples."),
-            Option(name="lr", kind="float", default=1.0, minimum=1e-12, maximum=1e6,
-                   help="Base learning rate (x N in mean field)."),
+            Option.of(P["activation"]), Option.of(P["target"]), Option.of(P["d"]), Option.of(P["n"]), Option.of(P["lr"]),
             DEVICE_OPTION,
         ),
         run=simulate_document,

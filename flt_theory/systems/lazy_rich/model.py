@@ -28,19 +28,32 @@ from collections.abc import Sequence
 
 import torch
 
-from ..._validation import check_int, check_real
-from ...errors import InvalidParameterError
 from ...numeric.activation import Activation, as_activation
 from ...numeric.backend import check_finite, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds, seeded_normal, teacher_directions
 from ...numeric.teacher import Teacher
+from ...runner.params import Param, Params
 from ...symbolic.target import Target
 
-__all__ = ["PARAMETERISATIONS", "OUTPUT_EXPONENT", "train_two_layer", "training_rows"]
+__all__ = ["PARAMETERISATIONS", "PARAMS", "OUTPUT_EXPONENT", "train_two_layer", "training_rows"]
 
 #: Output exponent :math:`\alpha` of :math:`N^{-\alpha}` per parameterisation.
 OUTPUT_EXPONENT = {"ntk": 0.5, "mf": 1.0}
 PARAMETERISATIONS = tuple(OUTPUT_EXPONENT)
+
+#: The parameters of one training run, declared once (the runner's ``lazy-rich/train``, ``flt simulate lazy-rich``
+#: and :func:`train_two_layer` read them).
+PARAMS = Params(
+    Param("param", "choice", choices=PARAMETERISATIONS, default="ntk", help="Parameterisation."),
+    Param("width", "int", minimum=1, maximum=1 << 20, unit="count", help="Width N."),
+    Param("steps", "int", minimum=1, maximum=1_000_000, default=200, unit="steps", help="GD steps T."),
+    Param("d", "int", minimum=1, default=16, unit="count", help="Input dimension."),
+    Param("n", "int", minimum=1, default=64, unit="count", help="Training samples."),
+    Param("lr", "float", minimum=0, exclusive_minimum=True, maximum=1e6, default=1.0,
+          help="Base learning rate (x N in mean field)."),
+    Param("activation", "str", default="tanh", help="Activation, a 1-D function of z."),
+    Param("target", "str", default="tanh(2*z)", help="Single-index target link in z."),
+)
 
 
 def train_two_layer(
@@ -63,15 +76,8 @@ def train_two_layer(
     >>> sorted(out), out["rel_change"].shape
     (['abs_change', 'initial_loss', 'per_neuron_change', 'rel_change', 'train_loss'], torch.Size([2]))
     """
-    if param not in OUTPUT_EXPONENT:
-        raise InvalidParameterError(
-            f"The 'param' parameter of train_two_layer must be one of {PARAMETERISATIONS}. Got {param!r} instead."
-        )
-    width = check_int(width, "width", minimum=1, maximum=1 << 20, caller="train_two_layer")
-    d = check_int(d, "d", minimum=1, caller="train_two_layer")
-    n = check_int(n, "n", minimum=1, caller="train_two_layer")
-    steps = check_int(steps, "steps", minimum=1, maximum=1_000_000, caller="train_two_layer")
-    lr = check_real(lr, "lr", minimum=0.0, strict_minimum=True, caller="train_two_layer")
+    checked = PARAMS.check(dict(param=param, width=width, d=d, n=n, steps=steps, lr=lr), caller="train_two_layer")
+    param, width, d, n, steps, lr = (checked[k] for k in ("param", "width", "d", "n", "steps", "lr"))
     act = as_activation(activation)
     if isinstance(target, str):
         target = Target.from_links([target])

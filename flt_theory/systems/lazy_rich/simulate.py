@@ -17,7 +17,7 @@ from ..._text import json_ready, table
 from ...compare import fit_power_law
 from ...errors import FLTError, InvalidParameterError
 from .laws import READINGS, change_exponent
-from .model import PARAMETERISATIONS, training_rows
+from .model import PARAMS, training_rows
 
 __all__ = ["simulate_document", "simulate_table"]
 
@@ -32,22 +32,19 @@ def simulate_document(
     >>> sorted(doc["records"][0]), doc["slopes"]["rel_change"]["predicted"]
     (['abs_change', 'param', 'per_neuron_change', 'rel_change', 'seed', 'train_loss', 'width'], -0.5)
     """
-    if param not in PARAMETERISATIONS:
-        raise InvalidParameterError(f"--param: must be one of {', '.join(PARAMETERISATIONS)}. Got {param!r} instead.")
-    if not widths or any(w < 1 for w in widths):
-        raise InvalidParameterError(f"--widths: must be ints >= 1. Got {list(widths)} instead.")
-    for option, value in (("--steps", steps), ("--seeds", seeds), ("--d", d), ("--n", n)):
-        if value < 1:
-            raise InvalidParameterError(f"{option}: must be an int >= 1. Got {value} instead.")
+    if not widths:
+        raise InvalidParameterError("--widths: must list at least one width. Got [] instead.")
+    if seeds < 1:
+        raise InvalidParameterError(f"--seeds: must be an int >= 1. Got {seeds} instead.")
+    PARAMS.check_flags(dict(param=param, width=widths, steps=steps, d=d, n=n, lr=lr), "simulate_document",
+                       flags={"width": "widths"})  # the declared ranges (.model.PARAMS), before anything runs
     records = []
     for width in widths:
         try:
             rows = training_rows(list(range(seeds)), width=width, param=param, d=d, n=n, steps=steps, lr=lr,
                                  activation=activation, target=target, device=device)
         except FLTError as exc:
-            text = str(exc)
-            option = next((o for o in ("activation", "target", "lr", "device") if o in text), "training")
-            raise InvalidParameterError(f"--{option}: {text}") from exc
+            raise InvalidParameterError(f"--{_option(str(exc))}: {exc}") from exc
         records += [{"param": param, "width": width, "seed": s, **{k: row[k] for k in
                      ("abs_change", "rel_change", "per_neuron_change", "train_loss")}} for s, row in enumerate(rows)]
     slopes: dict[str, Any] = {}
@@ -62,6 +59,15 @@ def simulate_document(
               "target": target, "d": d, "n": n, "lr": lr,
               "learning_rate": "lr" if param == "ntk" else "lr * N"}
     return json_ready({"system": "lazy-rich", "config": config, "records": records, "slopes": slopes})
+
+
+def _option(message: str) -> str:
+    """The option an error message is about: the declared parameter it names, else the first of activation, target,
+    lr, device it mentions."""
+    named = PARAMS.option_named(message)
+    if named:
+        return {"width": "widths"}.get(named, named)
+    return next((o for o in ("activation", "target", "lr", "device") if o in message), "training")
 
 
 def simulate_table(document: dict[str, Any]) -> str:

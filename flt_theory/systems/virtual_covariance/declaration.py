@@ -43,7 +43,7 @@ from ...compare.count import clopper_pearson
 from ...compare.result import CheckResult, all_of, make_result
 from ...runner import experiment
 from ...runner.cost import Cost, count
-from ...runner.registry import finite_float, strict_int
+from ...runner.registry import strict_int
 from ...symbolic.law import THIS_PROJECT, Law
 from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import ladder_by, local_slope_ladder
@@ -75,6 +75,10 @@ EXACT_ULPS = 1000.0
 SLOPE_TOLERANCE = 0.05
 
 
+#: The declared parameters (:data:`.model.PARAMS`): the experiments' converters and defaults, the options' bounds.
+P = model.PARAMS
+
+
 def _widths(text: Any) -> str:
     parts = [strict_int(p) for p in str(text).split(",")]
     model.check_widths(parts, "virtual-covariance")
@@ -95,8 +99,7 @@ _WIDTH_SIZES = {"width": lambda p: max(_ints(p["widths"])), "layers": lambda p: 
 
 @experiment("virtual-covariance/residual", cost=Cost(memory="8*seeds*batch*width*layers + 8*seeds*width*width*layers", work="1e4*layers + seeds*batch*width*width*layers",
                  derived=_WIDTH_SIZES),
-            batched=True, defaults={"cov": "summed"},
-            types={"widths": _widths, "activation": str, "batch": strict_int, "cov": str, "gamma": finite_float})
+            batched=True, params=P.subset("activation", "batch", "cov", "gamma"), types={"widths": _widths})
 def residual(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Theorem 2's residual per layer, with its coordinates on the two second-order terms."""
     return model.residual_rows(seeds, widths=_ints(params["widths"]), activation=params["activation"],
@@ -104,8 +107,8 @@ def residual(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]
 
 
 @experiment("virtual-covariance/theorem3", cost=Cost(memory="8*seeds*width*width*layers", work="1e4*layers*seeds + seeds*width*width*layers", derived=_WIDTH_SIZES),
-            batched=True, defaults={"widths": "10,12,12,3", "zero_units": 1},
-            types={"widths": _widths, "activation": str, "h_norm": finite_float, "zero_units": strict_int})
+            batched=True, params=P.subset("activation", "h_norm", "zero_units"), defaults={"widths": "10,12,12,3"},
+            types={"widths": _widths})
 def theorem3(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""One random net per seed: Theorem 3's counts and maximal ratio at the first hidden layer."""
     bound = float(lipschitz_constant(params["activation"])) ** 2
@@ -115,8 +118,7 @@ def theorem3(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]
 
 @experiment("virtual-covariance/training", cost=Cost(memory="8*seeds*n*width*layers + 8*seeds*width*width*layers",
                  work="1e6*steps + steps*seeds*n*width*width*layers", derived=_WIDTH_SIZES),
-            batched=True,
-            types={"widths": _widths, "activation": str, "gamma": finite_float, "steps": strict_int, "n": strict_int})
+            batched=True, params=P.subset("activation", "gamma", "steps", "n"), types={"widths": _widths})
 def training(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Loss after ``steps`` steps of GD and of VCL from the same start."""
     return model.training_rows(seeds, widths=_ints(params["widths"]), activation=params["activation"],
@@ -426,15 +428,13 @@ SYSTEM = System(
               "with --theorem3, the violation counts of Theorem 3 on random nets."),
         options=(
             Option(name="theorem3", kind="flag", help="Count Theorem 3's violations instead of the residual."),
-            Option(name="activation", default="tanh", help="Activation sigma, a 1-D function of z."),
+            Option.of(P["activation"], default="tanh"),
             Option(name="widths", kind="ints", default=(10, 12, 12, 3), minimum=1, help="Layer widths d_0,...,d_L."),
-            Option(name="batch", kind="int", default=1, minimum=1, help="Batch size B."),
-            Option(name="cov", kind="choice", choices=("summed", "mean"), default="summed",
-                   help="Virtual covariance of a batch: summed H H' or mean H H'/B."),
-            Option(name="gammas", kind="floats", default=(1e-3, 1e-2, 1e-1), minimum=0, maximum=1e3,
-                   help="Step sizes gamma (<= 1e3: the theorem is about small steps; larger ones overflow)."),
+            Option.of(P["batch"], default=1), Option.of(P["cov"]),
+            Option.of(P["gamma"], grid=True, name="gammas", dest="gammas", default=(1e-3, 1e-2, 1e-1), maximum=1e3,
+                      help="Step sizes gamma (<= 1e3: the theorem is about small steps; larger ones overflow)."),
             Option(name="seeds", kind="int", default=4, minimum=1, help="Random nets (seeds 0..K-1) of the residual."),
-            Option(name="h-norm", kind="float", default=1.0, minimum=0, help="||h_0|| of the Theorem 3 nets."),
+            Option.of(P["h_norm"], default=1.0),
             Option(name="nets", kind="int", default=200, minimum=1, help="Random nets of the Theorem 3 count."),
             DEVICE_OPTION,
         ),

@@ -40,9 +40,11 @@ from ...errors import InvalidParameterError, InvalidParameterTypeError
 from ...numeric.activation import Activation, as_activation
 from ...numeric.backend import check_finite, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds, seeded_normal
+from ...runner.params import Param, Params
 
 __all__ = [
     "COV_READINGS",
+    "PARAMS",
     "Backprop",
     "backprop",
     "batch_backprop",
@@ -62,6 +64,22 @@ __all__ = [
 #: Readings of the virtual covariance of a batch.
 COV_READINGS = ("summed", "mean")
 
+#: The parameters of the three experiments, declared once: the runner's ``virtual-covariance/*`` (converters and
+#: defaults), ``flt simulate virtual-covariance`` (options and bounds) and the functions below (validation) read them.
+#: The layer widths are checked by :func:`check_widths` (a list; the runner stores them as the text ``"10,12,3"``).
+PARAMS = Params(
+    Param("activation", "str", help="Activation sigma, a 1-D function of z."),
+    Param("batch", "int", minimum=1, maximum=1 << 16, unit="count", help="Batch size B."),
+    Param("cov", "choice", choices=COV_READINGS, default="summed",
+          help="Virtual covariance of a batch: summed H H' or mean H H'/B."),
+    Param("gamma", "float", minimum=0, exclusive_minimum=True, help="Step size gamma."),
+    Param("h_norm", "float", minimum=0, exclusive_minimum=True, help="||h_0|| of the Theorem 3 nets."),
+    Param("zero_units", "int", minimum=0, default=1, unit="count",
+          help="Hidden units of the Theorem 3 nets set to zero (<= d_1)."),
+    Param("steps", "int", minimum=0, maximum=100_000, unit="steps", help="GD or VCL steps."),
+    Param("n", "int", minimum=1, unit="count", help="Training samples."),
+)
+
 
 def check_widths(widths: Sequence[int], caller: str) -> tuple[int, ...]:
     """Validate layer widths ``(d_0, …, d_L)``, at least two entries, each an int >= 1.
@@ -78,9 +96,7 @@ def check_widths(widths: Sequence[int], caller: str) -> tuple[int, ...]:
 
 
 def _cov(cov: str, caller: str) -> str:
-    if cov not in COV_READINGS:
-        raise InvalidParameterError(f"The 'cov' parameter of {caller} must be one of {COV_READINGS}. Got {cov!r} instead.")
-    return cov
+    return PARAMS["cov"].check(cov, caller)
 
 
 def init_weights(
@@ -233,9 +249,7 @@ def train(
     widths = check_widths(widths, "train")
     if method not in ("gd", "vcl"):
         raise InvalidParameterError(f"The 'method' parameter of train must be 'gd' or 'vcl'. Got {method!r} instead.")
-    gamma = check_real(gamma, "gamma", minimum=0.0, strict_minimum=True, caller="train")
-    steps = check_int(steps, "steps", minimum=0, maximum=100_000, caller="train")
-    n = check_int(n, "n", minimum=1, caller="train")
+    gamma, steps, n = PARAMS.check(dict(gamma=gamma, steps=steps, n=n), caller="train").values()
     cov = _cov(cov, "train")
     act = as_activation(activation)
     seeds = as_seeds(seeds)
@@ -287,7 +301,7 @@ def theorem3_elements(
         raise InvalidParameterError(
             f"The 'widths' parameter of theorem3_elements needs a hidden layer (at least 3 widths). Got {widths!r} instead."
         )
-    h_norm = check_real(h_norm, "h_norm", minimum=0.0, strict_minimum=True, caller="theorem3_elements")
+    h_norm, zero_units = PARAMS.check(dict(h_norm=h_norm, zero_units=zero_units), caller="theorem3_elements").values()
     zero_units = check_int(zero_units, "zero_units", minimum=0, maximum=widths[1], caller="theorem3_elements")
     act = as_activation(activation)
     seeds = as_seeds(seeds)
@@ -370,7 +384,7 @@ def batch_backprop(
     r"""One backward pass of a random net per seed on a batch of ``batch`` Gaussian inputs (stream ``"x"``)
     with Gaussian targets (stream ``"y"``), weights of scale 1 (streams ``"W{l}"``)."""
     widths = check_widths(widths, "batch_backprop")
-    batch = check_int(batch, "batch", minimum=1, maximum=1 << 16, caller="batch_backprop")
+    batch = PARAMS["batch"].check(batch, "batch_backprop")
     opts = dict(device=resolve_device(device), dtype=resolve_dtype(dtype))
     seeds = as_seeds(list(seeds))
     x = seeded_normal(seeds, (batch, widths[0]), "x", **opts)
@@ -395,7 +409,7 @@ def residual_rows(
     >>> round(rows[0]["c_weight_l0"], 9), round(rows[0]["c_virtual_l0"], 9), rows[0]["misfit_l0"] < 1e-12
     (1.0, -1.0, True)
     """
-    gamma = check_real(gamma, "gamma", minimum=0.0, strict_minimum=True, caller="residual_rows")
+    gamma = PARAMS["gamma"].check(gamma, "residual_rows")
     cov = _cov(cov, "residual_rows")
     bp = batch_backprop(seeds, widths=widths, activation=activation, batch=batch, device=device, dtype=dtype)
     rows: list[dict[str, float]] = [{} for _ in seeds]

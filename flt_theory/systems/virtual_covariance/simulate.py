@@ -22,7 +22,7 @@ from ...compare import fit_power_law
 from ...errors import FLTError, InvalidParameterError
 from ...numeric.backend import to_numpy
 from .laws import lipschitz_constant, residual_order
-from .model import COV_READINGS, batch_backprop, check_widths, gram_residuals, theorem3_elements, violation_counts
+from .model import PARAMS, batch_backprop, check_widths, gram_residuals, theorem3_elements, violation_counts
 
 __all__ = ["simulate_document", "simulate_table", "MAX_NETS"]
 
@@ -53,12 +53,9 @@ def simulate_document(
         raise _blame("--widths", exc) from exc
     if theorem3:
         return _theorem3(activation, widths, h_norm, nets, device)
-    if cov not in COV_READINGS:
-        raise InvalidParameterError(f"--cov: must be one of {', '.join(COV_READINGS)}. Got {cov!r} instead.")
-    if batch < 1:
-        raise InvalidParameterError(f"--batch: must be an int >= 1. Got {batch} instead.")
-    if not gammas or any(not np.isfinite(g) or g <= 0 for g in gammas):
-        raise InvalidParameterError(f"--gammas: must be positive finite step sizes. Got {list(gammas)} instead.")
+    if not gammas:
+        raise InvalidParameterError("--gammas: give at least one step size.")
+    PARAMS.check_flags(dict(cov=cov, batch=batch, gamma=gammas), "simulate_document", flags={"gamma": "gammas"})
     if seeds < 1:
         raise InvalidParameterError(f"--seeds: must be an int >= 1. Got {seeds} instead.")
     try:
@@ -86,8 +83,7 @@ def simulate_document(
 def _theorem3(activation: str, widths: tuple[int, ...], h_norm: float, nets: int, device: str) -> dict[str, Any]:
     if not (1 <= nets <= MAX_NETS):
         raise InvalidParameterError(f"--nets: must be an int in [1, {MAX_NETS}]. Got {nets} instead.")
-    if not np.isfinite(h_norm) or h_norm <= 0:
-        raise InvalidParameterError(f"--h-norm: must be a finite number > 0. Got {h_norm} instead.")
+    PARAMS.check_flags(dict(h_norm=h_norm), "simulate_document")
     try:
         lip = float(lipschitz_constant(activation))
     except FLTError as exc:
