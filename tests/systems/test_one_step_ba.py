@@ -23,6 +23,23 @@ def test_exact_norms_table():
     assert str(step_size_relation().rhs) == "eta_GS/p"
 
 
+def test_points_of_a_step_size_grid_share_the_step_without_changing_a_number():
+    """The step-size-free part is kept from one call to the next (the runner calls one step size per point): the
+    call after another step size equals the same call computed afresh, bit for bit, and a changed option is a
+    fresh computation."""
+    from flt_theory.systems.one_step_ba.model import _step_and_baseline
+
+    _step_and_baseline.cache_clear()
+    fresh = one_step_ba("tanh", eta_tilde=(2.0,), **SMALL)
+    one_step_ba("tanh", eta_tilde=(1.0,), **SMALL)
+    assert _step_and_baseline.cache_info().hits == 1
+    shared = one_step_ba("tanh", eta_tilde=(2.0,), **SMALL)
+    for name in ("risk", "linear_risk", "spike_alignment", "ridge", "update_norm"):
+        assert torch.equal(getattr(fresh, name), getattr(shared, name)), name
+    noisy = one_step_ba("tanh", eta_tilde=(2.0,), noise=0.5, **SMALL)
+    assert _step_and_baseline.cache_info().hits == 2 and not torch.equal(noisy.linear_risk, fresh.linear_risk)
+
+
 def test_ridge_solutions_match_a_direct_solve():
     a = torch.randn(2, 5, 5, dtype=torch.float64)
     gram, rhs = a @ a.transpose(-1, -2), torch.randn(2, 5, dtype=torch.float64)

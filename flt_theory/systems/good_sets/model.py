@@ -506,19 +506,14 @@ def train_sparse_coding(
     lucky = [torch.gather(coords0, -1, lucky_j).squeeze(-1) * lucky_sign]
     events, losses, scales = [], [], []
     b = torch.zeros(len(seeds), m, device=dev, dtype=dt)
+    work = _Workspace.allocate(len(seeds), n, m, d, smoothing, device=dev, dtype=dt) if steps else None
     for t in range(1, steps + 1):
-        pre = x @ weights.transpose(-1, -2)  # (S, n, m)
-        b = thresholds(weights, pre)
-        f, active = _forward(x, weights, pre, b, smoothing)
+        f, b = work.forward(x, weights, thresholds, smoothing)
         margin = y * f
         losses.append(torch.nn.functional.softplus(-margin).mean(-1))
         scales.append(f.abs().mean(-1))
         residual = (-y * torch.sigmoid(-margin) / n)[..., None]  # d loss / d f
-        if smoothing > 0:
-            slope = active.mul_(residual)
-        else:
-            slope = torch.where(active, residual, torch.zeros((), device=dev, dtype=dt))
-        weights = weights - lr * (slope.transpose(-1, -2) @ x)
+        weights = weights - lr * work.gradient(x, residual)
         coords = weights @ m_t
         new_sure, new_pot, sigma3 = sets(coords)
         events.append(_transitions(t, sure, pot, new_sure, new_pot, coords, w_star, sigma3, c1, c2))
@@ -565,17 +560,55 @@ def train_sparse_coding(
     )
 
 
-def _forward(x, weights, pre, b, smoothing):
-    r"""Network output ``(S, n)`` and the activity (bool mask, or the smoothed slope) ``(S, n, m)``.
+@dataclass(frozen=True, eq=False)
+class _Workspace:
+    r"""Buffers of one GD step, allocated once per run and overwritten at every step: the pre-activations
+    ``pre`` ``(S, n, m)``; ``work`` ``(S, n, m)``, the clipped pre-activations and then the slopes; the
+    activity ``mask`` ``(S, n, m)`` bool (None with smoothing); the gradient ``grad`` ``(S, m, d)``.
 
-    For the plain ReLU, :math:`\operatorname{sign}(u)(|u| - b)_+ = u - \operatorname{clip}(u, -b, b)`, so
-    :math:`f = \langle x, \sum_i w_i\rangle - \sum_i \operatorname{clip}(u_i, -b_i, b_i)`: one pass over ``pre``."""
-    if smoothing > 0:
-        out, slope = symmetric_relu(pre, b[:, None, :], smoothing)
-        return out.sum(-1), slope
-    clipped = torch.clamp(pre, -b[:, None, :], b[:, None, :])
-    f = (x @ weights.sum(-2)[..., None]).squeeze(-1) - clipped.sum(-1)
-    return f, pre != clipped
+    A step is memory-bound outside its two products: writing its ``(S, n, m)`` results into fresh tensors
+    cost more than computing them (the pages of each new tensor are faulted in and zeroed at every step).
+    The operations are the batched ones on the same shapes, only with ``out=`` buffers: the numbers are
+    bit for bit those of fresh tensors, at any thread count."""
+
+    pre: torch.Tensor
+    work: torch.Tensor
+    mask: torch.Tensor | None
+    grad: torch.Tensor
+
+    @classmethod
+    def allocate(cls, seeds: int, n: int, m: int, d: int, smoothing: float, *, device: torch.device,
+                 dtype: torch.dtype) -> _Workspace:
+        kw = dict(device=device, dtype=dtype)
+        mask = None if smoothing > 0 else torch.empty(seeds, n, m, device=device, dtype=torch.bool)
+        return cls(torch.empty(seeds, n, m, **kw), torch.empty(seeds, n, m, **kw), mask, torch.empty(seeds, m, d, **kw))
+
+    def forward(self, x, weights, thresholds, smoothing: float) -> tuple[torch.Tensor, torch.Tensor]:
+        r"""Network output ``(S, n)`` and thresholds ``(S, m)``; leaves :math:`u = xW^\top` in ``pre`` and, in
+        ``work``, :math:`\operatorname{clip}(u_i, -b_i, b_i)` (plain ReLU) or the smoothed slope.
+
+        For the plain ReLU, :math:`\operatorname{sign}(u)(|u| - b)_+ = u - \operatorname{clip}(u, -b, b)`, so
+        :math:`f = \langle x, \sum_i w_i\rangle - \sum_i \operatorname{clip}(u_i, -b_i, b_i)`: one pass over ``pre``."""
+        pre = torch.matmul(x, weights.transpose(-1, -2), out=self.pre)
+        b = thresholds(weights, pre)
+        edge = b[:, None, :]
+        if smoothing > 0:
+            value, slope = symmetric_relu(pre, edge, smoothing)
+            self.work.copy_(slope)
+            return value.sum(-1), b
+        clipped = torch.clamp(pre, -edge, edge, out=self.work)
+        return (x @ weights.sum(-2)[..., None]).squeeze(-1) - clipped.sum(-1), b
+
+    def gradient(self, x, residual) -> torch.Tensor:
+        r""":math:`\nabla_W` ``(S, m, d)`` of the loss whose derivative in :math:`f` is ``residual`` ``(S, n, 1)``,
+        after :meth:`forward`: the slopes (the activity :math:`u_i \ne \operatorname{clip}(u_i, -b_i, b_i)`, or the
+        smoothed slope) times ``residual``, then their product with ``x``."""
+        if self.mask is None:
+            slope = self.work.mul_(residual)
+        else:
+            slope = torch.where(torch.ne(self.pre, self.work, out=self.mask), residual,
+                                torch.zeros((), device=x.device, dtype=x.dtype), out=self.work)
+        return torch.matmul(slope.transpose(-1, -2), x, out=self.grad)
 
 
 def _transitions(t, sure, pot, new_sure, new_pot, coords, w_star, sigma3, c1, c2) -> torch.Tensor:

@@ -48,6 +48,7 @@ Seeds are the leading dimension of every tensor; every draw comes from the seede
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -236,35 +237,14 @@ def one_step_ba(
     dev, dt = resolve_device(device), resolve_dtype(dtype)
     S, N, n = len(seeds), width, cfg.n
     opts = dict(device=dev, dtype=dt)
-
-    teacher = Teacher(target, teacher_directions(seeds, d, 1, **opts))
-    beta = teacher.w_star[:, 0, :]  # (S, d)
-    w0 = seeded_normal(seeds, (d, N), "init-W", **opts) / math.sqrt(d)
-    a = seeded_normal(seeds, (N,), "init-a", **opts) / math.sqrt(N)
-
-    def labels(x: torch.Tensor, stream: str) -> torch.Tensor:
-        y = teacher(x)
-        if cfg.noise:
-            y = y + cfg.noise * seeded_normal(seeds, (x.shape[1],), f"noise-{stream}", **opts)
-        return y
-
-    # the step: closed-form gradient of (1/2n) sum (f - y)^2
-    x = seeded_normal(seeds, (n, d), "step", **opts)
-    y = labels(x, "step")
-    pre = x @ w0
-    resid = (act(pre) @ a.unsqueeze(-1)).squeeze(-1) / math.sqrt(N) - y  # (S, n)
-    grad = x.transpose(-1, -2) @ (resid.unsqueeze(-1) * act.grad(pre)) * (a / (n * math.sqrt(N))).unsqueeze(-2)
-    check_finite(grad, "the first-layer gradient")
-    u1 = torch.linalg.svd(grad, full_matrices=False).U[..., :, 0]  # (S, d)
-    alignment = (u1 * beta).sum(-1).abs()
+    shared = _step_and_baseline(tuple(seeds), target, d, N, n, act, cfg.noise, cfg.n_validation, dev, dt)
+    teacher, w0, grad, xr, yr, lin_coef = shared.teacher, shared.w0, shared.grad, shared.xr, shared.yr, shared.lin_coef
 
     eta = torch.tensor(etas, **opts)
     weights = w0.unsqueeze(1) - (eta * N).view(1, -1, 1, 1) * grad.unsqueeze(1)  # (S, E, d, N)
     update_norm = (weights - w0.unsqueeze(1)).flatten(-2).norm(dim=-1) / w0.flatten(-2).norm(dim=-1).unsqueeze(1)
 
     # readout: ridge on fresh samples, features sigma(W^T x)/sqrt(N)
-    xr = seeded_normal(seeds, (n, d), "ridge", **opts)
-    yr = labels(xr, "ridge")
     phi = act(xr.unsqueeze(1) @ weights) / math.sqrt(N)  # (S, E, n, N)
     gram = (phi.transpose(-1, -2) @ phi / n).flatten(0, 1)
     rhs = (phi.transpose(-1, -2) @ yr[:, None, :, None]).squeeze(-1).flatten(0, 1) / n
@@ -286,16 +266,6 @@ def one_step_ba(
         coef = ridge_solutions(gram, rhs, pen).view(S, E, N)
         lam = torch.full((S, E), cfg.ridge, **opts)
 
-    # linear baseline: tuned ridge on (x, 1)
-    feats = torch.cat([xr, torch.ones(S, n, 1, **opts)], dim=-1)
-    lin_grid = torch.tensor(RIDGE_GRID, **opts)
-    lin_sols = ridge_solutions(feats.transpose(-1, -2) @ feats / n, (feats.transpose(-1, -2) @ yr.unsqueeze(-1)).squeeze(-1) / n, lin_grid)
-    lin_val = torch.zeros(S, len(lin_grid), **opts)
-    for xv in gaussian_chunks(seeds, cfg.n_validation, d, "validation", chunk_size=1024, **opts):
-        fv = torch.cat([xv, torch.ones(S, xv.shape[1], 1, **opts)], dim=-1)
-        lin_val += ((fv @ lin_sols.transpose(-1, -2) - teacher(xv).unsqueeze(-1)) ** 2).sum(-2)
-    lin_coef = torch.gather(lin_sols, 1, lin_val.argmin(-1)[:, None, None].expand(S, 1, d + 1)).squeeze(1)
-
     risk = torch.zeros(S, E, **opts)
     lin_risk = torch.zeros(S, **opts)
     for xt in gaussian_chunks(seeds, cfg.n_test, d, "test", chunk_size=1024, **opts):
@@ -306,9 +276,68 @@ def one_step_ba(
         lin_risk += (((fl @ lin_coef.unsqueeze(-1)).squeeze(-1) - ft) ** 2).sum(-1)
     risk = check_finite(risk / cfg.n_test, "the test risk", "a step size this large overflows the features")
     return OneStepResult(
-        config=cfg, risk=risk, linear_risk=lin_risk / cfg.n_test, spike_alignment=alignment, ridge=lam,
+        config=cfg, risk=risk, linear_risk=lin_risk / cfg.n_test, spike_alignment=shared.alignment.clone(), ridge=lam,
         update_norm=update_norm,
     )
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Shared:
+    r"""What a run computes before and besides the step size: the teacher, :math:`W^0`, the gradient
+    :math:`\nabla_W` ``(S, d, N)``, the spike alignment ``(S,)``, the ridge batch ``xr`` ``(S, n, d)``, ``yr``
+    ``(S, n)`` and the tuned linear baseline's coefficients ``lin_coef`` ``(S, d + 1)``."""
+
+    teacher: Teacher
+    w0: torch.Tensor
+    grad: torch.Tensor
+    alignment: torch.Tensor
+    xr: torch.Tensor
+    yr: torch.Tensor
+    lin_coef: torch.Tensor
+
+
+@functools.lru_cache(maxsize=1)
+def _step_and_baseline(seeds: tuple[int, ...], target: Target, d: int, N: int, n: int, act: Activation, noise: float,
+                       n_validation: int, dev: torch.device, dt: torch.dtype) -> _Shared:
+    r"""The step-size-free part of :func:`one_step_ba` (:class:`_Shared`), kept for the next call: the runner calls
+    one step size per point, and the points of a claim's step-size grid share everything here (the SVD of
+    :math:`\nabla_W`, the linear ridge's eigendecomposition and its validation pass are a third of a point at
+    :math:`d = 1024`). The same operations on the same draws: the numbers do not depend on the cache.
+    Callers must not modify the tensors in place."""
+    S, opts = len(seeds), dict(device=dev, dtype=dt)
+    teacher = Teacher(target, teacher_directions(seeds, d, 1, **opts))
+    beta = teacher.w_star[:, 0, :]  # (S, d)
+    w0 = seeded_normal(seeds, (d, N), "init-W", **opts) / math.sqrt(d)
+    a = seeded_normal(seeds, (N,), "init-a", **opts) / math.sqrt(N)
+
+    def labels(x: torch.Tensor, stream: str) -> torch.Tensor:
+        y = teacher(x)
+        if noise:
+            y = y + noise * seeded_normal(seeds, (x.shape[1],), f"noise-{stream}", **opts)
+        return y
+
+    # the step: closed-form gradient of (1/2n) sum (f - y)^2
+    x = seeded_normal(seeds, (n, d), "step", **opts)
+    y = labels(x, "step")
+    pre = x @ w0
+    resid = (act(pre) @ a.unsqueeze(-1)).squeeze(-1) / math.sqrt(N) - y  # (S, n)
+    grad = x.transpose(-1, -2) @ (resid.unsqueeze(-1) * act.grad(pre)) * (a / (n * math.sqrt(N))).unsqueeze(-2)
+    check_finite(grad, "the first-layer gradient")
+    u1 = torch.linalg.svd(grad, full_matrices=False).U[..., :, 0]  # (S, d)
+    alignment = (u1 * beta).sum(-1).abs()
+
+    xr = seeded_normal(seeds, (n, d), "ridge", **opts)
+    yr = labels(xr, "ridge")
+    # linear baseline: tuned ridge on (x, 1)
+    feats = torch.cat([xr, torch.ones(S, n, 1, **opts)], dim=-1)
+    lin_grid = torch.tensor(RIDGE_GRID, **opts)
+    lin_sols = ridge_solutions(feats.transpose(-1, -2) @ feats / n, (feats.transpose(-1, -2) @ yr.unsqueeze(-1)).squeeze(-1) / n, lin_grid)
+    lin_val = torch.zeros(S, len(lin_grid), **opts)
+    for xv in gaussian_chunks(seeds, n_validation, d, "validation", chunk_size=1024, **opts):
+        fv = torch.cat([xv, torch.ones(S, xv.shape[1], 1, **opts)], dim=-1)
+        lin_val += ((fv @ lin_sols.transpose(-1, -2) - teacher(xv).unsqueeze(-1)) ** 2).sum(-2)
+    lin_coef = torch.gather(lin_sols, 1, lin_val.argmin(-1)[:, None, None].expand(S, 1, d + 1)).squeeze(1)
+    return _Shared(teacher=teacher, w0=w0, grad=grad, alignment=alignment, xr=xr, yr=yr, lin_coef=lin_coef)
 
 
 def risk_rows(seeds: Sequence[int], target: Target | str, *, eta_tilde: float, **options) -> list[dict[str, float]]:

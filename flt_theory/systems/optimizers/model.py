@@ -379,7 +379,7 @@ def _noise_inner(data: OptimizerData, w: torch.Tensor, xi: torch.Tensor) -> torc
         return w @ xi.transpose(1, 2)
     S, m2, n, s = w.shape[0], w.shape[1], data.n, data.support.shape[-1]
     picked = torch.gather(w, 2, data.support.reshape(S, 1, n * s).expand(S, m2, n * s)).reshape(S, m2, n, s)
-    inner = (picked * data.values[:, None]).sum(-1)
+    inner = picked.mul_(data.values[:, None]).sum(-1)
     if data.feature_noise:
         inner = inner + w[..., :1] * xi[:, None, :, 0]
     return inner
@@ -390,7 +390,7 @@ def _noise_combination(data: OptimizerData, coef: torch.Tensor, xi: torch.Tensor
     if data.support is None:
         return coef @ xi
     S, m2, n, s = coef.shape[0], coef.shape[1], data.n, data.support.shape[-1]
-    out = torch.zeros(S, m2, xi.shape[-1]).to(coef)
+    out = torch.zeros(S, m2, xi.shape[-1], dtype=coef.dtype, device=coef.device)
     contrib = (coef[..., None] * data.values[:, None]).reshape(S, m2, n * s)
     out.scatter_add_(2, data.support.reshape(S, 1, n * s).expand(S, m2, n * s), contrib)
     if data.feature_noise:
@@ -490,13 +490,14 @@ class OptimizerRun:
     trajectory: dict[str, torch.Tensor] | None = field(default=None, repr=False)
 
 
-def _coefficients(data: OptimizerData, w: torch.Tensor, chol: torch.Tensor):
-    r"""``(gamma (S, 2m), rho (S, 2m, n))`` of ``w`` (module docstring: least squares on :math:`\zeta_i/\|\zeta_i\|^2`)."""
+def _coefficients(data: OptimizerData, w: torch.Tensor, chol: torch.Tensor, zeta_sq: torch.Tensor):
+    r"""``(gamma (S, 2m), rho (S, 2m, n))`` of ``w`` (module docstring: least squares on :math:`\zeta_i/\|\zeta_i\|^2`),
+    ``chol`` the Cholesky factor of the Gram matrix of the :math:`\zeta_i` and ``zeta_sq`` :math:`\|\zeta_i\|^2` (S, n)."""
     delta = w - data.w0
     gamma = data.sign * delta[..., 0] * data.mu_norm
     inner = delta @ data.zeta.transpose(1, 2)  # (S, 2m, n) <Δw, ζ_k> = Σ_i c_i <ζ_i, ζ_k>
     coef = torch.cholesky_solve(inner.transpose(1, 2), chol).transpose(1, 2)  # Δw ≈ Σ_i c_i ζ_i
-    return gamma, coef * _zeta_sq(data)[:, None, :]  # ρ_i = c_i ||ζ_i||²
+    return gamma, coef * zeta_sq[:, None, :]  # ρ_i = c_i ||ζ_i||²
 
 
 def _zeta_sq(data: OptimizerData) -> torch.Tensor:
@@ -543,6 +544,7 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
     S = len(data.seeds)
     xi = data.xi
     chol = torch.linalg.cholesky(data.zeta @ data.zeta.transpose(1, 2))
+    zeta_sq = _zeta_sq(data)  # (S, n), read at every record
     w = data.w0.clone()
     state = {"m": torch.zeros_like(w), "v": torch.zeros_like(w)}
     flips = None
@@ -578,7 +580,7 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
                 l1 = data.zeta.abs().sum(-1)[:, None, :]  # weighted like noise_rate: one term per live pair
                 early["l1_noise"] = torch.where(live, l1, 0.0).sum((1, 2)) / count
         if record_every and (t % record_every == 0 or last):
-            gamma, rho = _coefficients(data, w, chol)
+            gamma, rho = _coefficients(data, w, chol, zeta_sq)
             rbar, rmax = _rho_summaries(data, rho)
             records.append({"time": torch.full_like(loss, t), "step": torch.where(active | done, t, steps).to(loss), "train_loss": loss,
                             "test_error": _test_error(data, w), "gamma_max": gamma.amax(-1), "rho_bar": rbar,
@@ -591,7 +593,7 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
             norm = grad.flatten(1).norm(dim=-1).clamp_min(1e-300)[:, None, None]
             grad, _ = _gradient(data, w + cfg.sam_radius * grad / norm, xi, data.y)
         if cfg.optimizer in ("gd", "sam", "label-noise-gd"):
-            step = cfg.eta * grad
+            step = grad.mul_(cfg.eta)  # grad is recomputed at the next step
         elif cfg.optimizer == "sign-gd":
             step = cfg.eta * torch.sign(grad)
         else:
@@ -601,13 +603,14 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
             m_hat, v_hat = state["m"] / (1 - cfg.beta1**k), state["v"] / (1 - cfg.beta2**k)
             step = cfg.eta * m_hat / (v_hat.sqrt() + cfg.adam_eps)
             step = torch.nan_to_num(step, nan=0.0)  # 0/0 on untouched coordinates when adam_eps = 0
-        w = w - active.to(w)[:, None, None] * step
+        # in place (w is this function's own copy); with every seed active, 1 * step is step: skip the product
+        w.sub_(step if bool(active.all()) else active.to(w)[:, None, None] * step)
     if not bool(torch.isfinite(loss).all() & torch.isfinite(w).all()):
         raise NonFiniteError(f"the {cfg.optimizer} run diverged (NaN or infinite weights); lower 'eta'")
     if not early:
         nan = torch.full((S,), math.nan).to(w)
         early = {"noise_rate": nan, "signal_rate": nan, "l1_noise": nan}
-    gamma, rho = _coefficients(data, w, chol)
+    gamma, rho = _coefficients(data, w, chol, zeta_sq)
     _, _, f = _outputs(data, w, xi)
     trajectory = {key: torch.stack([r[key] for r in records]) for key in ("time",) + TRAJECTORY_KEYS} if records else None
     return OptimizerRun(data=data, config=cfg, w=w, steps=steps, train_loss=_loss(f, data.y),
