@@ -58,7 +58,6 @@ from ...compare import check_power_law
 from ...compare.result import CheckResult, make_result
 from ...runner import experiment
 from ...runner.cost import Cost
-from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import (
     DEVICE_OPTION,
@@ -76,7 +75,7 @@ from .figures import draw_smoothing_paths, draw_times
 from .laws import BAGJ, DNGL, DPVLB, D, label_transform_law, recovery_law, smoothed_recovery_law, split_law
 from .leap_claims import leap_claims
 from .leap_laws import ABM
-from .simulate import MAX_SMOOTHING, run_rows, simulate_document, simulate_table
+from .simulate import run_rows, simulate_document, simulate_table
 
 __all__ = ["MAX_CENSORED_FRACTION", "SIZES", "SLOPE_TOLERANCE", "SYSTEM", "compare_time", "time_ladder"]
 
@@ -119,10 +118,13 @@ SLOPE_TOLERANCE = 0.15
 MAX_CENSORED_FRACTION = 1 / 32
 
 
+#: The declared parameters (:data:`.model.PARAMS`): the experiments' converters and defaults, the options' bounds.
+P = model.PARAMS
+
+
 @experiment("online-sgd/recovery", cost=Cost(memory="64*seeds*d", work="1e3*max_steps + max_steps*seeds*d"),
-            batched=True, defaults={"loss": "correlation", "overlap0": 1.0, "smoothing": 0.0, "transform": 0},
-            types={"target": str, "d": strict_int, "eta_tilde": finite_float, "overlap0": finite_float,
-                   "loss": str, "max_steps": strict_int, "smoothing": finite_float, "transform": strict_int})
+            batched=True, params=P.subset("target", "d", "eta_tilde", "overlap0", "loss", "max_steps", "smoothing",
+                                          "transform"))
 def recovery(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Samples to weak recovery (overlap 1/2), censoring flag and final overlap, per seed (:func:`.simulate.run_rows`)."""
     return run_rows(seeds, target=params["target"], d=params["d"], eta_tilde=params["eta_tilde"],
@@ -266,23 +268,19 @@ SYSTEM = System(
               "recovery (overlap >= 1/2, |overlap| for an even link), censoring and final overlap per d and seed, "
               "with the predicted rate."),
         options=(
-            Option(name="target", default="He3(z)", help="Target link g(z) (the student is sigma = g)."),
-            Option(name="d", kind="ints", default=(32, 64, 128), minimum=3, help="Dimensions, comma-separated."),
-            Option(name="loss", kind="choice", choices=model.LOSSES, default="correlation", help="Per-sample loss."),
+            Option.of(P["target"], default="He3(z)"),
+            Option.of(P["d"], grid=True, default=(32, 64, 128), help="Dimensions, comma-separated."),
+            Option.of(P["loss"]),
             Option(name="lr", kind="eta", default="theory",
                    help="eta_tilde in eta = eta_tilde d^(-max(1, k/2)), or 'theory' (0.5, 0.2, 0.05 for k = 1, 2, >= 3)."),
-            Option(name="overlap0", kind="float", default=1.0, minimum=0,
-                   help="Initial overlap times sqrt(d) (m0 = overlap0/sqrt(d) < 1)."),
-            Option(name="max-steps", kind="int", default=None, minimum=1,
-                   help="Samples at most per run (default: 10 (d, d log d or d^(k-1)) / eta_tilde)."),
-            Option(name="seeds", kind="int", default=8, minimum=2, help="Independent runs (seeds 0..S-1)."),
+            Option.of(P["overlap0"]),
+            Option.of(P["max_steps"], required=False,
+                      help="Samples at most per run (default: 10 (d, d log d or d^(k-1)) / eta_tilde)."),
+            Option.of(P["seeds"]),
             Option(name="label-transform", kind="flag", dest="transform",
                    help="Train the student He_{k*} on the labels T(y) whose information exponent is the generative "
                         "exponent k* (Damian et al. 2024; polynomial target only; T = standardised lowest power of y)."),
-            Option(name="smoothing", kind="float", default=0.0, minimum=0, maximum=MAX_SMOOTHING,
-                   help="Smoothing radius lambda = smoothing * d^(1/4) of the loss (Damian et al. 2023; polynomial "
-                        "target only), with eta = eta_tilde lambda^(2k-2) d^(-k/2); 0: plain online SGD. Range "
-                        f"[0, {MAX_SMOOTHING:g}] (the theorem's range is <= 1)."),
+            Option.of(P["smoothing"], help=P["smoothing"].help + " The theorem's range is <= 1."),
             Option(name="run-to-end", kind="flag",
                    help="Continue every run to --max-steps (final_overlap = overlap after max-steps; default: stop "
                         "once every seed has recovered, final_overlap = overlap at recovery)."),

@@ -38,11 +38,11 @@ from ...compare import check_majority, check_power_law
 from ...compare.result import CheckResult, make_result
 from ...runner import experiment
 from ...runner.cost import Cost
-from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import Law
 from ..declaration import Claim, Measurement
 from .laws import D
 from .leap_laws import learning_stages, order_law, plateau_law
+from .model import PARAMS
 from .multi_index import two_layer_online_sgd
 
 __all__ = ["LEAP_SIZES", "PLATEAU_TOLERANCE", "compare_order", "compare_plateau", "leap_claims", "plateau_times"]
@@ -61,9 +61,7 @@ SCALES = ("small", "paper")
 
 
 @experiment("online-sgd/multi-index", cost=Cost(memory="8*seeds*p*d*256", work="max_steps*seeds*p*d*10"),
-            batched=True, defaults={"threshold": 0.1, "init_scale": 1.0},
-            types={"target": str, "d": strict_int, "p": strict_int, "eta_tilde": finite_float,
-                   "max_steps": strict_int, "threshold": finite_float, "init_scale": finite_float})
+            batched=True, params=PARAMS.subset("target", "d", "p", "eta_tilde", "max_steps", "threshold", "init_scale"))
 def multi_index(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Mean-field times ``time_1..time_r`` at which each direction is learned and ``censored`` (1 if some
     direction is not learned within ``max_steps``), per seed (:func:`.multi_index.two_layer_online_sgd`)."""

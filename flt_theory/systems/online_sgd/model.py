@@ -76,9 +76,10 @@ from ...numeric.activation import Activation, as_activation
 from ...numeric.backend import check_finite, resolve_device
 from ...numeric.data import as_seeds, seeded_normal
 from ...numeric.seeds import fold_in
+from ...runner.params import Param, Params
 from .smoothing import SmoothedLoss, smoothed_loss_by_quadrature, smoothing_nodes
 
-__all__ = ["BLOCK_STEPS", "LOSSES", "THRESHOLD", "OnlineSGDResult", "PolynomialLink", "gradient_coefficient", "literal_online_sgd",
+__all__ = ["BLOCK_STEPS", "LOSSES", "MAX_SMOOTHING", "PARAMS", "THRESHOLD", "OnlineSGDResult", "PolynomialLink", "gradient_coefficient", "literal_online_sgd",
            "online_sgd", "reduced_step"]
 
 #: Steps drawn per random block (seed contract in the module docstring).
@@ -87,6 +88,31 @@ BLOCK_STEPS = 1024
 LOSSES = ("correlation", "square")
 #: Weak recovery: overlap at least 1/2.
 THRESHOLD = 0.5
+#: Largest ``smoothing`` (:math:`\tilde\lambda`; the theorem of Damian et al. 2023 needs :math:`\tilde\lambda \le 1`).
+MAX_SMOOTHING = 10.0
+
+#: The parameters of the system, declared once: the runner's ``online-sgd/recovery`` and ``online-sgd/multi-index``
+#: (converters; each takes its subset and defaults) and ``flt simulate online-sgd`` (options and bounds) read them.
+#: The joint conditions (``overlap0 < sqrt(d)``, smoothing only for a polynomial target) stay with :func:`online_sgd`.
+PARAMS = Params(
+    Param("target", "str", help="Target link g(z) (the student is sigma = g)."),
+    Param("d", "int", minimum=3, unit="count", help="Dimension."),
+    Param("eta_tilde", "float", minimum=0, exclusive_minimum=True,
+          help="eta_tilde in eta = eta_tilde d^(-max(1, k/2))."),
+    Param("overlap0", "float", minimum=0, default=1.0, help="Initial overlap times sqrt(d) (m0 = overlap0/sqrt(d) < 1)."),
+    Param("loss", "choice", choices=LOSSES, default="correlation", help="Per-sample loss."),
+    Param("max_steps", "int", minimum=1, unit="samples", help="Samples at most per run."),
+    Param("smoothing", "float", minimum=0, maximum=MAX_SMOOTHING, default=0.0,
+          help="Smoothing radius lambda = smoothing * d^(1/4) of the loss (Damian et al. 2023; polynomial target "
+               "only), with eta = eta_tilde lambda^(2k-2) d^(-k/2); 0: plain online SGD."),
+    Param("transform", "int", minimum=0, maximum=1, default=0,
+          help="1: train the student He_{k*} on the labels T(y) (Damian et al. 2024)."),
+    Param("seeds", "int", minimum=2, default=8, unit="count", help="Independent runs (seeds 0..S-1)."),
+    Param("p", "int", minimum=1, unit="count", help="Student width (neurons) of the multi-index network."),
+    Param("threshold", "float", minimum=0, exclusive_minimum=True, default=0.1,
+          help="Overlap at which a direction counts as learned."),
+    Param("init_scale", "float", minimum=0, exclusive_minimum=True, default=1.0, help="Initialisation scale."),
+)
 
 _DTYPE = torch.float64
 

@@ -33,15 +33,13 @@ from .laws import (
     time_value,
     transformed_link,
 )
-from .model import PolynomialLink, online_sgd
+from .model import MAX_SMOOTHING, PolynomialLink, online_sgd
 
 __all__ = ["THEORY_ETA_TILDE", "run_rows", "simulate_document", "simulate_table", "step_and_radius", "theory_eta_tilde"]
 
 #: The default :math:`\tilde\eta` per information exponent (inside the regime η̃ ≤ 1; small enough at k ≥ 3 that the
 #: martingale noise over the escape stays below the initial overlap).
 THEORY_ETA_TILDE = {1: 0.5, 2: 0.2, 3: 0.05}
-#: Largest ``--smoothing`` (:math:`\tilde\lambda`; the theorem of Damian et al. 2023 needs :math:`\tilde\lambda \le 1`).
-MAX_SMOOTHING = 10.0
 #: The largest default ``--max-steps`` (about ten minutes at the measured ~70 µs per step on one CPU core).
 DEFAULT_CAP_LIMIT = 10**7
 

@@ -84,7 +84,6 @@ from ...errors import InvalidParameterError
 from ...numeric.signal_noise import activation_power
 from ...runner import experiment
 from ...runner.cost import Cost
-from ...runner.registry import finite_float, real_in, strict_int
 from ...symbolic.law import Law
 from ..declaration import Claim, Figure, Measurement, System
 from ..frames import per_seed
@@ -226,37 +225,17 @@ def _boundary_guard(params: dict[str, Any], seeds: int) -> None:
         raise InvalidParameterError(f"The 'eta_scale' parameter of {where} must satisfy {bound}. Got {scale!r} instead.")
 
 
-def dynamics_choice(value: Any) -> str:
-    """The ``types`` converter of the boundary's ``dynamics``: one of :data:`.model.DYNAMICS` (GD, the gradient flow by
-    RK45, the ReLU flow by projected Euler steps); the runner names the parameter in its error.
-
-    >>> dynamics_choice("flow-projected")
-    'flow-projected'
-    >>> dynamics_choice("euler")
-    Traceback (most recent call last):
-    ...
-    ValueError: not one of ('gd', 'flow', 'flow-projected')
-    """
-    if not isinstance(value, str) or value not in model.DYNAMICS:
-        raise ValueError(f"not one of {model.DYNAMICS}")
-    return value
-
-
-dynamics_choice.__name__ = "str"
-#: The declared range of ``max_time`` (the natural time of a gradient-flow run; > 0 with ``dynamics="flow"``).
-MAX_TIME = real_in(0.0, 1e15)
+#: The declared parameters (:data:`.model.PARAMS`): each experiment's converters and defaults, the options' bounds
+#: (``dynamics`` one of :data:`.model.DYNAMICS`; ``max_time`` in [0, 1e15], > 0 with ``dynamics="flow"``).
+P = model.PARAMS
 
 
 @experiment("signal-noise/boundary", guard=_boundary_guard, cost=Cost(memory="8*seeds*width*n*n + 8*seeds*n_test*width + 8*seeds*grid*n_test",
                  work="1e6*max_steps*iterations + max_steps*iterations*seeds*width*n*n + 1e6*max_steps*grid + max_steps*grid*seeds*width*n*n + iterations*seeds*n_test*width + grid*seeds*n_test*width"),
             batched=True,
-            defaults={"width": 10, "eps": 0.05, "n_test": 4000, "iterations": 8, "grid": 0, "grid_low": 0.0, "grid_high": 0.0,
-                      "dynamics": "gd", "max_time": 0.0, "rtol": 1e-4},
-            types={"activation": str, "n": strict_int, "d": strict_int, "width": strict_int, "sigma0_sqrt_d": finite_float,
-                   "eta_scale": finite_float, "eps": finite_float, "max_steps": strict_int, "n_test": strict_int,
-                   "level": finite_float, "snr_low": finite_float, "snr_high": finite_float, "iterations": strict_int,
-                   "grid": strict_int, "grid_low": finite_float, "grid_high": finite_float, "dynamics": dynamics_choice,
-                   "max_time": MAX_TIME, "rtol": finite_float})
+            params=P.subset("activation", "n", "d", "width", "sigma0_sqrt_d", "eta_scale", "eps", "max_steps", "n_test",
+                            "level", "snr_low", "snr_high", "iterations", "grid", "grid_low", "grid_high", "dynamics",
+                            "max_time", "rtol", eps=0.05, n_test=4000, grid=0))
 def boundary(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Per-seed bisected :math:`\mathrm{SNR}^*` (final test error = ``level``), :math:`\sigma_0 = s_0/\sqrt d`,
     :math:`\eta = c\,nm/d`; with ``grid`` the test errors of the phase diagram (:func:`.model.boundary_rows`).
@@ -276,10 +255,8 @@ def boundary(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]
 @experiment("signal-noise/error-curve", cost=Cost(memory="8*seeds*width*n*n + 8*seeds*n_test*width + 8*seeds*grid*n_test",
                  work="1e6*max_steps*grid + max_steps*grid*seeds*width*n*n + grid*seeds*n_test*width"),
             batched=True,
-            defaults={"width": 10, "eps": 0.05, "max_steps": 2000},
-            types={"activation": str, "n": strict_int, "d": strict_int, "width": strict_int, "sigma0_sqrt_d": finite_float,
-                   "eta_scale": finite_float, "eps": finite_float, "max_steps": strict_int, "n_test": strict_int,
-                   "x_low": finite_float, "x_high": finite_float, "grid": strict_int})
+            params=P.subset("activation", "n", "d", "width", "sigma0_sqrt_d", "eta_scale", "eps", "max_steps", "n_test",
+                            "x_low", "x_high", "grid", eps=0.05, max_steps=2000))
 def error_curve(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Per seed, the final test error ``err_k`` at ``grid`` log-spaced :math:`X = n\|\mu\|^4/(\sigma_\xi^4 d)`
     (:func:`.model.error_curve_rows`), :math:`\sigma_0 = s_0/\sqrt d`, :math:`\eta = c\,nm/d`."""
@@ -291,10 +268,8 @@ def error_curve(params: dict[str, Any], seeds: list[int]) -> list[dict[str, floa
 
 
 @experiment("signal-noise/growth", cost=Cost(memory="8*seeds*width*n*n + 8*seeds*max_steps*width", work="1e6*max_steps + max_steps*seeds*width*n*n"),
-            batched=True, defaults={"width": 10, "label_noise": 0.0, "max_steps": 400},
-            types={"activation": str, "n": strict_int, "d": strict_int, "width": strict_int, "snr": finite_float,
-                   "sigma0_sqrt_d": finite_float, "eta_scale": finite_float, "label_noise": finite_float,
-                   "max_steps": strict_int})
+            batched=True, params=P.subset("activation", "n", "d", "width", "snr", "sigma0_sqrt_d", "eta_scale",
+                                          "label_noise", "max_steps", label_noise=0.0, max_steps=400))
 def growth(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Early-phase slopes and growth exponents of :math:`\gamma`, :math:`\bar\rho`, :math:`A`, :math:`B`
     (:func:`.model.growth_rows`), with the run's ``eta``, ``mu_norm`` and ``sigma_xi`` (= 1) in every row."""
@@ -310,11 +285,9 @@ def growth(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
 @experiment("signal-noise/label-noise", cost=Cost(memory="8*seeds*width*n*n + 8*seeds*n_test*width + 8*seeds*max_steps",
                  work="1e6*max_steps + max_steps*seeds*width*n*n + max_steps*seeds*n_test*width"),
             batched=True,
-            defaults={"width": 10, "eps": 0.01, "max_steps": 20000, "n_test": 4000, "sigma0_sqrt_d": 0.01,
-                      "eta_scale": 0.3, "record_every": 20},
-            types={"n": strict_int, "d": strict_int, "n_snr2": finite_float, "label_noise": finite_float,
-                   "width": strict_int, "eps": finite_float, "max_steps": strict_int, "n_test": strict_int,
-                   "sigma0_sqrt_d": finite_float, "eta_scale": finite_float, "record_every": strict_int})
+            params=P.subset("n", "d", "n_snr2", "label_noise", "width", "eps", "max_steps", "n_test", "sigma0_sqrt_d",
+                            "eta_scale", "record_every", eps=0.01, max_steps=20000, n_test=4000, sigma0_sqrt_d=0.01,
+                            eta_scale=0.3, record_every=20))
 def label_noise(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""ReLU with label noise at :math:`\mathrm{SNR} = \sqrt{n\mathrm{SNR}^2/n}`, :math:`\eta = c\min(nm/d, m/\|\mu\|^2)`:
     stage-I (minimum) and stage-II (final) test errors and the curve (:func:`.model.label_noise_rows`)."""

@@ -26,9 +26,11 @@ from ...numeric.signal_noise import (
     train,
 )
 from ...numeric.signal_noise_flow import gradient_flow, projected_flow
+from ...runner.params import Param, Params
 
 __all__ = [
     "DYNAMICS",
+    "PARAMS",
     "boundary_mu_norm",
     "final_test_error",
     "boundary_rows",
@@ -49,6 +51,46 @@ __all__ = [
 #: ``"flow-projected"`` — the same flow for ReLU by projected Euler steps of size ``cfg.eta`` (at most
 #: ``cfg.max_steps``), switch-aware (:func:`~flt_theory.numeric.signal_noise_flow.projected_flow`).
 DYNAMICS = ("gd", "flow", "flow-projected")
+
+#: The parameters of the system, declared once: the runner's ``signal-noise/boundary``, ``error-curve``, ``growth``
+#: and ``label-noise`` (converters; each experiment takes its subset and defaults) and ``flt simulate signal-noise``
+#: (options and bounds) read them. Ranges a value must lie in whatever the others are; the joint conditions
+#: (``d > n``, the dynamics and its step, the flips per class) stay with their commands.
+PARAMS = Params(
+    Param("activation", "str", help="'relu' or 'relu(z)**q' (q = 1..8), the filters' activation."),
+    Param("n", "int", minimum=2, unit="count", help="Training samples (two classes)."),
+    Param("d", "int", minimum=2, unit="count", help="Dimension d."),
+    Param("width", "int", minimum=1, default=10, unit="count", help="Filters per class m."),
+    Param("mu_norm", "float", minimum=0, exclusive_minimum=True, unit="units of x", help="Signal norm ||mu||."),
+    Param("sigma_xi", "float", minimum=0, exclusive_minimum=True, default=1.0, unit="units of x",
+          help="Noise scale sigma_xi; SNR = ||mu||/(sigma_xi sqrt(d))."),
+    Param("sigma0", "float", minimum=0, exclusive_minimum=True, default=None, nullable=True,
+          help="Initialisation scale (default 0.01/(sigma_xi sqrt(d)))."),
+    Param("sigma0_sqrt_d", "float", minimum=0, exclusive_minimum=True, help="Initialisation scale times sqrt(d), s_0."),
+    Param("eta_scale", "float", minimum=0, help="Step in units of nm/d (0: the gradient flow, no step)."),
+    Param("eps", "float", minimum=0, help="Stop once the mean training loss is <= eps."),
+    Param("max_steps", "int", minimum=0, unit="steps", help="Step limit."),
+    Param("n_test", "int", minimum=1, unit="count", help="Test draws per seed for the test error."),
+    Param("label_noise", "float", minimum=0, maximum=0.5, unit="fraction",
+          help="Fraction tau in [0, 0.5) of training labels flipped (exactly round(tau n), half per class)."),
+    Param("record_every", "int", minimum=1, unit="steps", help="Record every that many steps."),
+    Param("seeds", "int", minimum=1, default=3, unit="count", help="Independent runs (seeds 0..S-1)."),
+    Param("level", "float", minimum=0, exclusive_minimum=True, maximum=1, unit="fraction",
+          help="Test error that defines the boundary SNR*."),
+    Param("snr_low", "float", minimum=0, exclusive_minimum=True, help="Lower end of the SNR bisection bracket."),
+    Param("snr_high", "float", minimum=0, exclusive_minimum=True, help="Upper end of the SNR bisection bracket."),
+    Param("iterations", "int", minimum=0, default=8, unit="count", help="Bisection steps."),
+    Param("grid", "int", minimum=0, unit="count", help="Points of the test-error grid (0: none)."),
+    Param("grid_low", "float", minimum=0, default=0.0, help="Lower end of the phase-diagram SNR grid."),
+    Param("grid_high", "float", minimum=0, default=0.0, help="Upper end of the phase-diagram SNR grid."),
+    Param("dynamics", "choice", choices=DYNAMICS, default="gd", help="How a run trains (GD, its flow, projected flow)."),
+    Param("max_time", "float", minimum=0, maximum=1e15, default=0.0, help="Natural time a gradient-flow run may run."),
+    Param("rtol", "float", minimum=0, exclusive_minimum=True, default=1e-4, help="Relative tolerance of the flow's RK45."),
+    Param("x_low", "float", minimum=0, exclusive_minimum=True, help="Lower end of the grid of X = n||mu||^4/(sigma_xi^4 d)."),
+    Param("x_high", "float", minimum=0, exclusive_minimum=True, help="Upper end of the grid of X."),
+    Param("snr", "float", minimum=0, exclusive_minimum=True, help="Signal-to-noise ratio ||mu||/(sigma_xi sqrt(d))."),
+    Param("n_snr2", "float", minimum=0, exclusive_minimum=True, help="n SNR^2 (the label-noise point's SNR)."),
+)
 
 
 def final_test_error(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, mu_norm: torch.Tensor, *, dynamics: str = "gd",

@@ -26,6 +26,7 @@ from ...errors import FLTError, InvalidParameterError
 from ...runner.cost import Cost
 from ..cnn_fields import CNN_RECORD_FIELDS
 from ..declaration import DEVICE_OPTION, Option, RecordField, SimulateCommand
+from .model import PARAMS
 
 __all__ = ["MAX_WORK", "SIMULATE", "simulate_document", "simulate_table", "theory_eta"]
 
@@ -49,31 +50,22 @@ def _blame(option: str, exc: Exception) -> InvalidParameterError:
 def _validate(*, activation: str, n: Sequence[int], d: int, width: int, mu_norm: Sequence[float], sigma_xi: float,
               sigma0: float | None, eps: float, max_steps: int, label_noise: float, seeds: int, n_test: int,
               record_every: int) -> int:
+    """The power ``q`` of ``activation``, after the declared ranges (:data:`.model.PARAMS`, refusals naming the
+    option) and the joint conditions: ``d > n``, ``label_noise < 0.5``, the flips half per class, the work bound."""
     from ...numeric.signal_noise import activation_power
 
     try:
         q = activation_power(activation)
     except FLTError as exc:
         raise _blame("activation", f"expected 'relu' or 'relu(z)**q' with an integer 1 <= q <= 8; got {activation!r}") from exc
-    checks = [
-        ("n", all(int(x) >= 2 for x in n), f"expected integers >= 2 (two classes); got {list(n)}"),
-        ("d", d >= 2, f"expected an integer >= 2; got {d}"),
-        ("d", all(int(x) < d for x in n), f"expected d > n (the noise patches must be linearly independent); got d = {d}, "
-                                          f"n = {max(n)}"),
-        ("width", width >= 1, f"expected an integer >= 1; got {width}"),
-        ("mu-norm", all(x > 0 and math.isfinite(x) for x in mu_norm), f"expected finite values > 0; got {list(mu_norm)}"),
-        ("sigma-xi", sigma_xi > 0, f"expected a finite real > 0; got {sigma_xi}"),
-        ("sigma0", sigma0 is None or sigma0 > 0, f"expected a finite real > 0; got {sigma0}"),
-        ("eps", eps >= 0, f"expected a real >= 0; got {eps}"),
-        ("max-steps", max_steps >= 0, f"expected an integer >= 0; got {max_steps}"),
-        ("label-noise", 0 <= label_noise < 0.5, f"expected a fraction in [0, 0.5); got {label_noise}"),
-        ("seeds", seeds >= 1, f"expected an integer >= 1; got {seeds}"),
-        ("n-test", n_test >= 1, f"expected an integer >= 1; got {n_test}"),
-        ("record-every", record_every >= 1, f"expected an integer >= 1; got {record_every}"),
-    ]
-    for option, ok, message in checks:
-        if not ok:
-            raise InvalidParameterError(f"--{option}: {message}")
+    PARAMS.check_flags({"n": list(n), "d": d, "width": width, "mu_norm": list(mu_norm), "sigma_xi": sigma_xi,
+                        "sigma0": sigma0, "eps": eps, "max_steps": max_steps, "label_noise": label_noise, "seeds": seeds,
+                        "n_test": n_test, "record_every": record_every}, "simulate_document")
+    if not label_noise < 0.5:
+        raise InvalidParameterError(f"--label-noise: expected a fraction in [0, 0.5); got {label_noise}")
+    if not all(x < d for x in n):
+        raise InvalidParameterError(f"--d: expected d > n (the noise patches must be linearly independent); got d = {d}, "
+                                    f"n = {max(n)}")
     for size in n:
         flips = round(label_noise * size)
         if flips - flips // 2 > size - size // 2 or flips // 2 > size // 2:
@@ -164,22 +156,21 @@ SIMULATE = SimulateCommand(
           "memorisation), fraction of flipped labels fitted; --trajectory adds the per-step records."),
     options=(
         Option(name="activation", default="relu", help="'relu' or 'relu(z)**q' (q = 1..8), the filters' activation."),
-        Option(name="n", kind="ints", required=True, help="Training samples, comma-separated for a grid: 32,64,128."),
-        Option(name="d", kind="int", required=True, help="Dimension d (> n; any size, the cost does not depend on it)."),
-        Option(name="width", kind="int", default=20, help="Filters per class m."),
-        Option(name="mu-norm", kind="floats", required=True, help="Signal norm(s) ||mu||, comma-separated for a grid."),
-        Option(name="sigma-xi", kind="float", default=1.0, help="Noise scale sigma_xi; SNR = ||mu||/(sigma_xi sqrt(d))."),
-        Option(name="sigma0", kind="float", default=None, help="Initialisation scale (default 0.01/(sigma_xi sqrt(d)))."),
+        Option.of(PARAMS["n"], grid=True, required=True, help="Training samples, comma-separated for a grid: 32,64,128."),
+        Option.of(PARAMS["d"], required=True, help="Dimension d (> n; any size, the cost does not depend on it)."),
+        Option.of(PARAMS["width"], default=20),
+        Option.of(PARAMS["mu_norm"], grid=True, required=True, help="Signal norm(s) ||mu||, comma-separated for a grid."),
+        Option.of(PARAMS["sigma_xi"]),
+        Option.of(PARAMS["sigma0"]),
         Option(name="eta", kind="eta", default="theory",
                help="GD step: a number > 0, or 'theory' = 0.3 min(n m/(sigma_xi^2 d), m/||mu||^2)."),
-        Option(name="eps", kind="float", default=0.01, help="Stop once the mean training loss is <= eps."),
-        Option(name="max-steps", kind="int", default=5000, help="Step limit."),
-        Option(name="label-noise", kind="float", default=0.0,
-               help="Fraction tau in [0, 0.5) of training labels flipped (exactly round(tau n), half per class)."),
-        Option(name="seeds", kind="int", default=3, help="Independent runs (seeds 0..S-1)."),
+        Option.of(PARAMS["eps"], default=0.01),
+        Option.of(PARAMS["max_steps"], default=5000),
+        Option.of(PARAMS["label_noise"], default=0.0),
+        Option.of(PARAMS["seeds"]),
         Option(name="trajectory", kind="flag", help="Add the per-step records under 'trajectory'."),
-        Option(name="record-every", kind="int", default=1, help="With --trajectory: record every that many steps."),
-        Option(name="n-test", kind="int", default=10_000, help="Test draws per seed for the test error."),
+        Option.of(PARAMS["record_every"], default=1, help="With --trajectory: record every that many steps."),
+        Option.of(PARAMS["n_test"], default=10_000),
         DEVICE_OPTION,
     ),
     run=simulate_document,
