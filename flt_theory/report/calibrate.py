@@ -178,6 +178,8 @@ def merge_record(record: dict[str, Any] | None, document: dict[str, Any]) -> dic
 
 #: What a verdict entry must reproduce exactly for :func:`restamp` to carry a calibration over to new code.
 REPRODUCED = ("n_seeds", "measured", "ci", "p_check", "p_control", "message", "control_message", "seed_base", "alpha")
+#: The values of fields that records written before they were kept had: ``flt check``'s defaults.
+_UNRECORDED = {"seed_base": 0, "alpha": ALPHA}
 
 
 def _restamp_refusal(entry: dict[str, Any], before: dict[str, Any] | None, after: dict[str, Any] | None,
@@ -186,17 +188,18 @@ def _restamp_refusal(entry: dict[str, Any], before: dict[str, Any] | None, after
     it can."""
     if after is None or before is None:
         return "no verdict of the claim " + ("after" if after is None else "before") + " the change"
+    if after["code_fingerprint"].startswith("changed"):
+        return "the code changed while the verdict after the change was measured"
+    if current is not None and current.get(entry["claim"]) != after["code_fingerprint"]:
+        return "the verdict after the change is not of the code of now (re-run flt check --record)"
     if after["code_fingerprint"] == entry.get("code_fingerprint"):
         return "its code did not change"
     if not (entry.get("fingerprint") == before["fingerprint"] == after["fingerprint"]):
         return "the claim itself changed (points, seeds, law, wrong law or comparison)"
     if before["code_fingerprint"] != entry.get("code_fingerprint"):
         return "the verdict before the change was not measured by the code that was calibrated"
-    if after["code_fingerprint"].startswith("changed"):
-        return "the code changed while the verdict after the change was measured"
-    if current is not None and current.get(entry["claim"]) != after["code_fingerprint"]:
-        return "the verdict after the change is not of the code of now (re-run flt check --record)"
-    differ = [key for key in REPRODUCED if before.get(key) != after.get(key)]
+    differ = [key for key in REPRODUCED
+              if before.get(key, _UNRECORDED.get(key)) != after.get(key, _UNRECORDED.get(key))]
     return f"the verdict did not reproduce exactly ({', '.join(differ)} differ)" if differ else None
 
 

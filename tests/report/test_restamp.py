@@ -88,3 +88,13 @@ def test_the_command_writes_the_record_and_exits_1_while_an_entry_stays_stale(tm
                                        str(paths["cal"]), "--json"], catch_exceptions=False)
     # without a verdict record of now given, the package's is read: it has no entry of this claim's test code
     assert result.exit_code == 1 and json.loads(result.output)["stale"][0]["restamped"] == "no"
+
+
+def test_a_record_from_before_seed_bases_were_kept_reads_as_flt_checks_defaults():
+    old = {k: v for k, v in _verdict().items() if k not in ("seed_base", "alpha")}
+    record, rows = restamp(_record(), {"entries": [old]}, {"entries": [_verdict(code_fingerprint=NEW)]},
+                           current={"a/b": NEW})
+    assert rows[0]["restamped"] == "yes"
+    record, rows = restamp(_record(), {"entries": [old]}, {"entries": [_verdict(code_fingerprint=NEW, seed_base=7)]},
+                           current={"a/b": NEW})
+    assert rows[0]["restamped"] == "no" and "seed_base" in rows[0]["reason"]
