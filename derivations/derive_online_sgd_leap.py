@@ -23,9 +23,10 @@ plateau after the first stage is :math:`\asymp 1` for a leap-1 target and :math:
 directions are learned in the order of the leap closure of the Hermite support.
 
 Step 2 — measured (small scale: :math:`\tilde\eta = 1/4`, :math:`p = 8`, :math:`d = 32, 64, 128`, 32 seeds; the
-seeds 0–31): ``leap-plateau-leap2`` reads the exponent of the plateau in :math:`\log d` as 0.696 [0.418, 0.967]
-(true 1, finite-size :math:`1 - A/t`), control 0 rejected; ``leap-plateau-leap1`` −0.008 [−0.239, 0.248], control 1
-rejected; ``learned-order`` :math:`e_1 < e_2 < e_3` on 96/96 runs, control (reversed) rejected.
+seeds 0–31): ``leap-plateau-leap1`` −0.008 [−0.239, 0.248], control 1 rejected; ``learned-order``
+:math:`e_1 < e_2 < e_3` on 96/96 runs, control (reversed) rejected. The leap-2 plateau grows (exponent in
+:math:`\log d` 0.605 [0.489, 0.715] on 128 seeds) but not as :math:`(\log d)^1` at :math:`d \le 128`
+(:math:`t = A + B\log d`): not registered (:mod:`flt_theory.systems.online_sgd.leap_claims`).
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ from flt_theory.systems import get_claim, verify
 from flt_theory.systems.online_sgd.leap_laws import learning_stages, plateau_law, stage_leaps
 
 CLAIMS = [
-    "online-sgd/leap-plateau-leap2",
     "online-sgd/leap-plateau-leap1",
     "online-sgd/learned-order",
 ]

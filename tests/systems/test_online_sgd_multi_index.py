@@ -12,7 +12,7 @@ import torch
 from flt_theory.errors import InvalidParameterError
 from flt_theory.symbolic import Target, staircase
 from flt_theory.systems import get_claim
-from flt_theory.systems.online_sgd.leap_claims import compare_order, compare_plateau
+from flt_theory.systems.online_sgd.leap_claims import _wrong_plateau, compare_order, compare_plateau
 from flt_theory.systems.online_sgd.leap_laws import learning_stages, plateau_law, stage_leaps
 from flt_theory.systems.online_sgd.multi_index import two_layer_online_sgd
 
@@ -50,11 +50,12 @@ def test_plateau_comparison_reads_the_power_of_log_d():
     rng = np.random.default_rng(0)
     ds = np.array([32, 64, 128, 256])
     grows, flat = _times(ds, 3.0 * np.log(ds), rng), _times(ds, 10.0 + 0 * ds, rng)
-    leap2, leap1 = get_claim("online-sgd/leap-plateau-leap2"), get_claim("online-sgd/leap-plateau-leap1")
-    assert compare_plateau(grows, leap2.the_law).passed and not compare_plateau(grows, leap2.the_wrong_law).passed
+    leap2_law, leap2_wrong = plateau_law(LEAP2), _wrong_plateau(LEAP2)  # the leap-2 law is not registered
+    leap1 = get_claim("online-sgd/leap-plateau-leap1")
+    assert compare_plateau(grows, leap2_law).passed and not compare_plateau(grows, leap2_wrong).passed
     assert compare_plateau(flat, leap1.the_law).passed and not compare_plateau(flat, leap1.the_wrong_law).passed
     censored = grows.assign(censored=(grows["seed"] == 0).astype(float))
-    result = compare_plateau(censored, leap2.the_law)
+    result = compare_plateau(censored, leap2_law)
     assert not result.passed and "censored" in result.message
 
 
