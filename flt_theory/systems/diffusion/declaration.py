@@ -173,7 +173,7 @@ def draw_balanced(fig, frame, law, wrong_law, check, control) -> None:
     ax.set_xlabel("n · SNR²")
     ax.set_ylabel("signal / noise alignment")
     ax.set_title(f"diffusion (balanced) vs classification (dominant), d = {int(frame['d'].iloc[0])}, "
-                 f"{frame['seed'].nunique()} seeds; shaded: n·SNR² ≤ C̲ = 2 and ≥ C̄ = 20", fontsize=8)
+                 f"{frame['seed'].nunique()} seeds; shaded: n·SNR² ≤ C̲ = 2 and ≥ C̄ = 10", fontsize=8)
     ax.legend(fontsize=7)
 
 
@@ -207,7 +207,7 @@ def _claims() -> list[Claim]:
               law=balanced_law, wrong_law=functools.partial(balanced_law, 2), measurement=grid,
               compare=compare_balanced, ladder=balanced_ladder),
         Claim(name="classification-dominant",
-              words="the ReLU² classification CNN learns the noise for n·SNR² ≤ 2 and the signal for n·SNR² ≥ 20",
+              words="the ReLU² classification CNN learns the noise for n·SNR² ≤ 2 and the signal for n·SNR² ≥ 10",
               law=dominant_law, wrong_law=functools.partial(dominant_law, THRESHOLDS_AT_ONE), measurement=grid,
               compare=compare_dominant),
     ]
