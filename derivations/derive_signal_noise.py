@@ -137,7 +137,8 @@ def test_where_the_claims_speak():
     from flt_theory.systems import get_claim
 
     inside = {"relu3-growth-exponent": ("all", "all"), "relu3-boundary-slope": ("none", "all"),
-              "relu3-boundary-d": ("all", "all"), "relu-boundary-slope": ("none", "none"),
+              "relu3-boundary-d": ("all", "all"), "relu-boundary-slope": ("none", "all"),
+              "relu-boundary-d": ("none", "all"),
               "label-noise-rise": ("none", "none")}
     for name, labels in inside.items():
         claim = get_claim(f"signal-noise/{name}")
