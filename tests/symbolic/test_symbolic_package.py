@@ -1,4 +1,4 @@
-"""The package ``flt_theory.symbolic`` loads its names on first use (issue 28: ``flt leap`` imports only what it
+"""The package ``flt_theory.symbolic`` loads its names on first use (so that ``flt leap`` imports only what it
 needs): every name of ``__all__`` still resolves to the object of the module that defines it, its import statements
 (read by the code fingerprint) name every such module, and a name shared by a module and its function is the
 function."""
