@@ -44,3 +44,21 @@ def test_no_source_file_numbers_or_outside_catalogue_cited():
     offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "flt_theory").rglob("*.py")
                  if pattern.search(p.read_text(encoding="utf-8"))]
     assert offenders == []
+
+
+def test_shipped_records_are_current():
+    """The package's records describe the code of now: every claim calibrated and with a small-scale verdict, no
+    recorded verdict (small or paper) or calibration stale. After a change: ``flt check --scale small --record
+    flt_theory/report/verdict_record.json``, then ``flt check --restamp-from BEFORE.json`` and ``flt calibrate
+    --restamp-from BEFORE.json`` (README: the calibration and the paper record), and re-run what stays stale."""
+    from flt_theory.report.power import load_record, power_rows
+    from flt_theory.report.scale_record import load_verdicts, verdict_rows
+
+    claims = registered_claims()
+    verdicts = load_verdicts()
+    small = {r["claim"]: r["status"] for r in verdict_rows(verdicts, claims, "small")}
+    paper = {r["claim"]: r.get("reason", r["status"]) for r in verdict_rows(verdicts, claims, "paper")}
+    calibration = {r["claim"]: r["status"] for r in power_rows(load_record(), claims)}
+    assert {k: s for k, s in small.items() if s != "recorded"} == {}
+    assert {k: s for k, s in paper.items() if s not in ("recorded", "not run")} == {}
+    assert {k: s for k, s in calibration.items() if s != "calibrated"} == {}

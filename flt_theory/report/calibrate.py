@@ -44,8 +44,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..compare.result import CheckResult
     from ..systems.declaration import Claim
 
-__all__ = ["POWER_LEVEL", "REPRODUCED", "calibrate", "is_inert", "mutant_result", "restamp", "run_calibrate",
-           "run_restamp"]
+__all__ = ["POWER_LEVEL", "REPRODUCED", "calibrate", "is_inert", "mutant_result", "restamp", "restamp_refusal",
+           "restamped", "run_calibrate", "run_restamp"]
 
 #: A mutation size is "caught" when at least this fraction of the repeats rejects it.
 POWER_LEVEL = 0.9
@@ -182,10 +182,12 @@ REPRODUCED = ("n_seeds", "measured", "ci", "p_check", "p_control", "message", "c
 _UNRECORDED = {"seed_base": 0, "alpha": ALPHA}
 
 
-def _restamp_refusal(entry: dict[str, Any], before: dict[str, Any] | None, after: dict[str, Any] | None,
-                     current: dict[str, str] | None) -> str | None:
-    """Why ``entry`` (a calibration entry) cannot be re-stamped from the verdicts ``before`` and ``after``; None if
-    it can."""
+def restamp_refusal(entry: dict[str, Any], before: dict[str, Any] | None, after: dict[str, Any] | None,
+                    current: dict[str, str] | None, *, same_claim: bool | None = None) -> str | None:
+    """Why ``entry`` (a calibration entry, or a verdict at another scale) cannot be re-stamped from the verdicts
+    ``before`` and ``after`` of the same claim; None if it can. ``same_claim``: whether the claim of ``entry`` is
+    unchanged (default: its fingerprint equals both verdicts'; an entry at another scale than the verdicts has
+    another fingerprint, and its caller decides)."""
     if after is None or before is None:
         return "no verdict of the claim " + ("after" if after is None else "before") + " the change"
     if after["code_fingerprint"].startswith("changed"):
@@ -194,13 +196,25 @@ def _restamp_refusal(entry: dict[str, Any], before: dict[str, Any] | None, after
         return "the verdict after the change is not of the code of now (re-run flt check --record)"
     if after["code_fingerprint"] == entry.get("code_fingerprint"):
         return "its code did not change"
-    if not (entry.get("fingerprint") == before["fingerprint"] == after["fingerprint"]):
+    if same_claim is None:
+        same_claim = entry.get("fingerprint") == before["fingerprint"]
+    if not (same_claim and before["fingerprint"] == after["fingerprint"]):
         return "the claim itself changed (points, seeds, law, wrong law or comparison)"
     if before["code_fingerprint"] != entry.get("code_fingerprint"):
         return "the verdict before the change was not measured by the code that was calibrated"
     differ = [key for key in REPRODUCED
               if before.get(key, _UNRECORDED.get(key)) != after.get(key, _UNRECORDED.get(key))]
     return f"the verdict did not reproduce exactly ({', '.join(differ)} differ)" if differ else None
+
+
+def restamped(entry: dict[str, Any], after: dict[str, Any], *, scale: str, commit: str | None, date: str) -> dict[str, Any]:
+    """``entry`` carried over to the code of the verdict ``after`` (which reproduced the ``scale``-scale verdict of
+    the code of ``entry``), with the evidence appended to its ``restamped`` list."""
+    evidence = {"from_code_fingerprint": entry["code_fingerprint"], "date": date,
+                "git_commit": commit if commit is not None else after.get("git_commit"),
+                "reproduced": f"the {scale}-scale verdict at seed base {after.get('seed_base')}: "
+                              + ", ".join(REPRODUCED) + " equal before and after the change"}
+    return {**entry, "code_fingerprint": after["code_fingerprint"], "restamped": [*entry.get("restamped", []), evidence]}
 
 
 def restamp(record: dict[str, Any], before: dict[str, Any], after: dict[str, Any], *, scale: str = "small",
@@ -239,14 +253,9 @@ def restamp(record: dict[str, Any], before: dict[str, Any], after: dict[str, Any
         if now == entry.get("code_fingerprint"):  # not stale
             claims.append(entry)
             continue
-        refusal = _restamp_refusal(entry, old, new, current)
+        refusal = restamp_refusal(entry, old, new, current)
         if refusal is None:
-            evidence = {"from_code_fingerprint": entry["code_fingerprint"], "date": date,
-                        "git_commit": commit if commit is not None else new.get("git_commit"),
-                        "reproduced": f"the {scale}-scale verdict at seed base {new.get('seed_base')}: "
-                                      + ", ".join(REPRODUCED) + " equal before and after the change"}
-            entry = {**entry, "code_fingerprint": new["code_fingerprint"],
-                     "restamped": [*entry.get("restamped", []), evidence]}
+            entry = restamped(entry, new, scale=scale, commit=commit, date=date)
         rows.append({"claim": entry["claim"], "restamped": "no" if refusal else "yes",
                      "reason": refusal or "the verdict reproduced exactly"})
         claims.append(entry)

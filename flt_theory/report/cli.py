@@ -91,11 +91,18 @@ def _backend_options(func):
 @click.option("--record", "record_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Merge each claim's verdict (estimate, CI, wall time, hardware, commit) into this JSON record, "
                    "deciding at the level of the whole catalogue; CLAIMS.md reads flt_theory/report/verdict_record.json.")
+@click.option("--restamp-from", "restamp_from", type=click.Path(dir_okay=False, exists=True), default=None,
+              metavar="BEFORE",
+              help="Run nothing: carry the stale verdicts of --record (default: the package's) over a change of code "
+                   "whose small-scale verdict there reproduces exactly the one in BEFORE (a verdict record written by "
+                   "the code they ran on), and re-decide verdicts decided among another number of claims where no "
+                   "p-value lies between the two levels.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.pass_context
 def check_command(ctx: click.Context, paths: tuple[str, ...], scale: str, seed_base: int, report_dir: str, no_report: bool,
                   store: str | None, fresh: bool, alpha: float, list_only: bool, jobs: int, scheduler: str | None, dask: str | None,
-                  latex_file: str | None, as_json: bool, plan_only: bool = False, record_file: str | None = None) -> None:
+                  latex_file: str | None, as_json: bool, plan_only: bool = False, record_file: str | None = None,
+                  restamp_from: str | None = None) -> None:
     """Run claims (default: every claim of every system) and their negative controls.
 
     PATHS are claim keys (giant-step/norm-law), systems (giant-step), Python files or folders of
@@ -107,6 +114,15 @@ def check_command(ctx: click.Context, paths: tuple[str, ...], scale: str, seed_b
     """
     from .check import resolve_claims, run_check
 
+    if restamp_from is not None:
+        from .carry_over import run_carry_over
+
+        if paths:
+            raise _InputError("PATHS", "--restamp-from carries every stale entry over: give no PATHS")
+        try:
+            ctx.exit(run_carry_over(restamp_from, record=record_file, as_json=as_json))
+        except FLTError as exc:
+            raise _fail(exc) from exc
     try:
         claims = resolve_claims(list(paths))
     except FLTError as exc:

@@ -192,7 +192,8 @@ def _cell(row: dict[str, Any]) -> str:
     time = "time not measured" if entry["seconds"] is None else f"{entry['seconds']:.0f} s"
     where = f"{hw['device']}: {hw['gpu']}" if hw.get("gpu") else f"{hw['cores']} cores, {hw['torch_threads']} torch thread(s)"
     inside = entry.get("in_hypotheses") or "not stated"
-    return (f"**{entry['verdict']}** {_measured_text(entry)}; points inside the hypotheses: {inside}; "
+    marks = ("†" if entry.get("restamped") else "") + ("‡" if entry.get("redecided") else "")
+    return (f"**{entry['verdict']}**{marks} {_measured_text(entry)}; points inside the hypotheses: {inside}; "
             f"{time} ({where}, {entry['created'][:10]})")
 
 
@@ -202,7 +203,10 @@ def record_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[
 
     head = ["Recorded by `flt check PATHS --scale SCALE --record flt_theory/report/verdict_record.json` (decided at "
             "the family-wise level of the whole catalogue). A verdict whose claim or simulation changed since it was "
-            "recorded is marked stale; 'not run' means no run at that scale has been recorded.", ""]
+            "recorded is marked stale; 'not run' means no run at that scale has been recorded. † carried over a change "
+            "of the simulation's code that changed none of its numbers (its small-scale verdict reproduced exactly: "
+            "`flt check --restamp-from`); ‡ re-decided among the catalogue's present number of claims without "
+            "re-running (no p-value between the old and the new level).", ""]
     if record is None:
         return head + ["No verdict is recorded yet."]
     by_scale = {scale: verdict_rows(record, claims, scale) for scale in SCALES}
