@@ -97,6 +97,13 @@ class Param:
         What it is measured in (``"count"``, ``"1"`` for a pure number, ...) and one line of help.
     nullable
         Whether None is a value (a config field whose default is derived from the others).
+    words
+        Words a number parameter also takes (``"theory"``, ``"auto"``: a value derived where it is used); other
+        text is a bad value, not a wrong type.
+
+    >>> eta = Param("eta", minimum=0, exclusive_minimum=True, words=("theory",))
+    >>> eta(" theory"), eta("64"), eta.describe()
+    ('theory', 64.0, "a finite real number > 0 or 'theory'")
     """
 
     name: str
@@ -109,6 +116,7 @@ class Param:
     unit: str = "1"
     help: str = ""
     nullable: bool = field(default=False, repr=False)
+    words: tuple = ()
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
@@ -116,6 +124,7 @@ class Param:
         if self.kind == "choice" and not self.choices:
             raise InvalidParameterError(f"Param {self.name!r} of kind 'choice' needs its choices.")
         object.__setattr__(self, "choices", tuple(self.choices))
+        object.__setattr__(self, "words", tuple(self.words))
 
     @property
     def __name__(self) -> str:  # the runner names a converter by its __name__
@@ -137,7 +146,7 @@ class Param:
         if self.maximum is not None:
             parts.append(f"<= {_number(self.maximum)}")
         what = "an int" if self.kind == "int" else "a finite real number"
-        return what + (" " + " and ".join(parts) if parts else "")
+        return what + (" " + " and ".join(parts) if parts else "") + "".join(f" or {w!r}" for w in self.words)
 
     def _refuse(self, value: Any, caller: str | None, error: type) -> Exception:
         where = f"The {self.name!r} parameter" + (f" of {caller}" if caller else "")
@@ -151,6 +160,11 @@ class Param:
         and ``caller``."""
         if value is None and self.nullable:
             return None
+        if self.words and isinstance(value, str):
+            if value.strip() in self.words:
+                return value.strip()
+            if _parse(value, self.kind) is None:
+                raise self._refuse(value, caller, InvalidParameterError)
         if self.kind in ("str", "choice"):
             if not isinstance(value, str):
                 raise self._refuse(value, caller, InvalidParameterTypeError)

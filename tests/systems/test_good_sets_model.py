@@ -227,3 +227,18 @@ def test_claims_are_registered_with_controls():
         assert claim.the_law.latex() and claim.the_wrong_law.latex() != claim.the_law.latex()
     assert {law.name for law in good_set_laws()} >= {"initial set sizes", "inclusion", "no exit from the highest set",
                                                       "good-set growth"}
+
+
+def test_one_declaration_serves_the_config_the_runner_and_the_command():
+    """:data:`PARAMS` validates the config (with its joint conditions), converts the runner's points and bounds the
+    options of ``flt simulate good-sets``: each refusal names the parameter."""
+    from flt_theory.runner.registry import get_experiment
+    from flt_theory.systems.good_sets.declaration import SYSTEM
+    from flt_theory.systems.good_sets.model import PARAMS, SparseCodingConfig
+
+    with pytest.raises(InvalidParameterError, match="The 'sparsity' parameter of SparseCodingConfig must be <= d = 16"):
+        SparseCodingConfig(d=16, m=4, sparsity=17)
+    with pytest.raises(InvalidParameterError, match="The 'c2' parameter of experiment 'good-sets/initial-counts'"):
+        get_experiment("good-sets/initial-counts").normalize({"d": 32, "m": 8, "c2": -1.0})
+    options = {o.dest: o for o in SYSTEM.simulate.options}
+    assert all(options[k].param is PARAMS[k] for k in ("d", "m", "n", "steps", "sparsity", "sigma0", "lr"))

@@ -47,7 +47,6 @@ from ...compare import (
 from ...compare.result import CheckResult, all_of, make_result
 from ...errors import InvalidParameterError
 from ...runner import experiment
-from ...runner.registry import finite_float, real_in, strict_int
 from ...symbolic import Subspace, Target, leap_index, staircase
 from ...symbolic.law import SYMBOLS, THIS_PROJECT, Law
 from ...symbolic.one_step import student_coefficient
@@ -94,22 +93,12 @@ def target(text: str) -> Target:
     return Target.parse(text)
 
 
-def _eta(value: Any) -> float | str:
-    """``"theory"`` or a finite positive number."""
-    if isinstance(value, str) and value.strip() == "theory":
-        return "theory"
-    number = finite_float(value)
-    if number <= 0:
-        raise ValueError(f"{value!r} is not > 0")
-    return number
-
-
 # ----------------------------------------------------------------------------------------------
 # experiments (batched over seeds; one stored row per point and seed)
 
 
-#: The declared range of kappa (n = ceil(d^kappa) samples per step): beyond 16, n exceeds any machine for d >= 16.
-KAPPA = real_in(0, 16)
+#: The declared parameters (:data:`.model.PARAMS`): each experiment's converters and defaults, the options' bounds.
+P = model.PARAMS
 
 
 def _guard(params: dict[str, Any], seeds: int) -> Any:
@@ -124,9 +113,7 @@ def _guard(params: dict[str, Any], seeds: int) -> Any:
 
 
 @experiment("giant-step/one-step-mass", batched=True, guard=_guard,
-            defaults={"p": 32, "activation": "relu", "eta": "theory", "dtype": "float32"},
-            types={"target": str, "d": strict_int, "kappa": KAPPA, "p": strict_int, "activation": str, "eta": _eta,
-                   "dtype": str})
+            params=P.subset("target", "d", "kappa", "p", "activation", "eta", "dtype", p=32, eta="theory"))
 def one_step_mass(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Mass on V* and excess mass after one giant step, :math:`n = \lceil d^\kappa\rceil`."""
     f = target(params["target"])
@@ -135,16 +122,14 @@ def one_step_mass(params: dict[str, Any], seeds: list[int]) -> list[dict[str, fl
                                     dtype=params["dtype"], seeds=seeds)
 
 
-@experiment("giant-step/norm-growth", batched=True, guard=_guard, defaults={"p": 32},
-            types={"target": str, "d": strict_int, "n": strict_int, "p": strict_int, "eta": finite_float})
+@experiment("giant-step/norm-growth", batched=True, guard=_guard, params=P.subset("target", "d", "n", "p", "eta", p=32))
 def norm_growth(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Mean :math:`\|w_i^1\|^2 - 1` after one step of size ``eta`` on ``n`` samples."""
     return model.norm_growth_rows(target(params["target"]), d=params["d"], n=params["n"], p=params["p"],
                                   eta=params["eta"], seeds=seeds)
 
 
-@experiment("giant-step/spike", batched=True, guard=_guard, defaults={"directions": 2},
-            types={"target": str, "d": strict_int, "kappa": KAPPA, "p": strict_int, "directions": strict_int})
+@experiment("giant-step/spike", batched=True, guard=_guard, params=P.subset("target", "d", "kappa", "p", "directions"))
 def spike(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Outlier ratios :math:`s_k/s_{k+1}` and the top-:math:`k` right singular subspaces (seen from :math:`V^*`)
     of :math:`W^1 - W^0`, :math:`k = 1..` ``directions`` (at most the target's rank)."""
@@ -156,9 +141,8 @@ def spike(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
                             directions=params["directions"], seeds=seeds)
 
 
-@experiment("giant-step/staircase", batched=True, guard=_guard, defaults={"activation": "relu"},
-            types={"target": str, "d": strict_int, "n": strict_int, "p": strict_int, "eta": finite_float,
-                   "steps": strict_int, "activation": str})
+@experiment("giant-step/staircase", batched=True, guard=_guard,
+            params=P.subset("target", "d", "n", "p", "eta", "steps", "activation"))
 def staircase_moments(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Second moments :math:`M_t` of the normalised overlaps after steps :math:`t = 0..T` (student ``activation``)."""
     return model.staircase_rows(target(params["target"]), d=params["d"], n=params["n"], p=params["p"],
@@ -166,10 +150,7 @@ def staircase_moments(params: dict[str, Any], seeds: list[int]) -> list[dict[str
 
 
 @experiment("giant-step/second-layer", batched=True, guard=_guard,
-            defaults={"ridge": 1e-4, "n_ridge": 16384, "n_test": 8192, "activation": "relu"},
-            types={"target": str, "d": strict_int, "n": strict_int, "p": strict_int, "eta": finite_float,
-                   "steps": strict_int, "ridge": finite_float, "n_ridge": strict_int, "n_test": strict_int,
-                   "activation": str})
+            params=P.subset("target", "d", "n", "p", "eta", "steps", "ridge", "n_ridge", "n_test", "activation"))
 def second_layer(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Test error of a ridge second layer after ``steps`` giant steps (student ``activation``)."""
     return model.second_layer_rows(target(params["target"]), d=params["d"], n=params["n"], p=params["p"],
@@ -671,18 +652,18 @@ SYSTEM = System(
         options=(
             Option(name="target", argument=True, help="Target f*(z1, ..., zr) (or give --links)."),
             Option(name="links", help="Separable target sum_k S_k(z_k): semicolon-separated 1-D links in z (instead of TARGET)."),
-            Option(name="d", kind="ints", required=True, minimum=1, help="Input dimension(s), comma-separated: 32,64,128."),
-            Option(name="kappa", kind="floats", required=True, minimum=0, maximum=16, help="Sample exponent(s) kappa, n = ceil(d^kappa) per step."),
-            Option(name="p", kind="int", default=64, help="Width p (even: symmetric initialisation)."),
-            Option(name="eta", kind="eta", default="theory",
-                   help="Step size: a number > 0, or 'theory' = p d^((l-1)/2) with l the leap index."),
-            Option(name="steps", kind="int", default=1, minimum=1, maximum=64, help="Number of giant steps T."),
+            Option.of(P["d"], grid=True, required=True, help="Input dimension(s), comma-separated: 32,64,128."),
+            Option.of(P["kappa"], grid=True, required=True, help="Sample exponent(s) kappa, n = ceil(d^kappa) per step."),
+            # the width's bound is checked through its declaration, as the even width is: one line '--p: ...'
+            Option.of(P["p"], default=64, minimum=None),
+            Option.of(P["eta"], kind="eta", default="theory"),
+            Option.of(P["steps"], default=1, minimum=1),  # the simulation measures after each step: at least one
             Option(name="seeds", kind="int", default=4, minimum=1, help="Independent runs (seeds 0..S-1)."),
-            Option(name="activation", default="relu", help="Student activation, a 1-D function of z."),
-            Option(name="ridge", kind="float", default=None, minimum=0, maximum=1e12,
-                   help="Fit the second layer by ridge with this lambda after the last step and report its test error."),
+            Option.of(P["activation"]),
+            Option.of(P["ridge"], default=None,
+                      help="Fit the second layer by ridge with this lambda after the last step and report its test error."),
             DEVICE_OPTION,
-            Option(name="dtype", kind="choice", choices=("float32", "float64"), default="float32", help="Floating-point type."),
+            Option.of(P["dtype"]),
         ),
         run=simulate_document,
         table=simulate_table,

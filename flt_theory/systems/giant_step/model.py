@@ -33,9 +33,35 @@ import torch
 
 from ...numeric import giant_steps, norm_growth, overlaps, subspace_mass
 from ...numeric.backend import to_numpy
+from ...runner.params import Param, Params
 from ...symbolic import Target
 
-__all__ = ["norm_growth_rows", "one_step_mass_rows", "second_layer_rows", "spike_rows", "staircase_rows"]
+__all__ = ["PARAMS", "norm_growth_rows", "one_step_mass_rows", "second_layer_rows", "spike_rows",
+           "staircase_rows"]
+
+
+#: The parameters of the system's experiments, declared once: the runner's ``giant-step/...`` experiments
+#: (converters; each takes its subset and defaults) and ``flt simulate giant-step`` (options and bounds) read them.
+#: The joint conditions (``directions`` at most the target's rank, an even width for ``flt simulate``, the memory and
+#: time of a point) stay with their experiments and command.
+PARAMS = Params(
+    Param("target", "str", help="Target f*(z1, ..., zr)."),
+    Param("d", "int", minimum=1, unit="count", help="Input dimension d."),
+    Param("kappa", "float", minimum=0, maximum=16, help="Sample exponent kappa, n = ceil(d^kappa) per step "
+                                                        "(beyond 16, n exceeds any machine for d >= 16)."),
+    Param("n", "int", minimum=1, unit="count", help="Fresh samples per giant step."),
+    Param("p", "int", minimum=2, unit="count", help="Width p (even: symmetric initialisation)."),
+    Param("activation", "str", default="relu", help="Student activation, a 1-D function of z."),
+    Param("eta", minimum=0, exclusive_minimum=True, words=("theory",),  # theory: Dandi et al. 2023, arXiv 2305.18270
+          help="Step size: a number > 0, or 'theory' = p d^((l-1)/2) with l the leap index."),
+    Param("dtype", "choice", choices=("float32", "float64"), default="float32", help="Floating-point type."),
+    Param("directions", "int", minimum=1, default=2, unit="count",
+          help="Top singular directions of W^1 - W^0 recorded (at most the target's rank)."),
+    Param("steps", "int", minimum=0, maximum=64, unit="steps", help="Number of giant steps T."),
+    Param("ridge", "float", minimum=0, maximum=1e12, default=1e-4, help="Ridge lambda of the second layer."),
+    Param("n_ridge", "int", minimum=1, default=16384, unit="count", help="Fresh samples that fit the second layer."),
+    Param("n_test", "int", minimum=1, default=8192, unit="count", help="Fresh samples that test the second layer."),
+)
 
 
 def one_step_mass_rows(target: Target, *, d: int, n: int, p: int, eta: float | str, leap_index: int, activation: str,

@@ -28,6 +28,7 @@ from ...numeric import giant_steps, overlaps, subspace_mass
 from ...numeric.backend import to_numpy
 from ...symbolic import Target, leap_index, one_step_subspace, staircase
 from ...symbolic.target import MAX_POLYNOMIAL_TERMS, polynomial_degree_bound
+from .model import PARAMS
 
 __all__ = ["MAX_SAMPLE_ENTRIES", "MAX_WEIGHT_ENTRIES", "load_target", "measure_mass", "samples_for", "simulate",
            "simulate_document", "simulate_table"]
@@ -173,10 +174,13 @@ def _guard_simulation_size(ds: Sequence[int], kappas: Sequence[float], p: int, s
 def simulate_document(*, target: str | None = None, links: str | None = None, d: Sequence[int], kappa: Sequence[float],
                       p: int = 64, eta: float | str = "theory", steps: int = 1, seeds: int = 4, activation: str = "relu",
                       ridge: float | None = None, device: str = "auto", dtype: str = "float32") -> dict[str, Any]:
-    """What ``flt simulate giant-step`` prints with ``--json`` (bad input raises an FLTError naming the option)."""
+    """What ``flt simulate giant-step`` prints with ``--json`` (bad input raises an FLTError naming the option): the
+    declared ranges first (:data:`.model.PARAMS`), then the joint conditions."""
     from ...numeric import Activation, NonFiniteError, resolve_device
 
-    if p < 2 or p % 2:
+    PARAMS.check_flags({k: v for k, v in dict(d=d, kappa=kappa, p=p, eta=eta, steps=steps, activation=activation,
+                                              ridge=ridge, dtype=dtype).items() if v is not None}, "simulate_document")
+    if p % 2:
         raise InvalidParameterError(
             f"--p: expected an even integer >= 2 (the symmetric initialisation pairs neuron i with p/2+i); got {p}")
     f = load_target(target, links)

@@ -47,12 +47,11 @@ from ...compare.result import CheckResult, all_of, fmt, fmt_ci, make_result
 from ...numeric.backend import to_numpy
 from ...runner import experiment
 from ...runner.cost import Cost
-from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
 from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import ladder_by
 from .laws import EXITS_LHS, LARGE_D, LARGE_D_READING, SETS, SOURCE, good_set_laws, linear_accuracy, tie_probability
-from .model import train_sparse_coding
+from .model import PARAMS, train_sparse_coding
 
 __all__ = ["SIZES", "SYSTEM", "exit_ladder", "hypothesis_values"]
 
@@ -83,10 +82,12 @@ def _column(kind: str) -> str:
 # ----------------------------------------------------------------------------------------------
 # experiments
 
+#: The declared parameters (:data:`.model.PARAMS`): each experiment's converters and defaults, the options' bounds.
+P = PARAMS
+
 
 @experiment("good-sets/initial-counts", cost=Cost(memory="8*seeds*m*d", work="seeds*m*d"),
-            batched=True, defaults={"c1": C1, "c2": C2, "sparsity": SPARSITY},
-            types={"d": strict_int, "m": strict_int, "c1": finite_float, "c2": finite_float, "sparsity": strict_int})
+            batched=True, params=P.subset("d", "m", "c1", "c2", "sparsity", c1=C1, c2=C2, sparsity=SPARSITY))
 def initial_counts(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r""":math:`\sum_j|S_{j,\text{sure}}^0|` and :math:`\sum_j|S_{j,\text{pot}}^0|` at initialisation."""
     res = train_sparse_coding(seeds, d=params["d"], m=params["m"], sparsity=params["sparsity"], sigma0=SIGMA0, steps=0, n=1,
@@ -100,8 +101,7 @@ def _sigma1(m: int, d: int) -> float:
 
 
 @experiment("good-sets/early-phase", cost=Cost(memory="8*seeds*m*d + 8*seeds*n*d + 8*seeds*n*m", work="1e6*steps + steps*seeds*n*m*d"),
-            batched=True, defaults={"lr_ratio": LR_RATIO},
-            types={"d": strict_int, "m": strict_int, "n": strict_int, "steps": strict_int, "lr_ratio": finite_float})
+            batched=True, params=P.subset("d", "m", "n", "steps", "lr_ratio", lr_ratio=LR_RATIO))
 def early_phase(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""The early phase (module docstring): transition counts, inclusion violations, set sizes, and
     the mean slope of the good neurons' coordinate :math:`\langle w_i^{(t)}, M_j\rangle\operatorname{sign}w^*_j`
@@ -141,8 +141,7 @@ def early_phase(params: dict[str, Any], seeds: list[int]) -> list[dict[str, floa
 
 
 @experiment("good-sets/trained", cost=Cost(memory="8*seeds*m*d + 8*seeds*n*d + 8*seeds*n*m", work="1e6*steps + steps*seeds*n*m*d"),
-            batched=True,
-            types={"d": strict_int, "m": strict_int, "n": strict_int, "steps": strict_int, "sigma0": finite_float})
+            batched=True, params=P.subset("d", "m", "n", "steps", "sigma0"))
 def trained(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Full training: test accuracy of the net and of the linear model :math:`\operatorname{sign}\langle Mw^*, x\rangle`."""
     res = train_sparse_coding(seeds, d=params["d"], m=params["m"], sparsity=SPARSITY, sigma0=params["sigma0"], lr=TRAINED_LR,
@@ -424,7 +423,10 @@ def simulate_document(*, d: int = 32, m: int = 256, n: int = 2048, steps: int = 
                       sigma0: float = SIGMA0, lr: float | None = None, seeds: int = 2, device: str = "auto") -> dict[str, Any]:
     r"""Per step and seed: sizes of :math:`S_\text{sure}` and :math:`S_\text{pot}` (summed over features), entries
     into and exits from :math:`S_\text{sure}`; per seed at the end: accuracy of the net and of the linear model.
-    Default step size: the early phase's :math:`30\sigma_1`, :math:`\sigma_1 = 0.01/(m\sqrt d)`."""
+    Default step size: the early phase's :math:`30\sigma_1`, :math:`\sigma_1 = 0.01/(m\sqrt d)`. The declared ranges
+    (:data:`.model.PARAMS`) are checked before anything runs (a refusal names the option)."""
+    P.check_flags({"d": d, "m": m, "n": n, "steps": steps, "sparsity": sparsity, "sigma0": sigma0,
+                   **({} if lr is None else {"lr": lr})}, "simulate_document")
     sigma1 = _sigma1(m, d)
     res = train_sparse_coding(seeds, d=d, m=m, sparsity=sparsity, sigma0=sigma0, sigma1=sigma1,
                               lr=LR_RATIO * sigma1 if lr is None else lr, steps=steps, n=n, n_test=2048,
@@ -475,13 +477,13 @@ SYSTEM = System(
               "S_pot summed over features, the net entries into and exits from S_sure, and at the last step the test "
               "accuracy of the network and of the linear model sign<Mw*, x>."),
         options=(
-            Option(name="d", kind="int", default=32, minimum=2, help="Input dimension."),
-            Option(name="m", kind="int", default=256, minimum=1, help="Number of neurons."),
-            Option(name="n", kind="int", default=2048, minimum=1, help="Training samples."),
-            Option(name="steps", kind="int", default=150, minimum=0, maximum=100000, help="GD steps."),
-            Option(name="sparsity", kind="int", default=SPARSITY, minimum=1, help="Nonzeros of z (odd: no ties in y)."),
-            Option(name="sigma0", kind="float", default=SIGMA0, minimum=0, help="Input noise level sigma_0."),
-            Option(name="lr", kind="float", default=None, minimum=0, help="Step size (default 30 sigma_1)."),
+            Option.of(P["d"], default=32),
+            Option.of(P["m"], default=256),
+            Option.of(P["n"], default=2048),
+            Option.of(P["steps"], default=150, maximum=100000),
+            Option.of(P["sparsity"], default=SPARSITY, help="Nonzeros s of z (odd: no ties in y). [count]"),
+            Option.of(P["sigma0"], default=SIGMA0),
+            Option.of(P["lr"], default=None, help="GD step size (default 30 sigma_1)."),
             Option(name="seeds", kind="int", default=2, minimum=1, maximum=1000, help="Independent runs."),
             DEVICE_OPTION,
         ),

@@ -82,12 +82,15 @@ from dataclasses import dataclass
 
 import torch
 
-from ..._validation import check_int, check_real
+from ..._validation import check_int
 from ...errors import InvalidParameterError
 from ...numeric.backend import check_finite, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds, seeded_normal, teacher_directions
+from ...runner.params import Param, Params
 
 __all__ = [
+    "BASES",
+    "PARAMS",
     "SCALES",
     "THRESHOLD_RULES",
     "TRANSITION_KINDS",
@@ -108,6 +111,36 @@ __all__ = [
 SCALES = ("global", "neuron")
 #: Threshold schedules (module docstring).
 THRESHOLD_RULES = ("mean-abs", "norm")
+#: Coding matrices :math:`M`: a Haar rotation or the identity.
+BASES = ("random", "identity")
+
+#: The parameters of a run, declared once: :class:`SparseCodingConfig` (validation, in :func:`train_sparse_coding`),
+#: the runner's ``good-sets/initial-counts``, ``early-phase`` and ``trained`` (converters; each takes its subset)
+#: and ``flt simulate good-sets`` (options and bounds) read them. Ranges a value must lie in whatever the others are;
+#: the joint conditions (``sparsity <= d``, ``c1 > c2``) stay with the config.
+PARAMS = Params(
+    Param("d", "int", minimum=2, unit="count", help="Input dimension d."),
+    Param("m", "int", minimum=1, unit="count", help="Number of neurons m."),
+    Param("sparsity", "int", minimum=1, default=None, nullable=True, unit="count",
+          help="Nonzeros s of z (odd: no ties in y; default 2 floor(sqrt(d)/4) + 1)."),
+    Param("sigma0", "float", minimum=0, default=0.1, unit="units of x", help="Input noise level sigma_0."),
+    Param("sigma1", "float", minimum=0, exclusive_minimum=True, default=None, nullable=True,
+          help="Initialisation scale sigma_1 (default 1/(m sqrt(d)))."),
+    Param("lr", "float", minimum=0, exclusive_minimum=True, default=0.02, help="GD step size."),
+    Param("steps", "int", minimum=0, default=100, unit="steps", help="GD steps."),
+    Param("n", "int", minimum=1, default=2048, unit="count", help="Training samples."),
+    Param("n_test", "int", minimum=1, default=4096, unit="count", help="Test samples."),
+    Param("threshold", "float", minimum=0, default=2.5, help="Threshold factor beta of the schedule."),
+    Param("threshold_rule", "choice", choices=THRESHOLD_RULES, default="mean-abs", help="Threshold schedule."),
+    Param("smoothing", "float", minimum=0, default=0.0, help="Smoothing rho of the ReLU (0: plain ReLU)."),
+    Param("c1", "float", minimum=0, exclusive_minimum=True, default=2.5, help="Set constant c_1 (> c_2)."),
+    Param("c2", "float", minimum=0, default=0.5, help="Set constant c_2."),
+    Param("scale", "choice", choices=SCALES, default="neuron", help="The scale sigma_3 of the sets."),
+    Param("basis", "choice", choices=BASES, default="random", help="Coding matrix M: a Haar rotation or the identity."),
+    Param("spread", "float", minimum=0, maximum=0.99, default=0.0, help="Spread of |w*_j| around 1."),
+    Param("lr_ratio", "float", minimum=0, exclusive_minimum=True, unit="units of sigma_1",
+          help="Step size in units of sigma_1."),
+)
 #: Kinds of rows of the transition record, in the order of their codes 0, 1, ...
 TRANSITION_KINDS = (
     "enter-sure",
@@ -131,29 +164,52 @@ def default_sparsity(d: int) -> int:
     return min(d, 2 * int(math.isqrt(d) // 4) + 1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SparseCodingConfig:
-    """Everything that determines a :func:`train_sparse_coding` run (with the seeds)."""
+    r"""Everything that determines a :func:`train_sparse_coding` run (with the seeds), validated through
+    :data:`PARAMS`, whose defaults it takes (keyword-only); ``sparsity defaults to :func:`default_sparsity` and ``sigma1`` to
+    :math:`1/(m\sqrt d)`. Joint conditions: ``sparsity <= d``, ``c1 > c2``.
+
+    >>> SparseCodingConfig(d=16, m=4).sparsity, SparseCodingConfig(d=16, m=4).sigma1
+    (3, 0.0625)
+    >>> SparseCodingConfig(d=16, m=4, c1=0.5, c2=0.5)
+    Traceback (most recent call last):
+    ...
+    flt_theory.errors.InvalidParameterError: The 'c1' parameter of SparseCodingConfig must be > c2 = 0.5. Got 0.5 instead.
+    """
 
     d: int
     m: int
-    sparsity: int
-    sigma0: float
-    sigma1: float
-    lr: float
-    steps: int
-    n: int
-    n_test: int
-    threshold: float
-    threshold_rule: str
-    smoothing: float
-    c1: float
-    c2: float
-    scale: str
-    basis: str
-    spread: float
-    device: str
-    dtype: str
+    sparsity: int | None = PARAMS["sparsity"].default
+    sigma0: float = PARAMS["sigma0"].default
+    sigma1: float | None = PARAMS["sigma1"].default
+    lr: float = PARAMS["lr"].default
+    steps: int = PARAMS["steps"].default
+    n: int = PARAMS["n"].default
+    n_test: int = PARAMS["n_test"].default
+    threshold: float = PARAMS["threshold"].default
+    threshold_rule: str = PARAMS["threshold_rule"].default
+    smoothing: float = PARAMS["smoothing"].default
+    c1: float = PARAMS["c1"].default
+    c2: float = PARAMS["c2"].default
+    scale: str = PARAMS["scale"].default
+    basis: str = PARAMS["basis"].default
+    spread: float = PARAMS["spread"].default
+    device: str = "cpu"
+    dtype: str = "float32"
+
+    def __post_init__(self) -> None:
+        PARAMS.validate(self)
+        where = type(self).__name__
+        if self.sparsity is None:
+            object.__setattr__(self, "sparsity", default_sparsity(self.d))
+        elif self.sparsity > self.d:
+            raise InvalidParameterError(f"The 'sparsity' parameter of {where} must be <= d = {self.d}. "
+                                        f"Got {self.sparsity} instead.")
+        if self.sigma1 is None:
+            object.__setattr__(self, "sigma1", 1.0 / (self.m * math.sqrt(self.d)))
+        if not self.c1 > self.c2:
+            raise InvalidParameterError(f"The 'c1' parameter of {where} must be > c2 = {self.c2:g}. Got {self.c1:g} instead.")
 
 
 @dataclass(frozen=True, eq=False)
@@ -271,8 +327,7 @@ def coding_matrix(
     True
     """
     d = check_int(d, "d", minimum=1, caller="coding_matrix")
-    if basis not in ("random", "identity"):
-        raise InvalidParameterError(f"The 'basis' parameter of coding_matrix must be 'random' or 'identity'. Got {basis!r} instead.")
+    basis = PARAMS["basis"].check(basis, "coding_matrix")
     return teacher_directions(seeds, d, d, basis="canonical" if basis == "identity" else "random", device=device, dtype=dtype)
 
 
@@ -287,7 +342,7 @@ def label_weights(
     [[1.0, 1.0, 1.0, 1.0, 1.0]]
     """
     d = check_int(d, "d", minimum=1, caller="label_weights")
-    spread = check_real(spread, "spread", minimum=0.0, maximum=0.99, caller="label_weights")
+    spread = PARAMS["spread"].check(spread, "label_weights")
     signs = torch.sign(seeded_normal(seeds, (d,), "w_star", device=device, dtype=dtype))
     signs = torch.where(signs == 0, torch.ones_like(signs), signs)
     if spread == 0.0:
@@ -316,10 +371,9 @@ def sparse_coding_data(
     (torch.Size([1, 5, 8]), [[3.0, 3.0, 3.0, 3.0, 3.0]])
     """
     seeds = as_seeds(seeds)
-    n = check_int(n, "n", minimum=1, caller="sparse_coding_data")
+    n, sigma0 = PARAMS.check(dict(n=n, sigma0=sigma0), "sparse_coding_data").values()
     d = M.shape[-1]
     sparsity = check_int(sparsity, "sparsity", minimum=1, maximum=d, caller="sparse_coding_data")
-    sigma0 = check_real(sigma0, "sigma0", minimum=0.0, caller="sparse_coding_data")
     if M.shape != (len(seeds), d, d) or w_star.shape != (len(seeds), d):
         raise InvalidParameterError(
             f"M must have shape (seeds, d, d) and w_star (seeds, d) for {len(seeds)} seeds. "
@@ -449,31 +503,15 @@ def train_sparse_coding(
     >>> res.sure_sizes.shape, res.transitions.shape[1], res.test_accuracy.shape
     (torch.Size([4, 2, 16]), 5, torch.Size([2]))
     """
-    caller = "train_sparse_coding"
     seeds = as_seeds(seeds)
-    d = check_int(d, "d", minimum=2, caller=caller)
-    m = check_int(m, "m", minimum=1, caller=caller)
-    sparsity = default_sparsity(d) if sparsity is None else check_int(sparsity, "sparsity", minimum=1, maximum=d, caller=caller)
-    sigma0 = check_real(sigma0, "sigma0", minimum=0.0, caller=caller)
-    sigma1 = 1.0 / (m * math.sqrt(d)) if sigma1 is None else check_real(sigma1, "sigma1", minimum=0.0, strict_minimum=True, caller=caller)
-    lr = check_real(lr, "lr", minimum=0.0, strict_minimum=True, caller=caller)
-    steps = check_int(steps, "steps", minimum=0, caller=caller)
-    n = check_int(n, "n", minimum=1, caller=caller)
-    n_test = check_int(n_test, "n_test", minimum=1, caller=caller)
-    threshold = check_real(threshold, "threshold", minimum=0.0, caller=caller)
-    smoothing = check_real(smoothing, "smoothing", minimum=0.0, caller=caller)
-    c2 = check_real(c2, "c2", minimum=0.0, caller=caller)
-    c1 = check_real(c1, "c1", minimum=c2, strict_minimum=True, caller=caller)
-    spread = check_real(spread, "spread", minimum=0.0, maximum=0.99, caller=caller)
-    if threshold_rule not in THRESHOLD_RULES:
-        raise InvalidParameterError(
-            f"The 'threshold_rule' parameter of {caller} must be one of {THRESHOLD_RULES}. Got {threshold_rule!r} instead."
-        )
-    if scale not in SCALES:
-        raise InvalidParameterError(f"The 'scale' parameter of {caller} must be one of {SCALES}. Got {scale!r} instead.")
     dev, dt = resolve_device(device), resolve_dtype(dtype)
-    config = SparseCodingConfig(d, m, sparsity, sigma0, sigma1, lr, steps, n, n_test, threshold, threshold_rule,
-                                smoothing, c1, c2, scale, basis, spread, str(dev), str(dt).removeprefix("torch."))
+    config = SparseCodingConfig(d=d, m=m, sparsity=sparsity, sigma0=sigma0, sigma1=sigma1, lr=lr, steps=steps, n=n,
+                                n_test=n_test, threshold=threshold, threshold_rule=threshold_rule, smoothing=smoothing,
+                                c1=c1, c2=c2, scale=scale, basis=basis, spread=spread, device=str(dev),
+                                dtype=str(dt).removeprefix("torch."))
+    d, m, sparsity, sigma0, sigma1, lr = config.d, config.m, config.sparsity, config.sigma0, config.sigma1, config.lr
+    steps, n, n_test, threshold, smoothing = config.steps, config.n, config.n_test, config.threshold, config.smoothing
+    c1, c2, spread = config.c1, config.c2, config.spread
 
     M = coding_matrix(seeds, d, basis=basis, device=dev, dtype=dt)
     w_star = label_weights(seeds, d, spread=spread, device=dev, dtype=dt)

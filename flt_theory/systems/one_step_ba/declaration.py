@@ -33,12 +33,11 @@ from ...compare import check_at_least, check_at_most, mean_ci
 from ...compare.result import CheckResult, all_of, make_result, within
 from ...runner import experiment
 from ...runner.cost import Cost
-from ...runner.registry import finite_float, strict_int
 from ...symbolic.law import THIS_PROJECT, Law
 from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField, SimulateCommand, System
 from . import model
 from .laws import BA, LARGE_PSI, hermite_parts, one_step_laws
-from .simulate import parse_ridge, simulate_document, simulate_table
+from .simulate import simulate_document, simulate_table
 
 __all__ = ["SIZES", "SYSTEM", "compare_alignment", "compare_risk"]
 
@@ -59,22 +58,19 @@ SCALES = tuple(SIZES)
 ALIGNMENT_TOLERANCE = 0.03
 
 
-def _ridge(value: Any) -> str:
-    return str(parse_ridge(value))
+#: The declared parameters (:data:`.model.PARAMS`): the experiment's converters and defaults, the options' bounds.
+P = model.PARAMS
 
 
 @experiment("one-step-ba/risk", cost=Cost(memory="8*seeds*d*d + 16*seeds*psi*d*d + 8*seeds*n_test*d + 8*seeds*n_validation*d",
                  work="seeds*d*d*d + seeds*psi*d*d*d + seeds*n_test*d*d + seeds*n_validation*d*d"),
             batched=True,
-            defaults={"target": TARGET, "activation": ACTIVATION, "ridge": "auto", "noise": 0.0, "n_test": 4096,
-                      "n_validation": 2048},
-            types={"target": str, "activation": str, "d": strict_int, "psi": finite_float, "eta_tilde": finite_float,
-                   "ridge": _ridge, "noise": finite_float, "n_test": strict_int, "n_validation": strict_int})
+            params=P.subset("target", "activation", "d", "psi", "eta_tilde", "ridge", "noise", "n_test", "n_validation",
+                            target=TARGET, activation=ACTIVATION, n_test=4096))
 def risk(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Test risk after one step of size :math:`\tilde\eta\sqrt N` and a ridge readout; linear ridge risk; spike alignment."""
-    ridge = params["ridge"] if params["ridge"] == "auto" else float(params["ridge"])
     return model.risk_rows(seeds, params["target"], eta_tilde=params["eta_tilde"], d=params["d"], psi=params["psi"],
-                           activation=params["activation"], ridge=ridge, noise=params["noise"],
+                           activation=params["activation"], ridge=params["ridge"], noise=params["noise"],
                            n_test=params["n_test"], n_validation=params["n_validation"])
 
 
@@ -230,16 +226,14 @@ SYSTEM = System(
               "eta_tilde (0 = random features), tuned linear ridge risk, spike alignment with beta*, and "
               "||P_>1 f*||^2."),
         options=(
-            Option(name="target", default="tanh", help="Target link sigma* (a 1-D function of z)."),
-            Option(name="activation", default="tanh", help="Student activation sigma."),
-            Option(name="d", kind="int", default=128, minimum=2, help="Input dimension d = width N."),
-            Option(name="psi", kind="float", default=4.0, minimum=0, help="n/d for the step and for the ridge."),
-            Option(name="eta-tilde", kind="floats", default=(0.0, 1.0, 2.0, 4.0), minimum=0, maximum=1e6,
-                   help="Step sizes eta_tilde (0 = random features), comma-separated."),
-            Option(name="ridge", default="auto", help="Ridge lambda > 0, or 'auto' (tuned on a fresh validation batch)."),
+            *(Option.of(P[name]) for name in ("target", "activation")),
+            Option.of(P["d"], default=128),
+            Option.of(P["psi"], default=4.0),
+            Option.of(P["eta_tilde"], grid=True, default=(0.0, 1.0, 2.0, 4.0),
+                      help="Step sizes eta_tilde (0 = random features), comma-separated."),
+            Option.of(P["ridge"], kind="str"),  # a word or a number: checked through its declaration
             Option(name="seeds", kind="int", default=4, minimum=1, help="Independent runs (seeds 0..K-1)."),
-            Option(name="noise", kind="float", default=0.0, minimum=0, help="Label noise sigma_epsilon."),
-            Option(name="n-test", kind="int", default=8192, minimum=16, help="Fresh test points."),
+            *(Option.of(P[name]) for name in ("noise", "n_test")),
             DEVICE_OPTION,
         ),
         run=simulate_document,

@@ -55,18 +55,38 @@ from dataclasses import dataclass
 
 import torch
 
-from ..._validation import check_int, check_real
-from ...errors import InvalidParameterError, InvalidParameterTypeError
+from ...errors import InvalidParameterTypeError
 from ...numeric.activation import Activation, as_activation
 from ...numeric.backend import check_finite, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds, gaussian_chunks, seeded_normal, teacher_directions
 from ...numeric.teacher import Teacher
+from ...runner.params import Param, Params
 from ...symbolic.target import Target
 
-__all__ = ["RIDGE_GRID", "OneStepConfig", "OneStepResult", "one_step_ba", "ridge_solutions", "risk_rows"]
+__all__ = ["PARAMS", "RIDGE_GRID", "OneStepConfig", "OneStepResult", "one_step_ba", "ridge_solutions",
+           "risk_rows"]
 
 #: Ridge penalties :math:`\lambda` tried by ``ridge="auto"`` (log-spaced, :math:`10^{-6}` to :math:`10^{2}`).
 RIDGE_GRID = tuple(10.0 ** (k / 2) for k in range(-12, 5))
+
+
+#: The parameters of the system, declared once: the runner's ``one-step-ba/risk`` (converters and defaults; the
+#: experiment's own ``n_test``), ``flt simulate one-step-ba`` (options and bounds) and :func:`one_step_ba` read them.
+PARAMS = Params(
+    Param("target", "str", default="tanh", help="Target link sigma* (a 1-D function of z)."),
+    Param("activation", "str", default="tanh", help="Student activation sigma."),
+    Param("d", "int", minimum=2, maximum=8192, unit="count", help="Input dimension d = width N."),
+    Param("psi", "float", minimum=0, exclusive_minimum=True, help="n/d for the step and for the ridge."),
+    Param("eta_tilde", "float", minimum=0, maximum=1e6,
+          help="Step size eta_tilde: eta = eta_tilde sqrt(N) (0 = random features)."),
+    Param("ridge", minimum=0, exclusive_minimum=True, default="auto", words=("auto",),
+          help="Ridge lambda > 0, or 'auto' (tuned on a fresh validation batch)."),
+    Param("noise", "float", minimum=0, default=0.0, help="Label noise sigma_epsilon."),
+    Param("n_test", "int", minimum=16, default=8192, unit="count", help="Fresh test points."),
+    Param("n_validation", "int", minimum=16, default=2048, unit="count", help="Fresh points that choose lambda."),
+    Param("width", "int", minimum=1, maximum=16384, default=None, nullable=True, unit="count",
+          help="Width N of the first layer (default d)."),
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -120,23 +140,16 @@ class OneStepResult:
     update_norm: torch.Tensor
 
 
-def _positive_sequence(values: float | Sequence[float], name: str) -> tuple[float, ...]:
+def _step_sizes(values: float | Sequence[float]) -> tuple[float, ...]:
+    r"""The step sizes :math:`\tilde\eta` (one or a non-empty sequence), each checked through its declaration."""
     if isinstance(values, (int, float)) and not isinstance(values, bool):
         values = (values,)
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or len(values) == 0:
         raise InvalidParameterTypeError(
-            f"The {name!r} parameter of one_step_ba must be a number >= 0 or a non-empty sequence of them. "
-            f"Got {values!r} instead."
+            f"The 'eta_tilde' parameter of one_step_ba must be {PARAMS['eta_tilde'].describe()} or a non-empty "
+            f"sequence of them. Got {values!r} instead."
         )
-    return tuple(check_real(v, name, minimum=0.0, caller="one_step_ba") for v in values)
-
-
-def _ridge_option(ridge: float | str) -> float | str:
-    if isinstance(ridge, str):
-        if ridge.strip() == "auto":
-            return "auto"
-        raise InvalidParameterError(f"The 'ridge' parameter of one_step_ba must be 'auto' or a number > 0. Got {ridge!r} instead.")
-    return check_real(ridge, "ridge", minimum=0.0, strict_minimum=True, caller="one_step_ba")
+    return tuple(PARAMS["eta_tilde"].check(v, "one_step_ba") for v in values)
 
 
 def ridge_solutions(gram: torch.Tensor, rhs: torch.Tensor, penalties: torch.Tensor) -> torch.Tensor:
@@ -222,17 +235,13 @@ def one_step_ba(
             f"The 'target' parameter of one_step_ba must be a single-index Target (rank 1) or a link string. "
             f"Got {target!r} instead."
         )
-    d = check_int(d, "d", minimum=2, maximum=8192, caller="one_step_ba")
-    psi = check_real(psi, "psi", minimum=0.0, strict_minimum=True, caller="one_step_ba")
-    etas = _positive_sequence(eta_tilde, "eta_tilde")
-    width = d if width is None else check_int(width, "width", minimum=1, maximum=16384, caller="one_step_ba")
+    sizes = PARAMS.check(dict(d=d, psi=psi, width=width, ridge=ridge, noise=noise, n_test=n_test,
+                              n_validation=n_validation), "one_step_ba")
+    etas = _step_sizes(eta_tilde)
     act = as_activation(activation)
-    cfg = OneStepConfig(
-        d=d, psi=psi, eta_tilde=etas, width=width, activation=act, ridge=_ridge_option(ridge),
-        noise=check_real(noise, "noise", minimum=0.0, caller="one_step_ba"),
-        n_test=check_int(n_test, "n_test", minimum=16, caller="one_step_ba"),
-        n_validation=check_int(n_validation, "n_validation", minimum=16, caller="one_step_ba"),
-    )
+    d = sizes["d"]
+    width = d if width is None else sizes["width"]
+    cfg = OneStepConfig(eta_tilde=etas, activation=act, **{**sizes, "width": width})
     seeds = as_seeds(seeds)
     dev, dt = resolve_device(device), resolve_dtype(dtype)
     S, N, n = len(seeds), width, cfg.n

@@ -19,22 +19,21 @@ from ..._text import json_ready, table
 from ...compare import mean_ci
 from ...errors import FLTError, InvalidParameterError
 from .laws import NOISE, PSI, p_gt1_norm2, spike_alignment_law
-from .model import one_step_ba
+from .model import PARAMS, one_step_ba
 
 __all__ = ["parse_ridge", "simulate_document", "simulate_table"]
 
 
 def parse_ridge(text: str | float) -> float | str:
-    """``"auto"`` or a number > 0 (the ``--ridge`` option)."""
-    if isinstance(text, str) and text.strip() == "auto":
-        return "auto"
+    """``"auto"`` or a number > 0 (the ``--ridge`` option, as declared in :data:`.model.PARAMS`).
+
+    >>> parse_ridge("auto"), parse_ridge("0.5")
+    ('auto', 0.5)
+    """
     try:
-        value = float(text)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"--ridge: must be 'auto' or a number > 0. Got {text!r} instead.") from None
-    if not np.isfinite(value) or value <= 0:
-        raise InvalidParameterError(f"--ridge: must be 'auto' or a number > 0. Got {text!r} instead.")
-    return value
+        return PARAMS["ridge"](text)
+    except FLTError as exc:
+        raise InvalidParameterError(f"--ridge: {exc}") from None
 
 
 def simulate_document(
@@ -66,9 +65,8 @@ def simulate_document(
                           ridge=ridge, noise=noise, n_test=n_test, device=device)
     except FLTError as exc:
         text = str(exc)
-        option = next((o for o in ("eta_tilde", "psi", "activation", "noise", "n_test", "d", "device") if f"'{o}'" in text
-                       or o in text), "one-step")
-        raise InvalidParameterError(f"--{option.replace('_', '-')}: {text}") from exc
+        option = PARAMS.option_named(text, "device" if "'device'" in text else "one-step")
+        raise InvalidParameterError(f"--{option}: {text}") from exc
     cfg = res.config
     risk, lin, align = (np.asarray(t.cpu(), float) for t in (res.risk, res.linear_risk, res.spike_alignment))
     records = [{"d": cfg.d, "width": cfg.width, "n": cfg.n, "psi": psi, "eta_tilde": float(e), "seed": s,

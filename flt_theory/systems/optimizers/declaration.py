@@ -49,6 +49,7 @@ Sizes where the separations are clean (``small``; ``paper`` uses more seeds and 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from typing import Any
@@ -60,7 +61,7 @@ from ...compare import check_at_least, check_at_most, check_majority
 from ...compare.result import CheckResult, all_of, make_result
 from ...runner import experiment
 from ...runner.cost import Cost
-from ...runner.registry import finite_float, strict_int
+from ...runner.params import REQUIRED, Param, Params
 from ...symbolic.law import Law
 from ..declaration import Claim, Figure, Measurement, System
 from ..frames import per_seed
@@ -93,25 +94,58 @@ SIZES: dict[str, dict[str, Any]] = {
 }
 SCALES = tuple(SIZES)
 
-_TYPES = {"optimizer": str, "activation": str, "n": strict_int, "d": strict_int, "width": strict_int,
-          "sparsity": strict_int, "mu_norm": finite_float, "sigma_xi": finite_float, "sigma0": finite_float,
-          "feature_noise": finite_float, "eta": finite_float, "max_steps": strict_int, "eps": finite_float,
-          "beta1": finite_float, "beta2": finite_float, "adam_eps": finite_float, "sam_radius": finite_float,
-          "flip_prob": finite_float, "n_test": strict_int, "samples": strict_int}
+#: What a stored 0 stands for in ``optimizers/run`` (a stored point holds numbers, not None): the derived defaults.
+ZERO_MEANS = {"sparsity": "dense noise", "sigma0": "0.01/(sigma_xi sqrt(d))",
+              "eta": "0.3 min(n m/(sigma_xi^2 d), m/||mu||^2)"}
 
 
-#: Noise coordinates a sample holds: ``sparsity`` (Zou et al.'s sparse model) or all ``d`` (dense, ``sparsity = 0``).
-_SUPPORT = {"support": lambda p: p.get("sparsity") or p["d"]}
+def _zero_for_default(param: Param) -> Param:
+    """``param`` (:data:`.model.PARAMS`) as ``optimizers/run`` stores it: a number >= 0, 0 for its derived default."""
+    return dataclasses.replace(param, minimum=0, exclusive_minimum=False, nullable=False, default=REQUIRED,
+                               help=f"{param.help} 0: {ZERO_MEANS[param.name]}.")
 
 
-@experiment("optimizers/run",
-            cost=Cost(memory="16*seeds*n*support + 16*seeds*width*d + 16*seeds*n_test*width + 16*seeds*samples*width",
-                      work="1e6*max_steps + max_steps*seeds*n*width*support + max_steps*seeds*width*d + "
-                           "seeds*n_test*width*support", derived=_SUPPORT),
-            batched=True,
-            defaults={"beta1": 0.9, "beta2": 0.999, "adam_eps": 1e-8, "sam_radius": 0.05, "flip_prob": 0.1, "eps": 0.0,
-                      "feature_noise": 0.0, "n_test": 2000, "samples": 16, "sigma_xi": 1.0},
-            types=_TYPES)
+#: The parameters of ``optimizers/run``: :data:`.model.PARAMS` but the command's own (``record_every``, ``seeds``),
+#: with :data:`ZERO_MEANS` (converters and defaults of the runner).
+RUN_PARAMS = Params(*(_zero_for_default(p) if name in ZERO_MEANS else p
+                      for name, p in model.PARAMS.without("record_every", "seeds").items()))
+
+
+def stored_coordinates(p: dict[str, Any]) -> float:
+    r"""Coordinates a weight vector is stored on: :math:`\min(d, 1 + ns)` for sparse noise (:math:`e_1` and the union
+    of the training supports, :mod:`.model`), :math:`d` for dense noise (``sparsity`` 0 or None).
+
+    >>> stored_coordinates({"n": 200, "d": 10**6, "sparsity": 20}), stored_coordinates({"n": 20, "d": 1000, "sparsity": 0})
+    (4001, 1000)
+    """
+    return min(p["d"], 1 + p["n"] * (p.get("sparsity") or p["d"]))
+
+
+#: Sizes the cost reads: noise coordinates a sample holds (``support``: ``sparsity``, or all ``d`` for dense noise),
+#: coordinates a weight vector is stored on (``stored``: :func:`stored_coordinates`), and the nonzeros of a noise
+#: patch that the sparse gradient and test error gather (``gathered``: ``sparsity``; 0 for dense noise).
+_SIZES = {"support": lambda p: p.get("sparsity") or p["d"], "stored": stored_coordinates,
+          "gathered": lambda p: p.get("sparsity") or 0}
+
+
+#: The declared cost of ``optimizers/run`` (:class:`~flt_theory.runner.cost.Cost`), over the stored coordinates. Memory:
+#: about four copies of the noise patches (seeds, n, stored) and twelve of the weights (seeds, 2m, stored) in float64
+#: (the draw, Adam's moments, the gradients), and the sparse test error's two (seeds, n_test, 2m, s) gathers (peak
+#: RSS over the imported modules, one thread: 674 MB declared 748 at Zou et al.'s small point, 32 seeds; 565 MB
+#: declared 743 at their paper point n = 200, d = 10^6, 16 seeds; 253 MB declared 333 for dense noise, d = 4000,
+#: 32 seeds; 61 MB declared 44 at d = 1000, 16 seeds). Work per step: the dense products (seeds m n d), about ten
+#: passes over the stored weights and, for sparse noise, about ten operations per gathered entry (seeds 2m n s); and
+#: the test error at every recorded step. Its calibration factor (measured seconds per declared second) is in
+#: :data:`~flt_theory.runner.cost.FACTORS_FILE`.
+COST = Cost(memory="32*seeds*n*stored + 192*seeds*width*stored + 32*seeds*n_test*width*gathered + 16*seeds*n_test*width "
+                   "+ 16*seeds*samples*width",
+            work="1e6*max_steps + max_steps*seeds*n*width*support + 20*max_steps*seeds*width*stored + "
+                 "20*max_steps*seeds*n*width*gathered + seeds*n_test*width*support + samples*seeds*n_test*width*gathered",
+            derived=_SIZES)
+
+
+@experiment("optimizers/run", cost=COST,
+            batched=True, params=RUN_PARAMS)
 def run(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""One optimizer on signal-noise data, per seed (:func:`.model.optimizer_rows`); ``sparsity = 0`` is dense
     noise, ``sigma0 = 0`` means :math:`\sigma_0 = 0.01/(\sigma_\xi\sqrt d)`, ``eta = 0`` means

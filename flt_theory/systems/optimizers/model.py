@@ -84,15 +84,17 @@ from dataclasses import dataclass, field
 
 import torch
 
-from ..._validation import check_int, check_real
-from ...errors import InvalidParameterError, InvalidParameterTypeError
+from ..._validation import check_int
+from ...errors import InvalidParameterError
 from ...numeric import signal_noise as sn
 from ...numeric.backend import NonFiniteError, resolve_device
 from ...numeric.data import as_seeds
 from ...numeric.seeds import stream_generator
+from ...runner.params import Param, Params
 
 __all__ = [
     "OPTIMIZERS",
+    "PARAMS",
     "OptimizerConfig",
     "OptimizerData",
     "OptimizerRun",
@@ -103,6 +105,65 @@ __all__ = [
 
 #: The training algorithms (module docstring).
 OPTIMIZERS = ("gd", "adam", "sign-gd", "sam", "label-noise-gd")
+
+#: Largest dimension of dense noise (the literal weights live in R^d; sparse noise takes any d).
+MAX_DENSE_D = 20_000
+
+#: The parameters of a run, declared once: :func:`make_data`, :class:`OptimizerConfig` (validation),
+#: :func:`optimizer_rows`, the runner's ``optimizers/run`` (converters and defaults; it stores 0 for the derived
+#: defaults of ``sparsity``, ``sigma0`` and ``eta``, :data:`.declaration.RUN_PARAMS`) and ``flt simulate
+#: signal-noise-optimizers`` (options and bounds) read them. Ranges a value must lie in whatever the others are;
+#: the joint conditions (``d > n``, ``sparsity < d``, dense ``d <= 20000``) and the open upper ends (``beta1, beta2
+#: < 1``, ``flip_prob < 1/2``) stay with their readers.
+PARAMS = Params(
+    Param("optimizer", "choice", choices=OPTIMIZERS, help="Training algorithm."),
+    Param("activation", "str", help="'relu' or 'relu(z)**q' (q = 1..8), the filters' activation."),
+    Param("n", "int", minimum=2, unit="count", help="Training samples."),
+    Param("d", "int", minimum=3, unit="count", help="Dimension d (> n; dense noise: <= 20000)."),
+    Param("width", "int", minimum=1, unit="count", help="Filters per class m."),
+    Param("sparsity", "int", minimum=1, default=None, nullable=True, unit="count",
+          help="s nonzero noise coordinates (Zou et al.'s sparse model; None: dense noise)."),
+    Param("mu_norm", "float", minimum=0, exclusive_minimum=True, unit="units of x", help="Signal norm ||mu||."),
+    Param("sigma_xi", "float", minimum=0, exclusive_minimum=True, default=1.0, unit="units of x",
+          help="Noise scale sigma_xi."),
+    Param("sigma0", "float", minimum=0, exclusive_minimum=True, default=None, nullable=True,
+          help="Initialisation scale (default 0.01/(sigma_xi sqrt(d)))."),
+    Param("feature_noise", "float", minimum=0, default=0.0, help="alpha of the feature noise -alpha y mu in the noise patch."),
+    Param("eta", "float", minimum=0, exclusive_minimum=True, help="Step size."),
+    Param("max_steps", "int", minimum=0, unit="steps", help="Step limit."),
+    Param("eps", "float", minimum=0, default=0.0, help="Stop once the clean training loss is <= eps (0: never)."),
+    Param("beta1", "float", minimum=0, maximum=1, default=0.9, help="Adam's beta1, in [0, 1)."),
+    Param("beta2", "float", minimum=0, maximum=1, default=0.999, help="Adam's beta2, in [0, 1)."),
+    Param("adam_eps", "float", minimum=0, default=1e-8, help="Adam's epsilon."),
+    Param("sam_radius", "float", minimum=0, exclusive_minimum=True, default=0.05, unit="units of w",
+          help="SAM's radius tau."),
+    Param("flip_prob", "float", minimum=0, maximum=0.5, default=0.1, unit="fraction",
+          help="Label-noise GD's per-step flip probability, in [0, 0.5)."),
+    Param("n_test", "int", minimum=1, default=2000, unit="count", help="Test draws per seed."),
+    Param("samples", "int", minimum=2, default=16, unit="count", help="Recorded points of the trajectory in a row."),
+    Param("record_every", "int", minimum=1, unit="steps", help="Record every that many steps."),
+    Param("seeds", "int", minimum=1, default=3, unit="count", help="Independent runs (seeds 0..S-1)."),
+)
+
+#: Parameters whose declared range is closed at an upper end the run must stay below: name -> that end.
+OPEN_BELOW = {"beta1": 1.0, "beta2": 1.0, "flip_prob": 0.5}
+
+
+def check_open_ends(values: dict, caller: str, *, flags: bool = False) -> None:
+    r"""Refuse a value of :data:`OPEN_BELOW` at (or above) its open upper end (the declared range closes it):
+    ``beta1, beta2 < 1`` (Adam divides by :math:`1 - \beta^t`), ``flip_prob < 1/2`` (labels stay informative);
+    ``flags``: the message starts with the option (``--flip-prob: ...``), as :meth:`~flt_theory.runner.Params.check_flags`.
+
+    >>> check_open_ends({"beta1": 1.0}, "demo")
+    Traceback (most recent call last):
+    ...
+    flt_theory.errors.InvalidParameterError: The 'beta1' parameter of demo must be < 1. Got 1.0 instead.
+    """
+    for name, end in OPEN_BELOW.items():
+        if name in values and not values[name] < end:
+            flag = f"--{name.replace('_', '-')}: " if flags else ""
+            raise InvalidParameterError(f"{flag}The {name!r} parameter of {caller} must be < {end:g}. "
+                                        f"Got {values[name]!r} instead.")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,7 +192,7 @@ class OptimizerConfig:
     >>> OptimizerConfig(optimizer="rmsprop", eta=0.1, max_steps=10)
     Traceback (most recent call last):
     ...
-    flt_theory.errors.InvalidParameterError: The 'optimizer' parameter must be one of ('gd', 'adam', 'sign-gd', 'sam', 'label-noise-gd'). Got 'rmsprop' instead.
+    flt_theory.errors.InvalidParameterError: The 'optimizer' parameter of OptimizerConfig must be one of ('gd', 'adam', 'sign-gd', 'sam', 'label-noise-gd'). Got 'rmsprop' instead.
     """
 
     optimizer: str
@@ -145,26 +206,8 @@ class OptimizerConfig:
     flip_prob: float = 0.1
 
     def __post_init__(self) -> None:
-        where = "OptimizerConfig"
-        if not isinstance(self.optimizer, str):
-            raise InvalidParameterTypeError(f"The 'optimizer' parameter must be a str. Got {self.optimizer!r} instead.")
-        if self.optimizer not in OPTIMIZERS:
-            raise InvalidParameterError(f"The 'optimizer' parameter must be one of {OPTIMIZERS}. Got {self.optimizer!r} instead.")
-        object.__setattr__(self, "eta", check_real(self.eta, "eta", minimum=0.0, strict_minimum=True, caller=where))
-        object.__setattr__(self, "max_steps", check_int(self.max_steps, "max_steps", minimum=0, caller=where))
-        object.__setattr__(self, "eps", check_real(self.eps, "eps", minimum=0.0, caller=where))
-        for name in ("beta1", "beta2"):
-            value = check_real(getattr(self, name), name, minimum=0.0, maximum=1.0, caller=where)
-            if value >= 1.0:
-                raise InvalidParameterError(f"The {name!r} parameter of {where} must be a real in [0, 1). Got {value} instead.")
-            object.__setattr__(self, name, value)
-        object.__setattr__(self, "adam_eps", check_real(self.adam_eps, "adam_eps", minimum=0.0, caller=where))
-        object.__setattr__(self, "sam_radius",
-                           check_real(self.sam_radius, "sam_radius", minimum=0.0, strict_minimum=True, caller=where))
-        p = check_real(self.flip_prob, "flip_prob", minimum=0.0, maximum=0.5, caller=where)
-        if p >= 0.5:
-            raise InvalidParameterError(f"The 'flip_prob' parameter of {where} must be a real in [0, 0.5). Got {p} instead.")
-        object.__setattr__(self, "flip_prob", p)
+        PARAMS.validate(self)
+        check_open_ends(vars(self), type(self).__name__)
 
     def hyper_parameters(self) -> dict[str, float]:
         """The hyper-parameters that matter for this optimizer (recorded with every run).
@@ -282,7 +325,8 @@ def make_data(
         :math:`s` nonzero noise coordinates (``1 <= s <= d - 1``), or None for dense noise (then
         :math:`d \le 20000`: the literal weights live in :math:`\mathbb R^d`).
     mu_norm, sigma_xi, sigma0
-        :math:`\|\mu\|`, :math:`\sigma_\xi`, :math:`\sigma_0` (all > 0).
+        :math:`\|\mu\|`, :math:`\sigma_\xi`, :math:`\sigma_0` (all > 0; ``sigma0=None``:
+        :math:`0.01/(\sigma_\xi\sqrt d)`).
     feature_noise
         :math:`\alpha \ge 0` of the noise patch :math:`\zeta - \alpha y\mu`.
     n_test
@@ -301,19 +345,18 @@ def make_data(
     """
     seeds = as_seeds(seeds)
     where = "make_data"
-    n = check_int(n, "n", minimum=2, caller=where)
-    d = check_int(d, "d", minimum=n + 1, caller=where)
-    m = check_int(width, "width", minimum=1, caller=where)
+    n, d, m, sparsity, mu_norm, sigma_xi, sigma0, alpha, n_test = PARAMS.check(dict(
+        n=n, d=d, width=width, sparsity=sparsity, mu_norm=mu_norm, sigma_xi=sigma_xi, sigma0=sigma0,
+        feature_noise=feature_noise, n_test=n_test), where).values()
     q = sn.activation_power(activation)
-    mu_norm, sigma_xi, sigma0 = (check_real(v, k, minimum=0.0, strict_minimum=True, caller=where)
-                                 for k, v in (("mu_norm", mu_norm), ("sigma_xi", sigma_xi), ("sigma0", sigma0)))
-    alpha = check_real(feature_noise, "feature_noise", minimum=0.0, caller=where)
-    n_test = check_int(n_test, "n_test", minimum=1, caller=where)
+    if sigma0 is None:
+        sigma0 = 0.01 / (sigma_xi * math.sqrt(d))
+    check_int(d, "d", minimum=n + 1, caller=where)
     if sparsity is not None:
-        sparsity = check_int(sparsity, "sparsity", minimum=1, maximum=d - 1, caller=where)
-    elif d > 20_000:
+        check_int(sparsity, "sparsity", minimum=1, maximum=d - 1, caller=where)
+    elif d > MAX_DENSE_D:
         raise InvalidParameterError(
-            f"The 'd' parameter of {where} must be <= 20000 for dense noise (the literal weights live in R^d; "
+            f"The 'd' parameter of {where} must be <= {MAX_DENSE_D} for dense noise (the literal weights live in R^d; "
             f"sparse noise reduces to the supports and takes any d). Got {d} instead."
         )
     dr = sn.draw(list(seeds), n=n, d=d, width=m, n_test=1, device="cpu")  # labels, e1-coordinates of W0, Wishart
@@ -660,7 +703,7 @@ def optimizer_rows(
                      sigma_xi=sigma_xi, sigma0=sigma0, feature_noise=feature_noise, n_test=n_test, device=device)
     cfg = OptimizerConfig(optimizer=optimizer, eta=eta, max_steps=max_steps, eps=eps, beta1=beta1, beta2=beta2,
                           adam_eps=adam_eps, sam_radius=sam_radius, flip_prob=flip_prob)
-    samples = check_int(samples, "samples", minimum=2, caller="optimizer_rows")
+    samples = PARAMS["samples"].check(samples, "optimizer_rows")
     every = max(1, -(-max(max_steps, 1) // (samples - 1)))
     run = train(data, cfg, record_every=every)
     traj = {k: v.detach().cpu() for k, v in run.trajectory.items()}

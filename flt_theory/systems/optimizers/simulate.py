@@ -21,6 +21,7 @@ from ..._text import table
 from ...errors import FLTError, InvalidParameterError
 from ..cnn_fields import CNN_RECORD_FIELDS
 from ..declaration import DEVICE_OPTION, Option, RecordField, SimulateCommand
+from .model import PARAMS
 
 __all__ = ["MAX_WORK", "SIMULATE", "simulate_document", "simulate_table"]
 
@@ -31,6 +32,37 @@ MAX_WORK = 5e12
 def _check(option: str, ok: bool, message: str) -> None:
     if not ok:
         raise InvalidParameterError(f"--{option}: {message}")
+
+
+def _validate(*, optimizer: str, activation: str, n: int, d: int, width: int, sparsity: int | None, mu_norm: float,
+              sigma_xi: float, sigma0: float | None, feature_noise: float, eta: float | str, eps: float, max_steps: int,
+              beta1: float, beta2: float, adam_eps: float, sam_radius: float, flip_prob: float, seeds: int,
+              record_every: int, n_test: int) -> int:
+    """The power ``q`` of ``activation``, after the declared ranges (:data:`.model.PARAMS`, refusals naming the
+    option) and the joint conditions: ``d > n``, dense ``d <= 20000``, ``sparsity < d``, the open upper ends
+    (:func:`.model.check_open_ends`), the work bound."""
+    from ...numeric.signal_noise import activation_power
+    from .model import MAX_DENSE_D, check_open_ends
+
+    values = dict(optimizer=optimizer, n=n, d=d, width=width, sparsity=sparsity, mu_norm=mu_norm, sigma_xi=sigma_xi,
+                  sigma0=sigma0, feature_noise=feature_noise, eps=eps, max_steps=max_steps, beta1=beta1, beta2=beta2,
+                  adam_eps=adam_eps, sam_radius=sam_radius, flip_prob=flip_prob, seeds=seeds, record_every=record_every,
+                  n_test=n_test, **({} if eta == "theory" else {"eta": eta}))
+    PARAMS.check_flags(values, "simulate_document")
+    check_open_ends(values, "simulate_document", flags=True)
+    try:
+        q = activation_power(activation)
+    except FLTError as exc:
+        raise InvalidParameterError(f"--activation: expected 'relu' or 'relu(z)**q' with an integer 1 <= q <= 8; "
+                                    f"got {activation!r}") from exc
+    _check("d", d > n, f"expected d > n; got d = {d}, n = {n}")
+    _check("d", sparsity is not None or d <= MAX_DENSE_D,
+           f"dense noise runs in R^d: expected d <= {MAX_DENSE_D} (or give --sparsity); got {d}")
+    _check("sparsity", sparsity is None or sparsity <= d - 1, f"expected an integer in [1, d - 1]; got {sparsity}")
+    work = seeds * max(max_steps, 1) * width * n * (sparsity or d)
+    _check("max-steps", work <= MAX_WORK, f"seeds*max_steps*width*n*(s or d) = {work:.3g} exceeds {MAX_WORK:.0e}; "
+                                          "use fewer --max-steps, --seeds, a smaller --width, --n or --d")
+    return q
 
 
 def simulate_document(*, optimizer: str = "gd", activation: str = "relu", n: int = 20, d: int = 1000, width: int = 10,
@@ -49,42 +81,16 @@ def simulate_document(*, optimizer: str = "gd", activation: str = "relu", n: int
     >>> simulate_document(optimizer="sam", sam_radius=-1.0)
     Traceback (most recent call last):
     ...
-    flt_theory.errors.InvalidParameterError: --sam-radius: expected a finite real > 0; got -1.0
+    flt_theory.errors.InvalidParameterError: --sam-radius: The 'sam_radius' parameter of simulate_document must be a finite real number > 0. Got -1.0 instead.
     """
     from ...numeric.backend import NonFiniteError, resolve_device
-    from ...numeric.signal_noise import activation_power, snr
-    from .model import OPTIMIZERS, OptimizerConfig, make_data, train
+    from ...numeric.signal_noise import snr
+    from .model import OptimizerConfig, make_data, train
 
-    _check("optimizer", optimizer in OPTIMIZERS, f"expected one of {', '.join(OPTIMIZERS)}; got {optimizer!r}")
-    try:
-        q = activation_power(activation)
-    except FLTError as exc:
-        raise InvalidParameterError(f"--activation: expected 'relu' or 'relu(z)**q' with an integer 1 <= q <= 8; "
-                                    f"got {activation!r}") from exc
-    finite = lambda x: isinstance(x, (int, float)) and math.isfinite(x)  # noqa: E731
-    _check("n", n >= 2, f"expected an integer >= 2; got {n}")
-    _check("d", d > n, f"expected d > n; got d = {d}, n = {n}")
-    _check("d", sparsity is not None or d <= 20_000, f"dense noise runs in R^d: expected d <= 20000 (or give --sparsity); got {d}")
-    _check("width", width >= 1, f"expected an integer >= 1; got {width}")
-    _check("sparsity", sparsity is None or 1 <= sparsity <= d - 1, f"expected an integer in [1, d - 1]; got {sparsity}")
-    for option, value in (("mu-norm", mu_norm), ("sigma-xi", sigma_xi)):
-        _check(option, finite(value) and value > 0, f"expected a finite real > 0; got {value}")
-    _check("sigma0", sigma0 is None or (finite(sigma0) and sigma0 > 0), f"expected a finite real > 0; got {sigma0}")
-    _check("feature-noise", finite(feature_noise) and feature_noise >= 0, f"expected a finite real >= 0; got {feature_noise}")
-    _check("eta", eta == "theory" or (finite(eta) and eta > 0), f"expected a finite real > 0 or 'theory'; got {eta!r}")
-    _check("eps", finite(eps) and eps >= 0, f"expected a real >= 0; got {eps}")
-    _check("max-steps", max_steps >= 0, f"expected an integer >= 0; got {max_steps}")
-    _check("beta1", finite(beta1) and 0 <= beta1 < 1, f"expected a real in [0, 1); got {beta1}")
-    _check("beta2", finite(beta2) and 0 <= beta2 < 1, f"expected a real in [0, 1); got {beta2}")
-    _check("adam-eps", finite(adam_eps) and adam_eps >= 0, f"expected a real >= 0; got {adam_eps}")
-    _check("sam-radius", finite(sam_radius) and sam_radius > 0, f"expected a finite real > 0; got {sam_radius}")
-    _check("flip-prob", finite(flip_prob) and 0 <= flip_prob < 0.5, f"expected a probability in [0, 0.5); got {flip_prob}")
-    _check("seeds", seeds >= 1, f"expected an integer >= 1; got {seeds}")
-    _check("n-test", n_test >= 1, f"expected an integer >= 1; got {n_test}")
-    _check("record-every", record_every >= 1, f"expected an integer >= 1; got {record_every}")
-    work = seeds * max(max_steps, 1) * width * n * (sparsity or d)
-    _check("max-steps", work <= MAX_WORK, f"seeds*max_steps*width*n*(s or d) = {work:.3g} exceeds {MAX_WORK:.0e}; "
-                                          "use fewer --max-steps, --seeds, a smaller --width, --n or --d")
+    q = _validate(optimizer=optimizer, activation=activation, n=n, d=d, width=width, sparsity=sparsity, mu_norm=mu_norm,
+                  sigma_xi=sigma_xi, sigma0=sigma0, feature_noise=feature_noise, eta=eta, eps=eps, max_steps=max_steps,
+                  beta1=beta1, beta2=beta2, adam_eps=adam_eps, sam_radius=sam_radius, flip_prob=flip_prob, seeds=seeds,
+                  record_every=record_every, n_test=n_test)
     try:
         resolved = str(resolve_device(device))
     except FLTError as exc:
@@ -156,30 +162,25 @@ SIMULATE = SimulateCommand(
           "record per seed: optimizer and hyper-parameters, steps, training loss, test error, max gamma (signal), "
           "rho_bar and max rho (noise memorisation); --trajectory adds per-step records."),
     options=(
-        Option(name="optimizer", kind="choice", choices=("gd", "adam", "sign-gd", "sam", "label-noise-gd"), default="gd",
-               help="Training algorithm."),
-        Option(name="activation", default="relu", help="'relu' or 'relu(z)**q' (q = 1..8)."),
-        Option(name="n", kind="int", default=20, help="Training samples."),
-        Option(name="d", kind="int", default=1000, help="Dimension (dense noise: <= 20000)."),
-        Option(name="width", kind="int", default=10, help="Filters per class m."),
-        Option(name="sparsity", kind="int", default=None, help="s nonzero noise coordinates (Zou et al.'s sparse model)."),
-        Option(name="mu-norm", kind="float", default=2.0, help="Signal norm ||mu||."),
-        Option(name="sigma-xi", kind="float", default=1.0, help="Noise scale sigma_xi."),
-        Option(name="sigma0", kind="float", default=None, help="Initialisation scale (default 0.01/(sigma_xi sqrt(d)))."),
-        Option(name="feature-noise", kind="float", default=0.0, help="alpha of the feature noise -alpha y mu in the noise patch."),
+        Option.of(PARAMS["optimizer"], default="gd"),
+        Option.of(PARAMS["activation"], default="relu"),
+        Option.of(PARAMS["n"], default=20),
+        Option.of(PARAMS["d"], default=1000),
+        Option.of(PARAMS["width"], default=10),
+        Option.of(PARAMS["sparsity"], help="s nonzero noise coordinates (Zou et al.'s sparse model; default: dense noise). "
+                                           "[count]"),
+        Option.of(PARAMS["mu_norm"], default=2.0),
+        Option.of(PARAMS["sigma_xi"]),
+        Option.of(PARAMS["sigma0"]),
+        Option.of(PARAMS["feature_noise"]),
         Option(name="eta", kind="eta", default="theory",
                help="Step: a number > 0, or 'theory' (GD family 0.3 min(n m/(sigma_xi^2 d), m/||mu||^2); Adam, sign-GD 0.01)."),
-        Option(name="eps", kind="float", default=0.01, help="Stop once the clean training loss is <= eps (0: never)."),
-        Option(name="max-steps", kind="int", default=2000, help="Step limit."),
-        Option(name="beta1", kind="float", default=0.9, help="Adam's beta1."),
-        Option(name="beta2", kind="float", default=0.999, help="Adam's beta2."),
-        Option(name="adam-eps", kind="float", default=1e-8, help="Adam's epsilon."),
-        Option(name="sam-radius", kind="float", default=0.05, help="SAM's radius tau."),
-        Option(name="flip-prob", kind="float", default=0.1, help="Label-noise GD's per-step flip probability."),
-        Option(name="seeds", kind="int", default=3, help="Independent runs (seeds 0..S-1)."),
+        Option.of(PARAMS["eps"], default=0.01),
+        Option.of(PARAMS["max_steps"], default=2000),
+        *(Option.of(PARAMS[name]) for name in ("beta1", "beta2", "adam_eps", "sam_radius", "flip_prob", "seeds")),
         Option(name="trajectory", kind="flag", help="Add the per-step records under 'trajectory'."),
-        Option(name="record-every", kind="int", default=10, help="With --trajectory: record every that many steps."),
-        Option(name="n-test", kind="int", default=2000, help="Test draws per seed."),
+        Option.of(PARAMS["record_every"], default=10, help="With --trajectory: record every that many steps. [steps]"),
+        Option.of(PARAMS["n_test"]),
         DEVICE_OPTION,
     ),
     run=simulate_document,
