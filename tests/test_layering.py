@@ -1,10 +1,17 @@
-"""Layering contract: systems stand alone, and one function derives every seed stream.
+"""Layering contract: systems stand alone, one function derives every seed stream, and no import dodges a cycle.
 
 * no file of ``flt_theory/systems/<a>/`` imports ``flt_theory/systems/<b>/`` (relative or absolute, at module
   level or inside a function, parsed with ``ast``): what two systems share lives in the numeric layer or in a
   systems-level module that is not a system folder (``frames.py``, ``levels.py``, ``declaration.py``);
 * :func:`flt_theory.numeric.seeds.fold_in` is the one seed-stream derivation: no other module holds SplitMix64 or
-  golden-ratio constants or hashes stream names, and every ``manual_seed`` call of the package seeds with it.
+  golden-ratio constants or hashes stream names, and every ``manual_seed`` call of the package seeds with it;
+* no function-local import of a module of the package would close an import cycle if it moved to module level:
+  the modules it reaches through the package's imports (module-level or function-local; those under
+  ``if TYPE_CHECKING:`` left out) do not include the importer. What two modules share lives in the lower one, so
+  the dependency runs one way. Exempt: a package importing a module inside it on first use (a lazy attribute of
+  ``__init__.py``); a module inside a package does not import that package by being inside it (the package is
+  already being imported when the module runs), only by naming it. A lazy import of a library (numpy, scipy,
+  torch) for start-up time is not a project import and not judged.
 
 Each rule is itself tested on a small source that breaks it, so the rule can fail.
 """
@@ -13,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -42,11 +50,16 @@ def imported_modules(source: str, module: list[str], *, is_package: bool = False
         if isinstance(node, ast.Import):
             out += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            target = ".".join(base + (node.module.split(".") if node.module else []))
+            target = _from_base(node, package)
             out.append((node.lineno, target))
             out += [(node.lineno, f"{target}.{alias.name}") for alias in node.names if alias.name != "*"]
     return out
+
+
+def _from_base(node: ast.ImportFrom, package: list[str]) -> str:
+    """The absolute dotted name of ``X`` in ``from X import y`` written in a module of ``package``."""
+    base = package[: len(package) - node.level + 1] if node.level else []
+    return ".".join(base + (node.module.split(".") if node.module else []))
 
 
 def cross_system_imports(source: str, module: list[str], systems: set[str], *,
@@ -78,6 +91,78 @@ def seed_stream_violations(source: str) -> list[str]:
     return found
 
 
+def _imports_by_scope(tree: ast.AST, local: bool = False) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
+    """Every import statement of ``tree`` with whether it runs inside a function (a class body runs at import time);
+    the body of ``if TYPE_CHECKING:`` never runs and is left out (its ``else:`` is kept)."""
+    for child in ast.iter_child_nodes(tree):
+        if isinstance(child, (ast.Import, ast.ImportFrom)):
+            yield child, local
+        elif isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+            yield from _imports_by_scope(ast.Module(body=child.orelse, type_ignores=[]), local)
+        else:
+            yield from _imports_by_scope(child, local or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+
+def _packages_above(name: str) -> list[str]:
+    """``a.b.c`` -> ``[a, a.b]``."""
+    parts = name.split(".")
+    return [".".join(parts[:k]) for k in range(1, len(parts))]
+
+
+def _loaded_modules(node: ast.Import | ast.ImportFrom, module: str, package: list[str], modules: set[str]) -> set[str]:
+    """The modules of ``modules`` an import statement of ``module`` loads: each module it names (``from X import y``
+    names ``X.y`` when that is a module, else ``X``) and the packages above it, except the packages that hold
+    ``module`` (already being imported when it runs) unless the statement names one itself."""
+    if isinstance(node, ast.Import):
+        named = [alias.name for alias in node.names]
+    else:
+        base = _from_base(node, package)
+        named = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+    holders = set(_packages_above(module))
+    return {loaded for name in named for loaded in (*_packages_above(name), name)
+            if loaded in modules and loaded != module and (loaded == name or loaded not in holders)}
+
+
+def import_graph(sources: Mapping[str, tuple[str, bool]]) -> dict[str, tuple[set[str], dict[str, int]]]:
+    """Per module of ``sources`` (dotted name -> ``(source, is_package)``): the modules of ``sources`` it imports at
+    module level, and those it imports only inside a function, each with the line of its first such import."""
+    graph = {}
+    for module, (source, is_package) in sources.items():
+        package = module.split(".") if is_package else module.split(".")[:-1]
+        top: set[str] = set()
+        local: dict[str, int] = {}
+        for node, inside in _imports_by_scope(ast.parse(source)):
+            for name in _loaded_modules(node, module, package, set(sources)):
+                if inside:
+                    local.setdefault(name, node.lineno)
+                else:
+                    top.add(name)
+        graph[module] = (top, {name: line for name, line in local.items() if name not in top})
+    return graph
+
+
+def cycle_dodges(sources: Mapping[str, tuple[str, bool]]) -> list[str]:
+    """``"module:line -> imported"`` for each function-local import that would close an import cycle at module level:
+    ``imported`` reaches ``module`` through the imports of ``sources`` (module-level and function-local). A package's
+    function-local import of a module inside it (a lazy attribute) is exempt."""
+    graph = import_graph(sources)
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, stack = {start}, [start]
+        while stack:
+            top, local = graph[stack.pop()]
+            for name in top | set(local):
+                if name == goal:
+                    return True
+                if name not in seen:
+                    seen.add(name)
+                    stack.append(name)
+        return False
+
+    return sorted(f"{module}:{line} -> {name}" for module, (_, local) in graph.items() for name, line in local.items()
+                  if not (sources[module][1] and name.startswith(module + ".")) and reaches(name, module))
+
+
 # -- the rules can fail --------------------------------------------------------------------------------------------
 
 
@@ -104,6 +189,34 @@ def test_cross_system_rule_detects_imports(source, bad):
 ])
 def test_seed_stream_rule_detects_hand_derivations(source, bad):
     assert bool(seed_stream_violations(source)) is bad
+
+
+_LAZY = "def g():\n    from .a import f\n"  # pkg.b's function-local import of pkg.a, line 2
+
+
+@pytest.mark.parametrize("modules,found", [
+    ({"pkg.a": "from .b import g\n", "pkg.b": _LAZY}, ["pkg.b:2 -> pkg.a"]),  # a imports b at module level
+    ({"pkg.a": "import math\n", "pkg.b": _LAZY}, []),  # one way: no cycle
+    ({"pkg.a": "def f():\n    from .b import g\n", "pkg.b": _LAZY},  # two function-local imports of each other
+     ["pkg.a:2 -> pkg.b", "pkg.b:2 -> pkg.a"]),
+    ({"pkg.a": "from .c import h\n", "pkg.c": "import pkg.b\n", "pkg.b": _LAZY}, ["pkg.b:2 -> pkg.a"]),  # via c
+    ({"pkg.a": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .b import g\n", "pkg.b": _LAZY}, []),
+    ({"pkg.a": "if TYPE_CHECKING:\n    pass\nelse:\n    from .b import g\n", "pkg.b": _LAZY}, ["pkg.b:2 -> pkg.a"]),
+    ({"pkg.a": "class A:\n    from .b import g\n", "pkg.b": _LAZY}, ["pkg.b:2 -> pkg.a"]),  # a class body runs
+    # pkg imports a at module level, a imports b: c is inside pkg but does not import it, so b's import of c is free
+    ({"pkg.a": "from .b import g\n", "pkg.b": "def g():\n    from .c import h\n", "pkg.c": "from . import d\n",
+      "pkg.d": ""}, []),
+    # ... unless c names the package itself (an attribute of its __init__), which imports a, which imports b
+    ({"pkg.a": "from .b import g\n", "pkg.b": "def g():\n    from .c import h\n", "pkg.c": "from pkg import f\n"},
+     ["pkg.b:2 -> pkg.c"]),
+    # a package's lazy attribute (its own module, on first use) is exempt; a module's lazy import of its package is not
+    ({"pkg": ("def __getattr__(name):\n    from .a import f\n", True), "pkg.a": "from pkg import VERSION\n"}, []),
+    ({"pkg.a": "def f():\n    from pkg import VERSION\n"}, ["pkg.a:2 -> pkg"]),
+])
+def test_cycle_rule_detects_function_local_imports_that_close_a_cycle(modules, found):
+    sources = {"pkg": ("from .a import f\nVERSION = 1\n", True)}  # the package imports a at module level
+    sources.update({name: text if isinstance(text, tuple) else (text, False) for name, text in modules.items()})
+    assert cycle_dodges(sources) == found
 
 
 # -- the package keeps them ------------------------------------------------------------------------------------------
@@ -134,3 +247,14 @@ def test_one_seed_stream_function():
             found[str(path.relative_to(ROOT))] = bad
     assert not found, f"seed streams derived outside flt_theory.numeric.seeds.fold_in: {found}"
     assert seed_stream_violations(SEEDS.read_text(encoding="utf-8"))  # the one place that holds the constants
+
+
+def test_no_function_local_import_dodges_a_cycle():
+    sources = {".".join(_module_of(path)): (path.read_text(encoding="utf-8"), path.name == "__init__.py")
+               for path in sorted(PACKAGE.rglob("*.py"))}
+    graph = import_graph(sources)
+    assert sum(len(local) for _, local in graph.values()) > 20  # the rule has function-local imports to judge
+    assert sum(len(top) for top, _ in graph.values()) > 200  # and module-level ones
+    found = cycle_dodges(sources)
+    assert not found, (f"function-local imports that would close an import cycle at module level (move what the "
+                       f"two modules share into the lower one, so that the dependency runs one way): {found}")

@@ -49,6 +49,7 @@ from ..runner.errors import UnknownClaimPathError
 from ..runner.store import ResultStore
 from ..runner.sweep import progress_bar, progress_enabled
 from .figures import plain_text
+from .markdown import prepare_report_dir, write_report
 from .table import format_table
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -484,7 +485,6 @@ def check(
     [['giant-step/rank-one-update', 'PASS', 'rejected', 'PASS']]
     """
     from ..systems.declaration import plan
-    from .markdown import prepare_report_dir, write_report
 
     claims = resolve_claims(paths)
     if report_dir is not None:

@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 import sympy as sp
 
 from ..errors import BudgetExceededError, FLTError, InvalidTargetError, UnsupportedError
+from .constants import enclose
 from .functions import relu, sigmoid
 
 __all__ = ["Backend", "NUMPY", "evaluate"]
@@ -137,8 +138,6 @@ def constant_float(node: sp.Expr) -> float:
     >>> constant_float(sp.cos(2))
     -0.4161468365471424
     """
-    from .constants import enclose
-
     if node.is_Integer or node.is_Float or node.is_Rational:
         try:
             value = float(node)

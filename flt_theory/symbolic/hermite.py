@@ -20,10 +20,13 @@ is :math:`C_j = \mathbb E[g(z)\,\mathrm{He}_j(z)] = \mathbb E[\nabla^j g]`, entr
 Levels (after ``sympy.polys.orthopolys``): exact rational recursions underneath
 (:func:`monomial_to_hermite`, :func:`half_gaussian_moment`), exact expansions of polynomials and of
 piecewise polynomials built from relu/abs/sign (:func:`hermite_coefficients`), Gauss–Hermite
-quadrature with a reported accuracy for other functions. Checked (``tests/symbolic``): exact tables
-against ``sympy.integrate`` (relu to degree 12; relu², relu³, abs, sign to 8), numeric coefficients of
-tanh/erf/sigmoid against ``scipy.integrate.quad`` to 1e-8, Parseval, orthogonality of the
-Vandermonde under Gauss weights, and multivariate tensors against :math:`\mathbb E[\nabla^j g]`.
+quadrature with a reported accuracy for other functions. A link function given as a string is parsed by the
+restricted grammar of :mod:`.parser` and refused beyond the floating-point range (:func:`parse_link`,
+:func:`check_float_range`: they live here, below :mod:`.target`, because the range check needs the expansion).
+Checked (``tests/symbolic``): exact tables against ``sympy.integrate`` (relu to degree 12; relu², relu³, abs,
+sign to 8), numeric coefficients of tanh/erf/sigmoid against ``scipy.integrate.quad`` to 1e-8, Parseval,
+orthogonality of the Vandermonde under Gauss weights, and multivariate tensors against
+:math:`\mathbb E[\nabla^j g]`.
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ from .budget import (
 )
 from .evaluate import evaluate
 from .functions import relu
+from .integrability import MAX_SECOND_MOMENT, check_square_integrable, growth_exponent, second_moment
+from .parser import FUNCTIONS, parse_expression
 
 if TYPE_CHECKING:  # numpy is imported where it is used: a symbolic command on an exact target never loads it
     import numpy as np
@@ -76,10 +81,15 @@ __all__ = [
     "sparse_polynomial",
     "substitute_linear",
     "hermite_conversion_work",
+    "LINK_VARIABLE",
+    "parse_link",
+    "check_float_range",
 ]
 
 MultiIndex = tuple[int, ...]
 
+#: The variable of a link function (a 1-D function of ``z``, :func:`parse_link`).
+LINK_VARIABLE = "z"
 #: Number of Gauss–Hermite nodes of the coarse rule (the fine rule uses twice as many).
 QUADRATURE_NODES = 160
 #: Superseded by the work budget ``FLT_MAX_WORK`` (:func:`hermite_conversion_work`); kept for importers.
@@ -213,8 +223,6 @@ def hermite_coefficients(sigma: sp.Expr | str, degree: int, variable: sp.Symbol 
     """
     import numpy as np
 
-    from .integrability import check_square_integrable
-
     degree = check_int(degree, "degree", minimum=0, maximum=200, caller="hermite_coefficients")
     sigma, z = _univariate(sigma, variable)
     if sigma.is_polynomial(z):  # mu_j = j! times its Hermite coefficient: one exact expansion for every j
@@ -261,8 +269,6 @@ def _exact_result(exact: Sequence[sp.Expr], sigma: sp.Expr) -> HermiteCoefficien
 
 
 def _univariate(sigma: sp.Expr | str, variable: sp.Symbol | None) -> tuple[sp.Expr, sp.Symbol]:
-    from .target import parse_link
-
     if isinstance(sigma, str):
         sigma = parse_link(sigma)
         return sigma, sp.Symbol("z", real=True)
@@ -992,3 +998,70 @@ def unfold(tensor: sp.Array, rank: int) -> sp.Matrix:
 
 def _multi_factorial(alpha: MultiIndex) -> int:
     return math.prod(math.factorial(a) for a in alpha)
+
+
+# ----------------------------------------------------------------------------------------------
+# link functions: the 1-D functions of z that the expansions, targets and activations take
+
+
+def parse_link(link: str | sp.Expr) -> sp.Expr:
+    """A 1-D function of ``z``: parsed if a string, checked if a sympy expression.
+
+    A bare function name is shorthand for that function of ``z``:
+
+    >>> parse_link("relu"), parse_link("tanh(z)**2")
+    (relu(z), tanh(z)**2)
+    """
+    z = sp.Symbol(LINK_VARIABLE, real=True)
+    if isinstance(link, str):
+        if link.strip() in FUNCTIONS:
+            link = f"{link.strip()}({LINK_VARIABLE})"
+        parsed = parse_expression(link, single_variable=LINK_VARIABLE)
+        check_float_range(parsed, z, link.strip())
+        return parsed
+    if isinstance(link, sp.Expr):
+        link = link.subs(sp.Symbol(LINK_VARIABLE), z)
+        extra = link.free_symbols - {z}
+        if extra:
+            shown = str(link) if len(str(link)) <= 60 else str(link)[:57] + "..."
+            raise InvalidTargetError(f"a link function must depend on z only; {shown} also uses {sorted(map(str, extra))}")
+        check_float_range(link, z)
+        return link
+    raise InvalidTargetError(f"a link function must be a string or a sympy expression; got {type(link).__name__}")
+
+
+def check_float_range(expr: sp.Expr, variable: sp.Symbol, name: str | None = None) -> None:
+    r"""Refuse a function of one variable whose Gaussian second moment :math:`\mathbb E[f(z)^2]` exceeds
+    :data:`.integrability.MAX_SECOND_MOMENT`: :class:`~flt_theory.errors.InvalidTargetError` saying so (``1e300*z``,
+    ``exp(64*z)``, ``He16(He16(z))``), quoting ``name`` (default the expression), cut to 60 characters.
+
+    Exact for a polynomial (Parseval, :func:`hermite_expansion`, within the work budgets); otherwise
+    estimated by the 160-node Gauss–Hermite rule (:math:`|z| \le 22`), where values that overflow float64 are
+    refused too. Square-integrability itself is certified elsewhere
+    (:func:`.integrability.check_square_integrable`)."""
+    import numpy as np
+
+    moment = math.nan
+    if expr.is_polynomial(variable):
+        moment = second_moment(hermite_expansion(expr, [variable]).coefficients.items())
+    else:
+        q = growth_exponent(expr, [variable])
+        if q is None or q >= 0.25:
+            return  # not certified square-integrable: the Hermite expansion refuses it, saying why
+        x, w = gauss_rule(QUADRATURE_NODES)
+        with np.errstate(all="ignore"):
+            try:
+                values = np.broadcast_to(np.asarray(evaluate(expr, [variable], [x]), dtype=float), x.shape)
+            except (TypeError, ValueError, OverflowError):
+                return  # not a real function on the grid: the Hermite expansion says why
+            scaled = np.sqrt(w) * values  # sqrt(w) ~ 1e-53 at the outermost node: no spurious overflow of values**2
+            moment = float(np.sum(scaled * scaled))
+    if math.isnan(moment) or moment <= MAX_SECOND_MOMENT:
+        return
+    shown = str(expr) if name is None else name
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    estimate = "overflows float64" if not math.isfinite(moment) else f"is about {moment:.3g}"
+    raise InvalidTargetError(
+        f"the function {shown} is beyond the floating-point range: E[f(z)^2] {estimate}, above "
+        f"{MAX_SECOND_MOMENT:.0e}; rescale it"
+    )

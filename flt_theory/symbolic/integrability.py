@@ -38,7 +38,7 @@ from .budget import limit, predict_size
 from .constants import enclose
 from .functions import relu, sigmoid
 
-__all__ = ["MAX_SECOND_MOMENT", "check_float_range", "second_moment", "check_square_integrable", "growth_exponent", "value_range"]
+__all__ = ["MAX_SECOND_MOMENT", "second_moment", "check_square_integrable", "growth_exponent", "value_range"]
 
 #: Largest Gaussian second moment :math:`\mathbb E[f(z)^2]` of a target, link or activation. Beyond it the
 #: floating-point quantities derived from the function (its norm, its Hermite coefficients, the sizes of
@@ -110,45 +110,6 @@ def second_moment(coefficients) -> float:
         return math.inf
     total = top + math.log(sum(math.exp(x - top) for x in logs))
     return math.exp(total) if total < 709.0 else math.inf
-
-
-def check_float_range(expr: sp.Expr, variable: sp.Symbol, name: str | None = None) -> None:
-    r"""Refuse a function of one variable whose Gaussian second moment :math:`\mathbb E[f(z)^2]` exceeds
-    :data:`MAX_SECOND_MOMENT`: :class:`~flt_theory.errors.InvalidTargetError` saying so (``1e300*z``,
-    ``exp(64*z)``, ``He16(He16(z))``), quoting ``name`` (default the expression), cut to 60 characters.
-
-    Exact for a polynomial (Parseval, :func:`.hermite.hermite_expansion`, within the work budgets); otherwise
-    estimated by the 160-node Gauss–Hermite rule (:math:`|z| \le 22`), where values that overflow float64 are
-    refused too. Square-integrability itself is certified elsewhere (:func:`check_square_integrable`)."""
-    import numpy as np
-
-    from .evaluate import evaluate
-    from .hermite import QUADRATURE_NODES, gauss_rule, hermite_expansion
-
-    moment = math.nan
-    if expr.is_polynomial(variable):
-        moment = second_moment(hermite_expansion(expr, [variable]).coefficients.items())
-    else:
-        q = growth_exponent(expr, [variable])
-        if q is None or q >= 0.25:
-            return  # not certified square-integrable: the Hermite expansion refuses it, saying why
-        x, w = gauss_rule(QUADRATURE_NODES)
-        with np.errstate(all="ignore"):
-            try:
-                values = np.broadcast_to(np.asarray(evaluate(expr, [variable], [x]), dtype=float), x.shape)
-            except (TypeError, ValueError, OverflowError):
-                return  # not a real function on the grid: the Hermite expansion says why
-            scaled = np.sqrt(w) * values  # sqrt(w) ~ 1e-53 at the outermost node: no spurious overflow of values**2
-            moment = float(np.sum(scaled * scaled))
-    if math.isnan(moment) or moment <= MAX_SECOND_MOMENT:
-        return
-    shown = str(expr) if name is None else name
-    shown = shown if len(shown) <= 60 else shown[:57] + "..."
-    estimate = "overflows float64" if not math.isfinite(moment) else f"is about {moment:.3g}"
-    raise InvalidTargetError(
-        f"the function {shown} is beyond the floating-point range: E[f(z)^2] {estimate}, above "
-        f"{MAX_SECOND_MOMENT:.0e}; rescale it"
-    )
 
 
 def growth_exponent(expr: sp.Expr, variables) -> float | None:

@@ -47,6 +47,7 @@ from ..errors import FLTError, InvalidTargetError
 from .budget import check_degree, limit
 from .constants import Interval, enclose, fold
 from .functions import relu, sigmoid
+from .integrability import value_range
 
 __all__ = ["parse_expression", "variable", "MAX_EXPONENT", "MAX_HERMITE_DEGREE", "MAX_LENGTH", "MAX_CONSTANT_BITS"]
 
@@ -332,8 +333,6 @@ class _Parser:
             if not base.free_symbols:
                 return self.checked(self.constant_call(sp.Pow, [base, exponent], tok.pos), tok.pos)
             if not exponent.is_Integer:
-                from .integrability import value_range
-
                 lo, _ = value_range(base, base.free_symbols)
                 if lo < 0:
                     raise InvalidTargetError(
@@ -381,8 +380,6 @@ class _Parser:
             if not arg.free_symbols:
                 return self.checked(self.constant_call(FUNCTIONS[name], [arg], tok.pos), tok.pos)
             if name == "sqrt":
-                from .integrability import value_range
-
                 if value_range(arg, arg.free_symbols)[0] < 0:
                     raise InvalidTargetError(
                         f"sqrt at position {tok.pos}: its argument {_short(arg)} takes negative values; write sqrt(abs(...))"

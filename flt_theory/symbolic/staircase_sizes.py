@@ -84,6 +84,7 @@ from ..errors import InvalidParameterError
 from .evaluate import evaluate
 from .staircase import staircase
 from .subspace import Subspace
+from .target import parse_link
 
 if TYPE_CHECKING:  # numpy is imported where it is used: a symbolic command on an exact target never loads it
     import numpy as np
@@ -154,8 +155,6 @@ def _gaussian_sample(dim: int, points: int) -> np.ndarray:
 
 
 def _activation(activation: str | sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Symbol]:
-    from .target import parse_link
-
     expr = parse_link(activation) if isinstance(activation, str) else sp.sympify(activation)
     (z,) = expr.free_symbols or {sp.Symbol("z", real=True)}
     return expr, sp.diff(expr, z), z

@@ -7,7 +7,9 @@ Gaussians, and everything the laws need (Hermite expansion, tensors, subspaces) 
 
 A target is built from a sympy expression in the symbols ``z1 … zr`` (:func:`.parser.variable`),
 from link functions :math:`\sigma^*_k` (separable case :math:`g = \sum_k \sigma^*_k(z_k)`), or by
-parsing a user string with the restricted grammar of :mod:`.parser` (never ``eval``).
+parsing a user string with the restricted grammar of :mod:`.parser` (never ``eval``). A link is read by
+:func:`.hermite.parse_link` (importable from here too; it lives below this module, with the expansion its range
+check needs).
 """
 
 from __future__ import annotations
@@ -19,14 +21,14 @@ import sympy as sp
 
 from .._validation import check_int
 from ..errors import InvalidTargetError
-from .parser import FUNCTIONS, _short, parse_expression, variable
+from .hermite import LINK_VARIABLE, parse_link, sparse_polynomial
+from .parser import _short, parse_expression, variable
 
 __all__ = ["Target", "parse_link", "variables_of_rank", "polynomial_degree_bound", "MAX_POLYNOMIAL_TERMS"]
 
 #: Largest number of monomials an exact Hermite expansion may produce (guards `(z1+…+z20)**60`).
 MAX_POLYNOMIAL_TERMS = 200_000
 
-_LINK_VARIABLE = "z"
 _SYMBOL_HINT = " (the real symbols variable(k) of flt_theory.symbolic.parser, not Symbol('zk'))"
 
 
@@ -105,7 +107,7 @@ class Target:
         terms = []
         for k, link in enumerate(links, start=1):
             sigma = parse_link(link)
-            terms.append(sigma.subs(sp.Symbol(_LINK_VARIABLE, real=True), variable(k)))
+            terms.append(sigma.subs(sp.Symbol(LINK_VARIABLE, real=True), variable(k)))
         return cls(expr=sp.Add(*terms), rank=len(links), name=name)
 
     # -- properties ------------------------------------------------------------------------
@@ -128,12 +130,10 @@ class Target:
     def links(self) -> list[sp.Expr] | None:
         r"""The 1-D links :math:`\sigma^*_k(z)` if :math:`g` is separable (a sum of functions of one
         variable each, constants attributed to the first), else ``None``."""
-        z = sp.Symbol(_LINK_VARIABLE, real=True)
+        z = sp.Symbol(LINK_VARIABLE, real=True)
         parts = [sp.Integer(0)] * self.rank
         expanded = self.expr
         if self.is_polynomial:  # expanded by the sparse engine, within the work budgets (not sympy's expand)
-            from .hermite import sparse_polynomial
-
             sparse = sparse_polynomial(self.expr, self.variables, "the links of this target (the target expanded)")
             if sparse is not None:
                 if any(sum(1 for e in m if e) > 1 for m, _ in sparse.items()):
@@ -171,34 +171,6 @@ class Target:
         '$$f^*(z) = z_{1} + z_{2}^{2} - 1 \\qquad (r = 2)$$'
         """
         return f"$$f^*(z) = {self.latex()} \\qquad (r = {self.rank})$$"
-
-
-def parse_link(link: str | sp.Expr) -> sp.Expr:
-    """A 1-D function of ``z``: parsed if a string, checked if a sympy expression.
-
-    A bare function name is shorthand for that function of ``z``:
-
-    >>> parse_link("relu"), parse_link("tanh(z)**2")
-    (relu(z), tanh(z)**2)
-    """
-    from .integrability import check_float_range
-
-    z = sp.Symbol(_LINK_VARIABLE, real=True)
-    if isinstance(link, str):
-        if link.strip() in FUNCTIONS:
-            link = f"{link.strip()}({_LINK_VARIABLE})"
-        parsed = parse_expression(link, single_variable=_LINK_VARIABLE)
-        check_float_range(parsed, z, link.strip())
-        return parsed
-    if isinstance(link, sp.Expr):
-        link = link.subs(sp.Symbol(_LINK_VARIABLE), z)
-        extra = link.free_symbols - {z}
-        if extra:
-            shown = str(link) if len(str(link)) <= 60 else str(link)[:57] + "..."
-            raise InvalidTargetError(f"a link function must depend on z only; {shown} also uses {sorted(map(str, extra))}")
-        check_float_range(link, z)
-        return link
-    raise InvalidTargetError(f"a link function must be a string or a sympy expression; got {type(link).__name__}")
 
 
 def variables_of_rank(rank: int) -> tuple[sp.Symbol, ...]:

@@ -36,7 +36,7 @@ def test_verdicts_are_printed_when_the_report_cannot_be_written(tmp_path, monkey
     def broken(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("flt_theory.report.markdown.write_report", broken)
+    monkeypatch.setattr(sys.modules["flt_theory.report.check"], "write_report", broken)  # the name check() calls
     out = io.StringIO()
     code = run_check([CLAIM], "small", tmp_path / "report", out=out)
     assert code == 2

@@ -9,8 +9,8 @@ from flt_theory.errors import FLTError
 from flt_theory.symbolic import Subspace, staircase
 from flt_theory.symbolic.staircase_sizes import RESOLVABLE_FACTOR, staircase_sizes
 from flt_theory.symbolic.target import Target
-from flt_theory.systems.giant_step.declaration import _masses, new_part, second_moments
 from flt_theory.systems.giant_step.model import staircase_rows
+from flt_theory.systems.giant_step.readouts import _masses, new_part, second_moments
 
 
 def _measured(text, *, d, n, p, eta, steps, activation="relu", seeds=4):

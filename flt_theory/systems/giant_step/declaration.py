@@ -1,7 +1,8 @@
 r"""The giant-step system: one declaration of its experiments, claims, figures and ``flt simulate``.
 
 Giant-step GD on Gaussian multi-index targets (Dandi, Krzakala, Loureiro, Pesce, Stephan 2023,
-arXiv 2305.18270). Laws: :mod:`.laws`; per-seed measurements: :mod:`.model`; figures: :mod:`.figures`.
+arXiv 2305.18270). Laws: :mod:`.laws`; per-seed measurements: :mod:`.model`; the stored frame read back into
+arrays: :mod:`.readouts`; figures: :mod:`.figures`.
 
 Every claim is ONE stored measurement (a runner experiment over seeds) and ONE comparison
 ``compare(frame, law)`` called twice: with the claim's law and with the wrong law of its negative
@@ -55,6 +56,7 @@ from ..frames import per_seed
 from . import model
 from .figures import draw_staircase, draw_transition
 from .laws import DKLPS, HYPOTHESES, MMM, STAIRCASE_READING, giant_step_laws, second_layer_floors, subspace_law
+from .readouts import _masses, curves, new_part, second_moments
 from .simulate import samples_for, simulate_document, simulate_table
 
 __all__ = ["SIZES", "STAIRCASE_EXAMPLES", "SYSTEM"]
@@ -173,39 +175,6 @@ def one_step_values(point: dict[str, Any]) -> dict[str, float]:
     eta = point.get("eta", "theory")
     return {"d": d, "p": p, "n": samples_for(d, float(point["kappa"])), "kappa": float(point["kappa"]), "ell": ell,
             "eta": theory_step_size(p, d, ell) if eta == "theory" else float(eta)}
-
-
-# ----------------------------------------------------------------------------------------------
-# reading the stored frame
-
-
-
-
-def curves(frame: pd.DataFrame, column: str) -> tuple[list[float], dict[int, np.ndarray]]:
-    """``kappas`` and, per ``d``, ``column`` as ``(seeds, kappas)``."""
-    kappas = sorted(float(k) for k in frame["kappa"].unique())
-    return kappas, {int(d): np.stack([per_seed(frame, column, d=d, kappa=k) for k in kappas], axis=1)
-                    for d in sorted(frame["d"].unique())}
-
-
-def second_moments(frame: pd.DataFrame, step: int, r: int) -> np.ndarray:
-    r""":math:`M_t` per seed, ``(seeds, r, r)`` (see :mod:`.model`)."""
-    rows = frame.sort_values("seed")
-    return np.stack([[rows[f"m{step}_{a}{b}"].to_numpy(float) for b in range(r)] for a in range(r)], axis=-1).transpose(1, 0, 2)
-
-
-def _masses(moments: np.ndarray, basis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Total mass :math:`\\mathrm{tr}(BMB^\\top)` and least-direction mass :math:`\\lambda_{\\min}(BMB^\\top)` per seed."""
-    if len(basis) == 0:
-        zero = np.zeros(moments.shape[0])
-        return zero, zero
-    projected = basis @ moments @ basis.T
-    return np.trace(projected, axis1=-2, axis2=-1), np.linalg.eigvalsh(projected)[..., 0]
-
-
-def new_part(previous: Subspace, current: Subspace) -> np.ndarray:
-    r"""Orthonormal rows of :math:`U_t \ominus U_{t-1}` in w*-coordinates (:meth:`Subspace.new_directions`)."""
-    return current.new_directions(previous)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...compare import mean_ci
+from .readouts import _masses, curves, new_part, second_moments
 
 __all__ = ["draw_staircase", "draw_transition"]
 
@@ -37,8 +38,6 @@ def _band(values: np.ndarray, low: float = -np.inf, high: float = np.inf) -> tup
 
 def draw_transition(fig, frame, law, wrong_law, check, control, *, log: bool = False, no_learning: bool = False) -> None:
     """Excess-mass curves per d with the predicted and the wrong threshold."""
-    from .declaration import curves
-
     ax = fig.subplots()
     kappas, data = curves(frame, "excess_mass")
     kappas = np.asarray(kappas)
@@ -71,8 +70,6 @@ def draw_transition(fig, frame, law, wrong_law, check, control, *, log: bool = F
 
 def _parts(staircase, r: int) -> list[tuple[str, np.ndarray, int | None]]:
     """The orthogonal parts of a staircase ``(U_1, U_2)``: ``(name, orthonormal rows, first step learned)``."""
-    from .declaration import new_part
-
     u1, u2 = staircase
     parts = [("U₁", u1.numpy(), 1)] if u1.dim else []
     new = new_part(u1, u2)
@@ -102,8 +99,6 @@ def draw_staircase(fig, frame, law, wrong_law, check, control) -> None:
     what the check demands of each (▲ learned: ≥ 10× random; ▼ not learned: ≤ 3× random) for the
     law (colour) and the wrong law of the negative control (grey), and the wrong law's own parts
     where they split a part of the law."""
-    from .declaration import _masses, second_moments
-
     ax = fig.subplots()
     claimed, wrong = law.subspaces(), wrong_law.subspaces()
     r, d = claimed[0].ambient, int(frame["d"].iloc[0])

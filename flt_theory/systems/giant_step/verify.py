@@ -72,15 +72,9 @@ from ...symbolic.law import SYMBOLS, Law
 from ...symbolic.staircase_sizes import RESOLVABLE_FACTOR, predicted_moments, staircase_sizes
 from ...symbolic.target import parse_link
 from ..declaration import Claim, Measurement
-from .declaration import (
-    _masses,
-    compare_floors,
-    compare_leap2_slopes,
-    compare_student_coefficient,
-    new_part,
-    second_moments,
-)
+from .declaration import compare_floors, compare_leap2_slopes, compare_student_coefficient
 from .laws import giant_step_laws, second_layer_floors, subspace_law
+from .readouts import _masses, new_part, second_moments
 from .simulate import samples_for
 
 __all__ = ["FLOPS_PER_SECOND", "MAX_RANK", "VerifyResult", "verify", "verify_latex_table", "verify_text"]

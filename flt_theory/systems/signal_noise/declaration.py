@@ -4,7 +4,8 @@ Signal-noise data :math:`x = [y\mu, \xi]` and the two-layer CNN with fixed secon
 :math:`\sigma = \mathrm{ReLU}^q`, trained by full-batch GD on the logistic loss (Cao, Chen, Belkin, Gu
 2022, arXiv 2202.06526; Kou, Chen, Chen, Gu 2023, arXiv 2303.04145; Han, Huang, Zhou, Niu, Chen, Yan,
 Takeda, Suzuki 2025, arXiv 2505.18909). Laws: :mod:`.laws`; exact reduced dynamics and per-seed rows:
-:mod:`.model`; figures: :mod:`.figures`; ``flt simulate signal-noise``: :mod:`.simulate`.
+:mod:`.model`; the stored frame read back into arrays: :mod:`.readouts`; figures: :mod:`.figures`;
+``flt simulate signal-noise``: :mod:`.simulate`.
 
 Every claim is ONE stored measurement and ONE comparison ``compare(frame, law)`` called with the claim's
 law and with the wrong law of its negative control; the comparison reads its prediction from the law:
@@ -89,6 +90,7 @@ from ..declaration import Claim, Figure, Measurement, System
 from ..frames import per_seed
 from . import laws, model
 from .figures import draw_boundary, draw_collapse, draw_growth, draw_label_noise, draw_tail
+from .readouts import boundary_table, error_curves, growth_prediction
 from .simulate import SIMULATE
 
 __all__ = ["CUBIC_INSIDE", "SIZES", "SYSTEM", "cubic_inside_point", "per_seed"]
@@ -356,21 +358,6 @@ def label_noise_hypothesis_values(p: dict[str, Any]) -> dict[str, float]:
 
 
 # ----------------------------------------------------------------------------------------------
-# reading the stored frame
-
-
-
-
-def boundary_table(frame: pd.DataFrame, variable: str) -> tuple[np.ndarray, np.ndarray, int]:
-    r"""The values of ``variable`` (``"n"`` or ``"d"``), :math:`\mathrm{SNR}^*` as ``(seeds, points)`` over the seeds
-    whose bisection bracketed the level at every point, and the number of seeds dropped."""
-    xs = np.array(sorted(frame[variable].unique()), dtype=float)
-    y = np.stack([per_seed(frame, "snr_star", **{variable: int(x)}) for x in xs], axis=1)
-    keep = np.isfinite(y).all(axis=1) & (y > 0).all(axis=1)
-    return xs, y[keep], int((~keep).sum())
-
-
-# ----------------------------------------------------------------------------------------------
 # comparisons: each reads its prediction from the law it is given
 
 
@@ -436,16 +423,6 @@ def boundary_slope_ladder(frame: pd.DataFrame, *, variable: str = "n", literal: 
             rung["predicted"] = predicted
         rungs.append(rung)
     return rungs
-
-
-def error_curves(frame: pd.DataFrame) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
-    r"""Per point :math:`(n, d)`: the grid :math:`X_k` and the test errors as ``(seeds, K)``, seeds in order."""
-    grid = sorted(int(c[4:]) for c in frame.columns if c.startswith("err_"))
-    curves = {}
-    for (n, d), part in frame.sort_values("seed").groupby(["n", "d"]):
-        xs = part[[f"x_{k}" for k in grid]].iloc[0].to_numpy(float)
-        curves[(int(n), int(d))] = (xs, part[[f"err_{k}" for k in grid]].to_numpy(float))
-    return curves
 
 
 def level_crossing(xs: np.ndarray, errors: np.ndarray, level: float) -> np.ndarray:
@@ -548,11 +525,6 @@ def compare_tail(frame: pd.DataFrame, law: Law) -> CheckResult:
                   f"prefactor-corrected local powers{note}", exponent, parts)
 
 
-def _growth_prediction(law: Law, row: pd.Series) -> tuple[float, ...]:
-    return law.numbers(eta=row["eta"], mu=row["mu_norm"], m=row["width"], tau=row["label_noise"],
-                       sigma_xi=row["sigma_xi"], d=row["d"], n=row["n"])
-
-
 def compare_growth_slopes(frame: pd.DataFrame, law: Law) -> CheckResult:
     r"""ReLU early phase: measured/predicted for the slopes of :math:`\max\gamma` and :math:`\bar\rho`, with
     the predictions ``law.numbers(...)`` at each row's :math:`\eta, \|\mu\|, m, \tau, \sigma_\xi, d, n`; PASSES iff
@@ -560,7 +532,7 @@ def compare_growth_slopes(frame: pd.DataFrame, law: Law) -> CheckResult:
     hypothesis, so its p-value enters the family-wise level of ``flt check``; the wrong law's ratio ≈ 0.6 is
     excluded by far)."""
     rows = frame.sort_values("seed")
-    predicted = np.array([_growth_prediction(law, row) for _, row in rows.iterrows()])  # (seeds, 2)
+    predicted = np.array([growth_prediction(law, row) for _, row in rows.iterrows()])  # (seeds, 2)
     parts = []
     for k, (column, label) in enumerate((("gamma_slope", "max γ"), ("rho_slope", "ρ̄"))):
         ratio = rows[column].to_numpy(float) / predicted[:, k]

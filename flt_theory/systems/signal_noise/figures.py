@@ -26,6 +26,7 @@ import numpy as np
 import sympy as sp
 
 from ...compare import mean_ci
+from .readouts import boundary_table, error_curves, growth_prediction
 
 __all__ = ["draw_boundary", "draw_collapse", "draw_growth", "draw_label_noise", "draw_tail"]
 
@@ -54,8 +55,6 @@ def _law_exponents(law) -> tuple[float, ...]:
 
 def draw_boundary(fig, frame, law, wrong_law, check, control, *, variable: str) -> None:
     """Boundary points with CIs, the phase diagram where the grid was measured, law and wrong law."""
-    from .declaration import boundary_table
-
     ax = fig.subplots()
     xs, y, dropped = boundary_table(frame, variable)
     grid = sorted(int(c.split("_")[1]) for c in frame.columns if c.startswith("err_") and frame[c].notna().any())
@@ -107,15 +106,13 @@ def draw_boundary(fig, frame, law, wrong_law, check, control, *, variable: str) 
 
 def draw_growth(fig, frame, law, wrong_law, check, control) -> None:
     """max γ and ρ̄ against the step over the early phase, with the law's slopes and the wrong law's."""
-    from .declaration import _growth_prediction
-
     rows = frame.sort_values("seed")
     ks = sorted(int(c.split("_")[1]) for c in frame.columns if c.startswith("step_"))
     steps = np.array([rows[f"step_{k}"].iloc[0] for k in ks])
     early = float(rows["early_steps"].min())
     shown = steps <= early
     first = rows.iloc[0]
-    right, wrong = _growth_prediction(law, first), _growth_prediction(wrong_law, first)
+    right, wrong = growth_prediction(law, first), growth_prediction(wrong_law, first)
     axes = fig.subplots(1, 2)
     for i, (ax, key, label) in enumerate(zip(axes, ("gamma", "rho"),
                                              ("max_{j,r} γ_{j,r}  (signal coefficient, units of ⟨w, μ⟩)",
@@ -177,8 +174,6 @@ def draw_collapse(fig, frame, law, wrong_law, check, control) -> None:
     r"""The test-error curves of every :math:`(n, d)` against Kou et al.'s :math:`X = n\|\mu\|^4/(\sigma_\xi^4 d)`
     (left: they collapse) and against the wrong law's variable :math:`n\,\mathrm{SNR}^2 = \sqrt{nX/d}` (right:
     they do not); mean and 95% CI over seeds, log scales."""
-    from .declaration import error_curves
-
     curves = error_curves(frame)
     left, right = fig.subplots(1, 2, sharey=True)
     for colour, ((n, d), (xs, errors)) in zip(_PALETTE, sorted(curves.items())):
@@ -204,8 +199,6 @@ def draw_tail(fig, frame, law, wrong_law, check, control) -> None:
     r""":math:`L(X) = -\log\mathrm{err} - \frac12\log X` and the raw :math:`-\log\mathrm{err}` against :math:`X` per
     :math:`(n, d)` (mean over seeds), with the law's straight line (slope fitted on the last window) and the
     wrong law's :math:`\sqrt X` through the same two end points."""
-    from .declaration import error_curves
-
     curves = error_curves(frame)
     ax = fig.subplots()
     for colour, ((n, d), (xs, errors)) in zip(_PALETTE, sorted(curves.items())):
