@@ -24,9 +24,11 @@ directions are learned in the order of the leap closure of the Hermite support.
 
 Step 2 — measured (small scale: :math:`\tilde\eta = 1/4`, :math:`p = 8`, :math:`d = 32, 64, 128`, 32 seeds; the
 seeds 0–31): ``leap-plateau-leap1`` −0.008 [−0.239, 0.248], control 1 rejected; ``learned-order``
-:math:`e_1 < e_2 < e_3` on 96/96 runs, control (reversed) rejected. The leap-2 plateau grows (exponent in
-:math:`\log d` 0.605 [0.489, 0.715] on 128 seeds) but not as :math:`(\log d)^1` at :math:`d \le 128`
-(:math:`t = A + B\log d`): not registered (:mod:`flt_theory.systems.online_sgd.leap_claims`).
+:math:`e_1 < e_2 < e_3` on 96/96 runs, control (reversed) rejected. ``leap-plateau-leap2`` (64 seeds): the
+plateau is :math:`t = A + B\log d` with slope :math:`B` = 1.75 [1.23, 2.28] > 0, control (no growth, :math:`B = 0`)
+rejected; its literal reading :math:`(\log d)^1` is not the claim (exponent in :math:`\log d` 0.605 [0.489, 0.715]
+on 128 seeds: the constant :math:`A` of the escape is not negligible at :math:`d \le 128`;
+:mod:`flt_theory.systems.online_sgd.leap_claims`).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from flt_theory.systems.online_sgd.leap_laws import learning_stages, plateau_law
 
 CLAIMS = [
     "online-sgd/leap-plateau-leap1",
+    "online-sgd/leap-plateau-leap2",
     "online-sgd/learned-order",
 ]
 BIAS = 0.5

@@ -3,18 +3,22 @@ law's log factor out, and refuses censored runs."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
+import pytest
 import sympy as sp
 
+from flt_theory.errors import InvalidParameterError
 from flt_theory.systems import get_claim
 from flt_theory.systems.online_sgd.declaration import compare_time, time_ladder
-from flt_theory.systems.online_sgd.laws import recovery_law, split_law
+from flt_theory.systems.online_sgd.laws import escape_correction, recovery_law, split_law
 
 
-def _frame(ds, times, censored=0):
+def _frame(ds, times, censored=0, **columns):
     rng = np.random.default_rng(0)
-    rows = [{"d": d, "seed": s, "steps": t * rng.lognormal(0, 0.3), "censored": float(s < censored)}
+    rows = [{"d": d, "seed": s, "steps": t * rng.lognormal(0, 0.3), "censored": float(s < censored), **columns}
             for d, t in zip(ds, times) for s in range(32)]
     return pd.DataFrame(rows)
 
@@ -64,3 +68,28 @@ def test_smoothing_and_transform_claims_read_their_laws():
     frame = _frame(ds, 20.0 * ds * np.log(ds))
     assert compare_time(frame, transform.the_law).passed and not compare_time(frame, transform.the_wrong_law).passed
     assert not compare_time(_frame(ds, 20.0 * ds**1.5), transform.the_law).passed
+
+
+def test_escape_correction_closed_form_and_its_domain():
+    """He3: B = (2 − artanh(1/2))/(18 η̃) (the deterministic flow dm/dt = 18 η m²(1 − m²) from m to 1/2); no pure
+    d^(k/2) term for k < 3 or where the remainder of the integrand is not integrable at 0 (He4, He3 + He4)."""
+    assert escape_correction("He3(z)", 0.05) == pytest.approx((2 - math.atanh(0.5)) / 0.9, rel=1e-12)
+    assert escape_correction("He3(z)", 0.1) == pytest.approx(escape_correction("He3(z)", 0.05) / 2, rel=1e-12)
+    for link in ("He2(z)", "He4(z)", "He3(z) + He4(z)"):
+        with pytest.raises(InvalidParameterError, match="target"):
+            escape_correction(link, 0.05)
+
+
+def test_escape_term_removes_the_predicted_drift_only():
+    """Times τ d² − B d^(3/2) (the expansion of the k = 3 mean time): the plain fit is biased by the d^(3/2) term and
+    rejects d² at this spread, the claim's comparison (the term added back) passes d² and rejects d^(3/2); pure
+    d^(3/2) data stay d^(3/2) after the correction (the control's law passes there)."""
+    ds = np.array([32, 64, 128])
+    claim = get_claim("online-sgd/recovery-time-k3")
+    eta = 0.05
+    b = escape_correction("He3(z)", eta)
+    frame = _frame(ds, 0.7 * ds**2.0 - b * ds**1.5, target="He3(z)", eta_tilde=eta)
+    assert not compare_time(frame, claim.the_law).passed
+    assert claim.evaluate(frame).passed and not claim.evaluate(frame, claim.the_wrong_law).passed
+    pure = _frame(ds, 3.0 * ds**1.5, target="He3(z)", eta_tilde=eta)
+    assert claim.evaluate(pure, claim.the_wrong_law).passed and not claim.evaluate(pure).passed

@@ -12,7 +12,13 @@ import torch
 from flt_theory.errors import InvalidParameterError
 from flt_theory.symbolic import Target, staircase
 from flt_theory.systems import get_claim
-from flt_theory.systems.online_sgd.leap_claims import _wrong_plateau, compare_order, compare_plateau
+from flt_theory.systems.online_sgd.leap_claims import (
+    _wrong_plateau,
+    compare_order,
+    compare_plateau,
+    compare_plateau_slope,
+    plateau_slopes,
+)
 from flt_theory.systems.online_sgd.leap_laws import learning_stages, plateau_law, stage_leaps
 from flt_theory.systems.online_sgd.multi_index import two_layer_online_sgd
 
@@ -50,13 +56,28 @@ def test_plateau_comparison_reads_the_power_of_log_d():
     rng = np.random.default_rng(0)
     ds = np.array([32, 64, 128, 256])
     grows, flat = _times(ds, 3.0 * np.log(ds), rng), _times(ds, 10.0 + 0 * ds, rng)
-    leap2_law, leap2_wrong = plateau_law(LEAP2), _wrong_plateau(LEAP2)  # the leap-2 law is not registered
+    leap2_law, leap2_wrong = plateau_law(LEAP2), _wrong_plateau(LEAP2)  # its claim reads the slope instead
     leap1 = get_claim("online-sgd/leap-plateau-leap1")
     assert compare_plateau(grows, leap2_law).passed and not compare_plateau(grows, leap2_wrong).passed
     assert compare_plateau(flat, leap1.the_law).passed and not compare_plateau(flat, leap1.the_wrong_law).passed
     censored = grows.assign(censored=(grows["seed"] == 0).astype(float))
     result = compare_plateau(censored, leap2_law)
     assert not result.passed and "censored" in result.message
+
+
+def test_plateau_slope_comparison_and_its_control():
+    """The registered leap-2 claim reads the slope B of t = A + B log d: a plateau 4 + 2 log d shows B > 0 (the law
+    passes, the control "does not grow" is rejected); a constant plateau the reverse; censored runs fail."""
+    rng = np.random.default_rng(2)
+    ds = np.array([32, 64, 128])
+    claim = get_claim("online-sgd/leap-plateau-leap2")
+    grows, flat = _times(ds, 4.0 + 2.0 * np.log(ds), rng, seeds=32), _times(ds, 12.0 + 0 * ds, rng, seeds=32)
+    assert plateau_slopes(grows).shape == (32,) and abs(plateau_slopes(grows).mean() - 2.0) < 0.5
+    assert claim.evaluate(grows).passed and not claim.evaluate(grows, claim.the_wrong_law).passed
+    assert not compare_plateau_slope(flat, claim.the_law).passed
+    assert compare_plateau_slope(flat, claim.the_wrong_law).passed
+    censored = grows.assign(censored=(grows["seed"] == 0).astype(float))
+    assert not compare_plateau_slope(censored, claim.the_law).passed
 
 
 def test_order_comparison_and_its_control():

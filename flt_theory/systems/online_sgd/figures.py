@@ -1,9 +1,12 @@
 r"""Figures of the online-SGD claims, drawn from the claim's stored measurement (no re-simulation).
 
-:func:`draw_times`: the mean time to weak recovery (divided by the law's non-power factor, e.g. :math:`\log d`)
-against :math:`d` on log–log axes, one point per seed and the mean with its 95% interval per :math:`d`, beside the
+:func:`draw_times`: the mean time to weak recovery (divided by the law's non-power factor, e.g. :math:`\log d`;
+plus the next-order term :math:`B\,d^{k/2}` where the claim's comparison adds it, :mod:`.times`) against :math:`d`
+on log–log axes, one point per seed and the mean with its 95% interval per :math:`d`, beside the
 slopes of the law (Ben Arous, Gheissari, Jagannath 2021, arXiv 2003.10409) and of the wrong law of the control,
-both drawn through the geometric centre of the means. Object API on the ``Figure`` the report hands over.
+both drawn through the geometric centre of the means. :func:`draw_plateau`: the plateau of the multi-index claims
+(Abbe, Boix-Adserà, Misiakiewicz 2023, arXiv 2302.11055) against :math:`\log d` with the fitted :math:`A + B\log d`.
+Object API on the ``Figure`` the report hands over.
 """
 
 from __future__ import annotations
@@ -12,25 +15,39 @@ import numpy as np
 
 from ...compare import mean_ci
 from .laws import split_law
+from .leap_claims import plateau_slopes, plateau_times
+from .times import recovery_times
 
-__all__ = ["PATHS", "draw_smoothing_paths", "draw_times", "smoothing_paths"]
+__all__ = ["PATHS", "draw_plateau", "draw_smoothing_paths", "draw_times", "smoothing_paths"]
 
 
-def draw_times(fig, frame, law, wrong_law, check, control) -> None:
-    """Log–log time to weak recovery against d with the predicted slopes (module docstring)."""
+def _seed_points(ax, sizes: np.ndarray, table: np.ndarray) -> list[float]:
+    """One grey point per seed and the mean with its 95% interval at each size (``table`` is ``(seeds, sizes)``);
+    returns the means."""
+    means = []
+    for size, y in zip(sizes, table.T):
+        y = y[np.isfinite(y)]
+        est = mean_ci(y)
+        ax.scatter(np.full(len(y), size), y, s=6, alpha=0.25, color="grey")
+        ax.errorbar([size], [est.value], yerr=[[est.value - est.ci[0]], [est.ci[1] - est.value]], fmt="o",
+                    color="k", capsize=3)
+        means.append(est.value)
+    return means
+
+
+def draw_times(fig, frame, law, wrong_law, check, control, *, escape: bool = False) -> None:
+    """Log–log time to weak recovery against d with the predicted slopes (module docstring); with ``escape``, the
+    times plus the next-order term B d^(k/2) that the comparison adds (:func:`.times.recovery_times`), the raw means
+    beside them (open circles)."""
     exponent, rest = split_law(law)
     wrong_exponent, _ = split_law(wrong_law)
     ax = fig.add_subplot(1, 1, 1)
-    ds, means = [], []
-    for d, rows in sorted(frame.groupby("d"), key=lambda item: item[0]):
-        y = rows.sort_values("seed")["steps"].to_numpy(float) / rest.number(d=float(d))
-        est = mean_ci(y)
-        ax.scatter(np.full(len(y), d), y, s=6, alpha=0.25, color="grey")
-        ax.errorbar([d], [est.value], yerr=[[est.value - est.ci[0]], [est.ci[1] - est.value]], fmt="o", color="k",
-                    capsize=3)
-        ds.append(float(d))
-        means.append(est.value)
-    ds_arr, centre = np.array(ds), np.exp(np.mean(np.log(means)))
+    ds_arr, table = recovery_times(frame, rest, escape)
+    means = _seed_points(ax, ds_arr, table)
+    if escape:
+        raw = np.nanmean(recovery_times(frame, rest)[1], axis=0)
+        ax.plot(ds_arr, raw, "o", mfc="none", color="tab:red", label="mean time without the d^(k/2) term")
+    centre = np.exp(np.mean(np.log(means)))
     grid = np.geomspace(ds_arr.min(), ds_arr.max(), 50)
     middle = np.exp(np.mean(np.log(ds_arr)))
     for slope, label, style in ((exponent, f"law: slope {exponent:g}", "-"),
@@ -38,8 +55,11 @@ def draw_times(fig, frame, law, wrong_law, check, control) -> None:
         ax.plot(grid, centre * (grid / middle) ** slope, style, label=label)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.set_xticks(ds_arr, [f"{d:g}" for d in ds_arr])
+    ax.set_xticks([], minor=True)
     ax.set_xlabel("d")
-    ax.set_ylabel("samples to overlap 1/2" + ("" if rest.value == 1 else f" / {rest.value}"))
+    ax.set_ylabel("samples to overlap 1/2" + (" + B d^(k/2)" if escape else "")
+                  + ("" if rest.value == 1 else f" / {rest.value}"))
     slope = np.polyfit(np.log(ds_arr), np.log(means), 1)[0]
     ax.set_title(f"{law.name}: slope of the log mean {slope:.3g}", fontsize=10)
     ax.legend(fontsize=8)
@@ -94,3 +114,24 @@ def draw_smoothing_paths(fig, frame, law, wrong_law, check, control) -> None:
     ax.set_ylabel("overlap <w, w*>")
     ax.set_title(f"He3, d = {d}: online SGD with and without smoothing (λ = d^(1/4))", fontsize=10)
     ax.legend(fontsize=8, loc="upper left")
+
+
+def draw_plateau(fig, frame, law, wrong_law, check, control) -> None:
+    """The plateau (mean-field time from the first stage to the last, :func:`.leap_claims.plateau_times`) against d
+    on a log axis: one point per seed, the mean with its 95% interval, and the line A + B log d of the mean slope
+    (:func:`.leap_claims.plateau_slopes`) through the mean of the means."""
+    ds, table = plateau_times(frame)
+    ax = fig.add_subplot(1, 1, 1)
+    means = _seed_points(ax, ds, table)
+    slope = float(np.nanmean(plateau_slopes(frame)))
+    grid = np.geomspace(ds.min(), ds.max(), 50)
+    centre = np.log(ds).mean()
+    ax.plot(grid, np.mean(means) + slope * (np.log(grid) - centre), "-", label=f"A + B log d, B = {slope:.3g}")
+    ax.axhline(np.mean(means), ls="--", color="tab:orange", label="no growth (B = 0)")
+    ax.set_xscale("log")
+    ax.set_xticks(ds, [f"{d:g}" for d in ds])
+    ax.set_xticks([], minor=True)
+    ax.set_xlabel("d")
+    ax.set_ylabel("plateau (mean-field time t = η̃ n / d)")
+    ax.set_title(f"{law.regime}: plateau against log d", fontsize=8)
+    ax.legend(fontsize=8)

@@ -4,7 +4,9 @@ Source: Abbe, Boix-Adserà, Misiakiewicz 2023, "SGD learning on neural networks:
 saddle-to-saddle dynamics", arXiv 2302.11055.
 
 Setting. Target :math:`y = f^*(z)`, :math:`z = (x_1, \dots, x_r)` the first :math:`r` coordinates of
-:math:`x \sim \mathcal N(0, I_d)` (teacher directions :math:`e_1 \dots e_r`), one fresh sample per step. Student in
+:math:`x \sim \mathcal N(0, I_d)` (teacher directions :math:`e_1 \dots e_r`), one fresh sample per step. The labels
+are the symbolic target itself, evaluated by the project's one teacher
+(:class:`~flt_theory.numeric.teacher.Teacher`, directions :math:`e_1 \dots e_r`). Student in
 mean-field scaling
 
 .. math:: \hat f(x) = \frac1p \sum_{j=1}^p a_j\,\sigma(\langle w_j, x\rangle),
@@ -61,10 +63,10 @@ from ..._validation import check_int, check_real
 from ...errors import InvalidParameterError
 from ...numeric.backend import check_finite, resolve_device
 from ...numeric.data import as_seeds, seeded_normal
-from ...symbolic.expansion import expand_target
+from ...numeric.teacher import Teacher
 from ...symbolic.target import Target
 
-__all__ = ["BLOCK_STEPS", "MultiIndexResult", "hermite_target", "two_layer_online_sgd"]
+__all__ = ["BLOCK_STEPS", "MultiIndexResult", "two_layer_online_sgd"]
 
 #: Steps drawn per random block (seed contract in the module docstring).
 BLOCK_STEPS = 256
@@ -89,41 +91,6 @@ class MultiIndexResult:
     times: torch.Tensor
     censored: torch.Tensor
     final_mass: torch.Tensor
-
-
-def _hermite(n: int, z: torch.Tensor) -> torch.Tensor:
-    r"""Probabilists' Hermite polynomial :math:`\mathrm{He}_n(z)` by :math:`\mathrm{He}_{k+1} = z\mathrm{He}_k -
-    k\,\mathrm{He}_{k-1}`."""
-    previous, current = torch.ones_like(z), z
-    if n == 0:
-        return previous
-    for k in range(1, n):
-        previous, current = current, z * current - k * previous
-    return current
-
-
-def hermite_target(target: str | Target) -> tuple[int, tuple[tuple[tuple[int, ...], float], ...]]:
-    r"""``(r, terms)``: the rank and the Hermite expansion :math:`f^* = \sum_\alpha \hat f(\alpha)\,\mathrm{He}_\alpha`
-    as ``(alpha, coefficient)`` pairs (:func:`flt_theory.symbolic.expansion.expand_target`; exact for polynomials).
-
-    >>> hermite_target("z1 + z1*z2*z3")
-    (3, (((1, 0, 0), 1.0), ((1, 1, 1), 1.0)))
-    """
-    parsed = target if isinstance(target, Target) else Target.parse(target)
-    expansion = expand_target(parsed)
-    return parsed.rank, tuple((tuple(a), float(expansion.coefficients[a])) for a in expansion.support())
-
-
-def _evaluate(terms, z: torch.Tensor) -> torch.Tensor:
-    """:math:`f^*(z)` for ``z`` of shape ``(..., r)``."""
-    out = torch.zeros(z.shape[:-1], dtype=z.dtype, device=z.device)
-    for alpha, coefficient in terms:
-        term = torch.full_like(out, coefficient)
-        for k, power in enumerate(alpha):
-            if power:
-                term = term * _hermite(power, z[..., k])
-        out = out + term
-    return out
 
 
 def _masses(w: torch.Tensor, r: int) -> torch.Tensor:
@@ -181,7 +148,8 @@ def two_layer_online_sgd(
     (torch.Size([2, 1]), False)
     """
     caller = "two_layer_online_sgd"
-    r, terms = hermite_target(target)
+    parsed = target if isinstance(target, Target) else Target.parse(target)
+    r = parsed.rank
     d = check_int(d, "d", minimum=r + 1, caller=caller)
     p = check_int(p, "p", minimum=1, caller=caller)
     eta = check_real(eta_tilde, "eta_tilde", minimum=0, caller=caller) / d
@@ -195,6 +163,7 @@ def two_layer_online_sgd(
     seeds = as_seeds(seeds)
     dev = resolve_device(device)
     n = len(seeds)
+    teacher = Teacher(parsed, torch.eye(r, d, device=dev, dtype=_DTYPE).expand(n, r, d))
     w = seeded_normal(seeds, (p, d), "online-sgd/multi-init", device=dev, dtype=_DTYPE) * (
         check_real(init_scale, "init_scale", minimum=0, strict_minimum=True, caller=caller) / math.sqrt(d))
     a = a0 * torch.tensor([(-1.0) ** j for j in range(p)], device=dev, dtype=_DTYPE).expand(n, p).clone()
@@ -204,7 +173,7 @@ def two_layer_online_sgd(
     with torch.no_grad():  # not inference_mode: seeded_normal fills its blocks from worker threads
         for block in range(math.ceil(max_steps / BLOCK_STEPS)):
             xs = seeded_normal(seeds, (BLOCK_STEPS, d), f"online-sgd/multi-x/{block}", device=dev, dtype=_DTYPE)
-            ys = _evaluate(terms, xs[..., :r])
+            ys = teacher.link(xs[..., :r])  # the projections on e_1..e_r are the first r coordinates
             length = min(BLOCK_STEPS, max_steps - block * BLOCK_STEPS)
             for t in range(length):
                 x = xs[:, t]

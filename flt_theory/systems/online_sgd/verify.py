@@ -10,7 +10,8 @@ information exponent :math:`k` (:func:`~.laws.link_exponent`) and the weak-recov
 with step size :math:`\eta = \tilde\eta\,d^{-\max(1, k/2)}` and start :math:`m_0 = a/\sqrt d`. The simulation
 (:func:`~.simulate.run_rows`, exact reduced dynamics) measures the samples to overlap 1/2 on a ladder of
 :math:`d`; :func:`~.declaration.compare_time` fits the exponent of the (restricted) mean time in :math:`d` (divided
-by :math:`\log d` at :math:`k = 2`) with a seed-bootstrap interval widened by its finite-size tolerance, and compares
+by :math:`\log d` at :math:`k = 2`; plus the predicted next-order term :math:`B\,d^{k/2}` where it is a pure power,
+:func:`has_escape_term`) with a seed-bootstrap interval widened by its finite-size tolerance, and compares
 it with the prediction AND with the two wrong exponents :math:`e - 1` and :math:`e + 1` on the same measurement.
 The prediction PASSES only when its law passes and both wrong laws are rejected
 (:func:`flt_theory.compare.verdict.decide_claim`, each comparison at its own 95% confidence); it FAILS when the data
@@ -24,6 +25,7 @@ Sizes (:func:`sizes_for`): for :math:`k \le 3` those of the system's claims ``re
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from typing import Any
@@ -38,10 +40,10 @@ from ...runner.store import ResultStore
 from ...symbolic.law import Law
 from ..declaration import Measurement
 from .declaration import SIZES, compare_time
-from .laws import D, link_exponent, recovery_law, split_law, time_value
+from .laws import D, escape_correction, link_exponent, recovery_law, split_law, time_value
 
-__all__ = ["DEFAULT_BUDGET", "SECONDS_PER_STEP", "OnlineSGDVerifyResult", "estimated_seconds", "sizes_for",
-           "verify_target", "verify_text"]
+__all__ = ["DEFAULT_BUDGET", "SECONDS_PER_STEP", "OnlineSGDVerifyResult", "estimated_seconds", "has_escape_term",
+           "sizes_for", "verify_target", "verify_text"]
 
 #: Default time budget in seconds.
 DEFAULT_BUDGET = 300.0
@@ -69,6 +71,23 @@ def sizes_for(k: int, scale: str = "small") -> dict[str, Any]:
                     overlap0=spec["overlap0"], max_steps=spec["max_steps"])
     return dict(ds=_HIGH_K[scale]["ds"], seeds=_HIGH_K[scale]["seeds"], eta_tilde=_HIGH_K["eta_tilde"],
                 overlap0=_HIGH_K["overlap0"], max_steps=lambda d: 10 * d ** (k - 1))
+
+
+def has_escape_term(target: str, k: int, eta_tilde: float) -> bool:
+    r"""Whether the comparison adds the predicted next-order term :math:`B\,d^{k/2}` of the mean time
+    (:func:`~.laws.escape_correction`): at :math:`k \ge 3` where that term is a pure power of :math:`d` (e.g.
+    :math:`\mathrm{He}_3`; not :math:`\mathrm{He}_4`, whose next term carries a :math:`\log d`).
+
+    >>> has_escape_term("He3(z)", 3, 0.05), has_escape_term("He4(z)", 4, 0.05), has_escape_term("z", 1, 0.5)
+    (True, False, False)
+    """
+    if k < 3:
+        return False
+    try:
+        escape_correction(target, eta_tilde)
+    except InvalidParameterError:
+        return False
+    return True
 
 
 def estimated_seconds(k: int, sizes: dict[str, Any]) -> float:
@@ -208,8 +227,9 @@ def verify_target(target: str, *, scale: str = "small", seeds: int | None = None
     else:
         start = time.perf_counter()
         frame = _measurement(target, sizes).run(scale, store=store if store is not None else ResultStore(":memory:"))
-        check = compare_time(frame, law)
-        entry = _entry(law, wrongs, time.perf_counter() - start, check, [compare_time(frame, w) for w in wrongs])
+        compare = functools.partial(compare_time, escape=has_escape_term(target, k, sizes["eta_tilde"]))
+        check = compare(frame, law)
+        entry = _entry(law, wrongs, time.perf_counter() - start, check, [compare(frame, w) for w in wrongs])
     return OnlineSGDVerifyResult(algorithm="online-sgd", target=target, information_exponent=k, scale=scale,
                                  ds=list(sizes["ds"]), seeds=sizes["seeds"], predictions=[entry],
                                  passed=entry["verdict"] == PASS)
