@@ -55,3 +55,15 @@ def pytest_configure(config: pytest.Config) -> None:
         import torch
 
         torch.set_num_threads(1)
+
+
+@pytest.fixture(scope="module")
+def runner():
+    """A click test runner that keeps stderr apart from stdout (click < 8.2 mixes them unless told otherwise); the
+    CLI tests share it."""
+    from click.testing import CliRunner
+
+    try:
+        return CliRunner(mix_stderr=False)
+    except TypeError:
+        return CliRunner()

@@ -1,4 +1,5 @@
-"""Benchmark of ``flt calibrate`` (``python benchmarks/bench_calibrate.py [--system giant-step] [--repeats 20] [--jobs 2]``).
+"""Benchmark of ``flt calibrate`` (``python benchmarks/bench_calibrate.py [--system giant-step] [--repeats 20] [--jobs
+2]``).
 
 Prints, measured in this run on this machine:
 
@@ -13,8 +14,8 @@ and the ratios (a)/(b) and (b)/(c). Measured 2026-11-26 (2 cores, load ~1): (a) 
 shared pool for the whole calibration (12.8 min when every measurement run spawned its own pool), (c) 14 s
 (ratio 9.4: a resumed run still evaluates every comparison and mutant). Later that day, with the seeds the
 calibration asked for (norm law 64, leap-1 32, leap-2 48) and the omitted-exponent mutants: (a) 5.9 min, (b) 4.9 min
-(PASS), (c) 27.5 s, ratio 10.7 (PASS), load 0.7–1.1. Thread count per process: ``--threads`` (default 1). The machine is shared:
-quote the load average printed with the numbers.
+(PASS), (c) 27.5 s, ratio 10.7 (PASS), load 0.7–1.1. Thread count per process: ``--threads`` (default 1). The machine is
+shared: quote the load average printed with the numbers.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _threads import parse_with_threads
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -32,16 +35,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--serial-repeats", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args()
-    os.environ["FLT_THREADS"] = str(args.threads)
-    import torch
-
-    torch.set_num_threads(args.threads)
+    args = parse_with_threads(parser)
     from flt_theory.report.calibrate import calibrate
 
-    print(f"flt calibrate benchmark: {args.system}, {args.repeats} repeats, {args.threads} torch thread(s) per process, "
-          f"load average {os.getloadavg()[0]:.2f}")
+    print(f"flt calibrate benchmark: {args.system}, {args.repeats} repeats, {args.threads} torch thread(s) per "
+          f"process, load average {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
         calibrate([args.system], repeats=args.serial_repeats, store=Path(tmp) / "serial.sqlite", jobs=1)

@@ -1,4 +1,5 @@
-"""Benchmark of ``flt check`` on a store (``python benchmarks/bench_check.py [--systems giant-step,...] [--threads T]``).
+"""Benchmark of ``flt check`` on a store (``python benchmarks/bench_check.py [--systems giant-step,...] [--threads
+T]``).
 
 Prints, measured in this run on this machine, per system and for the whole selection:
 
@@ -19,21 +20,20 @@ import tempfile
 import time
 from pathlib import Path
 
+from _threads import parse_with_threads
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--systems", default="giant-step", help="comma-separated systems (default giant-step); 'all' for every one")
-    parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args()
-    os.environ["FLT_THREADS"] = str(args.threads)
-    import torch
-
-    torch.set_num_threads(args.threads)
+    parser.add_argument("--systems", default="giant-step", help="comma-separated systems (default giant-step); 'all' "
+                                                                "for every one")
+    args = parse_with_threads(parser)
     from flt_theory.report import check
     from flt_theory.systems import systems
 
     names = [s.name for s in systems()] if args.systems == "all" else args.systems.split(",")
-    print(f"flt check benchmark: {args.threads} torch thread(s), load average {os.getloadavg()[0]:.2f}, systems {names}")
+    print(f"flt check benchmark: {args.threads} torch thread(s), load average {os.getloadavg()[0]:.2f}, systems "
+          f"{names}")
     print(f"{'system':28s} {'first (s)':>10s} {'second (s)':>11s} {'ratio':>7s}  goal  same verdicts")
     total_first = total_second = 0.0
     with tempfile.TemporaryDirectory() as tmp:
@@ -45,7 +45,9 @@ def main() -> None:
             start = time.perf_counter()
             second = check([name], store=store)
             t2 = time.perf_counter() - start
-            same = first[["claim", "verdict", "check", "control"]].equals(second[["claim", "verdict", "check", "control"]])
+            same = first[["claim", "verdict", "check", "control"]].equals(
+                second[["claim", "verdict", "check", "control"]]
+            )
             ratio = t1 / t2
             goal = "PASS" if ratio >= 10 else "MISS"
             print(f"{name:28s} {t1:10.1f} {t2:11.2f} {ratio:7.1f}  {goal}  {same}")

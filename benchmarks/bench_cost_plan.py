@@ -14,7 +14,7 @@ once.
 uncalibrated estimate (declared work at 1e9 operations/s, the runner's per-row work included) — merges the
 factors into ``cost_factors.json`` (experiments not selected keep theirs) and prints the table again with the
 new factors. Estimates of the giant-step experiments come from their own guard
-(:func:`flt_theory.numeric.giant_step.check_budget`), not from a declared ``Cost``: their factor is stored and
+(:func:`flt_theory.systems.giant_step.engine.check_budget`), not from a declared ``Cost``: their factor is stored and
 listed but the plan applies it only once :meth:`Experiment.estimate` reads :func:`calibration_factor` for them.
 
 Measured times depend on the machine and its load: the load average is printed with the table; calibrate at a
@@ -84,7 +84,8 @@ def _table(rows: list[dict[str, Any]], estimate: str) -> None:
                   f"{r['measured'] / r[estimate]:12.3g}{shared}")
     total_est, total_meas = sum(r[estimate] for r in rows), sum(r["measured"] for r in rows)
     total_wall = sum(r["wall"] for r in rows)
-    print(f"{'total'.ljust(width)}  {total_est:12.3g}  {total_meas:9.3g}  {total_wall:9.3g}  {total_meas / total_est:12.3g}")
+    print(f"{'total'.ljust(width)}  {total_est:12.3g}  {total_meas:9.3g}  {total_wall:9.3g}  "
+          f"{total_meas / total_est:12.3g}")
     ratios = sorted(((r["measured"] / r[estimate], r["claims"][0]) for r in rows))
     print(f"worst ratios: lowest {ratios[0][0]:.3g} ({ratios[0][1]}), highest {ratios[-1][0]:.3g} ({ratios[-1][1]})")
 
@@ -97,7 +98,8 @@ def _fit(rows: list[dict[str, Any]], threads: int, load: float) -> dict[str, dic
         sums[r["experiment"]] = [measured + r["measured"], raw + r["raw"]]
     today = datetime.date.today().isoformat()
     return {name: {"factor": float(f"{measured / raw:.3g}"), "cpu_seconds": round(measured, 3),
-                   "declared_seconds": float(f"{raw:.4g}"), "date": today, "threads": threads, "load_average": round(load, 2)}
+                   "declared_seconds": float(f"{raw:.4g}"), "date": today, "threads": threads,
+                   "load_average": round(load, 2)}
             for name, (measured, raw) in sums.items() if raw > 0}
 
 
@@ -138,8 +140,8 @@ def main() -> None:
 
     claims = resolve_claims(args.paths or None)
     load = os.getloadavg()[0]
-    print(f"cost plan vs measured, scale small: {len(claims)} claim(s), {args.threads} torch thread(s), fresh in-memory "
-          f"store per measurement, load average {load:.2f} at the start")
+    print(f"cost plan vs measured, scale small: {len(claims)} claim(s), {args.threads} torch thread(s), fresh "
+          f"in-memory store per measurement, load average {load:.2f} at the start")
     rows = _measure(claims)
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
     _table(rows, "estimate")

@@ -13,7 +13,7 @@ on a shared machine).
 
 What is printed, per shape (seeds, d, p, n), all measured in this run:
 
-* ``dense``: one giant step of :func:`~flt_theory.numeric.giant_step.gradient_step` on the n x d
+* ``dense``: one giant step of :func:`~flt_theory.systems.giant_step.engine.gradient_step` on the n x d
   inputs (sampling included); ``dense roof``: the dense roofline, the same GEMMs (P = X W^T,
   G += M^T X, chunk-shaped buffers) plus drawing the same n x d Gaussians;
 * ``projected``: one step of the projected sampler (basis QR, n x k draws with k = p + r, the step,
@@ -38,11 +38,11 @@ import time
 
 import torch
 
-from flt_theory.numeric import Student, Teacher, gaussian_chunks, gradient_step, seeded_normal, teacher_directions
+from flt_theory.numeric import Student, Teacher, gaussian_chunks, seeded_normal, teacher_directions
 from flt_theory.numeric.backend import available_cores, configure_threads, resolve_device
 from flt_theory.numeric.data import default_chunk_size
-from flt_theory.numeric.giant_step import giant_steps, projected_gradient_step, projection_basis
 from flt_theory.symbolic.target import Target
+from flt_theory.systems.giant_step.engine import giant_steps, gradient_step, projected_gradient_step, projection_basis
 
 TARGET = Target.from_links(["z + He2(z)"])
 R = TARGET.rank
@@ -50,7 +50,8 @@ R = TARGET.rank
 SHAPES = {  # (seeds, d, p, n); the last row has p > d/8 (no speed goal, printed for the crossover)
     "quick": [(2, 512, 32, 2**14), (2, 1024, 32, 2**14), (2, 512, 256, 2**13)],
     "default": [(2, 512, 32, 2**16), (2, 1024, 32, 2**16), (2, 1024, 128, 2**15), (2, 512, 256, 2**15)],
-    "full": [(4, 512, 32, 2**17), (4, 1024, 32, 2**17), (4, 2048, 64, 2**16), (4, 1024, 128, 2**16), (4, 512, 256, 2**16)],
+    "full": [(4, 512, 32, 2**17), (4, 1024, 32, 2**17), (4, 2048, 64, 2**16), (4, 1024, 128, 2**16),
+             (4, 512, 256, 2**16)],
 }
 
 
@@ -63,7 +64,7 @@ def best_times(fns, device: torch.device, repeats: int = 5) -> list[float]:
     """Best wall time of each function, measured round-robin (load changes hit all alike)."""
     times = [[] for _ in fns]
     for rep in range(repeats + 1):
-        for fn, ts in zip(fns, times):
+        for fn, ts in zip(fns, times, strict=True):
             _sync(device)
             start = time.perf_counter()
             fn()
@@ -91,7 +92,8 @@ def shape_row(seeds: int, d: int, p: int, n: int, device: torch.device) -> dict[
     chunk_d, chunk_k = default_chunk_size(seeds, d, p, device), default_chunk_size(seeds, k, p, device)
 
     def dense():
-        gradient_step(student, teacher, gaussian_chunks(seeds, n, d, "step0", chunk_size=chunk_d, reuse_buffer=True, device=device), eta)
+        chunks = gaussian_chunks(seeds, n, d, "step0", chunk_size=chunk_d, reuse_buffer=True, device=device)
+        gradient_step(student, teacher, chunks, eta)
 
     def projected():
         q = projection_basis(student.weights, teacher.w_star)
@@ -143,7 +145,8 @@ def verdict(ok: bool) -> str:
 
 def table(shapes, device: torch.device, peak: float, label: str) -> list[bool]:
     print(f"  [{label}] load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"  {'seeds':>5} {'d':>5} {'p':>4} {'n':>7} | {'dense':>8} {'dense roof':>10} {'projected':>9} {'proj roof':>9} |"
+    print(f"  {'seeds':>5} {'d':>5} {'p':>4} {'n':>7} | {'dense':>8} {'dense roof':>10} {'projected':>9} "
+          f"{'proj roof':>9} |"
           f" {'speed-up':>8} {'goal':>6} {'proj/roof':>9} {'dense/roof':>10} | GEMM % of peak (dense, proj)")
     results = []
     for seeds, d, p, n in shapes:
@@ -160,8 +163,10 @@ def table(shapes, device: torch.device, peak: float, label: str) -> list[bool]:
             results.append(at_roof >= 0.7)
         print(
             f"  {seeds:>5} {d:>5} {p:>4} {n:>7} | {row['dense']:8.4f} {row['dense_roof']:10.4f} {row['projected']:9.4f}"
-            f" {row['projected_roof']:9.4f} | {speedup:7.1f}x {goal:5.1f}x {at_roof:9.2f} {row['dense_roof'] / row['dense']:10.2f} |"
-            f" {100 * row['dense_flops'] / row['dense'] / peak:5.1f}% {100 * row['projected_flops'] / row['projected'] / peak:5.1f}%  {marks}"
+            f" {row['projected_roof']:9.4f} | {speedup:7.1f}x {goal:5.1f}x {at_roof:9.2f}"
+            f" {row['dense_roof'] / row['dense']:10.2f} |"
+            f" {100 * row['dense_flops'] / row['dense'] / peak:5.1f}%"
+            f" {100 * row['projected_flops'] / row['projected'] / peak:5.1f}%  {marks}"
         )
     return results
 
@@ -201,7 +206,8 @@ def main() -> None:
     mode.add_argument("--full", action="store_true", help="larger sizes (minutes on 2 cores)")
     mode.add_argument("--rss-child", nargs=3, type=int, metavar=("N", "D", "P"), help=argparse.SUPPRESS)
     parser.add_argument("--device", default="auto")
-    parser.add_argument("--threads", type=int, default=None, help="torch CPU threads (default: $FLT_THREADS or torch's)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="torch CPU threads (default: $FLT_THREADS or torch's)")
     parser.add_argument("--no-load", action="store_true", help="skip the run under a concurrent CPU load")
     args = parser.parse_args()
     threads = configure_threads(args.threads)
@@ -212,7 +218,8 @@ def main() -> None:
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else f"{available_cores()} CPU cores"
     peak = gemm_peak(device)
     print(
-        f"torch {torch.__version__}, device {device} ({name}), {threads} torch thread(s) and {threads} sampler worker(s); "
+        f"torch {torch.__version__}, device {device} ({name}), {threads} torch thread(s) and {threads} sampler "
+        "worker(s); "
         f"GEMM peak {peak / 1e9:.0f} GFLOP/s (float32)"
     )
     start = time.perf_counter()

@@ -40,21 +40,52 @@ ROOT = Path(__file__).resolve().parent.parent
 CASES = {
     "good-sets/no-exit": (
         "paper point d = 128 (m = 512, n = 4096, 16 seeds), 5 of its 800 steps",
-        "good-sets/early-phase", [{"d": 128, "m": 512, "n": 4096, "steps": 5, "lr_ratio": 30.0}], 16),
+        "good-sets/early-phase",
+        [{"d": 128, "m": 512, "n": 4096, "steps": 5, "lr_ratio": 30.0}],
+        16,
+    ),
     "signal-noise-optimizers (Zou et al.'s shared GD point)": (
         "paper GD point (n = 200, d = 1e6, s = 20, m = 10), 16 of 64 seeds, 40 of 3000 steps",
-        "optimizers/run", [{"n": 200, "d": 10**6, "width": 10, "activation": "relu(z)**3", "sparsity": 20, "mu_norm": 1.0,
-                            "sigma_xi": 0.3, "sigma0": 0.05, "feature_noise": 0.2, "eps": 0.05, "n_test": 2000,
-                            "optimizer": "gd", "eta": 5.0, "max_steps": 40, "samples": 2}], 16),
+        "optimizers/run",
+        [
+            {
+                "n": 200,
+                "d": 10**6,
+                "width": 10,
+                "activation": "relu(z)**3",
+                "sparsity": 20,
+                "mu_norm": 1.0,
+                "sigma_xi": 0.3,
+                "sigma0": 0.05,
+                "feature_noise": 0.2,
+                "eps": 0.05,
+                "n_test": 2000,
+                "optimizer": "gd",
+                "eta": 5.0,
+                "max_steps": 40,
+                "samples": 2,
+            }
+        ],
+        16,
+    ),
     "one-step-ba/no-gain-small-psi": (
         "two consecutive points of the step-size grid (eta~ = 4, 8) at d = 512, psi = 2, n_test = 16384, 4 of 8 seeds",
-        "one-step-ba/risk", [{"d": 512, "psi": 2.0, "eta_tilde": eta, "n_test": 16384} for eta in (4.0, 8.0)], 4),
+        "one-step-ba/risk",
+        [{"d": 512, "psi": 2.0, "eta_tilde": eta, "n_test": 16384} for eta in (4.0, 8.0)],
+        4,
+    ),
     "giant-step/leap2-threshold": (
         "d = 1024, kappa = 1.5 (n = 32768 of the paper's largest 5.9e6), 24 seeds",
-        "giant-step/one-step-mass", [{"target": "He2(z)", "d": 1024, "kappa": 1.5, "p": 64, "activation": "relu"}], 24),
+        "giant-step/one-step-mass",
+        [{"target": "He2(z)", "d": 1024, "kappa": 1.5, "p": 64, "activation": "relu"}],
+        24,
+    ),
     "giant-step/vanishing-student-coefficient": (
         "d = 1024, kappa = 1.5 (n = 32768 of the paper's 5.9e6), tanh student, 24 seeds",
-        "giant-step/one-step-mass", [{"target": "He2(z)", "d": 1024, "kappa": 1.5, "p": 64, "activation": "tanh"}], 24),
+        "giant-step/one-step-mass",
+        [{"target": "He2(z)", "d": 1024, "kappa": 1.5, "p": 64, "activation": "tanh"}],
+        24,
+    ),
 }
 
 CHILD = r"""
@@ -96,7 +127,8 @@ def measure(tree: Path, experiment: str, points: list, seeds: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default="HEAD",
-                        help="git revision of the 'before' code, or a folder holding a flt_theory package (default HEAD)")
+                        help="git revision of the 'before' code, or a folder holding a flt_theory package (default "
+                             "HEAD)")
     parser.add_argument("--repeats", type=int, default=1, help="round-robin rounds, best time kept (default 1)")
     parser.add_argument("--only", nargs="*", default=None, help="case names (substrings) to run")
     args = parser.parse_args()
@@ -118,10 +150,13 @@ def main() -> None:
                         best[label] = run
             b, a = best["before"], best["after"]
             results.append((name, fraction, b, a))
-            print(f"{name}\n  {fraction}\n  before {b['wall']:8.2f} s wall {b['cpu']:8.2f} s CPU  peak {b['rss'] / 2**20:7.0f} MiB"
-                  f"\n  after  {a['wall']:8.2f} s wall {a['cpu']:8.2f} s CPU  peak {a['rss'] / 2**20:7.0f} MiB"
-                  f"\n  ratio before/after: {b['wall'] / a['wall']:.2f} (wall), {b['cpu'] / a['cpu']:.2f} (CPU); "
-                  f"same rows: {'yes' if a['rows'] == b['rows'] else 'NO'}", flush=True)
+            print(
+                f"{name}\n  {fraction}\n  before {b['wall']:8.2f} s wall {b['cpu']:8.2f} s CPU  peak "
+                f"{b['rss'] / 2**20:7.0f} MiB\n  after  {a['wall']:8.2f} s wall {a['cpu']:8.2f} s CPU  peak "
+                f"{a['rss'] / 2**20:7.0f} MiB\n  ratio before/after: {b['wall'] / a['wall']:.2f} (wall), "
+                f"{b['cpu'] / a['cpu']:.2f} (CPU); same rows: {'yes' if a['rows'] == b['rows'] else 'NO'}",
+                flush=True,
+            )
     print(f"load average at end: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
     if any(a["rows"] != b["rows"] for _, _, b, a in results):
         sys.exit("the rows differ between the two trees")

@@ -97,7 +97,10 @@ def dispatch(backend_factory, points: int) -> tuple[float, float]:
     """(start-up seconds, seconds per no-op point after a warm-up batch) of a backend."""
     start = time.perf_counter()
     backend = backend_factory()
-    tasks = [PointTask((str(i),), "bench/noop", "bench_runner", {"i": i}, (0,), parent_pid=os.getpid()) for i in range(points)]
+    tasks = [
+        PointTask((str(i),), "bench/noop", "bench_runner", {"i": i}, (0,), parent_pid=os.getpid())
+        for i in range(points)
+    ]
     try:
         list(backend.imap_unordered(run_point, tasks[: 2 * backend.workers]))  # workers up and importing
         startup = time.perf_counter() - start
@@ -127,10 +130,12 @@ def main() -> None:
 
         print("(a) runner overhead per point (in-process, SQLite file, WAL, one transaction per point)")
         print(f"    runner + store, no-op experiment  {overhead * 1e6:8.1f} us/point   ({noops} points)")
-        print(f"    small point d=256 k=1.5 p=32      {small * 1e3:8.2f} ms/point   -> overhead {100 * overhead / small:5.2f} %"
-              f"   (goal < 5 %: {'MET' if overhead / small < 0.05 else 'NOT MET'})")
-        print(f"    tiny point  d=64  k=1.0 p=32      {tiny * 1e3:8.2f} ms/point   -> overhead {100 * overhead / tiny:5.2f} %")
-        print(f"(b) end to end, {e2e_seeds} small points, in-process sweep into a new SQLite file (its creation included) vs bare loop")
+        print(f"    small point d=256 k=1.5 p=32      {small * 1e3:8.2f} ms/point   -> overhead "
+              f"{100 * overhead / small:5.2f} %   (goal < 5 %: {'MET' if overhead / small < 0.05 else 'NOT MET'})")
+        print(f"    tiny point  d=64  k=1.0 p=32      {tiny * 1e3:8.2f} ms/point   -> overhead "
+              f"{100 * overhead / tiny:5.2f} %")
+        print(f"(b) end to end, {e2e_seeds} small points, in-process sweep into a new SQLite file (its creation "
+              "included) vs bare loop")
         print(f"    sweep {sweep_pp * 1e3:.2f} ms/point, bare {bare_pp * 1e3:.2f} ms/point "
               f"-> {100 * (sweep_pp - bare_pp) / bare_pp:+.2f} % (includes noise)")
         print("(c) dispatch to workers (no-op experiment, after start-up)")

@@ -22,20 +22,17 @@ import math
 import os
 import time
 
+from _threads import parse_with_threads
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=16)
     parser.add_argument("--seeds", type=int, default=8)
-    parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args()
-    os.environ["FLT_THREADS"] = str(args.threads)
-    import torch
-
+    args = parse_with_threads(parser)
     from flt_theory.numeric.signal_noise import SignalNoiseConfig, draw, train
     from flt_theory.numeric.signal_noise_flow import projected_flow
 
-    torch.set_num_threads(args.threads)
     n, m, d = args.n, 10, 10**6
     snr = 0.0125 * (16 / n) ** 0.25  # near the boundary SNR* ~ 0.47 (n d)^(-1/4) measured inside
     dr = draw(list(range(args.seeds)), n=n, d=d, width=m, n_test=4000, device="cpu")
@@ -43,7 +40,9 @@ def main() -> None:
                             max_steps=10**7)
     runs = {
         "(a) GD at the bound": lambda: train(dr, cfg).test_error,
-        "(b) projected flow, h = nm/16": lambda: projected_flow(dr, dataclasses.replace(cfg, eta=n * m / (16 * d))).test_error,
+        "(b) projected flow, h = nm/16": lambda: (
+            projected_flow(dr, dataclasses.replace(cfg, eta=n * m / (16 * d))).test_error
+        ),
         "(c) GD at nm/d (outside)": lambda: train(dr, dataclasses.replace(cfg, eta=n * m / d)).test_error,
     }
     errors, seconds = {}, {}

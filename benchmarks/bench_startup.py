@@ -75,7 +75,9 @@ def medians(table: dict[str, list[str]], repeats: int, env: dict[str, str] | Non
 
 
 def verdict(measured: float, goal: float) -> str:
-    return f"{measured:.3f} s vs goal {goal:.3f} s: ratio {measured / goal:.2f} ({'PASS' if measured <= goal else 'MISS'})"
+    return (
+        f"{measured:.3f} s vs goal {goal:.3f} s: ratio {measured / goal:.2f} ({'PASS' if measured <= goal else 'MISS'})"
+    )
 
 
 def main() -> None:
@@ -104,7 +106,8 @@ def main() -> None:
     print("goals (measured in this run):")
     print(f"  flt --version <= 1.5 x pass + 0.1 s: {verdict(times['flt --version'], startup_goal)}")
     print(f"  flt --help    <= 1.5 x pass + 0.1 s: {verdict(times['flt --help'], startup_goal)}")
-    print(f"  flt leap      <= 1.5 x import sympy: {verdict(times[next(k for k in times if 'leap' in k)], 1.5 * sympy_import)}")
+    print("  flt leap      <= 1.5 x import sympy: "
+          f"{verdict(times[next(k for k in times if 'leap' in k)], 1.5 * sympy_import)}")
     load_after = os.getloadavg()
     print(f"load average after: {load_after[0]:.2f} / {load_after[1]:.2f} / {load_after[2]:.2f}")
 

@@ -32,8 +32,8 @@ from collections.abc import Callable
 import numpy as np
 import sympy
 
-from flt_theory.cli import TOUR_REGIMES, TOUR_STAIRCASES, TOUR_TARGET
 from flt_theory.symbolic import Target, leap_complexity_of_support, monomial_to_hermite, regime_table, staircase
+from flt_theory.systems.giant_step.commands import TOUR_REGIMES, TOUR_STAIRCASES, TOUR_TARGET
 
 GOAL_S = 2.0
 
@@ -104,7 +104,8 @@ BUDGET_FAMILIES = [
     ("staircase rank 6", "staircase", "z1 + z1*z2 + (z3 - 2*z4 + z5)*(z1+z2+z3+z4+z5+z6)**{k}", [], [4, 7, 9, 10]),
     ("limits z1 + z2 + (z1+..+z4)^k", "limits", "z1 + z2 + (z1+z2+z3+z4)**{k}", ["--kappa-n", "1", "--kappa-p", "3"],
      [10, 14, 18, 20]),
-    ("limits rank 6", "limits", "z1 + 2*z2 + (z1-z2+z3+z4+z5+z6)**{k}", ["--kappa-n", "1", "--kappa-p", "3"], [6, 8, 10, 12]),
+    ("limits rank 6", "limits", "z1 + 2*z2 + (z1-z2+z3+z4+z5+z6)**{k}", ["--kappa-n", "1", "--kappa-p", "3"],
+     [6, 8, 10, 12]),
     ("laws z1 + z1 z2 + (z1+2z2+z3+z4)^k", "laws", "z1 + z1*z2 + (z1+2*z2+z3+z4)**{k}", [], [8, 12, 16]),
     ("laws He_k(He_k(z)/100)", "laws", "He{k}(He{k}(z)/100)", [], [8, 10, 12]),
     ("staircase sqrt(2) z1 + ... (exact irrational)", "staircase", "sqrt(2)*z1 + z1*z2 + (z1+z2+z3)**{k}", [],

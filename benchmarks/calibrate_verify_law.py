@@ -1,4 +1,5 @@
-"""Calibration of ``flt verify --system`` (``python benchmarks/calibrate_verify_law.py [--repeats 20] [--only SYSTEM]``).
+"""Calibration of ``flt verify --system`` (``python benchmarks/calibrate_verify_law.py [--repeats 20] [--only
+SYSTEM]``).
 
 A registered law restated through ``--law`` is checked on ``--repeats`` disjoint seed sets (seed bases 0, S, 2S,
 ...): the goal is at most 1 false rejection in 20 (a ``fail`` of the true law) for each of three cheap systems, as

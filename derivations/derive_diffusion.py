@@ -7,7 +7,8 @@ trained by DSM reaches a stationary point with :math:`|\langle w_r, \mu\rangle|/
 and the noise when :math:`\le \underline C`.
 
 Derivation (see :mod:`flt_theory.systems.diffusion.laws`). With :math:`\sigma(z) = z^2`, Stein's lemma gives
-:math:`\mathbb E_\varepsilon\langle f, \varepsilon\rangle = \frac{2\alpha\beta}{\sqrt m}\sum_r\|w_r\|^2\langle w_r, x\rangle`:
+:math:`\mathbb E_\varepsilon\langle f, \varepsilon\rangle
+= \frac{2\alpha\beta}{\sqrt m}\sum_r\|w_r\|^2\langle w_r, x\rangle`:
 the leading drive is the mean patch :math:`\bar x`, whose signal part :math:`\frac14(\mu_{+1} + \mu_{-1})` collects
 all samples while each noise patch enters with weight :math:`\frac{1}{2n}`; so
 :math:`R \approx (\|\mu\|^2/4)/(\sigma_\xi^2 d/(2n)) = n\,\mathrm{SNR}^2/2`: exponents :math:`(1, 2)` in

@@ -1,6 +1,7 @@
 r"""One giant step, leap index 2: the threshold :math:`n \asymp d^2`, and a student that cannot learn.
 
-Claim (Dandi, Krzakala, Loureiro, Pesce, Stephan 2023, arXiv 2305.18270, Theorems 1 and 3). Target :math:`f^* = \mathrm{He}_2(z_1)`
+Claim (Dandi, Krzakala, Loureiro, Pesce, Stephan 2023, arXiv 2305.18270, Theorems 1 and 3). Target :math:`f^* =
+\mathrm{He}_2(z_1)`
 (:math:`\ell = 2`), ReLU student, :math:`\eta = p\sqrt d`, :math:`n = d^\kappa`: learning for
 :math:`\kappa \ge 2`, none for :math:`\kappa < 2`.
 

@@ -18,7 +18,8 @@ Finite width at :math:`T = 0` (:func:`flt_theory.symbolic.projections.random_fea
 :math:`p/2` distinct random features of the symmetric initialisation captures the linear part at rate
 :math:`(p/2d)\,\mu_1(\sigma)^2/\mathrm{Var}\,\sigma(g)`: the :math:`T = 0` bound is
 :math:`2 - \frac{\pi p}{4d(\pi - 1)} = 1.977` at :math:`p = 8`, :math:`d = 128` — the asymptotic 2 is its limit, and a
-measured 1.953 [1.919, 1.988] (one of five calibration seed sets) sat below 2 by this term, not by a failure of the theorem.
+measured 1.953 [1.919, 1.988] (one of five calibration seed sets) sat below 2 by this term, not by a failure of the
+theorem.
 
 Measurement: ridge on fresh data after :math:`T` steps (:math:`d = 128`, :math:`p = 8`); each bound
 holds (consistent with its CI) and the errors strictly decrease with :math:`T`. Negative control: the

@@ -44,7 +44,8 @@ def test_prediction():
 
 def test_key_never_sees_the_concept_without_noise():
     """σ = 0: a_k^T ΔW_K a_k = 0 to rounding after training, while b_k^T ΔW_K b_k moves."""
-    rows = concept_rows(concepts=2, dim=8, length=4, sigma=0.0, steps=40, batch=16, n_test=10, seeds=[0, 1], device="cpu")
+    rows = concept_rows(concepts=2, dim=8, length=4, sigma=0.0, steps=40, batch=16, n_test=10, seeds=[0, 1],
+                        device="cpu")
     for row in rows:
         assert row["d_aa_k"] < 1e-12 < 1e-3 < row["d_bb_k"]
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from flt_theory.systems import get_claim, verify
+from flt_theory.systems import check_claim, get_claim
 from flt_theory.systems.online_sgd.leap_laws import learning_stages, plateau_law, stage_leaps
 
 CLAIMS = [
@@ -87,7 +87,7 @@ def test_laws_read_from_the_symbolic_layer():
 
 
 def test_claim(claim_key, scale):
-    verdict = verify(get_claim(claim_key), scale)
+    verdict = check_claim(get_claim(claim_key), scale)
     print(verdict.message)
     assert verdict.check.passed, verdict.message + " || " + verdict.check.message
     assert not verdict.control.passed, verdict.message + " || " + verdict.control.message

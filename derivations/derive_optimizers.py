@@ -31,7 +31,8 @@ def test_prediction():
     eta, s, sx = (laws.SYMBOLS[k] for k in ("eta", "s", "sigma_xi"))
     assert laws.half_normal_mean() == sp.sqrt(2 / sp.pi)
     assert sp.simplify(laws.sign_gd_noise_rate().value - eta * s * sx * sp.sqrt(2 / sp.pi)) == 0
-    ratio = laws.sign_gd_noise_rate().number(eta=1, s=1, sigma_xi=1) / laws.sign_gd_noise_rate_literal().number(eta=1, s=1, sigma_xi=1)
+    unit = dict(eta=1, s=1, sigma_xi=1)
+    ratio = laws.sign_gd_noise_rate().number(**unit) / laws.sign_gd_noise_rate_literal().number(**unit)
     assert abs(ratio - 0.7978845608) < 1e-9
     assert laws.adam_overfits_law().number() == 0.45 and laws.benign_law().number() == 0.05
 

@@ -8,9 +8,10 @@ Setting (:mod:`flt_theory.numeric.signal_noise`). :math:`x = [y\mu, \xi]`, :math
 :math:`(\gamma, \rho)` at any :math:`d`.
 
 Early phase (every output :math:`\approx 0`, so :math:`-\ell'_i = 1/2`). The GD update of :math:`\gamma` is
-:math:`\Delta\gamma_{j,r} = \frac{\eta\|\mu\|^2}{nm}\sum_i(-\ell'_i)\tilde y_iy_i\sigma'(y_i\langle w_{j,r},\mu\rangle)`. For
-:math:`A = j\langle w_{j,r},\mu\rangle > 0` only the :math:`n/2` samples with :math:`y_i = j` activate the neuron, a fraction
-:math:`\tau` of them flipped (:math:`\tilde y_iy_i = -1`), so
+:math:`\Delta\gamma_{j,r} =
+\frac{\eta\|\mu\|^2}{nm}\sum_i(-\ell'_i)\tilde y_iy_i\sigma'(y_i\langle w_{j,r},\mu\rangle)`. For
+:math:`A = j\langle w_{j,r},\mu\rangle > 0` only the :math:`n/2` samples with :math:`y_i = j` activate the neuron, a
+fraction :math:`\tau` of them flipped (:math:`\tilde y_iy_i = -1`), so
 
 .. math:: \Delta A = \Delta\gamma = \frac{q\,\eta\|\mu\|^2(1-2\tau)}{4m}A^{q-1},\qquad
           \Delta\bar\rho_{j,r,i} = \frac{q\,\eta\|\xi_i\|^2}{2nm}B^{q-1},\ \|\xi_i\|^2 \approx \sigma_\xi^2(d-1).
@@ -36,12 +37,12 @@ m^4n^4`, :math:`\sigma_0\sqrt d = 1/(2m^2n)`): ``relu3-boundary-d`` at both scal
 al.) still exceed the step bound by :math:`nm` and say so in their ``extrapolation_note``.
 
 Boundaries. Both coefficients race: a recursion :math:`x^{t+1} = x^t + c\,x^{q-1}` from :math:`x^0` escapes at
-:math:`t \approx 1/((q-2)c\,x_0^{q-2})`; with :math:`A^0 \sim \sigma_0\|\mu\|`, :math:`B^0 \sim \sigma_0\sigma_\xi\sqrt d` the
-signal wins iff :math:`n\,\mathrm{SNR}^q \gtrsim 1` (Cao, Chen, Belkin, Gu 2022, arXiv 2202.06526): the boundary
-:math:`\mathrm{SNR}^* \asymp n^{-1/q}`, independent of :math:`d`. For ReLU both grow linearly, :math:`\gamma/\bar\rho
-\approx n\|\mu\|^2/(2\sigma_\xi^2d)`, and the test margin over its spread is :math:`\propto \sqrt n\|\mu\|^2/(\sigma_\xi^2\sqrt
-d)`: benign iff :math:`n\|\mu\|^4 \gtrsim \sigma_\xi^4 d` (Kou, Chen, Chen, Gu 2023, arXiv 2303.04145),
-:math:`\mathrm{SNR}^* \asymp (nd)^{-1/4}`.
+:math:`t \approx 1/((q-2)c\,x_0^{q-2})`; with :math:`A^0 \sim \sigma_0\|\mu\|`,
+:math:`B^0 \sim \sigma_0\sigma_\xi\sqrt d` the signal wins iff :math:`n\,\mathrm{SNR}^q \gtrsim 1` (Cao, Chen, Belkin,
+Gu 2022, arXiv 2202.06526): the boundary :math:`\mathrm{SNR}^* \asymp n^{-1/q}`, independent of :math:`d`. For ReLU both
+grow linearly, :math:`\gamma/\bar\rho \approx n\|\mu\|^2/(2\sigma_\xi^2d)`, and the test margin over its spread is
+:math:`\propto \sqrt n\|\mu\|^2/(\sigma_\xi^2\sqrt d)`: benign iff :math:`n\|\mu\|^4 \gtrsim \sigma_\xi^4 d`
+(Kou, Chen, Chen, Gu 2023, arXiv 2303.04145), :math:`\mathrm{SNR}^* \asymp (nd)^{-1/4}`.
 
 Claim ``relu-collapse`` (Kou et al. 2023): the whole ReLU test-error curve is a function of
 :math:`X = n\|\mu\|^4/(\sigma_\xi^4 d)` alone. Measured on :math:`n = 16, 64` × :math:`d = 10^4, 10^6`: the level
@@ -100,7 +101,8 @@ S = laws.SYMBOLS
 def test_prediction():
     # early-phase increments from the GD update with -l'(0) = 1/2
     assert laws.logistic_slope_at_zero() == sp.Rational(-1, 2)
-    assert sp.simplify(laws.signal_increment(3) - 3 * S["eta"] * S["mu"] ** 2 * (1 - 2 * S["tau"]) * S["A"] ** 2 / (4 * S["m"])) == 0
+    expected = 3 * S["eta"] * S["mu"] ** 2 * (1 - 2 * S["tau"]) * S["A"] ** 2 / (4 * S["m"])
+    assert sp.simplify(laws.signal_increment(3) - expected) == 0
     slopes = laws.growth_slopes()
     assert slopes.value[0] == S["eta"] * S["mu"] ** 2 * (1 - 2 * S["tau"]) / (4 * S["m"])
     assert sp.simplify(slopes.value[1] - S["eta"] * S["sigma_xi"] ** 2 * (S["d"] - 1) / (2 * S["n"] * S["m"])) == 0
@@ -159,12 +161,14 @@ def test_relu3_slope_ladder():
 
 
 def test_collapse_variable_and_tail_bracket():
-    # X = n ||mu||^4/(sigma_xi^4 d) = n d SNR^4, so a level set X* = const is SNR* = (X*/(n d))^(1/4): exponents (-1/4, -1/4)
+    # X = n ||mu||^4/(sigma_xi^4 d) = n d SNR^4, so a level set X* = const is SNR* = (X*/(n d))^(1/4): exponents
+    # (-1/4, -1/4)
     X = laws.kou_collapse_variable()
-    assert sp.simplify(X.subs(S["mu"], S["snr"] * S["sigma_xi"] * sp.sqrt(S["d"])) - S["n"] * S["d"] * S["snr"] ** 4) == 0
+    at_snr = X.subs(S["mu"], S["snr"] * S["sigma_xi"] * sp.sqrt(S["d"]))
+    assert sp.simplify(at_snr - S["n"] * S["d"] * S["snr"] ** 4) == 0
     assert laws.snr2_collapse().exponent("n") == -0.5 and laws.snr2_collapse().exponent("d") == 0
-    # the exact Gaussian tail err = Phi(-sqrt(2X/C)) = K X^(-1/2) e^(-X/C) (1 - C/(2X) + ...): on the claim's windows the
-    # raw local power lies below 1 and the prefactor-corrected one above 1; a sub-exponential tail is far below both
+    # the exact Gaussian tail err = Phi(-sqrt(2X/C)) = K X^(-1/2) e^(-X/C) (1 - C/(2X) + ...): on the claim's windows
+    # the raw local power lies below 1 and the prefactor-corrected one above 1; a sub-exponential tail is far below both
     from scipy.stats import norm
 
     from flt_theory.systems.signal_noise.declaration import ERROR_CURVE, tail_powers

@@ -2,19 +2,21 @@ r"""Gradient flow of the signal-noise CNN: why it is the :math:`\eta \to 0` limi
 what that says about the step-size hypothesis of Cao, Chen, Belkin, Gu 2022 (arXiv 2202.06526, Condition 4.2(3)).
 
 Setting (:mod:`flt_theory.numeric.signal_noise`): the two-layer CNN on signal-noise data is simulated exactly in
-the coefficients :math:`(\gamma, \rho)`; one GD step is :math:`(\gamma, \rho) \mapsto (\gamma, \rho) + \eta\,F(\gamma, \rho)`
-with :math:`F` the GD increment divided by :math:`\eta` (it does not depend on :math:`\eta`).
+the coefficients :math:`(\gamma, \rho)`; one GD step is
+:math:`(\gamma, \rho) \mapsto (\gamma, \rho) + \eta\,F(\gamma, \rho)` with :math:`F` the GD increment divided by
+:math:`\eta` (it does not depend on :math:`\eta`).
 
 Claim 1 (derivation). In the natural time :math:`\tau = \eta t\sigma_\xi^2 d`, GD with :math:`\eta = c/(\sigma_\xi^2 d)`
 is the explicit Euler scheme, with step :math:`h = c` in :math:`\tau`, of the ODE
 :math:`d(\gamma, \rho)/d\tau = F/(\sigma_\xi^2 d)` — the gradient flow (GF) of the training loss projected on
 :math:`(\gamma, \rho)`. :math:`F` is locally Lipschitz for :math:`q \ge 2` (:math:`\sigma' = q\,\mathrm{ReLU}^{q-1}`,
 :math:`\ell'` smooth), so on a bounded :math:`\tau`-interval the Euler iterates converge to the flow with global
-error :math:`\le C(T)\,h`: every admissible step (Condition 4.2(3), :math:`\eta \le 1/(\sigma_\xi^2 d)`, i.e. :math:`h \le 1`)
-lies within :math:`O(h)` of ONE trajectory, and the first time :math:`L_S \le \varepsilon` with it (the stopping
-rule: :math:`L_S` is non-increasing along the flow and crosses :math:`\varepsilon` transversally). Below: the order is
-read off the exact Euler solution of :math:`x' = \lambda x` (:math:`(1 + h\lambda)^{T/h} = e^{\lambda T}(1 - \lambda^2 T h/2
-+ O(h^2))`), then measured on the CNN (the gap halves when :math:`\eta` halves).
+error :math:`\le C(T)\,h`: every admissible step (Condition 4.2(3), :math:`\eta \le 1/(\sigma_\xi^2 d)`, i.e.
+:math:`h \le 1`) lies within :math:`O(h)` of ONE trajectory, and the first time :math:`L_S \le \varepsilon` with it (the
+stopping rule: :math:`L_S` is non-increasing along the flow and crosses :math:`\varepsilon` transversally). Below: the
+order is read off the exact Euler solution of :math:`x' = \lambda x`
+(:math:`(1 + h\lambda)^{T/h} = e^{\lambda T}(1 - \lambda^2 T h/2 + O(h^2))`), then measured on the CNN (the gap halves
+when :math:`\eta` halves).
 
 Claim 2 (reading of the hypothesis). Condition 4.2(3) bounds :math:`\eta` from above only; the theorem's conclusions
 hold for every :math:`\eta` below the bound, hence (by Claim 1, the limit of quantities that hold at every
@@ -26,19 +28,20 @@ Condition 4.2 only where :math:`d \ge m^4 n^4` and :math:`\sigma_0` lies in the 
 Claim 3 (ReLU: the switch-aware projected flow, :func:`flt_theory.numeric.signal_noise_flow.projected_flow`). For
 :math:`q = 1` the field jumps on :math:`b_{j,r,i} = 0`; a wrong-class coefficient (:math:`j = -\tilde y_i`) is pulled
 towards it at rate :math:`p` while the cross terms move it at rate :math:`\delta`. Where :math:`0 < \delta < p` the
-flow slides on :math:`b = 0` (Filippov): :math:`\dot\rho = -\delta`. Since :math:`\partial b_{j,r,i}/\partial\rho_{j,r,i} =
-G_{ii}/G_{ii} = 1` exactly, the projected step :math:`\rho \leftarrow \rho + \max(-hp, -\max(b, 0))` reaches the surface
-in one step and then moves :math:`\rho` by exactly :math:`-h\delta` per step, the sliding rate, with :math:`b` within
-one step's drift :math:`h\delta` of 0 — whatever :math:`h`; unprojected Euler (GD at step :math:`h`) overshoots by up to
-:math:`hp`. Checked below on the scalar model, then on the CNN (``tests/systems/test_signal_noise_flow.py``: the
-one-step identity; at :math:`n = 16`, :math:`d = 10^6`, 8 seeds the final test errors at :math:`h = nm/16` are within
-:math:`3\cdot10^{-5}` on average of GD at the bound, GD at :math:`h = nm` is :math:`+0.024` off). This is the reading
-under which the Kou et al. boundary claims (``CLAIMS`` below) run inside Condition 4.1 at paper scale.
+flow slides on :math:`b = 0` (Filippov): :math:`\dot\rho = -\delta`. Since
+:math:`\partial b_{j,r,i}/\partial\rho_{j,r,i} = G_{ii}/G_{ii} = 1` exactly, the projected step
+:math:`\rho \leftarrow \rho + \max(-hp, -\max(b, 0))` reaches the surface in one step and then moves :math:`\rho` by
+exactly :math:`-h\delta` per step, the sliding rate, with :math:`b` within one step's drift :math:`h\delta` of 0 —
+whatever :math:`h`; unprojected Euler (GD at step :math:`h`) overshoots by up to :math:`hp`. Checked below on the scalar
+model, then on the CNN (``tests/systems/test_signal_noise_flow.py``: the one-step identity; at :math:`n = 16`,
+:math:`d = 10^6`, 8 seeds the final test errors at :math:`h = nm/16` are within :math:`3\cdot10^{-5}` on average of GD
+at the bound, GD at :math:`h = nm` is :math:`+0.024` off). This is the reading under which the Kou et al. boundary
+claims (``CLAIMS`` below) run inside Condition 4.1 at paper scale.
 
-Cost (measured, ReLU³, :math:`m = 10`, :math:`n = 16`, :math:`d = m^4 n^4 = 6.6\cdot10^8`, :math:`\sigma_0\sqrt d = 1/(m^2 n)`,
-one seed, harmful side :math:`\mathrm{SNR} = 0.3`): the flow stops at :math:`\tau = 2.25\cdot10^5` — as many GD
-steps at the bound — after 3812 right-hand-side evaluations (RK45, rtol :math:`10^{-6}`; about 8 s on a loaded
-core).
+Cost (measured, ReLU³, :math:`m = 10`, :math:`n = 16`, :math:`d = m^4 n^4 = 6.6\cdot10^8`,
+:math:`\sigma_0\sqrt d = 1/(m^2 n)`, one seed, harmful side :math:`\mathrm{SNR} = 0.3`): the flow stops at
+:math:`\tau = 2.25\cdot10^5` — as many GD steps at the bound — after 3812 right-hand-side evaluations (RK45, rtol
+:math:`10^{-6}`; about 8 s on a loaded core).
 """
 
 import math
@@ -73,7 +76,8 @@ def test_gd_gap_to_the_flow_is_first_order_in_eta():
 
 def test_a_flow_point_satisfies_the_step_size_hypothesis_only():
     step = laws.cao_hypotheses(3)[1]
-    outside_d = {"n": 16, "m": 10, "d": 10**5, "sigma_xi": 1.0, "mu": 0.4 * 10**2.5, "sigma0": 0.01 / 10**2.5, "eta": 0.0}
+    outside_d = {"n": 16, "m": 10, "d": 10**5, "sigma_xi": 1.0, "mu": 0.4 * 10**2.5, "sigma0": 0.01 / 10**2.5,
+                 "eta": 0.0}
     assert step.holds(outside_d) and not point_inside(laws.cao_hypotheses(3), outside_d)  # flow fixes (3), not (1), (4)
     assert "eta -> 0+" in step.text
 
@@ -90,7 +94,8 @@ def test_the_projected_step_slides_at_the_filippov_rate():
     def euler(b_now):  # GD at step h: the full own move while active
         return b_now + sp.Piecewise((-h * p, b_now > 0), (0, True)) + h * delta
 
-    values = {h: 1, p: sp.Rational(1, 2), delta: sp.Rational(1, 20), b: sp.Rational(3, 10)}  # hp > b: one step reaches 0
+    # hp > b: one step reaches 0
+    values = {h: 1, p: sp.Rational(1, 2), delta: sp.Rational(1, 20), b: sp.Rational(3, 10)}
     state = b.subs(values)
     moves = []
     for _ in range(4):

@@ -18,7 +18,10 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
-__all__ = ["PAPER_PACKAGES", "booktabs_longtable", "html_table", "latex_document", "latex_text", "markdown_cell", "markdown_table", "math_html"]
+__all__ = [
+    "PAPER_PACKAGES", "booktabs_longtable", "html_table", "latex_document", "latex_text", "markdown_cell",
+    "markdown_table", "math_html",
+]
 
 _SPECIALS = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
@@ -81,11 +84,14 @@ def math_html(latex: str) -> str:
     return f"${html.escape(latex, quote=False)}$" if latex else ""
 
 
-def html_table(header: Sequence[str], rows: Iterable[Sequence[str]], *, caption: str = "", escaped: bool = False) -> str:
+def html_table(
+    header: Sequence[str], rows: Iterable[Sequence[str]], *, caption: str = "", escaped: bool = False
+) -> str:
     """An HTML ``<table>``: one ``<tr>`` per row. Cells are HTML-escaped unless ``escaped`` (already HTML).
 
-    >>> html_table(["a", "b"], [["1 < 2", "x"]], caption="t")
-    '<table><caption>t</caption><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1 &lt; 2</td><td>x</td></tr></tbody></table>'
+    >>> html_table(["a", "b"], [["1 < 2", "x"]], caption="t")  # doctest: +NORMALIZE_WHITESPACE
+    '<table><caption>t</caption><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1 &lt;
+    2</td><td>x</td></tr></tbody></table>'
     """
     cell = (lambda c: str(c)) if escaped else (lambda c: html.escape(str(c), quote=False))
     head = "".join(f"<th>{html.escape(h, quote=False)}</th>" for h in header)
@@ -160,10 +166,10 @@ def latex_document(body: str, *, title: str = "") -> str:
     that exists only when the file is compiled by itself.
 
     How. LaTeX redefines ``\documentclass`` as ``\@twoclasseserror`` once a class is loaded, so the file tests
-    (expanded once, into ``\fltStandalone``: no conditional is left in a skipped branch) whether a class is loaded: compiled alone (``pdflatex t.tex``) it opens its own ``article`` (landscape, small
-    margins, with ``amsmath``, ``amssymb``, ``booktabs`` and ``longtable``) and closes it after the table; read by
-    ``\input{t}`` inside a paper's document it is only the table, and the paper's preamble must load
-    :data:`PAPER_PACKAGES`.
+    (expanded once, into ``\fltStandalone``: no conditional is left in a skipped branch) whether a class is loaded:
+    compiled alone (``pdflatex t.tex``) it opens its own ``article`` (landscape, small margins, with ``amsmath``,
+    ``amssymb``, ``booktabs`` and ``longtable``) and closes it after the table; read by ``\input{t}`` inside a paper's
+    document it is only the table, and the paper's preamble must load :data:`PAPER_PACKAGES`.
 
     >>> text = latex_document("TABLE", title="t")
     >>> text.index(r"\documentclass") < text.index("TABLE") < text.rindex(r"\fltEndDocument")

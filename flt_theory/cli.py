@@ -15,9 +15,10 @@ Commands (``flt COMMAND --help`` for details)::
 
 This module holds the group and the generic ``claims``; every heavier command is imported when first named, from
 :data:`LAZY_COMMANDS` (``hermite``, ``leap`` in :mod:`flt_theory.commands.symbolic`, ``simulate`` in
-:mod:`flt_theory.commands.simulate`, ``verify`` in :mod:`flt_theory.commands.verify`, ``check``, ``sweep``, ``calibrate`` in :mod:`flt_theory.report.cli`) or from a
-system's own ``commands.py`` (:func:`system_commands`: the giant-step system's ``staircase``, ``limits``, ``laws``,
-``tour``), so ``flt --version`` and ``flt --help`` import no sympy, numpy or torch.
+:mod:`flt_theory.commands.simulate`, ``verify`` in :mod:`flt_theory.commands.verify`, ``check``, ``sweep``,
+``calibrate`` in :mod:`flt_theory.report.cli`) or from a system's own ``commands.py`` (:func:`system_commands`: the
+giant-step system's ``staircase``, ``limits``, ``laws``, ``tour``), so ``flt --version`` and ``flt --help`` import no
+sympy, numpy or torch.
 
 ``TARGET`` is a function of ``z1 .. zr`` in the restricted grammar of
 :mod:`flt_theory.symbolic.parser` (e.g. ``"z1 + He2(z2) + He2(z1)*z2"``); ``--links "z + He2(z); z -
@@ -30,12 +31,13 @@ contract: keys are only ever added), ``--latex`` prints LaTeX. Exit codes: 0 suc
 ``FLT_DEBUG=1`` for the traceback), 130 interrupted.
 
 >>> from click.testing import CliRunner
->>> print(CliRunner().invoke(cli, ["leap", "z1 + He2(z2)"]).output, end="")
+>>> print(CliRunner().invoke(cli, ["leap", "z1 + He2(z2)"]).output, end="")  # doctest: +NORMALIZE_WHITESPACE
 target                f*(z) = z1 + He2(z2)   (rank r = 2)
 leap index            1
 information exponent  none (defined for single-index targets, r = 1)
 leap complexity       2
-generative exponent   none (refused: the target has rank 2: the generative exponent is defined for single-index targets (the multi-index analogue is not computed))
+generative exponent   none (refused: the target has rank 2: the generative exponent is defined for single-index
+                      targets (the multi-index analogue is not computed))
 """
 
 from __future__ import annotations
@@ -211,18 +213,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         return cli.main(prog_name="flt")
     return cli.main(list(argv), prog_name="flt", standalone_mode=False)
-
-
-#: Names this module used to define, now in the giant-step system's commands (kept for old imports).
-_MOVED = {"TOUR_REGIMES", "TOUR_STAIRCASES", "TOUR_TARGET"}
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        from .systems.giant_step import commands
-
-        return getattr(commands, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":

@@ -70,5 +70,6 @@ def test_a_second_check_reuses_the_stored_measurement(throwaway, tmp_path):
     assert first["claims"][0]["computed"] == 8 and again["claims"][0]["computed"] == 0
     assert again["claims"][0]["reused"] == 8 and fresh["claims"][0]["computed"] == 8
     assert first["claims"][0]["measured"] == again["claims"][0]["measured"] == fresh["claims"][0]["measured"]
-    shifted = json.loads(_flt(env, "check", "coin", "--no-report", "--store", store, "--seed-base", "1000", "--json").stdout)
+    shifted = json.loads(_flt(env, "check", "coin", "--no-report", "--store", store, "--seed-base", "1000",
+                              "--json").stdout)
     assert shifted["claims"][0]["seeds"] == list(range(1000, 1008)) and shifted["claims"][0]["computed"] == 8

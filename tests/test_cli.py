@@ -26,14 +26,6 @@ FIVE = TOUR_TARGET  # z1 + He2(z2) + He2(z1)*z2 + He4(z1)*He2(z2)*z3 + He2(z2)*H
 INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
 
-@pytest.fixture(scope="module")
-def runner() -> CliRunner:
-    try:  # click < 8.2 mixes stderr into stdout unless told otherwise
-        return CliRunner(mix_stderr=False)
-    except TypeError:
-        return CliRunner()
-
-
 def run_ok(runner: CliRunner, *args: str) -> str:
     result = runner.invoke(cli, list(args))
     assert result.exit_code == 0, (args, result.stdout, result.stderr, result.exception)

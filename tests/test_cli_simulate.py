@@ -22,14 +22,6 @@ TINY = ["--d", "16", "--kappa", "1", "--p", "8", "--seeds", "2"]
 RECORD_KEYS = {"d", "n", "p", "eta", "kappa", "step", "mass_V", "mass_V_ci", "mass_dirs", "mass_staircase"}
 
 
-@pytest.fixture(scope="module")
-def runner() -> CliRunner:
-    try:  # click < 8.2 mixes stderr into stdout unless told otherwise
-        return CliRunner(mix_stderr=False)
-    except TypeError:
-        return CliRunner()
-
-
 def run_ok(runner: CliRunner, *args: str) -> str:
     result = runner.invoke(cli, [*SIM, *args])
     assert result.exit_code == 0, (args, result.stdout, result.stderr, result.exception)
@@ -183,7 +175,8 @@ def test_cuda_when_unavailable_is_a_clear_error(runner):
         pytest.skip("CUDA is available here")
     result = runner.invoke(cli, [*SIM, "z1", *TINY, "--device", "cuda"])
     assert result.exit_code == 2
-    assert result.stderr.splitlines() == ["flt: error: --device: The 'device' parameter is 'cuda' but CUDA is not available here."]
+    assert result.stderr.splitlines() == [
+        "flt: error: --device: The 'device' parameter is 'cuda' but CUDA is not available here."]
 
 
 def test_console_script_subprocess():

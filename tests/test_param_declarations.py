@@ -155,7 +155,8 @@ def _config_cases():
             if key not in {f.name for f in dataclasses.fields(cls)}:
                 continue
             for (reason, value), marks in _sampled(params[key].invalid_values(), turn):
-                yield pytest.param(cls, params, key, value, marks=marks, id=f"{cls.__name__}:{key}={_text(value)}-{reason}")
+                yield pytest.param(cls, params, key, value, marks=marks,
+                                   id=f"{cls.__name__}:{key}={_text(value)}-{reason}")
 
 
 def test_the_converted_configs_are_found():

@@ -27,7 +27,8 @@ def test_example_is_at_most_20_lines_and_runs(tmp_path, capsys):
 
     store = tmp_path / "store.sqlite"
     table = check([str(path)], store=store)
-    assert table[["claim", "check", "control", "verdict"]].values.tolist() == [["mine/he2-plus-he3", "PASS", "rejected", "PASS"]]
+    expected = [["mine/he2-plus-he3", "PASS", "rejected", "PASS"]]
+    assert table[["claim", "check", "control", "verdict"]].values.tolist() == expected
     assert capsys.readouterr().out == ""  # flt check imports the file: its __main__ verify does not run again
 
     # the template's comparison can fail on a wrong law of the user's own: n ≍ d³ (and n ≍ d), on the same rows

@@ -18,7 +18,7 @@ import pytest
 from flt_theory.errors import InvalidParameterError
 from flt_theory.report.calibrate import is_inert, mutant_result
 from flt_theory.symbolic.law import STATUSES, Law
-from flt_theory.systems import SCALES, get_claim, measure, registered_claims, systems, verify
+from flt_theory.systems import SCALES, check_claim, get_claim, measure, registered_claims, systems
 
 ROOT = Path(__file__).resolve().parent.parent
 DERIVATIONS = ROOT / "derivations"
@@ -91,7 +91,7 @@ def test_unknown_claim_and_scale():
     with pytest.raises(InvalidParameterError, match="no claim 'giant-step/nope'"):
         get_claim("giant-step/nope")
     with pytest.raises(InvalidParameterError, match="'scale' parameter"):
-        verify(CLAIMS[0], "huge")
+        check_claim(CLAIMS[0], "huge")
 
 
 #: Mutations that make a law false whatever the data (a wrong exponent, value, bound or side). A
@@ -110,7 +110,8 @@ def test_mutated_law_fails(claim):
     the mutated symbol, e.g. a size the measurement holds fixed) and left out."""
     panel = claim.the_law.mutation_panel()
     if not panel:
-        pytest.skip("a law naming an object (a set, a direction) has no mutants; its negative control names the alternative")
+        pytest.skip("a law naming an object (a set, a direction) has no mutants; its negative control names the "
+                    "alternative")
     frame = measure(claim, "small")
     law_result = claim.evaluate(frame)
     assert law_result.passed, "the law itself must pass first"
@@ -147,5 +148,5 @@ def test_contradicting_claims_are_known_claims():
 
 @pytest.mark.parametrize("pair", CONTRADICTING, ids=" vs ".join)
 def test_contradicting_claims_do_not_both_pass(pair):
-    first, second = (verify(get_claim(key)) for key in pair)
+    first, second = (check_claim(get_claim(key)) for key in pair)
     assert not (first.passed and second.passed), f"{pair[0]} and {pair[1]} contradict each other and both pass"

@@ -283,8 +283,8 @@ _TYPE_WORD = re.compile(r"[a-z_][a-z0-9_]*|[a-z0-9_]+(?:[-+*/][a-z0-9_]+)*")
 
 def plain_type_words(app: Any, doctree: Any) -> None:
     """``doctree-read``: the lowercase words and shape sizes of a parameter's type (``values : array_like, shape
-    (seeds, 2m+n)``) stay plain text. The Python domain makes every word of a type field a reference searched by suffix, so
-    ``seeds`` of a shape would link to any documented attribute ``*.seeds`` (or be ambiguous between several)."""
+    (seeds, 2m+n)``) stay plain text. The Python domain makes every word of a type field a reference searched by suffix,
+    so ``seeds`` of a shape would link to any documented attribute ``*.seeds`` (or be ambiguous between several)."""
     for node in list(doctree.findall(addnodes.pending_xref)):
         if (node.get("refdomain") == "py" and node.get("refspecific") and node.get("reftype") in ("class", "obj")
                 and _TYPE_WORD.fullmatch(node["reftarget"])):

@@ -13,7 +13,7 @@ import sympy as sp
 from flt_theory import Claim, Law, Measurement, Source
 from flt_theory.compare import check_at_least, check_at_most
 from flt_theory.compare.result import all_of
-from flt_theory.systems import verify
+from flt_theory.systems import check_claim
 
 d = sp.Symbol("d", positive=True)
 law = Law(name="threshold", lhs="n^*", relation="asymp", value=d, status="conjecture",
@@ -41,7 +41,7 @@ claim = Claim(name="leap-one-threshold", words=law.words, law=law,
                                       seeds={"small": 8, "paper": 16}))
 
 if __name__ == "__main__":
-    verdict = verify(claim)  # measures once (8 seeds per point), compares with the law AND the wrong law
+    verdict = check_claim(claim)  # measures once (8 seeds per point), compares with the law AND the wrong law
     print("law     ", law.latex())
     for result, label in ((verdict.check, "check   "), (verdict.control, "control ")):
         print(label, result.message)

@@ -70,9 +70,11 @@ def _overflow_error(ctx: click.Context, exc: Exception) -> InputError:
     given = []
     for param in ctx.command.params:
         value = ctx.params.get(param.name)
-        if ctx.get_parameter_source(param.name) != click.core.ParameterSource.COMMANDLINE or isinstance(value, (bool, str)):
+        if (ctx.get_parameter_source(param.name) != click.core.ParameterSource.COMMANDLINE
+                or isinstance(value, (bool, str))):
             continue
-        numbers = [abs(float(v)) for v in (value if isinstance(value, tuple) else (value,)) if isinstance(v, (int, float))]
+        numbers = [abs(float(v)) for v in (value if isinstance(value, tuple) else (value,))
+                   if isinstance(v, (int, float))]
         extreme = max((abs(math.log10(v)) if v > 0 else 0.0 for v in numbers), default=0.0)
         given.append((extreme, param.opts[0] if param.opts else param.name))
     names = ", ".join(name for _, name in sorted(given, reverse=True)) or "the options"
@@ -86,7 +88,8 @@ def _click_parameter(option) -> click.Parameter:
     int_maximum = _MAX_INT if option.maximum is None else option.maximum  # a count or size is a 64-bit integer
     types = {
         "int": Bounded(int, option.minimum, int_maximum), "float": Bounded(float, option.minimum, option.maximum),
-        "ints": _NumberList(int, option.minimum, int_maximum), "floats": _NumberList(float, option.minimum, option.maximum),
+        "ints": _NumberList(int, option.minimum, int_maximum),
+        "floats": _NumberList(float, option.minimum, option.maximum),
         "eta": _StepSize(), "str": click.STRING, "choice": click.Choice(list(option.choices)),
     }
     if option.argument:
@@ -94,8 +97,10 @@ def _click_parameter(option) -> click.Parameter:
     flag = "--" + option.name
     if option.kind == "flag":
         return click.Option([flag, option.dest], is_flag=True, help=option.help)
-    extra = {} if option.default is None else {"default": option.default, "show_default": True}  # click: None is a value
-    return click.Option([flag, option.dest], type=types[option.kind], required=option.required, help=option.help, **extra)
+    # click: None is a value
+    extra = {} if option.default is None else {"default": option.default, "show_default": True}
+    return click.Option([flag, option.dest], type=types[option.kind], required=option.required, help=option.help,
+                        **extra)
 
 
 def _simulate_command(system) -> click.Command:

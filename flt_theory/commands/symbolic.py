@@ -1,6 +1,7 @@
 r"""``flt hermite`` and ``flt leap``: the symbolic commands that take no system (sympy; loaded on first use).
 
-Hermite convention: probabilists' :math:`\mathrm{He}_j`, :math:`\mathbb E[\mathrm{He}_j\mathrm{He}_k] = j!\,\delta_{jk}`.
+Hermite convention: probabilists' :math:`\mathrm{He}_j`, :math:`\mathbb E[\mathrm{He}_j\mathrm{He}_k] =
+j!\,\delta_{jk}`.
 
 >>> from click.testing import CliRunner
 >>> print(CliRunner().invoke(leap_command, ["He3(z)", "--json"]).output, end="")  # doctest: +ELLIPSIS
@@ -80,7 +81,7 @@ def hermite_command(expr: str, degree: int, as_json: bool, as_latex: bool) -> No
         )
     elif fmt == "latex":
         lines = [rf"\sigma(z) &= {sp.latex(sigma)}"]
-        for j, (value, exact) in enumerate(zip(values, coeffs.exact)):
+        for j, (value, exact) in enumerate(zip(values, coeffs.exact, strict=True)):
             if exact is not None:
                 lines.append(rf"\mu_{{{j}}} &= {sp.latex(exact)}")
             else:
@@ -93,9 +94,10 @@ def hermite_command(expr: str, degree: int, as_json: bool, as_latex: bool) -> No
         click.echo(f"mu_j = E[sigma(z) He_j(z)], z ~ N(0,1), {CONVENTION}; method: {method}")
         numeric = coeffs.method != "exact"
         rows = [("j", "mu_j", "exact") + (("error bound",) if numeric else ())]
-        for j, (v, e) in enumerate(zip(values, coeffs.exact)):
+        for j, (v, e) in enumerate(zip(values, coeffs.exact, strict=True)):
             shown = "~0" if e is None and abs(v) <= noise[j] else f"{v:.10g}"
-            rows.append((str(j), shown, "-" if e is None else str(e)) + ((f"{float(coeffs.errors[j]):.1e}",) if numeric else ()))
+            error = (f"{float(coeffs.errors[j]):.1e}",) if numeric else ()
+            rows.append((str(j), shown, "-" if e is None else str(e)) + error)
         click.echo(table(rows))
 
 

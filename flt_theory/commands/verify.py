@@ -69,10 +69,12 @@ def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict:
 
 @click.command("verify", short_help="Check predictions by simulation: a target's giant-step laws, or a system's law.")
 @click.argument("target", required=False)
-@click.option("--system", default=None, metavar="SYSTEM", help="Check a law of this system (with --law) instead of TARGET.")
+@click.option("--system", default=None, metavar="SYSTEM",
+              help="Check a law of this system (with --law) instead of TARGET.")
 @click.option("--law", default=None, metavar="'OBS ~ EXPR'",
-              help="With --system: an observable's power law in the system's parameters, e.g. 'rel_change ~ width**(-1/2)'; "
-                   "or 'OBS = EXPR', 'OBS <= EXPR', 'OBS >= EXPR' (the value itself, no fit).")
+              help="With --system: an observable's power law in the system's parameters, e.g. "
+                   "'rel_change ~ width**(-1/2)'; or 'OBS = EXPR', 'OBS <= EXPR', 'OBS >= EXPR' (the value itself, "
+                   "no fit).")
 @click.option("--where", default=None, metavar="'OBS = LEVEL'",
               help="With a level-set law 'PARAM* ~ EXPR': solve PARAM where the seed-mean of OBS crosses LEVEL, e.g. "
                    "--law 'eta* ~ (n*p**2/d)**(1/2)' --where 'norm_growth = 1'.")
@@ -81,24 +83,28 @@ def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict:
 @click.option("--over", multiple=True, metavar="NAME=V1,V2,...",
               help="With --system: a parameter's values on the grid (repeatable; default: each parameter of EXPR over "
                    "the widest range around its declared value that --budget and the experiment's cost allow).")
-@click.option("--fix", multiple=True, metavar="NAME=VALUE", help="With --system: hold a parameter at VALUE (repeatable).")
+@click.option("--fix", multiple=True, metavar="NAME=VALUE",
+              help="With --system: hold a parameter at VALUE (repeatable).")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="With --system: family-wise level of the law and its mutants (one joint interval at 1 - alpha).")
 @click.option("--algorithm", type=click.Choice(ALGORITHMS), default="giant-step", show_default=True,
               help="With TARGET: the training algorithm whose predictions are checked: one or a few giant steps, or "
                    "online SGD of one neuron on a single-index link (TARGET in z).")
-@click.option("--activation", default="relu", show_default=True, help="With TARGET: student activation, a 1-D function of z.")
-@click.option("--steps", type=click.IntRange(1, 4), default=2, show_default=True, help="With TARGET: staircase steps T.")
+@click.option("--activation", default="relu", show_default=True,
+              help="With TARGET: student activation, a 1-D function of z.")
+@click.option("--steps", type=click.IntRange(1, 4), default=2, show_default=True,
+              help="With TARGET: staircase steps T.")
 @click.option("--scale", type=click.Choice(["small", "paper"]), default="small", show_default=True)
 @click.option("--budget", type=Bounded(float, 1, 86400), default=120.0, show_default=True, metavar="SECONDS",
-              help="Time budget; with TARGET, predictions whose sizes would exceed it are 'inconclusive' with the budget "
-                   "they need; with --system, a plan over it is refused before it runs.")
+              help="Time budget; with TARGET, predictions whose sizes would exceed it are 'inconclusive' with the "
+                   "budget they need; with --system, a plan over it is refused before it runs.")
 @click.option("--seeds", type=click.IntRange(2, 256), default=None, metavar="S",
               help="Seeds per measurement (default: the scale's with TARGET, 8 with --system); an inconclusive verdict "
                    "says how many would decide it.")
 @click.option("--latex", "latex_file", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
-              help="With TARGET: also write the verdicts as a booktabs table to FILE: it compiles alone (pdflatex FILE) "
-                   "and can be \\input into a paper whose preamble loads amsmath, amssymb, booktabs and longtable.")
+              help="With TARGET: also write the verdicts as a booktabs table to FILE: it compiles alone "
+                   "(pdflatex FILE) and can be \\input into a paper whose preamble loads amsmath, amssymb, booktabs "
+                   "and longtable.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False, writable=True), default=None, metavar="DIR",
               help="With --system: write DIR/report.md, DIR/fit.png (the fit figure) and DIR/result.json; the "
@@ -138,8 +144,8 @@ def verify_command(ctx: click.Context, target: str | None, system: str | None, l
     if algorithm != "giant-step" and (system is not None or law is not None):
         raise InputError("--algorithm", "applies to TARGET only (a --system law names its own experiment)")
     if system is not None or law is not None:
-        _verify_system_law(ctx, target, system, law, where, groups, over, fix, alpha, budget, seeds, latex_file, as_json,
-                           report_dir, store, tolerance)
+        _verify_system_law(ctx, target, system, law, where, groups, over, fix, alpha, budget, seeds, latex_file,
+                           as_json, report_dir, store, tolerance)
         return
     if target is None:
         raise InputError("TARGET", "give a TARGET, or --system SYSTEM --law 'OBS ~ EXPR'")
@@ -201,7 +207,8 @@ def _verify_online_sgd(ctx: click.Context, target: str, scale: str, budget: floa
 
 
 def _verify_system_law(ctx: click.Context, target: str | None, system: str | None, law: str | None,
-                       where: str | None, groups: int | None, over: tuple[str, ...], fix: tuple[str, ...], alpha: float, budget: float, seeds: int | None,
+                       where: str | None, groups: int | None, over: tuple[str, ...], fix: tuple[str, ...],
+                       alpha: float, budget: float, seeds: int | None,
                        latex_file: str | None, as_json: bool, report_dir: str | None = None,
                        store: str | None = None, tolerance: float = 0.0) -> None:
     """``flt verify --system SYSTEM --law LAW`` (module docstring): the plan on stderr before the run, the result

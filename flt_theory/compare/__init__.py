@@ -18,7 +18,8 @@ module                      object
 :mod:`.family`              p-values of checks, Holm's procedure, per-claim levels
 :mod:`.ladder`              the trend of an estimate along growing sizes (finite-size or persisting)
 :mod:`.straddle`            undecided verdicts: a failing interval that straddles its bound, and the seeds to decide it
-:mod:`.verdict`             the one verdict decision: pass / fail / inconclusive of a comparison and of a claim, at a level
+:mod:`.verdict`             the one verdict decision: pass / fail / inconclusive of a comparison and of a claim,
+                            at a level
 ==========================  ==================================================================
 
 Bounded quantities (masses, error rates, fractions, ratios) get intervals inside their range:

@@ -74,13 +74,16 @@ def as_array(
         (array <= 0 if positive else None, f"> 0 ({positive})"),
         ((array < 0) | (array > 1 + 1e-9) if unit_interval else None, "in [0, 1] (a mass)"),
     ):
-        if bad is not None and bad.any():
-            index = tuple(int(i) for i in np.argwhere(bad)[0])
-            raise InvalidParameterError(
-                f"{_where(name, caller)} must be {expected} everywhere. Got {array[index]} at index "
-                f"{index} instead."
-            )
+        if bad is not None:
+            _refuse_entries(array, bad, f"{_where(name, caller)} must be {expected} everywhere.")
     return array
+
+
+def _refuse_entries(array: np.ndarray, bad: np.ndarray, must: str) -> None:
+    """Raise ``InvalidParameterError`` (``must``, then the first bad entry and its index) if any of ``bad`` is set."""
+    if bad.any():
+        index = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise InvalidParameterError(f"{must} Got {array[index]} at index {index} instead.")
 
 
 def check_confidence(confidence: float, caller: str) -> float:
@@ -112,10 +115,11 @@ def check_bounds(bounds: object, caller: str) -> Bounds | None:
 
     >>> check_bounds((0, 1), "f"), check_bounds((0, float("inf")), "f"), check_bounds(None, "f")
     ((0.0, 1.0), (0.0, inf), None)
-    >>> check_bounds((1, 0), "f")
+    >>> check_bounds((1, 0), "f")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    flt_theory.errors.InvalidParameterError: The 'bounds' parameter of f must be a pair (low, high) with low < high. Got (1.0, 0.0) instead.
+    flt_theory.errors.InvalidParameterError: The 'bounds' parameter of f must be a pair (low, high) with low < high.
+    Got (1.0, 0.0) instead.
     """
     if bounds is None:
         return None
@@ -136,19 +140,16 @@ def check_bounds(bounds: object, caller: str) -> Bounds | None:
 def check_within(array: np.ndarray, bounds: Bounds | None, name: str, caller: str) -> np.ndarray:
     """Check that every entry of ``array`` lies in ``[low, high]`` (nothing to check without bounds).
 
-    >>> check_within(np.array([0.2, 1.5]), (0.0, 1.0), "values", "f")
+    >>> check_within(np.array([0.2, 1.5]), (0.0, 1.0), "values", "f")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    flt_theory.errors.InvalidParameterError: The 'values' parameter of f must lie within bounds [0, 1] everywhere. Got 1.5 at index (1,) instead.
+    flt_theory.errors.InvalidParameterError: The 'values' parameter of f must lie within bounds [0, 1] everywhere.
+    Got 1.5 at index (1,) instead.
     """
     if bounds is not None:
         bad = (array < bounds[0]) | (array > bounds[1])
-        if bad.any():
-            index = tuple(int(i) for i in np.argwhere(bad)[0])
-            raise InvalidParameterError(
-                f"{_where(name, caller)} must lie within bounds [{bounds[0]:g}, {bounds[1]:g}] everywhere. "
-                f"Got {array[index]} at index {index} instead."
-            )
+        within = f"[{bounds[0]:g}, {bounds[1]:g}]"
+        _refuse_entries(array, bad, f"{_where(name, caller)} must lie within bounds {within} everywhere.")
     return array
 
 

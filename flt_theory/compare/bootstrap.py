@@ -149,10 +149,11 @@ class Estimate:
         Intervals are nested: a higher confidence never gives a narrower interval, which is what
         :func:`~flt_theory.compare.family.p_value_by_inversion` relies on.
 
-        >>> Estimate(1.0, 0.9, 1.1, 0.95, 8).at(0.99)
+        >>> Estimate(1.0, 0.9, 1.1, 0.95, 8).at(0.99)  # doctest: +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
         ...
-        flt_theory.errors.UnsupportedError: This Estimate keeps no replicates: its interval is known at confidence 0.95 only. Got 0.99 instead.
+        flt_theory.errors.UnsupportedError: This Estimate keeps no replicates: its interval is known at confidence 0.95
+        only. Got 0.99 instead.
         """
         confidence = check_real(confidence, "confidence", minimum=0, maximum=1, caller="Estimate.at")
         if confidence == self.confidence:
@@ -381,10 +382,7 @@ def bootstrap_groups(
     groups: Sequence[ArrayLike],
     statistic: Callable[..., float],
     *,
-    n_resamples: int = 2000,
-    confidence: float = 0.95,
-    rng: RngLike = 0,
-    vectorized: bool = False,
+    n_resamples: int = 2000, confidence: float = 0.95, rng: RngLike = 0, vectorized: bool = False,
     bounds: Bounds | None = None,
 ) -> Estimate:
     """Bootstrap a scalar statistic of several independent groups, each resampled over its seeds.
@@ -447,10 +445,7 @@ def bootstrap_statistic(
     samples: ArrayLike,
     statistic: Callable[[np.ndarray], float],
     *,
-    n_resamples: int = 2000,
-    confidence: float = 0.95,
-    rng: RngLike = 0,
-    vectorized: bool = False,
+    n_resamples: int = 2000, confidence: float = 0.95, rng: RngLike = 0, vectorized: bool = False,
     bounds: Bounds | None = None,
 ) -> Estimate:
     """Bootstrap a scalar statistic of one sample, resampling its seed axis (axis 0).

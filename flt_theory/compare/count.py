@@ -184,7 +184,9 @@ def check_majority(
     >>> check_majority([True] * 15 + [False], name="demo").passed, check_majority([True] * 5 + [False]).passed
     (True, False)
     >>> check_majority([True] * 15 + [False], name="demo", statement="error ≤ 0.05").message
-    'demo: 15/16 seeds with error ≤ 0.05, fraction 0.9375 [0.6977, 0.9984] vs > 1/2 [demonstrated, exact binomial]: PASS'
+    ... # doctest: +NORMALIZE_WHITESPACE
+    'demo: 15/16 seeds with error ≤ 0.05, fraction 0.9375 [0.6977, 0.9984] vs > 1/2 [demonstrated,
+    exact binomial]: PASS'
     """
     caller = "check_majority"
     flags = np.asarray(holds)

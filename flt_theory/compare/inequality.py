@@ -99,7 +99,9 @@ def _check_bound(
 ) -> CheckResult:
     confidence, n_resamples = check_options(confidence, n_resamples, caller)
     bounds = check_bounds(bounds, caller)
-    values = check_within(as_array(measured, "measured", caller, shape="(seeds,)", min_len=2), bounds, "measured", caller)
+    values = check_within(
+        as_array(measured, "measured", caller, shape="(seeds,)", min_len=2), bounds, "measured", caller
+    )
     bound = check_real(bound, "bound", caller=caller)
     mode = check_mode(mode, caller)
     slack = check_nonnegative(tolerance, "tolerance", caller)
@@ -129,16 +131,8 @@ def _check_bound(
 
 
 def check_at_least(
-    measured: ArrayLike,
-    bound: float,
-    *,
-    mode: Mode = "consistent",
-    tolerance: float = 0.0,
-    rel_tol: float = 0.0,
-    name: str = "at least",
-    confidence: float = 0.95,
-    n_resamples: int = 2000,
-    rng: RngLike = 0,
+    measured: ArrayLike, bound: float, *, mode: Mode = "consistent", tolerance: float = 0.0, rel_tol: float = 0.0,
+    name: str = "at least", confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
     bounds: Bounds | None = None,
 ) -> CheckResult:
     r"""Check the lower-bound law :math:`\mathbb E[\text{measured}] \ge \text{bound}`.
@@ -190,19 +184,12 @@ def check_at_least(
 
 
 def check_at_most(
-    measured: ArrayLike,
-    bound: float,
-    *,
-    mode: Mode = "consistent",
-    tolerance: float = 0.0,
-    rel_tol: float = 0.0,
-    name: str = "at most",
-    confidence: float = 0.95,
-    n_resamples: int = 2000,
-    rng: RngLike = 0,
+    measured: ArrayLike, bound: float, *, mode: Mode = "consistent", tolerance: float = 0.0, rel_tol: float = 0.0,
+    name: str = "at most", confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
     bounds: Bounds | None = None,
 ) -> CheckResult:
-    r"""Check the upper-bound law :math:`\mathbb E[\text{measured}] \le \text{bound}`.
+    r"""The mirror of :func:`check_at_least`: check the upper-bound law :math:`\mathbb E[\text{measured}] \le
+    \text{bound}`.
 
     ``mode="consistent"``: PASSES iff the CI's lower end <= ``bound + slack``.
     ``mode="demonstrated"``: PASSES iff the CI's upper end <= ``bound + slack``.
@@ -225,9 +212,7 @@ def check_ordering(
     *,
     mode: Mode = "demonstrated",
     name: str = "ordering",
-    confidence: float = 0.95,
-    n_resamples: int = 2000,
-    rng: RngLike = 0,
+    confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
 ) -> CheckResult:
     r"""Check that the means over seeds are strictly decreasing from one regime to the next.
 

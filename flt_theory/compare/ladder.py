@@ -16,7 +16,8 @@ rung, :math:`\delta(t_{\max} + 1)`, with its standard error. A deviation is *shr
 interval lies entirely on the side that moves it toward 0 (:math:`b\,\mathrm{sign}(\bar\delta) < 0` at 95%),
 *persisting* when it does not and every rung's interval excludes the literal value.
 
->>> rungs = [{"size": {"n": s}, "estimate": x, "ci": [x - 0.01, x + 0.01]} for s, x in ((10, 0.2), (100, 0.1), (1000, 0.0))]
+>>> rungs = [{"size": {"n": s}, "estimate": x, "ci": [x - 0.01, x + 0.01]}
+...          for s, x in ((10, 0.2), (100, 0.1), (1000, 0.0))]
 >>> t = ladder_trend(rungs, size="n", literal=0.0)
 >>> round(t["slope_per_decade"], 3), t["shrinking"], t["persisting"]
 (-0.1, True, False)
@@ -45,9 +46,11 @@ def _rung_numbers(rungs: Sequence[Mapping[str, Any]], size: str) -> tuple[np.nda
             s, x = float(rung["size"][size]), float(rung["estimate"])
             lo, hi = (float(v) for v in rung["ci"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise InvalidParameterError(f"a ladder rung needs size[{size!r}], estimate and ci [lo, hi]. Got {dict(rung)!r}.") from exc
+            raise InvalidParameterError(f"a ladder rung needs size[{size!r}], estimate and ci [lo, hi]. Got "
+                                        f"{dict(rung)!r}.") from exc
         if not (s > 0 and all(map(math.isfinite, (s, x, lo, hi)))) or hi < lo:
-            raise InvalidParameterError(f"a ladder rung needs a positive size and a finite estimate inside a finite ci. Got {dict(rung)!r}.")
+            raise InvalidParameterError("a ladder rung needs a positive size and a finite estimate inside a finite "
+                                        f"ci. Got {dict(rung)!r}.")
         sizes.append(s)
         estimates.append(x)
         errors.append(max((hi - lo) / (2 * Z95), 1e-12))
@@ -62,7 +65,8 @@ def ladder_trend(rungs: Sequence[Mapping[str, Any]], *, size: str, literal: floa
     """
     t, x, se = _rung_numbers(rungs, size)
     if len(np.unique(t)) < 3:
-        raise InvalidParameterError(f"a ladder trend needs at least 3 distinct sizes of {size!r}. Got {len(np.unique(t))}.")
+        raise InvalidParameterError(f"a ladder trend needs at least 3 distinct sizes of {size!r}. Got "
+                                    f"{len(np.unique(t))}.")
     delta, w = x - float(literal), 1.0 / se**2
     t_bar = float(np.sum(w * t) / np.sum(w))
     sxx = float(np.sum(w * (t - t_bar) ** 2))
@@ -76,6 +80,13 @@ def ladder_trend(rungs: Sequence[Mapping[str, Any]], *, size: str, literal: floa
     lo, hi = slope - Z95 * slope_se, slope + Z95 * slope_se
     shrinking = bool((side > 0 and hi < 0) or (side < 0 and lo > 0))
     excluded = bool(np.all(np.abs(delta) > Z95 * se))
-    return {"decades": float(t.max() - t.min()), "slope_per_decade": slope, "slope_ci": [lo, hi],
-            "deviation_next_decade": next_dev, "deviation_next_decade_ci": [next_dev - Z95 * next_se, next_dev + Z95 * next_se],
-            "shrinking": shrinking, "persisting": (not shrinking) and excluded, "rungs": len(t)}
+    return {
+        "decades": float(t.max() - t.min()),
+        "slope_per_decade": slope,
+        "slope_ci": [lo, hi],
+        "deviation_next_decade": next_dev,
+        "deviation_next_decade_ci": [next_dev - Z95 * next_se, next_dev + Z95 * next_se],
+        "shrinking": shrinking,
+        "persisting": (not shrinking) and excluded,
+        "rungs": len(t),
+    }

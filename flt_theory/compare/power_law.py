@@ -197,9 +197,7 @@ def fit_power_law_2d(
     x2: ArrayLike,
     y: ArrayLike,
     *,
-    confidence: float = 0.95,
-    n_resamples: int = 2000,
-    rng: RngLike = 0,
+    confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
 ) -> PowerLawFit:
     r"""Fit :math:`y \approx C x_1^{b_1} x_2^{b_2}` jointly (e.g. a norm law in :math:`d` and :math:`n`).
 
@@ -266,9 +264,7 @@ def check_power_law(
     *,
     name: str = "power law",
     tolerance: float = 0.0,
-    confidence: float = 0.95,
-    n_resamples: int = 2000,
-    rng: RngLike = 0,
+    confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
 ) -> CheckResult:
     r"""Check :math:`y \propto x^{b}` with :math:`b` = ``predicted_exponent``.
 
@@ -316,9 +312,7 @@ def check_power_law_2d(
     *,
     name: str = "power law 2d",
     tolerance: float = 0.0,
-    confidence: float = 0.95,
-    n_resamples: int = 2000,
-    rng: RngLike = 0,
+    confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
     labels: tuple[str, str] = ("exponent of x1", "exponent of x2"),
 ) -> CheckResult:
     r"""Check :math:`y \propto x_1^{b_1} x_2^{b_2}` with ``predicted_exponents`` :math:`(b_1, b_2)`
@@ -370,9 +364,7 @@ def check_power_law_nd(
     *,
     name: str = "power law",
     tolerance: float = 0.0,
-    confidence: float = 0.95,
-    n_resamples: int = 2000,
-    rng: RngLike = 0,
+    confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
 ) -> CheckResult:
     r"""Check :math:`y \propto \prod_i x_i^{b_i}` jointly in any number of variables, one predicted exponent per
     named variable (e.g. a law :math:`\rho_{\max} \propto (d/n)^{1/2}` on a grid in :math:`(n, d)`: ``xs =

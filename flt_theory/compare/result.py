@@ -112,7 +112,8 @@ class CheckResult:
         if not isinstance(labels, (list, tuple)) or len(labels) != len(values):
             labels = [f"[{i}]" for i in range(len(values))]
         return tuple(
-            (f"{self.name}: {label}", float(v), (float(lo), float(hi))) for label, v, (lo, hi) in zip(labels, values, cis)
+            (f"{self.name}: {label}", float(v), (float(lo), float(hi)))
+            for label, v, (lo, hi) in zip(labels, values, cis)
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -103,7 +103,7 @@ def straddling_sides(result: CheckResult | Mapping[str, Any]) -> tuple[Side, ...
     if result.get("passed"):
         return ()
     straddling: list[Side] = []
-    for leaf in _failing_leaves(result):
+    for leaf in _leaves(result, failing_only=True):
         failing = [s for s in _sides(leaf) if not s.satisfied]
         if not failing or any(s.excluded for s in failing):
             return ()
@@ -132,13 +132,15 @@ def seeds_to_reject(result: CheckResult | Mapping[str, Any]) -> int | None:
     return min(needs) if needs else None
 
 
-def _leaves(result: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+def _leaves(result: Mapping[str, Any], failing_only: bool = False) -> Iterator[Mapping[str, Any]]:
+    """The leaf results under ``result`` (``failing_only``: descending only into parts that did not pass)."""
     parts = result.get("details", {}).get("parts")
     if not parts:
         yield result
         return
     for part in parts:
-        yield from _leaves(part)
+        if not (failing_only and part.get("passed")):
+            yield from _leaves(part, failing_only)
 
 
 def _band_sides(leaf: Mapping[str, Any]) -> list[Side]:
@@ -163,16 +165,6 @@ def _band_sides(leaf: Mapping[str, Any]) -> list[Side]:
     if value > high:
         return [Side(leaf.get("name", ""), value, ci, high, True, seeds)]
     return []
-
-
-def _failing_leaves(result: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
-    parts = result.get("details", {}).get("parts")
-    if not parts:
-        yield result
-        return
-    for part in parts:
-        if not part.get("passed"):
-            yield from _failing_leaves(part)
 
 
 def _float(value: Any) -> float:

@@ -98,9 +98,7 @@ def check_subspace_learned(
     baseline_on_U: float | ArrayLike | None = None,
     max_ratio: float = 2.0,
     name: str = "subspace learned",
-    confidence: float = 0.95,
-    n_resamples: int = 2000,
-    rng: RngLike = 0,
+    confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
     bounds: Bounds | None = (0.0, 1.0),
 ) -> CheckResult:
     r"""Check that :math:`U` was learned and the rest of :math:`V^*` stayed at its random level.
@@ -196,9 +194,7 @@ def check_not_learned(
     *,
     max_ratio: float = 2.0,
     name: str = "not learned",
-    confidence: float = 0.95,
-    n_resamples: int = 2000,
-    rng: RngLike = 0,
+    confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
     bounds: Bounds | None = (0.0, 1.0),
 ) -> CheckResult:
     r"""Check that the mass on a subspace stayed at its random-initialisation level.

@@ -127,9 +127,7 @@ def crossing_point(
     values: ArrayLike,
     level: float,
     *,
-    confidence: float = 0.95,
-    n_resamples: int = 2000,
-    rng: RngLike = 0,
+    confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
 ) -> Estimate:
     r"""Where the mean curve crosses ``level``, with a bootstrap CI over seeds.
 
@@ -182,9 +180,7 @@ def curves_crossing(
     curve_small_d: ArrayLike,
     curve_large_d: ArrayLike,
     *,
-    confidence: float = 0.95,
-    n_resamples: int = 2000,
-    rng: RngLike = 0,
+    confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
 ) -> Estimate:
     r"""Where the mean curves of two sizes intersect (the finite-size-scaling transition point).
 
@@ -244,9 +240,7 @@ def check_transition(
     tolerance: float = 0.0,
     require_sharpening: bool = True,
     name: str = "transition",
-    confidence: float = 0.95,
-    n_resamples: int = 2000,
-    rng: RngLike = 0,
+    confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
 ) -> CheckResult:
     r"""Check that the order parameter switches at ``predicted_threshold`` and sharpens with :math:`d`.
 
@@ -314,7 +308,8 @@ def check_transition(
             pairs = {f"{a}-{b}": (a, b) for a, b in zip(ds, ds[1:])}
             crossings = {key: curves_crossing(kappas, curves[a], curves[b], **options) for key, (a, b) in pairs.items()}
             steepness = {
-                key: tuple(_steepness(kappas, curves[e], crossings[key].value) for e in pair) for key, pair in pairs.items()
+                key: tuple(_steepness(kappas, curves[e], crossings[key].value) for e in pair)
+                for key, pair in pairs.items()
             }
             sharpens = all(small < large for small, large in steepness.values())
         else:  # keys "d"

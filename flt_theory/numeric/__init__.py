@@ -1,20 +1,13 @@
-"""Numeric layer (torch only): data, teacher, student, giant-step training and observables.
+"""Numeric layer (torch only): data, teacher, student, activations, seed streams and observables.
 
-Seeds are the leading batch dimension of every tensor; see :mod:`.data` for the seed contract.
+Seeds are the leading batch dimension of every tensor; see :mod:`.data` for the seed contract. Training algorithms
+that belong to one system live in that system's folder (the giant-step engine:
+:mod:`flt_theory.systems.giant_step.engine`).
 """
 
 from .activation import Activation, as_activation
 from .backend import TORCH, NonFiniteError, check_finite, resolve_device, resolve_dtype
 from .data import BLOCK_ROWS, as_seeds, gaussian_chunks, seeded_normal, teacher_directions
-from .giant_step import (
-    GiantStepConfig,
-    GiantStepResult,
-    fit_second_layer,
-    giant_steps,
-    gradient_step,
-    test_error,
-    theory_step_size,
-)
 from .observables import (
     complement_basis,
     least_direction_mass,
@@ -34,8 +27,6 @@ __all__ = [
     "BLOCK_ROWS",
     "TORCH",
     "Activation",
-    "GiantStepConfig",
-    "GiantStepResult",
     "NonFiniteError",
     "Student",
     "Teacher",
@@ -45,10 +36,7 @@ __all__ = [
     "complement_basis",
     "fold_in",
     "least_direction_mass",
-    "fit_second_layer",
     "gaussian_chunks",
-    "giant_steps",
-    "gradient_step",
     "norm_growth",
     "overlaps",
     "principal_angles",
@@ -59,8 +47,6 @@ __all__ = [
     "stream_generator",
     "subspace_mass",
     "teacher_directions",
-    "test_error",
-    "theory_step_size",
     "top_direction_overlap",
     "update_singular_values",
 ]

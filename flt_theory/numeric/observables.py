@@ -1,8 +1,8 @@
 r"""Observables of the first layer that the giant-step laws talk about (Dandi et al. 2023, arXiv 2305.18270).
 
 Every function takes weights of shape ``(..., seeds, p, d)`` — one :math:`W` ``(seeds, p, d)``, or the
-whole trajectory ``(T+1, seeds, p, d)`` of :attr:`GiantStepResult.weights
-<flt_theory.numeric.giant_step.GiantStepResult.weights>` — and broadcasts over the leading dims.
+whole trajectory ``(T+1, seeds, p, d)`` of a giant-step run (``GiantStepResult.weights``,
+:mod:`flt_theory.systems.giant_step.engine`) — and broadcasts over the leading dims.
 
 Subspaces :math:`U \subseteq V^* = \operatorname{span}\{w^*_k\}` are given in *w*-coordinates*: an
 ``(m, r)`` array whose rows :math:`b_j` span :math:`U` through :math:`u_j = \sum_k b_{jk} w^*_k`

@@ -30,9 +30,11 @@ The gradient of :math:`w_{j,r}` is a combination of :math:`\mu` and the :math:`\
 .. math::
     w_{j,r}^t = w_{j,r}^0 + j\,\gamma_{j,r}^t \frac{\mu}{\|\mu\|^2} + \sum_i \rho_{j,r,i}^t \frac{\xi_i}{\|\xi_i\|^2},
     \quad
-    \gamma^{t+1}_{j,r} = \gamma^t_{j,r} - \frac{\eta\|\mu\|^2}{nm}\sum_i \ell'_i\,\tilde y_i y_i\,\sigma'(\langle w^t_{j,r}, y_i\mu\rangle),
+    \gamma^{t+1}_{j,r} = \gamma^t_{j,r}
+        - \frac{\eta\|\mu\|^2}{nm}\sum_i \ell'_i\,\tilde y_i y_i\,\sigma'(\langle w^t_{j,r}, y_i\mu\rangle),
     \quad
-    \rho^{t+1}_{j,r,i} = \rho^t_{j,r,i} - \frac{\eta\|\xi_i\|^2}{nm}\,\ell'_i\,\tilde y_i\, j\,\sigma'(\langle w^t_{j,r}, \xi_i\rangle),
+    \rho^{t+1}_{j,r,i} = \rho^t_{j,r,i}
+        - \frac{\eta\|\xi_i\|^2}{nm}\,\ell'_i\,\tilde y_i\, j\,\sigma'(\langle w^t_{j,r}, \xi_i\rangle),
 
 with :math:`\ell'_i = \ell'(\tilde y_i f(W^t, x_i))` and :math:`\gamma^0 = \rho^0 = 0` (the coefficients are
 unique since :math:`\mu, \xi_1, \dots, \xi_n` are independent almost surely when :math:`n < d`).
@@ -43,7 +45,8 @@ The loss needs only :math:`a_{j,r} = \langle w_{j,r}, \mu\rangle` and :math:`b_{
 
 .. math::
     a = a^0 + j\gamma + \sum_i \rho_i \frac{\langle \xi_i, \mu\rangle}{\|\xi_i\|^2},\qquad
-    b_k = b^0_k + j\gamma\frac{\langle\mu, \xi_k\rangle}{\|\mu\|^2} + \sum_i \rho_i \frac{\langle\xi_i, \xi_k\rangle}{\|\xi_i\|^2},
+    b_k = b^0_k + j\gamma\frac{\langle\mu, \xi_k\rangle}{\|\mu\|^2}
+        + \sum_i \rho_i \frac{\langle\xi_i, \xi_k\rangle}{\|\xi_i\|^2},
 
 so the trajectory is exact in the :math:`n + 2m` coordinates :math:`(\gamma, \rho)`, and :math:`d` enters only
 through the joint Gram matrix of :math:`(P w^0_{j,r}, P\xi_i)`, :math:`P = I - e_1e_1^\top`: the
@@ -119,6 +122,7 @@ from .wishart import bartlett_factor, haar_frame
 __all__ = [
     "TEST_ESTIMATORS",
     "TRAJECTORY_KEYS",
+    "ReducedState",
     "SignalNoiseConfig",
     "SignalNoiseDraw",
     "SignalNoiseRun",
@@ -126,6 +130,7 @@ __all__ = [
     "draw",
     "literal_trajectory",
     "positive_diagonal",
+    "record_cells",
     "reduced_trajectory",
     "relu_power",
     "relu_power_derivative",
@@ -138,7 +143,8 @@ _ACTIVATION = re.compile(r"^relu(?:\(z\))?(?:\s*(?:\*\*|\^)\s*(\d+))?$")
 
 
 def activation_power(activation: str | int) -> int:
-    r"""The power :math:`q` of :math:`\sigma = \mathrm{ReLU}^q` from ``"relu"``, ``"relu(z)**3"``, ``"relu^2"`` or an int.
+    r"""The power :math:`q` of :math:`\sigma = \mathrm{ReLU}^q` from ``"relu"``, ``"relu(z)**3"``, ``"relu^2"`` or an
+    int.
 
     >>> activation_power("relu"), activation_power("relu(z)**3"), activation_power(2)
     (1, 3, 2)
@@ -232,15 +238,8 @@ class SignalNoiseDraw:
 
 
 def draw(
-    seeds: int | Sequence[int],
-    *,
-    n: int,
-    d: int,
-    width: int,
-    label_noise: float = 0.0,
-    n_test: int = 10_000,
-    device: str | torch.device = "auto",
-    dtype: str | torch.dtype = "float64",
+    seeds: int | Sequence[int], *, n: int, d: int, width: int, label_noise: float = 0.0, n_test: int = 10_000,
+    device: str | torch.device = "auto", dtype: str | torch.dtype = "float64",
 ) -> SignalNoiseDraw:
     r"""Draw the standardised random objects of a batch of seeds (see :class:`SignalNoiseDraw`).
 
@@ -299,18 +298,9 @@ def draw(
     y = torch.stack(parts["y"]).to(**to)
     flipped = torch.stack(parts["flip"]).to(dev)
     return SignalNoiseDraw(
-        seeds=seeds,
-        n=n,
-        d=d,
-        width=m,
-        label_noise=tau,
-        y=y,
-        y_obs=torch.where(flipped, -y, y),
-        flipped=flipped,
-        init_e1=torch.stack(parts["g"]).to(**to),
-        noise_e1=torch.stack(parts["h"]).to(**to),
-        bartlett=torch.stack(parts["r"]).to(**to),
-        test_normals=torch.stack(parts["t"]).to(**to),
+        seeds=seeds, n=n, d=d, width=m, label_noise=tau, y=y, y_obs=torch.where(flipped, -y, y), flipped=flipped,
+        init_e1=torch.stack(parts["g"]).to(**to), noise_e1=torch.stack(parts["h"]).to(**to),
+        bartlett=torch.stack(parts["r"]).to(**to), test_normals=torch.stack(parts["t"]).to(**to),
     )
 
 
@@ -361,11 +351,13 @@ class SignalNoiseConfig:
         where = "SignalNoiseConfig"
         object.__setattr__(self, "q", activation_power(self.q))
         for name in ("mu_norm", "sigma_xi", "sigma0", "eta"):
-            object.__setattr__(self, name, check_real(getattr(self, name), name, minimum=0.0, strict_minimum=True, caller=where))
+            object.__setattr__(
+                self, name, check_real(getattr(self, name), name, minimum=0.0, strict_minimum=True, caller=where))
         object.__setattr__(self, "eps", check_real(self.eps, "eps", minimum=0.0, caller=where))
         object.__setattr__(self, "max_steps", check_int(self.max_steps, "max_steps", minimum=0, caller=where))
         if not isinstance(self.project, bool):
-            raise InvalidParameterTypeError(f"The 'project' parameter of {where} must be a bool. Got {self.project!r} instead.")
+            raise InvalidParameterTypeError(
+                f"The 'project' parameter of {where} must be a bool. Got {self.project!r} instead.")
         if self.test_estimator not in TEST_ESTIMATORS:
             raise InvalidParameterError(f"The 'test_estimator' parameter of {where} must be one of {TEST_ESTIMATORS}. "
                                         f"Got {self.test_estimator!r} instead.")
@@ -438,7 +430,9 @@ def _increments(dr, cfg, geo, a, b, f):
     n, m = dr.n, dr.width
     coef = torch.sigmoid(-dr.y_obs * f) * dr.y_obs  # -ℓ'_i ỹ_i, (S, n)
     scale = cfg.eta / (n * m)
-    dg = scale * geo.mu_norm[:, None] ** 2 * (relu_power_derivative(a[:, :, None] * dr.y[:, None, :], cfg.q) @ (coef * dr.y)[:, :, None])[..., 0]
+    dg = scale * geo.mu_norm[:, None] ** 2 * (
+        relu_power_derivative(a[:, :, None] * dr.y[:, None, :], cfg.q) @ (coef * dr.y)[:, :, None]
+    )[..., 0]
     norms = torch.diagonal(geo.gram, dim1=-2, dim2=-1)
     dr_ = scale * (dr.sign[:, None] * relu_power_derivative(b, cfg.q)) * (coef * norms)[:, None, :]
     return dg, dr_
@@ -488,7 +482,8 @@ def literal_trajectory(
     steps = check_int(steps, "steps", minimum=0, caller="literal_trajectory")
     if dr.n + 1 > dr.d:
         raise InvalidParameterError(
-            f"The 'd' parameter must exceed n for the literal decomposition to be unique. Got d = {dr.d}, n = {dr.n} instead."
+            f"The 'd' parameter must exceed n for the literal decomposition to be unique. Got d = {dr.d}, n = {dr.n} "
+            "instead."
         )
     m2, sx, s0 = 2 * dr.width, cfg.sigma_xi, cfg.sigma0
     z = dr.frame() @ dr.bartlett  # (S, d-1, K) standard Gaussian vectors
@@ -529,7 +524,8 @@ def _test_error(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, geo: _Geometry, gam
     r = dr.bartlett
     coords = cfg.sigma0 * r[:, :, :m2] + sx * r[:, :, m2:] @ rho_t.transpose(1, 2)  # (S, rows, 2m)
     if not cfg.project:
-        e1 = cfg.sigma0 * dr.init_e1 + dr.sign * gamma / geo.mu_norm[:, None] + sx * (rho_t @ dr.noise_e1[:, :, None])[..., 0]
+        e1 = (cfg.sigma0 * dr.init_e1 + dr.sign * gamma / geo.mu_norm[:, None]
+              + sx * (rho_t @ dr.noise_e1[:, :, None])[..., 0])
         coords = torch.cat([coords, e1[:, None, :]], dim=1)
     tri = torch.linalg.qr(coords, mode="r").R  # (S, min(rows, 2m), 2m)
     tri = positive_diagonal(tri)
@@ -572,8 +568,9 @@ TRAJECTORY_KEYS = ("step", "train_loss", "test_error", "gamma_max", "rho_max", "
 
 
 @dataclass(frozen=True)
-class SignalNoiseRun:
-    r"""The outcome of :func:`train` for a batch of seeds.
+class ReducedState:
+    r"""The reduced state :math:`(\gamma, \rho)` at the stop of a run, for a batch of seeds: the fields
+    :class:`SignalNoiseRun` (GD) and :class:`~flt_theory.numeric.signal_noise_flow.FlowRun` (its flow) share.
 
     Attributes
     ----------
@@ -587,12 +584,6 @@ class SignalNoiseRun:
         :math:`\rho_{j,r,i}` at the stop.
     f : torch.Tensor, shape (seeds, n)
         Outputs on the training points.
-    steps : torch.Tensor, shape (seeds,)
-        GD steps taken (the first :math:`t` with :math:`L_S(W^t) \le \varepsilon`, else ``max_steps``).
-    train_loss, test_error : torch.Tensor, shape (seeds,)
-    trajectory : dict of torch.Tensor, shape (records, seeds), or None
-        :data:`TRAJECTORY_KEYS` at every ``record_every``-th step and at the stop (a seed that stopped
-        keeps its final values).
     """
 
     draw: SignalNoiseDraw
@@ -601,10 +592,6 @@ class SignalNoiseRun:
     gamma: torch.Tensor
     rho: torch.Tensor
     f: torch.Tensor
-    steps: torch.Tensor
-    train_loss: torch.Tensor
-    test_error: torch.Tensor
-    trajectory: dict[str, torch.Tensor] | None = field(default=None, repr=False)
 
     @property
     def gamma_max(self) -> torch.Tensor:
@@ -618,8 +605,29 @@ class SignalNoiseRun:
 
     @property
     def flipped_fitted(self) -> torch.Tensor:
-        """Fraction of the flipped training samples with :math:`\\tilde y_i f(x_i) > 0` (0 without flips), (seeds,)."""
+        r"""Fraction of the flipped training samples with :math:`\tilde y_i f(x_i) > 0` (0 without flips),
+        (seeds,)."""
         return _flipped_fitted(self.draw, self.f)
+
+
+@dataclass(frozen=True)
+class SignalNoiseRun(ReducedState):
+    r"""The outcome of :func:`train` for a batch of seeds: the :class:`ReducedState` at the stop and
+
+    Attributes
+    ----------
+    steps : torch.Tensor, shape (seeds,)
+        GD steps taken (the first :math:`t` with :math:`L_S(W^t) \le \varepsilon`, else ``max_steps``).
+    train_loss, test_error : torch.Tensor, shape (seeds,)
+    trajectory : dict of torch.Tensor, shape (records, seeds), or None
+        :data:`TRAJECTORY_KEYS` at every ``record_every``-th step and at the stop (a seed that stopped
+        keeps its final values).
+    """
+
+    steps: torch.Tensor
+    train_loss: torch.Tensor
+    test_error: torch.Tensor
+    trajectory: dict[str, torch.Tensor] | None = field(default=None, repr=False)
 
 
 def _flipped_fitted(dr: SignalNoiseDraw, f: torch.Tensor) -> torch.Tensor:
@@ -628,11 +636,7 @@ def _flipped_fitted(dr: SignalNoiseDraw, f: torch.Tensor) -> torch.Tensor:
 
 
 def train(
-    dr: SignalNoiseDraw,
-    cfg: SignalNoiseConfig,
-    *,
-    mu_norm: torch.Tensor | None = None,
-    record_every: int = 0,
+    dr: SignalNoiseDraw, cfg: SignalNoiseConfig, *, mu_norm: torch.Tensor | None = None, record_every: int = 0,
 ) -> SignalNoiseRun:
     r"""Full-batch GD by the exact reduced dynamics until :math:`L_S \le \varepsilon` or ``max_steps``, per seed.
 
@@ -680,16 +684,11 @@ def train(
         active = active & ~done_now
         last = t == cfg.max_steps or not bool(active.any())
         if record_every and (t % record_every == 0 or last):
-            records.append(
-                {
-                    "step": torch.where(active | done_now, t, steps).to(loss),
-                    "train_loss": loss,
-                    "test_error": _test_error(dr, cfg, geo, gamma, rho, a),
-                    "gamma_max": gamma.amax(-1),
-                    "rho_max": rho.flatten(1).amax(-1),
-                    "flipped_fitted": _flipped_fitted(dr, f),
-                }
-            )
+            records.append({
+                "step": torch.where(active | done_now, t, steps).to(loss), "train_loss": loss,
+                "test_error": _test_error(dr, cfg, geo, gamma, rho, a), "gamma_max": gamma.amax(-1),
+                "rho_max": rho.flatten(1).amax(-1), "flipped_fitted": _flipped_fitted(dr, f),
+            })
         if last:
             break
         dg, drho = _increments(dr, cfg, geo, a, b, f)
@@ -716,25 +715,10 @@ def _freeze_finished(trajectory: dict[str, torch.Tensor]) -> dict[str, torch.Ten
 
 
 def run_records(
-    *,
-    activation: str | int = "relu",
-    n: int,
-    d: int,
-    width: int = 10,
-    mu_norm: float,
-    sigma_xi: float = 1.0,
-    sigma0: float = 0.01,
-    eta: float = 1.0,
-    eps: float = 0.01,
-    max_steps: int = 5000,
-    label_noise: float = 0.0,
-    seeds: int | Sequence[int] = 1,
-    n_test: int = 10_000,
-    project: bool = True,
-    trajectory: bool = False,
-    record_every: int = 1,
-    device: str | torch.device = "auto",
-    dtype: str | torch.dtype = "float64",
+    *, activation: str | int = "relu", n: int, d: int, width: int = 10, mu_norm: float, sigma_xi: float = 1.0,
+    sigma0: float = 0.01, eta: float = 1.0, eps: float = 0.01, max_steps: int = 5000, label_noise: float = 0.0,
+    seeds: int | Sequence[int] = 1, n_test: int = 10_000, project: bool = True, trajectory: bool = False,
+    record_every: int = 1, device: str | torch.device = "auto", dtype: str | torch.dtype = "float64",
 ) -> list[dict]:
     r"""One record per seed (the JSON contract of ``flt simulate signal-noise``): ``n, d, width, q, mu_norm,
     snr, eta, label_noise, seed, steps, train_loss, test_error, gamma_max, rho_max, flipped_fitted`` and,
@@ -771,7 +755,18 @@ def run_records(
             steps_s = [int(x[s]) for x in traj["step"]]
             keep = [k for k in range(len(steps_s)) if k == 0 or steps_s[k] != steps_s[k - 1]]
             rec["trajectory"] = [
-                {key: (steps_s[k] if key == "step" else float(traj[key][k][s])) for key in TRAJECTORY_KEYS} for k in keep
+                {key: (steps_s[k] if key == "step" else float(traj[key][k][s])) for key in TRAJECTORY_KEYS}
+                for k in keep
             ]
         records.append(rec)
     return records
+
+
+def record_cells(records: Sequence[dict], keys: Sequence[str]) -> list[list[str]]:
+    """The cells of a text table of run records (one row per record, the columns ``keys``): floats to 4
+    significant digits, everything else as ``str`` — the table of ``flt simulate`` for the systems on this data.
+
+    >>> record_cells([{"seed": 0, "test_error": 0.123456}], ["seed", "test_error"])
+    [['0', '0.1235']]
+    """
+    return [[f"{r[k]:.4g}" if isinstance(r[k], float) else str(r[k]) for k in keys] for r in records]

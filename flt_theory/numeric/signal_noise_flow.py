@@ -1,4 +1,5 @@
-r"""Gradient flow of the signal-noise CNN: the :math:`\eta \to 0` limit of every admissible GD step, integrated adaptively.
+r"""Gradient flow of the signal-noise CNN: the :math:`\eta \to 0` limit of every admissible GD step, integrated
+adaptively.
 
 Model and reduced coordinates: :mod:`flt_theory.numeric.signal_noise` (Cao, Chen, Belkin, Gu 2022, arXiv
 2202.06526; Kou, Chen, Chen, Gu 2023, arXiv 2303.04145). One GD step moves the coefficients by
@@ -115,6 +116,7 @@ import torch
 from .._validation import check_real
 from .backend import NonFiniteError
 from .signal_noise import (
+    ReducedState,
     SignalNoiseConfig,
     SignalNoiseDraw,
     _geometry,
@@ -154,18 +156,13 @@ def _flow_rates(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, geo, gamma: torch.T
 
 
 @dataclass(frozen=True)
-class FlowRun:
-    r"""The outcome of :func:`gradient_flow` for a batch of seeds (the fields of
-    :class:`~flt_theory.numeric.signal_noise.SignalNoiseRun`, with time in place of steps).
+class FlowRun(ReducedState):
+    r"""The outcome of :func:`gradient_flow` for a batch of seeds: the
+    :class:`~flt_theory.numeric.signal_noise.ReducedState` at the stop (``config.eta`` unused) and, as
+    :class:`~flt_theory.numeric.signal_noise.SignalNoiseRun` has them, with time in place of steps,
 
     Attributes
     ----------
-    draw, config
-        What was run (``config.eta`` unused).
-    mu_norm : torch.Tensor, shape (seeds,)
-    gamma : torch.Tensor, shape (seeds, 2m)
-    rho : torch.Tensor, shape (seeds, 2m, n)
-    f : torch.Tensor, shape (seeds, n)
     time : torch.Tensor, shape (seeds,)
         Natural time :math:`\tau` of the stop (first :math:`L_S \le \varepsilon`, else ``max_time``).
     train_loss, test_error : torch.Tensor, shape (seeds,)
@@ -173,12 +170,6 @@ class FlowRun:
         Right-hand-side evaluations of the integrator (all seeds at once).
     """
 
-    draw: SignalNoiseDraw
-    config: SignalNoiseConfig
-    mu_norm: torch.Tensor
-    gamma: torch.Tensor
-    rho: torch.Tensor
-    f: torch.Tensor
     time: torch.Tensor
     train_loss: torch.Tensor
     test_error: torch.Tensor
@@ -216,14 +207,8 @@ class _Losses:
 
 
 def gradient_flow(
-    dr: SignalNoiseDraw,
-    cfg: SignalNoiseConfig,
-    *,
-    max_time: float,
-    mu_norm: torch.Tensor | None = None,
-    rtol: float = 1e-6,
-    atol: float = 1e-12,
-    method: str = "RK45",
+    dr: SignalNoiseDraw, cfg: SignalNoiseConfig, *, max_time: float, mu_norm: torch.Tensor | None = None,
+    rtol: float = 1e-6, atol: float = 1e-12, method: str = "RK45",
 ) -> FlowRun:
     r"""Integrate the gradient flow of the reduced dynamics until :math:`L_S \le \varepsilon` (``cfg.eps``) or
     :math:`\tau =` ``max_time``, per seed.

@@ -98,5 +98,6 @@ class Student:
         return self.output(self.activation(self.preactivations(x)))
 
     def output(self, features: torch.Tensor) -> torch.Tensor:
-        r""":math:`\frac1p \sum_i a_i \phi_i` from features :math:`\phi = \sigma(Wx)`, ``(seeds, n, p)`` → ``(seeds, n)``."""
+        r""":math:`\frac1p \sum_i a_i \phi_i` from features :math:`\phi = \sigma(Wx)`, ``(seeds, n, p)`` →
+        ``(seeds, n)``."""
         return torch.linalg.vecdot(features, self.a.unsqueeze(-2)) / self.p

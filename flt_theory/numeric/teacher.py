@@ -54,7 +54,8 @@ class Teacher:
         ):
             shape = tuple(self.w_star.shape) if isinstance(self.w_star, torch.Tensor) else type(self.w_star).__name__
             raise InvalidParameterError(
-                f"The 'w_star' parameter must be a tensor of shape (seeds, r={self.target.rank}, d). Got {shape} instead."
+                f"The 'w_star' parameter must be a tensor of shape (seeds, r={self.target.rank}, d). Got {shape} "
+                "instead."
             )
 
     def project(self, x: torch.Tensor) -> torch.Tensor:

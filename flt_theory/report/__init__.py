@@ -10,4 +10,6 @@
 from .check import COLUMNS, check, format_table, resolve_claims, run_check
 from .figures import Comparison, comparisons, plot_comparisons
 
-__all__ = ["COLUMNS", "Comparison", "check", "comparisons", "format_table", "plot_comparisons", "resolve_claims", "run_check"]
+__all__ = [
+    "COLUMNS", "Comparison", "check", "comparisons", "format_table", "plot_comparisons", "resolve_claims", "run_check",
+]

@@ -91,11 +91,18 @@ def _claim_calibration(claim: Claim, scale: str, repeats: int, level: float, sto
             inert[i] &= is_inert(result, check)
         bar.update(1)
     false = repeats - sum(law_passes)
-    mutants = [{"kind": m.kind, "size": m.size, "label": m.label, "rejected": rejected[i], "fraction": rejected[i] / repeats,
-                "inert": inert[i]} for i, m in enumerate(panel)]
+    mutants = [
+        {
+            "kind": m.kind, "size": m.size, "label": m.label, "rejected": rejected[i],
+            "fraction": rejected[i] / repeats, "inert": inert[i],
+        }
+        for i, m in enumerate(panel)
+    ]
     power: dict[str, float | None] = {}
     for kind in dict.fromkeys(m["kind"] for m in mutants if not m["inert"]):
-        caught = sorted(m["size"] for m in mutants if m["kind"] == kind and not m["inert"] and m["fraction"] >= POWER_LEVEL)
+        caught = sorted(
+            m["size"] for m in mutants if m["kind"] == kind and not m["inert"] and m["fraction"] >= POWER_LEVEL
+        )
         power[kind] = caught[0] if caught else None
     return {"claim": claim.key, "fingerprint": claim_fingerprint(claim, scale),
             "code_fingerprint": code if claim_code_fingerprint(claim) == code else "changed during the calibration",
@@ -166,8 +173,9 @@ def merge_record(record: dict[str, Any] | None, document: dict[str, Any]) -> dic
     if record is not None and (record["scale"], record["repeats"], record["alpha"]) != (
             document["scale"], document["repeats"], document["alpha"]):
         raise InvalidParameterError(
-            f"the record was calibrated at scale {record['scale']!r}, {record['repeats']} repeats, alpha {record['alpha']:g}; "
-            f"this run at {document['scale']!r}, {document['repeats']}, {document['alpha']:g}: use the same options")
+            f"the record was calibrated at scale {record['scale']!r}, {record['repeats']} repeats, alpha "
+            f"{record['alpha']:g}; this run at {document['scale']!r}, {document['repeats']}, {document['alpha']:g}: "
+            "use the same options")
     entries = {e["claim"]: e for e in (record or {}).get("claims", [])}
     entries.update({e["claim"]: e for e in document["claims"]})
     claims = list(entries.values())
@@ -207,14 +215,20 @@ def restamp_refusal(entry: dict[str, Any], before: dict[str, Any] | None, after:
     return f"the verdict did not reproduce exactly ({', '.join(differ)} differ)" if differ else None
 
 
-def restamped(entry: dict[str, Any], after: dict[str, Any], *, scale: str, commit: str | None, date: str) -> dict[str, Any]:
+def restamped(
+    entry: dict[str, Any], after: dict[str, Any], *, scale: str, commit: str | None, date: str
+) -> dict[str, Any]:
     """``entry`` carried over to the code of the verdict ``after`` (which reproduced the ``scale``-scale verdict of
     the code of ``entry``), with the evidence appended to its ``restamped`` list."""
     evidence = {"from_code_fingerprint": entry["code_fingerprint"], "date": date,
                 "git_commit": commit if commit is not None else after.get("git_commit"),
                 "reproduced": f"the {scale}-scale verdict at seed base {after.get('seed_base')}: "
                               + ", ".join(REPRODUCED) + " equal before and after the change"}
-    return {**entry, "code_fingerprint": after["code_fingerprint"], "restamped": [*entry.get("restamped", []), evidence]}
+    return {
+        **entry,
+        "code_fingerprint": after["code_fingerprint"],
+        "restamped": [*entry.get("restamped", []), evidence],
+    }
 
 
 def restamp(record: dict[str, Any], before: dict[str, Any], after: dict[str, Any], *, scale: str = "small",
@@ -279,8 +293,11 @@ def run_restamp(before: str, *, record: str | None = None, verdicts: str | None 
     path = Path(record) if record is not None else RECORD
     documents = {"calibration record": load_record(path), "verdict record before the change": load_verdicts(before),
                  "verdict record of now": load_verdicts(verdicts)}
-    missing = [f"{what} ({where})" for (what, doc), where in zip(documents.items(), (path, before, verdicts or "default"))
-               if doc is None]
+    missing = [
+        f"{what} ({where})"
+        for (what, doc), where in zip(documents.items(), (path, before, verdicts or "default"))
+        if doc is None
+    ]
     if missing:
         raise InvalidParameterError("cannot re-stamp: no " + "; no ".join(missing))
     calibration, old, new = documents.values()
@@ -294,7 +311,8 @@ def run_restamp(before: str, *, record: str | None = None, verdicts: str | None 
         from .._text import table
 
         out.write(table([("claim", "re-stamped", "why"), *((r["claim"], r["restamped"], r["reason"]) for r in rows)])
-                  + f"\n\n{sum(r['restamped'] == 'yes' for r in rows)}/{len(rows)} stale entries re-stamped in {path}.\n")
+                  + f"\n\n{sum(r['restamped'] == 'yes' for r in rows)}/{len(rows)} stale entries re-stamped in "
+                    f"{path}.\n")
     out.flush()
     return 0 if all(r["restamped"] == "yes" for r in rows) else 1
 
@@ -330,11 +348,13 @@ def run_calibrate(paths: Sequence[str] | None = None, *, as_json: bool = False, 
         low, high = e["false_rejection_ci"]
         rows.append((e["claim"], f"{e['false_rejections']}/{e['repeats']} [{low:.2f}, {high:.2f}]",
                      f"{caught}/{len(active)}",
-                     power_text(e["power"]) if active or not e["mutants"] else "every mutant inert (not read by the comparison)"))
+                     power_text(e["power"]) if active or not e["mutants"] else "every mutant inert (not read by the "
+                                                                               "comparison)"))
     out.write(table(rows) + "\n\n")
-    out.write(f"{document['runs_rejecting_a_true_law']}/{document['repeats']} repeats would have failed a whole flt check "
-              f"run (family-wise level {document['alpha']:g}, per claim {document['level']:.2g}).\n")
+    out.write(f"{document['runs_rejecting_a_true_law']}/{document['repeats']} repeats would have failed a whole flt "
+              f"check run (family-wise level {document['alpha']:g}, per claim {document['level']:.2g}).\n")
     if document.get("stale"):
-        out.write(f"{document['stale']} stored measurement rows were stale (computed by other code) and were recomputed.\n")
+        out.write(f"{document['stale']} stored measurement rows were stale (computed by other code) and were "
+                  "recomputed.\n")
     out.flush()
     return 0

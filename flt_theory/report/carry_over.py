@@ -110,7 +110,9 @@ def carry_over(record: dict[str, Any], before: dict[str, Any] | None, *, current
                 reasons.append(refusal)
         if reasons:
             stale = entry["code_fingerprint"] != current[key] or entry.get("family", family) != family
-            rows.append({"claim": key, "scale": scale, "carried": "no" if stale else "yes", "reason": "; ".join(reasons)})
+            rows.append(
+                {"claim": key, "scale": scale, "carried": "no" if stale else "yes", "reason": "; ".join(reasons)}
+            )
         entries.append(entry)
     return {**record, "entries": entries}, rows
 
@@ -142,6 +144,7 @@ def run_carry_over(before: str, *, record: str | None = None, as_json: bool = Fa
 
         out.write(table([("claim", "scale", "carried over", "why"),
                          *((r["claim"], r["scale"], r["carried"], r["reason"]) for r in rows)])
-                  + f"\n\n{sum(r['carried'] == 'yes' for r in rows)}/{len(rows)} stale entries carried over in {path}.\n")
+                  + f"\n\n{sum(r['carried'] == 'yes' for r in rows)}/{len(rows)} stale entries carried over in "
+                    f"{path}.\n")
     out.flush()
     return 0 if all(r["carried"] == "yes" for r in rows) else 1

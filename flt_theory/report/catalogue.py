@@ -88,14 +88,27 @@ def catalogue_markdown() -> str:
     for system in registry.systems():
         lines += [f"## {system.name} — {system.title}", "", system.summary, "",
                   "Sources: " + "; ".join(s.cite() for s in system.sources) + ".", "",
-                  "| claim | status | law | negative control (wrong law) | source | points inside the hypotheses (small / paper) |",
+                  "| claim | status | law | negative control (wrong law) | source | points inside the hypotheses "
+                  "(small / paper) |",
                   "|---|---|---|---|---|---|"]
         mine = [e for e in entries if e["system"] == system.name]
         for e in mine:
             inside = " / ".join(e["in_hypotheses_by_scale"][scale] for scale in SCALES)
-            lines.append("| " + " | ".join(_cell(x) for x in (
-                f"`{e['key']}`: {e['words']}", _STATUS[e["status"]], f"${e['latex']}$", e["wrong_law"], e["source"]["cite"],
-                inside)) + " |")
+            lines.append(
+                "| "
+                + " | ".join(
+                    _cell(x)
+                    for x in (
+                        f"`{e['key']}`: {e['words']}",
+                        _STATUS[e["status"]],
+                        f"${e['latex']}$",
+                        e["wrong_law"],
+                        e["source"]["cite"],
+                        inside,
+                    )
+                )
+                + " |"
+            )
         lines += ["", "Hypotheses of the sources, as checked at every measurement point:", ""]
         for e in mine:
             lines.append(f"- `{e['key']}`: " + _hypotheses_text(e))

@@ -61,9 +61,9 @@ __all__ = ["COLUMNS", "check", "import_claims_file", "resolve_claims", "run_chec
 
 #: Columns of the verdict table, in order.
 COLUMNS = (
-    "claim", "law", "status", "predicted", "measured", "ci", "n_seeds", "seeds", "check", "control", "verdict", "passed",
-    "level", "p_check", "p_control", "seconds", "computed", "reused", "wrong_law", "message", "control_message",
-    "in_hypotheses", "scope",
+    "claim", "law", "status", "predicted", "measured", "ci", "n_seeds", "seeds", "check", "control", "verdict",
+    "passed", "level", "p_check", "p_control", "seconds", "computed", "reused", "wrong_law", "message",
+    "control_message", "in_hypotheses", "scope",
 )
 
 #: Family-wise false-rejection rate of a whole ``flt check`` run (module docstring).
@@ -100,7 +100,11 @@ def import_claims_file(path: Path) -> list[Claim]:
         claims += list(system.claims)
     for item in getattr(module, "CLAIMS", None) or []:
         if isinstance(item, str):
-            claims.append(registry.get_claim(item) if item in {c.key for c in registry.registered_claims()} else _unknown(path, item))
+            claims.append(
+                registry.get_claim(item)
+                if item in {c.key for c in registry.registered_claims()}
+                else _unknown(path, item)
+            )
         elif isinstance(item, Claim):
             claims.append(item if item.system else _with_system(item, path.stem))
         else:
@@ -230,7 +234,8 @@ def run_claims(
 
     scale = check_scale(scale)
     if isinstance(seed_base, bool) or not isinstance(seed_base, int) or not 0 <= seed_base <= 2**62:
-        raise InvalidParameterError(f"The 'seed_base' parameter must be an int in [0, 2**62]. Got {seed_base!r} instead.")
+        raise InvalidParameterError(f"The 'seed_base' parameter must be an int in [0, 2**62]. Got {seed_base!r} "
+                                    "instead.")
     own = not isinstance(store, ResultStore)
     st = store if isinstance(store, ResultStore) else ResultStore(":memory:" if store is None else store)
     options = {"seed_base": seed_base, "fresh": fresh, "jobs": jobs, "scheduler": scheduler}
@@ -323,7 +328,8 @@ def check_latex_path(path: str | os.PathLike) -> None:
     target = Path(path)
     folder = target.resolve().parent
     if target.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
-        raise InvalidParameterError(f"--latex: cannot write {str(path)!r}: its folder does not exist or is not writable")
+        raise InvalidParameterError(f"--latex: cannot write {str(path)!r}: its folder does not exist or is not "
+                                    "writable")
 
 
 def decide(result: dict[str, Any], level: float) -> bool:
@@ -577,8 +583,9 @@ def run_check(
         summary = f"{n_pass}/{len(frame)} claims pass at scale {scale!r}, seeds from {seed_base}"
         summary += " (a claim passes when its law's check passes AND its negative control is rejected)"
         out.write(summary + "\n")
-        out.write(f"family-wise level {alpha:g}: comparisons with a p-value decided at {alpha:g}/{family or len(frame)} = "
-                  f"{frame.attrs['level']:.2g}; the others by their own verdict (their power: flt calibrate)\n")
+        out.write(f"family-wise level {alpha:g}: comparisons with a p-value decided at "
+                  f"{alpha:g}/{family or len(frame)} = {frame.attrs['level']:.2g}; the others by their own verdict "
+                  "(their power: flt calibrate)\n")
         if reused:
             out.write(f"{reused} measurement rows reused from the store of an earlier run (--fresh recomputes them)\n")
         for rec in frame.to_dict("records"):

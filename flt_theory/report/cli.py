@@ -65,6 +65,12 @@ def _backend_options(func):
     return func
 
 
+def _restamp_option(text: str):
+    """The ``--restamp-from BEFORE`` option (a verdict record written by the code the stale entries ran on)."""
+    return click.option("--restamp-from", "restamp_from", type=click.Path(dir_okay=False, exists=True), default=None,
+                        metavar="BEFORE", help=text)
+
+
 @click.command("check", short_help="Run the claims with their negative controls; write a report.")
 @click.argument("paths", nargs=-1)
 @click.option("--scale", type=click.Choice(SCALES), default="small", show_default=True,
@@ -86,23 +92,38 @@ def _backend_options(func):
                    "and the total, run nothing, and exit.")
 @_backend_options
 @click.option("--latex", "latex_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Also write the verdict table as booktabs LaTeX to FILE: it compiles alone (pdflatex FILE) and can be "
-                   "\\input into a paper whose preamble loads amsmath, amssymb, booktabs and longtable.")
+              help="Also write the verdict table as booktabs LaTeX to FILE: it compiles alone (pdflatex FILE) and can "
+                   "be \\input into a paper whose preamble loads amsmath, amssymb, booktabs and longtable.")
 @click.option("--record", "record_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Merge each claim's verdict (estimate, CI, wall time, hardware, commit) into this JSON record, "
-                   "deciding at the level of the whole catalogue; CLAIMS.md reads flt_theory/report/verdict_record.json.")
-@click.option("--restamp-from", "restamp_from", type=click.Path(dir_okay=False, exists=True), default=None,
-              metavar="BEFORE",
-              help="Run nothing: carry the stale verdicts of --record (default: the package's) over a change of code "
-                   "whose small-scale verdict there reproduces exactly the one in BEFORE (a verdict record written by "
-                   "the code they ran on), and re-decide verdicts decided among another number of claims where no "
-                   "p-value lies between the two levels.")
+                   "deciding at the level of the whole catalogue; CLAIMS.md reads "
+                   "flt_theory/report/verdict_record.json.")
+@_restamp_option("Run nothing: carry the stale verdicts of --record (default: the package's) over a change of code "
+                 "whose small-scale verdict there reproduces exactly the one in BEFORE (a verdict record written by "
+                 "the code they ran on), and re-decide verdicts decided among another number of claims where no "
+                 "p-value lies between the two levels.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.pass_context
-def check_command(ctx: click.Context, paths: tuple[str, ...], scale: str, seed_base: int, report_dir: str, no_report: bool,
-                  store: str | None, fresh: bool, alpha: float, list_only: bool, jobs: int, scheduler: str | None, dask: str | None,
-                  latex_file: str | None, as_json: bool, plan_only: bool = False, record_file: str | None = None,
-                  restamp_from: str | None = None) -> None:
+def check_command(
+    ctx: click.Context,
+    paths: tuple[str, ...],
+    scale: str,
+    seed_base: int,
+    report_dir: str,
+    no_report: bool,
+    store: str | None,
+    fresh: bool,
+    alpha: float,
+    list_only: bool,
+    jobs: int,
+    scheduler: str | None,
+    dask: str | None,
+    latex_file: str | None,
+    as_json: bool,
+    plan_only: bool = False,
+    record_file: str | None = None,
+    restamp_from: str | None = None,
+) -> None:
     """Run claims (default: every claim of every system) and their negative controls.
 
     PATHS are claim keys (giant-step/norm-law), systems (giant-step), Python files or folders of
@@ -177,7 +198,8 @@ def _print_plan(claims, scale: str, as_json: bool) -> None:
 
 @click.command("calibrate", short_help="False rejections, mutation panel and power of each claim's check.")
 @click.argument("paths", nargs=-1)
-@click.option("--repeats", type=click.IntRange(min=1), default=20, show_default=True, help="Disjoint seed sets per claim.")
+@click.option("--repeats", type=click.IntRange(min=1), default=20, show_default=True, help="Disjoint seed sets per "
+                                                                                           "claim.")
 @click.option("--scale", type=click.Choice(SCALES), default="small", show_default=True)
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Family-wise level the claims are decided at, as in flt check.")
@@ -186,12 +208,11 @@ def _print_plan(claims, scale: str, as_json: bool) -> None:
 @_backend_options
 @click.option("--record", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Merge the results into this JSON record (the report's and CLAIMS.md's power table reads "
-                   "flt_theory/report/calibration_small.json); claims are then decided at the level of the whole catalogue.")
-@click.option("--restamp-from", "restamp_from", type=click.Path(dir_okay=False, exists=True), default=None,
-              metavar="BEFORE",
-              help="Run nothing: re-stamp the stale entries of --record (default: the package's record) whose "
-                   "small-scale verdict in the verdict record of now (flt check --record, default the package's) "
-                   "reproduces exactly the one in BEFORE, a verdict record written by the calibrated code.")
+                   "flt_theory/report/calibration_small.json); claims are then decided at the level of the whole "
+                   "catalogue.")
+@_restamp_option("Run nothing: re-stamp the stale entries of --record (default: the package's record) whose "
+                 "small-scale verdict in the verdict record of now (flt check --record, default the package's) "
+                 "reproduces exactly the one in BEFORE, a verdict record written by the calibrated code.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.pass_context
 def calibrate_command(ctx: click.Context, paths: tuple[str, ...], repeats: int, scale: str, alpha: float, store: str,
@@ -310,5 +331,7 @@ def sweep_command(experiment: str | None, params: tuple[str, ...], seeds: int, s
     else:
         click.echo(frame.to_string(index=False))
         stale = f" ({frame.attrs['stale']} of them stale rows of other code, replaced)" if frame.attrs["stale"] else ""
-        click.echo(f"{frame.attrs['computed']} points computed{stale}, {frame.attrs['reused']} reused from {store}", err=True)
+        click.echo(
+            f"{frame.attrs['computed']} points computed{stale}, {frame.attrs['reused']} reused from {store}", err=True
+        )
     sys.stdout.flush()

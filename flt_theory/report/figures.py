@@ -158,11 +158,11 @@ _SYMBOLS = {
     "exists": "∃", "ll": "≪", "gg": "≫", "dots": "…", "ldots": "…", "cdots": "⋯", "top": "ᵀ", "perp": "⊥",
     "parallel": "∥", "mid": "|", "vert": "|", "Vert": "‖", "|": "‖", "lvert": "|", "rvert": "|", "lVert": "‖",
     "rVert": "‖", "star": "⋆", "circ": "∘", "emptyset": "∅", "varnothing": "∅", "colon": ":",
-    "gtrsim": "≳", "lesssim": "≲", "quad": " ", "qquad": " ", ",": " ", ";": " ", ":": " ", "!": "", " ": " ", "{": "{", "}": "}", "#": "#",
-    "%": "%", "&": "&", "_": "_", "$": "$",
+    "gtrsim": "≳", "lesssim": "≲", "quad": " ", "qquad": " ", ",": " ", ";": " ", ":": " ", "!": "", " ": " ",
+    "{": "{", "}": "}", "#": "#", "%": "%", "&": "&", "_": "_", "$": "$",
 }
-_DROP = {"rm", "it", "bf", "sf", "tt", "cal", "left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr", "displaystyle", "textstyle",
-         "scriptstyle", "limits", "nolimits"}
+_DROP = {"rm", "it", "bf", "sf", "tt", "cal", "left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl",
+         "Bigr", "displaystyle", "textstyle", "scriptstyle", "limits", "nolimits"}
 _FONTS = {"mathrm", "text", "textrm", "textit", "textbf", "mathit", "mathbf", "mathsf", "mathtt", "mathbb", "mathcal",
           "mathscr", "mathfrak", "operatorname", "boldsymbol", "bm", "mbox", "emph"}
 _ACCENTS = {"hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303", "widetilde": "\u0303", "bar": "\u0304",
@@ -513,7 +513,8 @@ def _wrong_for(row: Comparison, bad: Comparison | None) -> _Wrong | None:
     if _same_estimate(row, bad):
         if bad.predicted is None:
             return None
-        if (bad.predicted, bad.upper, bad.relation, bad.tolerance) == (row.predicted, row.upper, row.relation, row.tolerance):
+        if (bad.predicted, bad.upper, bad.relation, bad.tolerance) == (row.predicted, row.upper, row.relation,
+                                                                        row.tolerance):
             return None  # the wrong law says the same here: nothing to draw
         return _Wrong(line=bad.predicted, upper=bad.upper if bad.relation == "in" else None, relation=bad.relation)
     if "law" in row.quantity and bad.measured and row.measured and bad.predicted is not None:
@@ -533,7 +534,9 @@ def control_rows(check: Any, control: Any | None) -> list[tuple[Comparison, _Wro
     out = []
     used: set[int] = set()
     for i, row in enumerate(rows):
-        match = next((j for j, b in enumerate(bad) if j not in used and _same_estimate(row, b) and b.kind == row.kind), None)
+        match = next(
+            (j for j, b in enumerate(bad) if j not in used and _same_estimate(row, b) and b.kind == row.kind), None
+        )
         if match is None and len(bad) == len(rows):
             match = i
         if match is None and len(bad) == 1 and len(rows) == 1:
@@ -651,7 +654,9 @@ def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path | None = No
     ax.errorbar(x, y, yerr=[lo, hi], fmt="o", color=MEASURED, capsize=3, label="estimate, 95% CI")
     for key, style in (("predicted", dict(color=PREDICTED, lw=1.6)), ("literal", dict(color=CONTROL, ls="--", lw=1.2))):
         if all(r.get(key) is not None for r in rungs):
-            ax.plot(x, [float(r[key]) for r in rungs], label="law" if key == "predicted" else "literal statement", **style)
+            ax.plot(
+                x, [float(r[key]) for r in rungs], label="law" if key == "predicted" else "literal statement", **style
+            )
     others = sorted(k for k in {k for r in rungs for k in r["size"]} - {axis}
                     if len({r["size"].get(k) for r in rungs}) > 1)  # label only the sizes that vary too
     for xk, yk, r in zip(x, y, rungs):
@@ -690,7 +695,9 @@ def _panel(ax, row: Comparison, wrong: _Wrong | None) -> None:
     if p is not None and math.isfinite(p) and row.relation:
         if row.relation == "=":
             if row.tolerance > 0:
-                ax.axhspan(p - row.tolerance, p + row.tolerance, color=PREDICTED, alpha=0.15, lw=0, label="law ± tolerance")
+                ax.axhspan(
+                    p - row.tolerance, p + row.tolerance, color=PREDICTED, alpha=0.15, lw=0, label="law ± tolerance"
+                )
             ax.axhline(p, color=PREDICTED, lw=2, ls="--", label="law (prediction)")
         else:
             lines = [p] if row.relation != "in" else [p, row.upper]

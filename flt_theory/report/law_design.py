@@ -145,8 +145,8 @@ def budget_axes(experiment: Any, fixed: Mapping[str, Any], names: Sequence[str],
         inside = [c for c in found if c[3]]
         if not found:
             raise InvalidParameterError(f"--law: the experiment {experiment.name!r} accepts no range of {name} around "
-                                        f"its base value {fixed[name]!r} (at least {MIN_VALUES} values); give them with "
-                                        f"--over {name}=V1,V2,...")
+                                        f"its base value {fixed[name]!r} (at least {MIN_VALUES} values); give them "
+                                        f"with --over {name}=V1,V2,...")
         options[name] = inside or found
     base = experiment.estimate(experiment.normalize(dict(fixed)), seeds)
     base_seconds = (base.seconds if base is not None else 0.0) * multiplier

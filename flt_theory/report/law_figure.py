@@ -89,7 +89,9 @@ def plot_law(result: Mapping[str, Any], path: str | Path | None = None) -> Any:
         ax.set_xscale("log")
         ax.set_yscale("log")
         ticks = sorted(set(x.tolist()))
-        ax.set_xticks(ticks if len(ticks) <= 6 else ticks[::2], [f"{v:g}" for v in (ticks if len(ticks) <= 6 else ticks[::2])])
+        ax.set_xticks(
+            ticks if len(ticks) <= 6 else ticks[::2], [f"{v:g}" for v in (ticks if len(ticks) <= 6 else ticks[::2])]
+        )
         ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.3g}"))
         for axis in (ax.xaxis, ax.yaxis):

@@ -175,7 +175,11 @@ def decide_relation(law: Any, points: Sequence[Mapping[str, Any]], table: np.nda
         if unshown:
             j = unshown[0]
             need = seeds_to_separate(seeds, half_width=half[j], distance=abs(values[j]["law"] - intervals[j].value))
-            inside = intervals[j].value <= values[j]["law"] if law.relation == "<=" else intervals[j].value >= values[j]["law"]
+            inside = (
+                intervals[j].value <= values[j]["law"]
+                if law.relation == "<="
+                else intervals[j].value >= values[j]["law"]
+            )
             more = ("more seeds cannot show it (the mean is on the bound)" if need is None else
                     f"about {need} seeds would show it" if inside else
                     f"the mean is on the wrong side: about {need} seeds would exclude the law")

@@ -225,5 +225,9 @@ def solve_crossings(
         near = _crossing_in(p.values, mean, level, _narrowest(p.values, mean, level, p.start))
         crossing.append(near)
         by_group.append([interpolate_crossing(p.values, p.obs[:, b].mean(axis=1), level, near) for b in blocks])
-    return Crossings(crossing=np.array(crossing), groups=np.array(by_group, dtype=float).T, values=[p.values for p in points],
-                     means=[p.obs.mean(axis=1) for p in points])
+    return Crossings(
+        crossing=np.array(crossing),
+        groups=np.array(by_group, dtype=float).T,
+        values=[p.values for p in points],
+        means=[p.obs.mean(axis=1) for p in points],
+    )

@@ -150,7 +150,8 @@ def _figures(directory: Path, claim: Claim, run: dict[str, Any], row: dict[str, 
         generic = directory / "figures" / f"{name}.png"
         plot_comparisons(claim.key, run["check"], run["control"], generic,
                          title=f"{claim.key}: {row['verdict']} — {plain_text(claim.words)}")
-        caption = "each estimate with its 95% CI (blue) against the law (orange: bound or prediction, slack and tolerance drawn)"
+        caption = ("each estimate with its 95% CI (blue) against the law (orange: bound or prediction, slack and "
+                   "tolerance drawn)")
         if wrong_law_drawn(run["check"], run["control"]):
             caption += "; the negative control's wrong law in grey, in the same unit"
         else:
@@ -220,8 +221,13 @@ def _markdown_table_html(lines: Sequence[str]) -> str:
     def flush() -> None:
         if rows:
             head, *rest = rows
-            out.append("<table><tr>" + "".join(f"<th>{inline(c)}</th>" for c in head) + "</tr>"
-                       + "".join("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>" for r in rest) + "</table>")
+            out.append(
+                "<table><tr>"
+                + "".join(f"<th>{inline(c)}</th>" for c in head)
+                + "</tr>"
+                + "".join("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>" for r in rest)
+                + "</table>"
+            )
             rows.clear()
         if items:
             out.append("<ul>" + "".join(f"<li>{inline(i)}</li>" for i in items) + "</ul>")
@@ -274,8 +280,8 @@ def prepare_report_dir(report_dir: str | os.PathLike) -> Path:
         probe.unlink()
     except OSError as exc:
         raise InvalidParameterError(
-            f"--report: cannot write in {str(directory)!r} ({exc.strerror or type(exc).__name__}); give a writable folder "
-            f"or --no-report."
+            f"--report: cannot write in {str(directory)!r} ({exc.strerror or type(exc).__name__}); give a writable "
+            "folder or --no-report."
         ) from exc
     return directory
 
@@ -362,13 +368,15 @@ def write_report(
         body.append(
             f"<tr><td><a href='#{slug(r['claim'])}'>{e(r['claim'])}</a></td><td>{e(plain_text(r['law']))}</td>"
             f"<td>{e(plain_text(r['predicted']))}</td><td>{cells}</td>"
-            f"<td class='{cls}'>{e(r['verdict'])}</td><td>{e(r['control'] or '—')}</td><td>{e(scope_text(r['scope']))}</td></tr>"
+            f"<td class='{cls}'>{e(r['verdict'])}</td><td>{e(r['control'] or '—')}</td>"
+            f"<td>{e(scope_text(r['scope']))}</td></tr>"
         )
     body.append("</table>")
     for claim, r, run, figs in zip(claims, rows, runs, figures):
         body += [(f"<h2 id='{slug(claim.key)}'>{e(claim.key)} — <span class='{_verdict_class(r)}'>"
                   f"{e(r['verdict'])}</span></h2>"),
-                 f"<p><em>{e(claim.the_law.name)}</em> ({e(claim.the_law.status)}; source: {e(claim.the_law.source.cite())})</p>",
+                 f"<p><em>{e(claim.the_law.name)}</em> ({e(claim.the_law.status)}; source: "
+                 f"{e(claim.the_law.source.cite())})</p>",
                  f"<p class='formula'>{formula_html(claim.the_law.latex())}</p>",
                  f"<p>In words: {e(plain_text(claim.words))}</p>",
                  (f"<ul>{''.join(f'<li>{e(line)}</li>' for line in hypotheses_lines(claim, run))}"
@@ -401,7 +409,8 @@ def write_report(
                            "extrapolation_note": claim.extrapolation_note,
                            "ladder": (run.get("ladder") or {}).get("rungs"),
                            "entries": entries(run["check"]) if run["check"] else [],
-                           "check": _readable(run["check"]), "control": _readable(run["control"]), "error": run["error"]}
+                           "check": _readable(run["check"]), "control": _readable(run["control"]),
+                           "error": run["error"]}
                           for claim, r, run in zip(claims, rows, runs)]}
     (directory / "results.json").write_text(json.dumps(results, indent=1, default=str) + "\n", encoding="utf-8")
     return report

@@ -31,8 +31,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from ..systems.declaration import Claim
 
-__all__ = ["GOAL", "GOAL_LEVEL", "LARGE", "RECORD", "claim_code_fingerprint", "claim_fingerprint", "is_goal", "is_large", "load_record", "power_markdown",
-           "power_rows", "power_text"]
+__all__ = [
+    "GOAL", "GOAL_LEVEL", "LARGE", "RECORD", "claim_code_fingerprint", "claim_fingerprint", "is_goal", "is_large",
+    "load_record", "power_markdown", "power_rows", "power_text",
+]
 
 #: The recorded calibration at scale ``small`` (``flt calibrate --repeats 20 --record RECORD``).
 RECORD = Path(__file__).with_name("calibration_small.json")
@@ -140,22 +142,25 @@ def power_rows(record: dict[str, Any] | None, claims: list[Claim]) -> list[dict[
 def power_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[str]:
     """Markdown lines: the recorded calibration table (or a line saying there is none)."""
     if record is None:
-        return ["No calibration is recorded (`flt calibrate --repeats 20 --record flt_theory/report/calibration_small.json`)."]
+        return ["No calibration is recorded (`flt calibrate --repeats 20 --record "
+                "flt_theory/report/calibration_small.json`)."]
     lines = [f"Recorded by `flt calibrate --repeats {record['repeats']} --record FILE` at scale `{record['scale']}` "
              f"({record.get('created', 'date not recorded')}, git {record.get('git_commit') or 'unknown'}): "
              f"{record['runs_rejecting_a_true_law']}/{record['repeats']} seed sets would have failed a whole "
              f"`flt check` run (family-wise level {record['alpha']:g}). Per claim: false rejections of the true law "
-             f"(count of {record['repeats']}, exact 95% interval); goal mutants (exponent ±0.5 and ±1, a zero threshold "
-             f"moved by 1, every subspace mutant) rejected in ≥ {GOAL_LEVEL:.0%} of the repeats, with those missed; large "
-             f"mutants (the goal mutants, value ×2 or ×½, flipped side) rejected in ≥ 90%; power = the smallest "
-             f"mutation of each kind rejected in ≥ 90%. Inert mutants (a symbol the measurement holds fixed) are left "
-             f"out. A bound mutant that is missed is often still a true statement of the data (a test error of 0 also "
-             f"satisfies the bound ≤ 0.05 × ½, a test error of 0.5 also clears ≥ 0.1 × 2): no check can reject it. "
-             f"A claim changed since the record is marked stale; why a claim misses a goal mutant is noted below the "
-             f"table. Re-stamped (†): the claim's code changed after its calibration, and `flt calibrate --restamp-from` "
-             f"carried the calibration over because its small-scale verdict reproduced exactly (estimate, interval, "
+             f"(count of {record['repeats']}, exact 95% interval); goal mutants (exponent ±0.5 and ±1, a zero "
+             f"threshold moved by 1, every subspace mutant) rejected in ≥ {GOAL_LEVEL:.0%} of the repeats, with those "
+             "missed; large mutants (the goal mutants, value ×2 or ×½, flipped side) rejected in ≥ 90%; power = the "
+             "smallest mutation of each kind rejected in ≥ 90%. Inert mutants (a symbol the measurement holds fixed) "
+             "are left out. A bound mutant that is missed is often still a true statement of the data (a test error of "
+             "0 also satisfies the bound ≤ 0.05 × ½, a test error of 0.5 also clears ≥ 0.1 × 2): no check can reject "
+             "it. A claim changed since the record is marked stale; why a claim misses a goal mutant is noted below "
+             "the table. Re-stamped (†): the claim's code changed after its calibration, and `flt calibrate "
+             "--restamp-from` carried the calibration over because its small-scale verdict reproduced exactly "
+             "(estimate, interval, "
              f"p-values and messages at the same seeds); the entry keeps that evidence.", "",
-             "| claim | false rejections [95% CI] | goal mutants ≥ 95% | large mutants ≥ 90% | power (smallest caught) |",
+             "| claim | false rejections [95% CI] | goal mutants ≥ 95% | large mutants ≥ 90% | power (smallest caught) "
+             "|",
              "|---|---|---|---|---|"]
     notes = []
     for row in power_rows(record, claims):
@@ -165,7 +170,9 @@ def power_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[s
             continue
         low, high = row["ci"]
         if row["goal"]:
-            goal = f"{row['goal_caught']}/{row['goal']}" + (f" (missed: {', '.join(row['goal_missed'])})" if row["goal_missed"] else "")
+            goal = f"{row['goal_caught']}/{row['goal']}" + (
+                f" (missed: {', '.join(row['goal_missed'])})" if row["goal_missed"] else ""
+            )
         else:
             goal = "— (none)" if row["large"] or row["inert"] else "— (no mutants)"
         large = f"{row['large_caught']}/{row['large']}" if row["large"] else "—"

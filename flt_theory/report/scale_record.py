@@ -29,8 +29,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..systems.declaration import Claim
 
-__all__ = ["RECORD", "check_record_path", "code_fingerprints", "hardware", "load_verdicts", "merge_verdicts", "record_markdown", "verdict_entries",
-           "verdict_rows", "write_verdicts"]
+__all__ = [
+    "RECORD", "check_record_path", "code_fingerprints", "hardware", "load_verdicts", "merge_verdicts",
+    "record_markdown", "verdict_entries", "verdict_rows", "write_verdicts",
+]
 
 #: The record shipped with the package (read by ``CLAIMS.md`` and the report).
 RECORD = Path(__file__).with_name("verdict_record.json")
@@ -65,8 +67,10 @@ def code_fingerprints(claims: list[Claim]) -> dict[str, str]:
     return {c.key: claim_code_fingerprint(c) for c in claims}
 
 
-def verdict_entries(frame: pd.DataFrame, claims: list[Claim], scale: str, *, jobs: int = 1,
-                    before: dict[str, str] | None = None, decided: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def verdict_entries(
+    frame: pd.DataFrame, claims: list[Claim], scale: str, *, jobs: int = 1, before: dict[str, str] | None = None,
+    decided: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
     """One record entry per claim of the verdict table ``frame`` (:func:`.check.check` at ``scale``).
 
     ``seconds`` is the wall time of the claim's measurement and comparison in this run; where every row came from
@@ -119,8 +123,11 @@ def merge_verdicts(record: dict[str, Any] | None, entries: list[dict[str, Any]])
     for entry in entries:
         key = (entry["claim"], entry["scale"])
         before = old.get(key)
-        if (entry["seconds"] is None and before is not None
-                and (before["fingerprint"], before["code_fingerprint"]) == (entry["fingerprint"], entry["code_fingerprint"])):
+        if (
+            entry["seconds"] is None
+            and before is not None
+            and (before["fingerprint"], before["code_fingerprint"]) == (entry["fingerprint"], entry["code_fingerprint"])
+        ):
             entry = {**entry, "seconds": before["seconds"], "hardware": before["hardware"]}
         merged[key] = entry
     return {"entries": list(merged.values())}
@@ -132,8 +139,14 @@ def check_record_path(path: str | Path) -> None:
 
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
-    if path.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise InvalidParameterError(f"--record: cannot write {str(path)!r}: its folder does not exist or is not writable")
+    if (
+        path.is_dir()
+        or not folder.is_dir()
+        or not os.access(folder, os.W_OK)
+        or (path.exists() and not os.access(path, os.W_OK))
+    ):
+        raise InvalidParameterError(f"--record: cannot write {str(path)!r}: its folder does not exist or is not "
+                                    "writable")
     try:
         load_verdicts(path)
     except (OSError, ValueError) as exc:
@@ -166,7 +179,9 @@ def verdict_rows(record: dict[str, Any] | None, claims: list[Claim], scale: str)
         elif entry["fingerprint"] != claim_fingerprint(claim, scale):
             rows.append({"claim": claim.key, "status": "stale", "reason": "the claim changed", "entry": entry})
         elif entry["code_fingerprint"] != claim_code_fingerprint(claim):
-            rows.append({"claim": claim.key, "status": "stale", "reason": "its simulation's code changed", "entry": entry})
+            rows.append(
+                {"claim": claim.key, "status": "stale", "reason": "its simulation's code changed", "entry": entry}
+            )
         elif entry.get("family", family) != family:
             rows.append({"claim": claim.key, "status": "stale", "entry": entry,
                          "reason": f"decided among {entry['family']} claims, the catalogue now has {family}"})
@@ -190,7 +205,11 @@ def _cell(row: dict[str, Any]) -> str:
         return f"stale — re-run ({row['reason']}; was {entry['verdict']})"
     hw = entry["hardware"]
     time = "time not measured" if entry["seconds"] is None else f"{entry['seconds']:.0f} s"
-    where = f"{hw['device']}: {hw['gpu']}" if hw.get("gpu") else f"{hw['cores']} cores, {hw['torch_threads']} torch thread(s)"
+    where = (
+        f"{hw['device']}: {hw['gpu']}"
+        if hw.get("gpu")
+        else f"{hw['cores']} cores, {hw['torch_threads']} torch thread(s)"
+    )
     inside = entry.get("in_hypotheses") or "not stated"
     marks = ("†" if entry.get("restamped") else "") + ("‡" if entry.get("redecided") else "")
     return (f"**{entry['verdict']}**{marks} {_measured_text(entry)}; points inside the hypotheses: {inside}; "
@@ -215,6 +234,10 @@ def record_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[
     for i, claim in enumerate(claims):
         lines.append(f"| `{claim.key}` | " + " | ".join(_cell(by_scale[scale][i]) for scale in SCALES) + " |")
     recorded = {scale: sum(r["status"] == "recorded" for r in rows) for scale, rows in by_scale.items()}
-    lines += ["", "Recorded and current: " + ", ".join(f"{n}/{len(claims)} at {scale} scale" for scale, n in recorded.items())
-              + "."]
+    lines += [
+        "",
+        "Recorded and current: "
+        + ", ".join(f"{n}/{len(claims)} at {scale} scale" for scale, n in recorded.items())
+        + ".",
+    ]
     return lines

@@ -35,7 +35,11 @@ def measured_text(measured: Any, ci: Any, limit: int | None = None, labels: Sequ
 
     if isinstance(measured, (list, tuple)):
         cis = list(ci) if isinstance(ci, (list, tuple)) else [None] * len(measured)
-        names = [plain_text(x) for x in labels] if isinstance(labels, (list, tuple)) and len(labels) == len(measured) else None
+        names = (
+            [plain_text(x) for x in labels]
+            if isinstance(labels, (list, tuple)) and len(labels) == len(measured)
+            else None
+        )
         parts = [one(m, c) for m, c in zip(measured, cis)]
         if names is not None:
             parts = [f"{name}: {part}" for name, part in zip(names, parts)]
@@ -58,7 +62,12 @@ def _cut(text: str, width: int) -> str:
 
 
 #: The hypotheses column (where the points lie), by :meth:`~flt_theory.systems.declaration.Claim.scope`.
-_SCOPE = {"inside": "inside", "partly inside": "partly inside", "extrapolation": "EXTRAPOLATION", "not stated": "none stated"}
+_SCOPE = {
+    "inside": "inside",
+    "partly inside": "partly inside",
+    "extrapolation": "EXTRAPOLATION",
+    "not stated": "none stated",
+}
 
 
 def scope_text(scope: str) -> str:
@@ -117,9 +126,17 @@ def verdict_html(frame: pd.DataFrame) -> str:
     def esc(text: Any) -> str:
         return html.escape(str(text), quote=False)
 
-    rows = [(esc(r["claim"]), (math_html(r["law_latex"]) + "<br>" if r["law_latex"] else "") + f"<small>{esc(r['law'])}</small>",
-             esc(measured_text(r["measured"], r["ci"], None, r["labels"])).replace("; ", "<br>"), esc(r["verdict"]),
-             esc(r["control"] or "—"), esc(scope_text(r.get("scope", "")))) for r in _rows(frame)]
+    rows = [
+        (
+            esc(r["claim"]),
+            (math_html(r["law_latex"]) + "<br>" if r["law_latex"] else "") + f"<small>{esc(r['law'])}</small>",
+            esc(measured_text(r["measured"], r["ci"], None, r["labels"])).replace("; ", "<br>"),
+            esc(r["verdict"]),
+            esc(r["control"] or "—"),
+            esc(scope_text(r.get("scope", ""))),
+        )
+        for r in _rows(frame)
+    ]
     return html_table(_RICH_HEADER, rows, caption=_summary(frame), escaped=True)
 
 
@@ -139,9 +156,19 @@ def verdict_latex(frame: pd.DataFrame) -> str:
     def key(text: str) -> str:
         return latex_text(text).replace("/", r"/\allowbreak{}")
 
-    rows = [(key(r["claim"]), f"${r['law_latex']}$" if r["law_latex"] else latex_text(r["law"]),
-             r" \newline ".join(latex_text(x) for x in measured_text(r["measured"], r["ci"], None, r["labels"]).split("; ")),
-             latex_text(r["verdict"]), latex_text(r["control"] or "---")) for r in _rows(frame)]
+    rows = [
+        (
+            key(r["claim"]),
+            f"${r['law_latex']}$" if r["law_latex"] else latex_text(r["law"]),
+            r" \newline ".join(
+                latex_text(x) for x in measured_text(r["measured"], r["ci"], None, r["labels"]).split("; ")
+            ),
+            latex_text(r["verdict"]),
+            latex_text(r["control"] or "---"),
+        )
+        for r in _rows(frame)
+    ]
     return booktabs_longtable(("claim", "law", "measured [95\\% CI]", "verdict", "negative control"), rows,
-                              r"p{0.14\linewidth}p{0.30\linewidth}p{0.26\linewidth}lp{0.09\linewidth}",  # fits a page and a paper
+                              # fits a page and a paper
+                              r"p{0.14\linewidth}p{0.30\linewidth}p{0.26\linewidth}lp{0.09\linewidth}",
                               caption=latex_text(_summary(frame)))

@@ -113,7 +113,8 @@ class _PowerLawParser:
             if match is None or match.end() == position:
                 if text[position:].strip() == "":
                     break
-                raise InvalidParameterError(f"--law: cannot read {text!r} at position {position}: {text[position:position + 12]!r}")
+                raise InvalidParameterError(f"--law: cannot read {text!r} at position {position}: "
+                                            f"{text[position:position + 12]!r}")
             kind = match.lastgroup
             self.tokens.append((kind, match.group(kind), match.start(kind)))
             position = match.end()
@@ -288,7 +289,8 @@ class ObservableLaw:
 def _split_law(text: str) -> tuple[str, str]:
     """The two sides of ``LHS ~ EXPR`` (each stripped), refusing what is not one law of bounded length."""
     if not isinstance(text, str) or text.count("~") != 1:
-        raise InvalidParameterError(f"--law: expected one 'OBS ~ EXPR' (an observable, '~', an expression). Got {text!r}.")
+        raise InvalidParameterError("--law: expected one 'OBS ~ EXPR' (an observable, '~', an expression). Got "
+                                    f"{text!r}.")
     if len(text) > MAX_LAW_LENGTH:
         raise InvalidParameterError(f"--law: longer than {MAX_LAW_LENGTH} characters.")
     lhs, rhs = (part.strip() for part in text.split("~"))
@@ -319,10 +321,11 @@ def parse_observable_law(text: str, parameters: Sequence[str]) -> ObservableLaw:
 
     >>> parse_observable_law("rel_change ~ width**(-1/2)", ["width", "steps"]).exponents
     {'width': -0.5}
-    >>> parse_observable_law("x ~ exp(n)", ["n"])
+    >>> parse_observable_law("x ~ exp(n)", ["n"])  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    flt_theory.errors.InvalidParameterError: --law: cannot read 'exp(n)': exp(...) of a parameter is not a power law at 'exp' (position 0)
+    flt_theory.errors.InvalidParameterError: --law: cannot read 'exp(n)': exp(...) of a parameter is not a power law
+    at 'exp' (position 0)
     """
     lhs, rhs = _split_law(text)
     if not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", lhs):
@@ -395,10 +398,11 @@ def parse_level_set_law(text: str, where: str, parameters: Sequence[str]) -> Lev
     >>> law = parse_level_set_law("eta* ~ (n*p**2/d)**(1/2)", "norm_growth = 1", ["d", "n", "p", "eta"])
     >>> law.parameter, law.observable, law.level, law.exponents
     ('eta', 'norm_growth', 1.0, {'d': -0.5, 'n': 0.5, 'p': 1.0})
-    >>> parse_level_set_law("eta* ~ d", "norm_growth > 1", ["d", "eta"])
+    >>> parse_level_set_law("eta* ~ d", "norm_growth > 1", ["d", "eta"])  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    flt_theory.errors.InvalidParameterError: --where: expected 'OBS = LEVEL' (an output of the experiment, '=', a positive number). Got 'norm_growth > 1'.
+    flt_theory.errors.InvalidParameterError: --where: expected 'OBS = LEVEL' (an output of the experiment, '=', a
+    positive number). Got 'norm_growth > 1'.
     """
     lhs, rhs = _split_law(text)
     match = re.fullmatch(r"([A-Za-z_][A-Za-z_0-9]*)\s*\*", lhs)
@@ -496,8 +500,8 @@ def design_grid(experiment: Any, base: Mapping[str, Any], law: ObservableLaw, *,
             if value not in ok:  # 64 and 64.0 are one grid value
                 ok.append(value)
         if len(ok) < 2:
-            raise InvalidParameterError(f"--over: {name} needs at least 2 admissible values; of {values} the experiment "
-                                        f"{experiment.name!r} accepts {ok}.")
+            raise InvalidParameterError(f"--over: {name} needs at least 2 admissible values; of {values} the "
+                                        f"experiment {experiment.name!r} accepts {ok}.")
         kept[name] = ok
     if not kept:
         raise InvalidParameterError("--law: no parameter of EXPR is varied (each is held by --fix, or EXPR has none): "
@@ -553,7 +557,8 @@ class LawVerification(dict):
         if self["not_tested"]:
             lines.append(f"  not tested (held fixed by the grid): {', '.join(self['not_tested'])}")
         for point in self["dropped"]:
-            lines.append(f"  dropped (the simulation failed): {', '.join(f'{k}={v}' for k, v in point.items() if k != 'error')}")
+            lines.append("  dropped (the simulation failed): "
+                         f"{', '.join(f'{k}={v}' for k, v in point.items() if k != 'error')}")
         if self["outside_hypotheses"]:
             lines.append(f"  {len(self['outside_hypotheses'])} point(s) outside the system's stated hypotheses")
         for control in self["controls"]:
@@ -790,7 +795,8 @@ def verify_law(
         option = "--law" if not over and not fix else "--law/--over/--fix"
         if len(reasons) == 1:
             raise InvalidParameterError(f"{option}: {reasons[0]}")
-        raise InvalidParameterError(f"{option}: no experiment of system {system!r} can read {law!r}: {'; '.join(reasons)}.")
+        raise InvalidParameterError(f"{option}: no experiment of system {system!r} can read {law!r}: "
+                                    f"{'; '.join(reasons)}.")
     errors, seed_list, crossings, tally = [], list(range(seed_base, seed_base + seeds)), None, {}
     dropped: list[dict[str, Any]] = []
     if store is None:  # one in-memory store for the whole run: the probe's and the retries' rows are reused
@@ -808,11 +814,13 @@ def verify_law(
         plan = _plan(experiment, points, varied, seeds, multiplier, constraints)
         seconds = plan["estimated_seconds"]
         if budget is not None and seconds > budget:
-            raise InvalidParameterError(f"--budget: the plan of experiment {experiment.name!r} ({len(points)} points x "
-                                        f"{seeds} seeds"
-                                        f"{f' x about {EVALUATIONS} values of {parsed.parameter}' if level_set else ''}) "
-                                        f"would take about {seconds:.3g} s by the experiment's declared cost, over "
-                                        f"{budget:g} s; give --budget {math.ceil(seconds * 1.1)} or a smaller grid.")
+            raise InvalidParameterError(
+                f"--budget: the plan of experiment {experiment.name!r} ({len(points)} points x "
+                f"{seeds} seeds"
+                f"{f' x about {EVALUATIONS} values of {parsed.parameter}' if level_set else ''}) "
+                f"would take about {seconds:.3g} s by the experiment's declared cost, over "
+                f"{budget:g} s; give --budget {math.ceil(seconds * 1.1)} or a smaller grid."
+            )
         try:  # one point and one seed first: an experiment that does not record OBS costs no grid
             _record(experiment, points[:1], varied, parsed.observable, seed_list[:1], store, jobs, tally)
         except ExperimentError as exc:
@@ -838,8 +846,8 @@ def verify_law(
             continue
         break
     else:
-        raise InvalidParameterError(f"{'--where' if level_set else '--law'}: no experiment of system {system!r} records "
-                                    f"{parsed.observable!r} ({'; '.join(errors)}).")
+        raise InvalidParameterError(f"{'--where' if level_set else '--law'}: no experiment of system {system!r} "
+                                    f"records {parsed.observable!r} ({'; '.join(errors)}).")
     predicted = {k: parsed.exponents.get(k, 0.0) for k in varied}
     if parsed.relation != "~":
         if not np.isfinite(table).all():
@@ -862,7 +870,8 @@ def verify_law(
                                           "groups": len(table), "crossings": crossings}
     return LawVerification(
         system=system, law=parsed.text, form="level-set" if level_set else "observable",
-        where=f"{parsed.observable} = {parsed.level:g}" if level_set else None, grid={k: sorted({p[k] for p in points}) for k in varied},
+        where=f"{parsed.observable} = {parsed.level:g}" if level_set else None,
+        grid={k: sorted({p[k] for p in points}) for k in varied},
         predicted=predicted, measured=decided["measured"],
         controls=decided["controls"], verdict=decided["verdict"], reason=reason,
         seconds=time.perf_counter() - start,

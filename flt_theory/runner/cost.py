@@ -181,7 +181,8 @@ def calibration_factors(path: str | Path = FACTORS_FILE) -> dict[str, float]:
         raise InvalidParameterError(f"The cost calibration file {str(path)!r} is unreadable: {exc}.") from None
     factors = document.get("factors") if isinstance(document, dict) else None
     if not isinstance(factors, dict) or not all(
-            isinstance(k, str) and isinstance(v, (int, float)) and math.isfinite(v) and v > 0 for k, v in factors.items()):
+        isinstance(k, str) and isinstance(v, (int, float)) and math.isfinite(v) and v > 0 for k, v in factors.items()
+    ):
         raise InvalidParameterError(f"The cost calibration file {str(path)!r} must hold {{\"factors\": {{experiment: "
                                     f"positive number}}}}. Got {factors!r} instead.")
     return {k: float(v) for k, v in factors.items()}
@@ -244,15 +245,16 @@ def check_cost(cost: Cost, params: Mapping[str, object], *, what: str,
     n_bytes, operations = sum(t for t, _ in memory), sum(t for t, _ in work)
     n_bytes = math.inf if math.isnan(n_bytes) else n_bytes
     seconds = operations / OPS_PER_SECOND * calibration_factor(what) if not math.isnan(operations) else math.inf
+
+    def too_large(terms: list, need: str) -> InvalidParameterError:
+        name = _dominant(terms, values, cost, params, blame)
+        size = _size(params.get(name, values.get(name)))
+        return InvalidParameterError(f"{label(name)} is too large ({size:.3g}): {what} would {need}")
+
     if n_bytes > max_bytes:
-        name = _dominant(memory, values, cost, params, blame)
-        raise InvalidParameterError(
-            f"{label(name)} is too large ({_size(params.get(name, values.get(name))):.3g}): {what} would need about "
-            f"{_bytes_text(n_bytes)} of memory, over the limit of {_bytes_text(max_bytes)} (raise it with ${BYTES_ENV}).")
+        raise too_large(memory, f"need about {_bytes_text(n_bytes)} of memory, over the limit of "
+                                f"{_bytes_text(max_bytes)} (raise it with ${BYTES_ENV}).")
     if seconds > max_seconds:
-        name = _dominant(work, values, cost, params, blame)
-        raise InvalidParameterError(
-            f"{label(name)} is too large ({_size(params.get(name, values.get(name))):.3g}): {what} would take about "
-            f"{seconds:.3g} s ({operations:.3g} operations at {OPS_PER_SECOND:.0e}/s), over the limit of {max_seconds:.3g} s "
-            f"(raise it with ${SECONDS_ENV}).")
+        raise too_large(work, f"take about {seconds:.3g} s ({operations:.3g} operations at {OPS_PER_SECOND:.0e}/s), "
+                              f"over the limit of {max_seconds:.3g} s (raise it with ${SECONDS_ENV}).")
     return CostEstimate(n_bytes, operations, seconds, max_bytes, max_seconds)

@@ -217,7 +217,8 @@ class DaskBackend(Backend):
         try:
             import distributed
         except ImportError:
-            raise BackendError(f"the Dask backend needs the 'distributed' package, which is not installed; {_DASK_HINT}") from None
+            raise BackendError("the Dask backend needs the 'distributed' package, which is not installed; "
+                               f"{_DASK_HINT}") from None
         self._cluster = None
         self._own_client = True
         if isinstance(scheduler, distributed.Client):

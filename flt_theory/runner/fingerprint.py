@@ -21,8 +21,8 @@ Imports are read from the files' text, not from what a process happens to have i
 ``import``/``from ... import`` statement at the start of a line, function-local ones included (a
 regular expression: 30 times faster than ``ast.parse``, and it finds the same files for every
 experiment of this project; an import quoted in a docstring or under ``if TYPE_CHECKING:`` counts
-too, which can only add files). ``import a.b`` and ``from a.b import c`` count the module ``a.b`` (and ``a.b.c`` when it is a
-submodule); a package's ``__init__`` counts when the package itself is named, not when it is only the
+too, which can only add files). ``import a.b`` and ``from a.b import c`` count the module ``a.b`` (and ``a.b.c`` when it
+is a submodule); a package's ``__init__`` counts when the package itself is named, not when it is only the
 parent of an imported submodule (the project's ``__init__`` files only re-export names).
 
 Not followed: the layers of ``flt_theory`` that store, read, compare or present rows and never

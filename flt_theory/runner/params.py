@@ -15,8 +15,8 @@ One :class:`Param` per parameter feeds every place that used to restate it (afte
   type, not among the choices).
 
 Every refusal has one shape: ``The 'n' parameter of AttentionConfig must be an int >= 2. Got 1 instead.``
-(:class:`~flt_theory.errors.InvalidParameterTypeError` for the wrong kind, :class:`~flt_theory.errors.InvalidParameterError`
-for a bad value).
+(:class:`~flt_theory.errors.InvalidParameterTypeError` for the wrong kind,
+:class:`~flt_theory.errors.InvalidParameterError` for a bad value).
 
 >>> n = Param("n", "int", minimum=2, unit="count", help="Training samples.")
 >>> n("64"), n(64.0)
@@ -120,7 +120,8 @@ class Param:
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
-            raise InvalidParameterError(f"Param {self.name!r}: kind must be one of {_KINDS}. Got {self.kind!r} instead.")
+            raise InvalidParameterError(f"Param {self.name!r}: kind must be one of {_KINDS}. Got {self.kind!r} "
+                                        "instead.")
         if self.kind == "choice" and not self.choices:
             raise InvalidParameterError(f"Param {self.name!r} of kind 'choice' needs its choices.")
         object.__setattr__(self, "choices", tuple(self.choices))
@@ -171,7 +172,9 @@ class Param:
             if self.kind == "choice" and value not in self.choices:
                 raise self._refuse(value, caller, InvalidParameterError)
             return str(value)
-        if strict and (isinstance(value, bool) or not isinstance(value, numbers.Integral if self.kind == "int" else numbers.Real)):
+        if strict and (
+            isinstance(value, bool) or not isinstance(value, numbers.Integral if self.kind == "int" else numbers.Real)
+        ):
             raise self._refuse(value, caller, InvalidParameterTypeError)
         number = _parse(value, self.kind)
         if number is None:
@@ -284,10 +287,12 @@ class Params(Mapping):
         """Check the values of a command's options (each element of a list or tuple: a grid), by parameter name; a
         refusal's message starts with the option (``--mu-norm: The 'mu_norm' parameter ...``; ``flags`` renames one).
 
-        >>> Params(Param("mu_norm", "float", minimum=0, exclusive_minimum=True)).check_flags({"mu_norm": [1.0, 0.0]})
+        >>> mu_norm = Param("mu_norm", "float", minimum=0, exclusive_minimum=True)
+        >>> Params(mu_norm).check_flags({"mu_norm": [1.0, 0.0]})  # doctest: +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
         ...
-        flt_theory.errors.InvalidParameterError: --mu-norm: The 'mu_norm' parameter must be a finite real number > 0. Got 0.0 instead.
+        flt_theory.errors.InvalidParameterError: --mu-norm: The 'mu_norm' parameter must be a finite real number > 0.
+        Got 0.0 instead.
         """
         for name, value in values.items():
             flag = "--" + (flags or {}).get(name, name.replace("_", "-"))

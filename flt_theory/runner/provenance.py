@@ -27,7 +27,9 @@ def git_commit() -> str | None:
 
     def git(*args: str) -> str | None:
         try:
-            done = subprocess.run(["git", "-C", str(here), *args], capture_output=True, text=True, timeout=10, env=env, check=False)
+            done = subprocess.run(
+                ["git", "-C", str(here), *args], capture_output=True, text=True, timeout=10, env=env, check=False
+            )
         except (OSError, subprocess.SubprocessError):
             return None
         return done.stdout.strip() if done.returncode == 0 else None

@@ -168,7 +168,8 @@ class Experiment:
         (:func:`~flt_theory.runner.cost.check_cost`, with ``seeds`` the number of seeds) and its ``guard``."""
         params = self.normalize(params)
         if self.cost is not None:
-            check_cost(self.cost, {**params, "seeds": int(seeds)}, what=f"experiment {self.name!r} with {int(seeds)} seed(s)",
+            check_cost(self.cost, {**params, "seeds": int(seeds)}, what=f"experiment {self.name!r} with {int(seeds)} "
+                                                                        "seed(s)",
                        label=lambda name: f"The {name!r} parameter of experiment {self.name!r}")
         if self.guard is not None:
             self.guard(params, int(seeds))
@@ -193,9 +194,14 @@ class Experiment:
         seeds = [int(s) for s in seeds]
         if self.batched:
             values = self.function(dict(params), list(seeds))
-            if not isinstance(values, Sequence) or isinstance(values, (str, bytes, Mapping)) or len(values) != len(seeds):
+            if (
+                not isinstance(values, Sequence)
+                or isinstance(values, (str, bytes, Mapping))
+                or len(values) != len(seeds)
+            ):
                 raise ExperimentError(
-                    f"Batched experiment {self.name!r} must return one mapping per seed ({len(seeds)}). Got {values!r} instead."
+                    f"Batched experiment {self.name!r} must return one mapping per seed ({len(seeds)}). Got {values!r} "
+                    "instead."
                 )
         else:
             values = [self.function(dict(params), seed) for seed in seeds]
@@ -217,7 +223,8 @@ def check_values(name: str, values: Any, params: Mapping[str, Any] = {}) -> dict
             )
         if isinstance(value, (str, bytes)) or not (isinstance(value, numbers.Real) or hasattr(value, "__float__")):
             raise ExperimentError(
-                f"Experiment {name!r} returned {key}={value!r} of type {type(value).__name__}; results must be real numbers."
+                f"Experiment {name!r} returned {key}={value!r} of type {type(value).__name__}; results must be real "
+                "numbers."
             )
         try:
             out[key] = float(value)
@@ -225,8 +232,8 @@ def check_values(name: str, values: Any, params: Mapping[str, Any] = {}) -> dict
             raise ExperimentError(f"Experiment {name!r} returned {key}={value!r}, not a real number ({exc}).") from None
         if not math.isfinite(out[key]):
             raise DivergedPointError(
-                f"Experiment {name!r} returned {key}={out[key]} at {dict(params)}: the run diverged or is undefined there "
-                "(a step size too large?); nothing is stored and a rerun retries it"
+                f"Experiment {name!r} returned {key}={out[key]} at {dict(params)}: the run diverged or is undefined "
+                "there (a step size too large?); nothing is stored and a rerun retries it"
             )
     return out
 
@@ -272,16 +279,19 @@ def experiment(
     """
     if params is not None:
         if not isinstance(params, Params):
-            raise InvalidParameterTypeError(f"The 'params' of experiment {name!r} must be a Params. Got {params!r} instead.")
+            raise InvalidParameterTypeError(f"The 'params' of experiment {name!r} must be a Params. Got {params!r} "
+                                            "instead.")
         defaults, types = {**params.defaults(), **(defaults or {})}, {**params.types(), **(types or {})}
     if not isinstance(name, str) or not name or any(c.isspace() for c in name):
-        raise InvalidParameterError(f"The 'name' parameter of experiment must be a non-empty str without spaces. Got {name!r} instead.")
+        raise InvalidParameterError("The 'name' parameter of experiment must be a non-empty str without spaces. Got "
+                                    f"{name!r} instead.")
     if cost is not None and not isinstance(cost, Cost):
         raise InvalidParameterTypeError(f"The 'cost' of experiment {name!r} must be a Cost. Got {cost!r} instead.")
     if types is not None:
         for key, convert in types.items():
             if not callable(convert):
-                raise InvalidParameterTypeError(f"types[{key!r}] of experiment {name!r} must be callable. Got {convert!r} instead.")
+                raise InvalidParameterTypeError(f"types[{key!r}] of experiment {name!r} must be callable. Got "
+                                                f"{convert!r} instead.")
 
     def register(function: ExperimentFunction) -> ExperimentFunction:
         if not callable(function):
@@ -293,7 +303,8 @@ def experiment(
             )
         summary = description if description is not None else (function.__doc__ or "").strip().split("\n")[0]
         if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-            raise InvalidParameterTypeError(f"The 'version' of experiment {name!r} must be an int >= 0. Got {version!r} instead.")
+            raise InvalidParameterTypeError(f"The 'version' of experiment {name!r} must be an int >= 0. Got "
+                                            f"{version!r} instead.")
         exp = Experiment(name, function, dict(defaults or {}), None if types is None else dict(types), summary,
                          bool(batched), guard, version, cost)
         _REGISTRY[name] = exp
@@ -320,7 +331,8 @@ def get_experiment(name: str | Experiment, module: str | None = None) -> Experim
     if isinstance(name, Experiment):
         return name
     if not isinstance(name, str):
-        raise InvalidParameterTypeError(f"The 'experiment' parameter must be a registered name (str). Got {name!r} instead.")
+        raise InvalidParameterTypeError(f"The 'experiment' parameter must be a registered name (str). Got {name!r} "
+                                        "instead.")
     if name not in _REGISTRY and module is not None:
         try:
             importlib.import_module(module)

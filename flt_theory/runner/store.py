@@ -244,7 +244,8 @@ class ResultStore:
             if self.readonly:
                 raise StoreError(f"no results store at {self.path!r} (the file does not exist)")
             if not file.parent.is_dir():
-                raise StoreError(f"cannot create results store {self.path!r}: folder {str(file.parent)!r} does not exist")
+                raise StoreError(f"cannot create results store {self.path!r}: folder {str(file.parent)!r} does not "
+                                 "exist")
         mode = "ro" if self.readonly else ("rw" if file.exists() else "rwc")
         uri = f"{file.resolve().as_uri()}?mode={mode}"
         try:
@@ -310,7 +311,9 @@ class ResultStore:
                 columns = {row[1] for row in self._conn.execute("PRAGMA table_info(flt_results)")}
                 if "code_fingerprint" not in columns:  # another process may have migrated it meanwhile
                     self._conn.execute("ALTER TABLE flt_results ADD COLUMN code_fingerprint TEXT")
-                self._conn.execute("UPDATE flt_store SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+                self._conn.execute(
+                    "UPDATE flt_store SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),)
+                )
                 self._conn.execute("COMMIT")
             except BaseException:
                 self._conn.rollback()
@@ -344,7 +347,8 @@ class ResultStore:
     def _write_error(self, exc: sqlite3.Error, action: str) -> StoreError:
         text = str(exc)
         if isinstance(exc, sqlite3.DatabaseError) and ("malformed" in text or "not a database" in text):
-            return CorruptStoreError(f"results store {self.path!r} is damaged: SQLite says {text} (while trying to {action}).")
+            return CorruptStoreError(f"results store {self.path!r} is damaged: SQLite says {text} (while trying to "
+                                     f"{action}).")
         try:
             kept = f"the {self._count()} results already stored are intact"
         except Exception:  # noqa: BLE001 - the count is informative only
@@ -403,7 +407,11 @@ class ResultStore:
         found: dict[str, str | None] = {}
         for start in range(0, len(ids), _CHUNK):
             chunk = ids[start : start + _CHUNK]
-            found.update(self._read(f"SELECT id, {self._fingerprint} FROM flt_results WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+            found.update(
+                self._read(
+                    f"SELECT id, {self._fingerprint} FROM flt_results WHERE id IN ({','.join('?' * len(chunk))})", chunk
+                )
+            )
         return found
 
     def delete(self, ids: Iterable[str]) -> int:
@@ -416,7 +424,9 @@ class ResultStore:
             with self._conn:
                 for start in range(0, len(ids), _CHUNK):
                     chunk = ids[start : start + _CHUNK]
-                    removed += self._conn.execute(f"DELETE FROM flt_results WHERE id IN ({','.join('?' * len(chunk))})", chunk).rowcount
+                    removed += self._conn.execute(
+                        f"DELETE FROM flt_results WHERE id IN ({','.join('?' * len(chunk))})", chunk
+                    ).rowcount
         except sqlite3.Error as exc:
             raise self._write_error(exc, f"delete {len(ids)} rows") from None
         return removed
@@ -448,7 +458,9 @@ class ResultStore:
             found: dict[str, tuple] = {}
             for start in range(0, len(ids), _CHUNK):
                 chunk = ids[start : start + _CHUNK]
-                for raw in self._read(f"{select} WHERE id IN ({','.join('?' * len(chunk))}){code[0]}", [*chunk, *code[1]]):
+                for raw in self._read(
+                    f"{select} WHERE id IN ({','.join('?' * len(chunk))}){code[0]}", [*chunk, *code[1]]
+                ):
                     found[raw[0]] = raw
             raws = [found[i] for i in dict.fromkeys(ids) if i in found]
         elif experiment is not None:
@@ -462,7 +474,8 @@ class ResultStore:
                 row["params"] = json.loads(row["params"])
                 row["result"] = json.loads(row["result"])
             except (TypeError, ValueError) as exc:
-                raise CorruptStoreError(f"results store {self.path!r} has an undecodable row {row['id']}: {exc}") from None
+                raise CorruptStoreError(f"results store {self.path!r} has an undecodable row {row['id']}: "
+                                        f"{exc}") from None
             out.append(row)
         return out
 

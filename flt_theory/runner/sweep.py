@@ -53,7 +53,8 @@ def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
     [{'d': 64, 'kappa': 1.0, 'target': 'z + He2(z)'}, {'d': 64, 'kappa': 1.5, 'target': 'z + He2(z)'}]
     """
     if not isinstance(grid, Mapping):
-        raise InvalidParameterTypeError(f"The 'grid' parameter must be a mapping name -> list of values. Got {grid!r} instead.")
+        raise InvalidParameterTypeError(f"The 'grid' parameter must be a mapping name -> list of values. Got {grid!r} "
+                                        "instead.")
     axes = []
     for name, values in grid.items():
         if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
@@ -97,14 +98,19 @@ def progress_enabled(progress: bool | None = None) -> bool:
 
 
 @contextlib.contextmanager
-def progress_bar(total: int, *, initial: int = 0, desc: str = "", unit: str = "pt", enabled: bool = True) -> Iterator[Any]:
+def progress_bar(
+    total: int, *, initial: int = 0, desc: str = "", unit: str = "pt", enabled: bool = True
+) -> Iterator[Any]:
     """A tqdm bar on stderr (with ETA), or a no-op with the same ``update`` method."""
     if not enabled:
         yield _NoBar()
         return
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=total, initial=initial, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True, mininterval=0.2, leave=True)
+    bar = tqdm(
+        total=total, initial=initial, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True, mininterval=0.2,
+        leave=True,
+    )
     try:
         yield bar
     finally:
@@ -188,7 +194,8 @@ def sweep(
         raw_points = expand_grid(grid if grid is not None else {})
     else:
         if isinstance(points, Mapping) or not isinstance(points, Iterable):
-            raise InvalidParameterTypeError(f"The 'points' parameter of sweep must be a list of dicts. Got {points!r} instead.")
+            raise InvalidParameterTypeError(f"The 'points' parameter of sweep must be a list of dicts. Got {points!r} "
+                                            "instead.")
         raw_points = list(points)
     normalized: dict[str, dict[str, Any]] = {}  # canonical JSON -> params, first occurrence order
     for p in raw_points:
@@ -266,17 +273,17 @@ def _run(exp: Experiment, todo: list, st: ResultStore, total: int, jobs: int, sc
                 if not outcome["ok"]:
                     seeds = tuple(by_id[i][2] for i in outcome["ids"])
                     raise (DivergedPointError if outcome.get("diverged") else ExperimentError)(
-                        f"{describe(exp.name, first[1], seeds)} failed: {outcome['error']}; the {st.count(exp.name)} points "
-                        f"of {exp.name!r} stored so far are kept — fix it and re-run to resume.\n"
+                        f"{describe(exp.name, first[1], seeds)} failed: {outcome['error']}; the {st.count(exp.name)} "
+                        f"points of {exp.name!r} stored so far are kept — fix it and re-run to resume.\n"
                         f"Worker traceback:\n{outcome['traceback']}"
                     )
                 worker_code = outcome.get("code_fingerprint")
                 if worker_code is not None and worker_code != code:
                     raise BackendError(
                         f"a worker computed {describe(exp.name, first[1], tuple(by_id[i][2] for i in outcome['ids']))} "
-                        f"with other code than this process (code fingerprint {worker_code[:12]} there, {code[:12]} here: "
-                        f"its flt_theory or {exp.module!r} differs); its rows were not stored. Run the workers on the "
-                        "same source files as the sweeping process."
+                        f"with other code than this process (code fingerprint {worker_code[:12]} there, {code[:12]} "
+                        f"here: its flt_theory or {exp.module!r} differs); its rows were not stored. Run the workers "
+                        "on the same source files as the sweeping process."
                     )
                 provenance = {k: outcome[k] for k in ("device", "dtype", "host", "torch_threads")}
                 for pid, values in zip(outcome["ids"], outcome["values"]):

@@ -80,10 +80,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
-
 __all__ = [
     "HermiteCoefficients",
     "HermiteExpansion",
@@ -125,3 +121,7 @@ __all__ = [
     "unfold",
     "variable",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -53,9 +53,9 @@ What governs the cost (measured on the project's 2-core machine, shared, CPU sec
   Hermite terms.
 * **exact subspaces**: sympy's Gram–Schmidt with radicals (:class:`~.subspace.Subspace`) costs
   :math:`\approx 0.1\text{–}0.2\,r` s per span of generic rational directions (1.4 s at :math:`r = 12`,
-  2.9 s at :math:`r = 16`); a staircase takes up to three spans, so a span with radicals is charged :data:`RADICAL_SPAN_WEIGHT`
-  :math:`r^3` units of ``FLT_MAX_WORK`` (rank 11 and above is refused), while rational spans, computed in fractions,
-  are cheap up to ``FLT_MAX_RANK``.
+  2.9 s at :math:`r = 16`); a staircase takes up to three spans, so a span with radicals is charged
+  :data:`RADICAL_SPAN_WEIGHT` :math:`r^3` units of ``FLT_MAX_WORK`` (rank 11 and above is refused), while rational
+  spans, computed in fractions, are cheap up to ``FLT_MAX_RANK``.
 
 Calibration (``python benchmarks/bench_symbolic.py --budgets``; CPU seconds of the command after its imports,
 measured 2026-11-27 with the machine's 2 cores under load): at ``FLT_MAX_WORK`` = 1,000,000 the slowest accepted input

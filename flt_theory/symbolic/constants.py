@@ -246,7 +246,8 @@ def sign(x: Interval, node: sp.Basic) -> Interval:
         return _point(mpmath.mpf(0))
     if x.lo > 0 or x.hi < 0:
         return _point(mpmath.mpf(1 if x.lo > 0 else -1))
-    raise InvalidTargetError(f"cannot decide the sign of {node} at {mpmath.mp.prec} bits (it is within {mpmath.nstr(x.magnitude(), 3)} of 0)")
+    raise InvalidTargetError(f"cannot decide the sign of {node} at {mpmath.mp.prec} bits (it is within "
+                             f"{mpmath.nstr(x.magnitude(), 3)} of 0)")
 
 
 def fold(iv: Interval, what: str) -> sp.Expr:

@@ -45,8 +45,17 @@ def expand_target(target, degree: int | None = None) -> HermiteExpansion:
     """
     polynomial = target.is_polynomial
     if not polynomial:
-        degree = DEFAULT_DEGREE if degree is None else check_int(degree, "degree", minimum=0, maximum=40, caller="expand_target")
-    key = (target.expr, target.rank, None if polynomial else degree, tuple(limit(n) for n in ("degree", "terms", "work")))
+        degree = (
+            DEFAULT_DEGREE
+            if degree is None
+            else check_int(degree, "degree", minimum=0, maximum=40, caller="expand_target")
+        )
+    key = (
+        target.expr,
+        target.rank,
+        None if polynomial else degree,
+        tuple(limit(n) for n in ("degree", "terms", "work")),
+    )
     if key in _CACHE:
         return _CACHE[key]
     if polynomial:

@@ -87,8 +87,8 @@ Constructions with large :math:`k^*` (verified in ``tests/symbolic/test_symbolic
 ---------------------------------------------------------------------------------------------------------------
 * :math:`k^* = 3`: ``sign(z)*sign(exp(z**2/2) - 2)`` is odd and two-valued, breaking at :math:`0, \pm p`,
   :math:`p^2 = 2\log 2`. Being odd and :math:`\pm 1`-valued, :math:`1\{\sigma(z) = 1\} + 1\{\sigma(-z) = 1\} = 1`,
-  so :math:`1\{y = 1\} - \tfrac12` is odd and every even :math:`k` vanishes; :math:`\sqrt{2\pi}\,\mathbb E[z\,\sigma(z)] = 2(2e^{-p^2/2} - 1) = 0`, and
-  :math:`\sqrt{2\pi}\,\mathbb E[\mathrm{He}_3\,1\{y = -1\}] = -2\log 2 \ne 0`.
+  so :math:`1\{y = 1\} - \tfrac12` is odd and every even :math:`k` vanishes; :math:`\sqrt{2\pi}\,\mathbb E[z\,\sigma(z)]
+  = 2(2e^{-p^2/2} - 1) = 0`, and :math:`\sqrt{2\pi}\,\mathbb E[\mathrm{He}_3\,1\{y = -1\}] = -2\log 2 \ne 0`.
 * :math:`k^* = 4`: ``sign(exp(3*z**2/2) - 2)*sign(exp(3*z**2/8) - 2)`` is even, :math:`-1` exactly on
   :math:`a < |z| < b` with :math:`a^2 = \tfrac23\log 2`, :math:`b = 2a`, chosen so that
   :math:`a e^{-a^2/2} = b e^{-b^2/2}` (:math:`\mathbb E[\mathrm{He}_2\,1\{y=-1\}] = 0`); odd :math:`k` vanish by

@@ -194,8 +194,8 @@ def hermite_coefficients(sigma: sp.Expr | str, degree: int, variable: sp.Symbol 
        :math:`\mathbb E[e^{-sz^2}\mathrm{He}_{2m}(z)] = (1+2s)^{-1/2}\,\frac{(2m)!}{m!}\big(\frac{-s}{1+2s}\big)^m`
        (the :math:`t^{2m}` coefficient of the generating function
        :math:`\mathbb E[e^{-sz^2}e^{tz-t^2/2}] = (1+2s)^{-1/2}e^{-st^2/(1+2s)}`), giving
-       :math:`\mu_{2m+1}(\mathrm{erf}(az)) = \frac{2a}{\sqrt{\pi(1+2a^2)}}\frac{(2m)!}{m!}\big(\frac{-a^2}{1+2a^2}\big)^m`
-       and :math:`\mu_{2m} = 0`;
+       :math:`\mu_{2m+1}(\mathrm{erf}(az)) =
+       \frac{2a}{\sqrt{\pi(1+2a^2)}}\frac{(2m)!}{m!}\big(\frac{-a^2}{1+2a^2}\big)^m` and :math:`\mu_{2m} = 0`;
     4. otherwise **Gauss–Hermite quadrature** in float64 with :data:`QUADRATURE_NODES` and twice as
        many nodes, on the normalised polynomials :math:`\mathrm{He}_j/\sqrt{j!}` (no overflow up
        to degree 200). ``errors[j]`` is the difference of the two rules plus a bound on the
@@ -379,7 +379,8 @@ def _closed_form(sigma: sp.Expr, z: sp.Symbol, degree: int) -> tuple[sp.Expr, ..
     rewritten = sigma.rewrite(sp.sin, sp.exp).rewrite(sp.cos, sp.exp) if sigma.has(sp.sin, sp.cos) else sigma
     _, terms = predict_size(rewritten, [z])
     if terms > min(limit("terms"), CLOSED_FORM_TERMS):
-        return None  # e.g. He11(sin(z) He11(z)): 3572 predicted terms took 32 s exactly; quadrature reports its accuracy
+        # e.g. He11(sin(z) He11(z)): 3572 predicted terms took 32 s exactly; quadrature reports its accuracy
+        return None
     terms_out: list[tuple[sp.Expr, int, sp.Expr]] = []  # (coefficient, m, t): c z^m e^{t z}
     erf_terms: list[tuple[sp.Expr, sp.Expr]] = []  # (c, a): c erf(a z)
     for term in sp.Add.make_args(sp.expand(rewritten)):
@@ -586,7 +587,9 @@ def _ring(variables: Sequence[sp.Symbol], kind: str) -> PolyRing:
     return PolyRing(tuple(variables), sp.ZZ if kind == "rational" else sp.RR, lex)
 
 
-def sparse_polynomial(expr: sp.Expr, variables: Sequence[sp.Symbol], what: str = "the expansion of this polynomial") -> Sparse | None:
+def sparse_polynomial(
+    expr: sp.Expr, variables: Sequence[sp.Symbol], what: str = "the expansion of this polynomial"
+) -> Sparse | None:
     r"""``expr`` expanded as a :class:`Sparse` polynomial in ``variables``, or ``None`` when it needs exact
     irrational coefficients (:func:`coefficient_kind` ``"symbolic"``: the caller uses sympy, under its own budget).
 
@@ -786,7 +789,8 @@ def hermite_conversion_work(items, kind: str) -> float:
     table = max(abs(c).bit_length() for _, c in _monomial_to_hermite_int(degree))
     bits = max(abs(int(c)).bit_length() for _, c in items) if kind == "rational" else 64
     # about 5 µs a Hermite term, of which big integers take a growing share only beyond some thousand bits
-    # (measured: 267,000 terms of 64 bits 1.4 s; He64(z)**8, 33,153 terms of 1,900 bits, 0.19 s; 812 of 37,000 bits 0.03 s)
+    # (measured: 267,000 terms of 64 bits 1.4 s; He64(z)**8, 33,153 terms of 1,900 bits, 0.19 s; 812 of 37,000 bits 0.03
+    # s)
     return CONVERSION_WEIGHT * _hermite_work(items) * bits_cost(max(bits, table) / 16) * DOMAIN_COST[kind]
 
 
@@ -829,7 +833,9 @@ def _from_hermite(coefficients, ring: PolyRing, kind: str, variances: Sequence |
             if q == 1 and top == 0:
                 cache[key] = tuple((m, c * p ** ((k - m) // 2)) for m, c in _hermite_monomials(k))
             else:
-                cache[key] = tuple((m, c * p ** ((k - m) // 2) * q ** (top - (k - m) // 2)) for m, c in _hermite_monomials(k))
+                cache[key] = tuple(
+                    (m, c * p ** ((k - m) // 2) * q ** (top - (k - m) // 2)) for m, c in _hermite_monomials(k)
+                )
         return cache[key]
 
     acc: dict = {}
@@ -883,7 +889,10 @@ class HermiteExpansion:
         r"""The polynomial :math:`\sum_\alpha \hat g(\alpha)\,\mathrm{He}_\alpha(z)` expanded in ``variables``."""
         return sp.expand(
             sum(
-                (c * sp.Mul(*(sp.hermite_prob(k, v) for k, v in zip(a, variables))) for a, c in self.coefficients.items()),
+                (
+                    c * sp.Mul(*(sp.hermite_prob(k, v) for k, v in zip(a, variables)))
+                    for a, c in self.coefficients.items()
+                ),
                 sp.Integer(0),
             )
         )
@@ -959,7 +968,8 @@ def _symbolic_hermite_expansion(expr: sp.Expr, variables: list, used: list[int],
 
 @lru_cache(maxsize=1024)
 def _monomial_to_hermite_int(m: int) -> tuple[tuple[int, int], ...]:
-    r"""``monomial_to_hermite(m)`` as Python ints, by :math:`c_{m,k-2} = c_{m,k}\,k(k-1)/(m-k+2)` (:math:`c_{m,m} = 1`)."""
+    r"""``monomial_to_hermite(m)`` as Python ints, by :math:`c_{m,k-2} = c_{m,k}\,k(k-1)/(m-k+2)` (:math:`c_{m,m} =
+    1`)."""
     out, c = [(m, 1)], 1
     for k in range(m, 1, -2):
         c = c * k * (k - 1) // (m - k + 2)
@@ -1024,7 +1034,8 @@ def parse_link(link: str | sp.Expr) -> sp.Expr:
         extra = link.free_symbols - {z}
         if extra:
             shown = str(link) if len(str(link)) <= 60 else str(link)[:57] + "..."
-            raise InvalidTargetError(f"a link function must depend on z only; {shown} also uses {sorted(map(str, extra))}")
+            raise InvalidTargetError(f"a link function must depend on z only; {shown} also uses "
+                                     f"{sorted(map(str, extra))}")
         check_float_range(link, z)
         return link
     raise InvalidTargetError(f"a link function must be a string or a sympy expression; got {type(link).__name__}")

@@ -68,15 +68,17 @@ class Hypothesis:
 
     def __post_init__(self) -> None:
         if not isinstance(self.text, str) or not self.text.strip():
-            raise InvalidParameterError(f"The 'text' of a Hypothesis must be a non-empty str. Got {self.text!r} instead.")
+            raise InvalidParameterError(f"The 'text' of a Hypothesis must be a non-empty str. Got {self.text!r} "
+                                        "instead.")
         if not isinstance(self.where, str) or not self.where.strip():
             raise InvalidParameterError(
-                f"The 'where' of hypothesis {self.text!r} must name its theorem, lemma or condition. Got {self.where!r} instead."
+                f"The 'where' of hypothesis {self.text!r} must name its theorem, lemma or condition. Got "
+                f"{self.where!r} instead."
             )
         if not isinstance(self.condition, (sp.core.relational.Relational, sp.logic.boolalg.BooleanFunction)):
             raise InvalidParameterTypeError(
-                f"The 'condition' of hypothesis {self.text!r} must be a sympy relation (e.g. d >= n**2) or a conjunction "
-                f"of them. Got {self.condition!r} of type {type(self.condition).__name__} instead."
+                f"The 'condition' of hypothesis {self.text!r} must be a sympy relation (e.g. d >= n**2) or a "
+                f"conjunction of them. Got {self.condition!r} of type {type(self.condition).__name__} instead."
             )
         if not self.latex:
             object.__setattr__(self, "latex", sp.latex(self.condition))
@@ -98,7 +100,8 @@ class Hypothesis:
             value = values[s.name]
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(float(value)):
                 raise InvalidParameterError(
-                    f"hypothesis {self.text!r} reads {s.name!r}, which must be a finite real number. Got {value!r} instead."
+                    f"hypothesis {self.text!r} reads {s.name!r}, which must be a finite real number. Got {value!r} "
+                    "instead."
                 )
             subs[s] = sp.Integer(value) if isinstance(value, int) else sp.Float(value, 30)
         out = self.condition.xreplace(subs)
@@ -125,7 +128,8 @@ def failed_hypotheses(hypotheses: Sequence[Hypothesis], values: Mapping[str, Any
         if holds is None:
             missing = sorted(set(h.symbols) - {k for k, v in values.items() if v is not None})
             raise InvalidParameterError(
-                f"hypothesis {h.text!r} ({h.where}) reads {missing}, which the measurement point {dict(values)} does not give"
+                f"hypothesis {h.text!r} ({h.where}) reads {missing}, which the measurement point {dict(values)} does "
+                "not give"
             )
         if not holds:
             out.append(h)

@@ -235,19 +235,28 @@ class _Analysis:
             return 0.0
         if node.is_Symbol:
             return 1.0
-        if node.is_Add:
-            return max(self.poly_growth(a) for a in node.args)
-        if node.is_Mul:
-            return sum(self.poly_growth(a) for a in node.args)
-        if node.is_Pow and node.exp.is_number:
-            e = float(node.exp)
-            if e >= 0:
-                return e * self.poly_growth(node.base)
+        bound = self._compose(node, self.poly_growth)
+        if bound is not None:
+            return bound
+        if node.is_Pow and node.exp.is_number:  # a negative power
             self._away_from_zero(node)
             return 0.0
-        if node.func in (relu, sp.Abs, sp.Max):
-            return max(self.poly_growth(a) for a in node.args)
         raise _NotCertified(f"{_short(node)} may grow faster than any polynomial")
+
+    @staticmethod
+    def _compose(node, measure) -> float | None:
+        """A growth measure (``poly_growth`` or ``growth``) of a sum (the max), a product (the sum), a
+        non-negative power (the power times the base's) or relu / Abs / Max (the max); None for any other node."""
+        if node.is_Add:
+            return max(measure(a) for a in node.args)
+        if node.is_Mul:
+            return sum(measure(a) for a in node.args)
+        if node.is_Pow and node.exp.is_number:
+            e = float(node.exp)
+            return e * measure(node.base) if e >= 0 else None
+        if node.func in (relu, sp.Abs, sp.Max):
+            return max(measure(a) for a in node.args)
+        return None
 
     def _away_from_zero(self, node) -> None:
         lo, hi = self.range(node.base)
@@ -265,22 +274,16 @@ class _Analysis:
         lo, hi = self.range(node)
         if (math.isfinite(lo) and math.isfinite(hi)) or node.is_Symbol:
             return 0.0
-        if node.is_Add:
-            return max(self.growth(a) for a in node.args)
-        if node.is_Mul:
-            return sum(self.growth(a) for a in node.args)
-        if node.is_Pow and node.exp.is_number:
-            e = float(node.exp)
-            if e >= 0:
-                return e * self.growth(node.base)
+        bound = self._compose(node, self.growth)
+        if bound is not None:
+            return bound
+        if node.is_Pow and node.exp.is_number:  # a negative power
             if node.base.func is sigmoid:  # 1/sigmoid(h) = 1 + exp(-h)
-                return -e * max(0.0, self.upper(-node.base.args[0]))
+                return -float(node.exp) * max(0.0, self.upper(-node.base.args[0]))
             self._away_from_zero(node)
             return 0.0
         if node.func is sp.exp:
             return max(0.0, self.upper(node.args[0]))
-        if node.func in (relu, sp.Abs, sp.Max):
-            return max(self.growth(a) for a in node.args)
         raise _NotCertified(f"no growth bound known for {node.func.__name__}")
 
     # -- upper bound h <= a |z|^2 + o(|z|^2) -------------------------------------------------------

@@ -67,7 +67,8 @@ class Source:
 
     def __post_init__(self) -> None:
         if not isinstance(self.authors, str) or not self.authors.strip():
-            raise InvalidParameterError(f"The 'authors' of a Source must be a non-empty str. Got {self.authors!r} instead.")
+            raise InvalidParameterError(f"The 'authors' of a Source must be a non-empty str. Got {self.authors!r} "
+                                        "instead.")
 
     def cite(self, quotes: tuple[str, str] = ('"', '"')) -> str:
         """``Authors Year, "Title", arXiv id`` with the empty parts left out; ``quotes`` open and close the title
@@ -84,7 +85,8 @@ class Source:
         return ", ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"authors": self.authors, "year": self.year, "title": self.title, "arxiv": self.arxiv, "cite": self.cite()}
+        return {"authors": self.authors, "year": self.year, "title": self.title, "arxiv": self.arxiv,
+                "cite": self.cite()}
 
     def __str__(self) -> str:
         return self.cite()
@@ -165,7 +167,8 @@ class Law:
     regime
         Plain-text regime of validity (sizes, scalings) where it is narrower than the conditions.
     symbol_latex
-        LaTeX of symbols of :attr:`value` whose names are plain identifiers (``{"w0": r"\langle w_i^0, w^*_k\rangle"}``).
+        LaTeX of symbols of :attr:`value` whose names are plain identifiers (``{"w0": r"\langle w_i^0,
+        w^*_k\rangle"}``).
     hypotheses
         The source's hypotheses as checkable conditions (:class:`~flt_theory.symbolic.hypothesis.Hypothesis`):
         a measurement counts as a check of a theorem only at points where all of them hold.
@@ -206,7 +209,8 @@ class Law:
             )
         if not isinstance(self.source, Source):
             raise InvalidParameterTypeError(
-                f"The 'source' parameter of Law must be a Source (authors, year, title, arxiv). Got {self.source!r} instead."
+                f"The 'source' parameter of Law must be a Source (authors, year, title, arxiv). Got {self.source!r} "
+                "instead."
             )
         object.__setattr__(self, "value", _sympify_value(self.value))
         object.__setattr__(self, "conditions", tuple(self.conditions))
@@ -296,7 +300,8 @@ class Law:
                 if isinstance(given, tuple):
                     if not 1 <= direction <= len(given):
                         raise InvalidParameterError(
-                            f"law {self.name!r}: direction must be in 1..{len(given)} for constant {s.name!r}; got {direction}")
+                            f"law {self.name!r}: direction must be in 1..{len(given)} for constant {s.name!r}; got "
+                            f"{direction}")
                     given = given[direction - 1]
                 subs[s] = given
         return value.xreplace(subs)
@@ -369,9 +374,9 @@ class Law:
         r"""A deliberately wrong copy of the law for mutation tests: a one-sided bound on a number (``geq`` /
         ``leq``) has its side flipped (moving a bound away from the data is no error); a power law gets every
         exponent of its first symbol raised by one (a threshold :math:`d^\ell` becomes :math:`d^{\ell+1}`), a number
-        is doubled (0 becomes 1), each entry of a tuple likewise, a subspace of :math:`V^*` is replaced by its orthogonal
-        complement (by all of :math:`V^*` when it is :math:`\{0\}` or :math:`V^*` itself, by :math:`\{0\}` then).
-        None for a law whose value is a named object (a set, a direction): its comparison dispatches on it,
+        is doubled (0 becomes 1), each entry of a tuple likewise, a subspace of :math:`V^*` is replaced by its
+        orthogonal complement (by all of :math:`V^*` when it is :math:`\{0\}` or :math:`V^*` itself, by :math:`\{0\}`
+        then). None for a law whose value is a named object (a set, a direction): its comparison dispatches on it,
         and its negative control already names the alternative."""
         def one(value: Any) -> Any:
             if isinstance(value, Subspace):
@@ -395,7 +400,8 @@ class Law:
         flip = {"geq": "leq", "leq": "geq"}
         scalar = not isinstance(self.value, (tuple, Subspace)) and _scalar_expression(sp.sympify(self.value))
         if self.relation in flip and scalar and not sp.sympify(self.value).free_symbols:
-            return self.replace(relation=flip[self.relation], name=f"mutant of {self.name}", words=f"mutant of: {self.text()}")
+            return self.replace(relation=flip[self.relation], name=f"mutant of {self.name}", words="mutant of: "
+                                                                                                   f"{self.text()}")
         value = one(self.value)
         if value is None or (isinstance(value, tuple) and any(v is None for v in value)):
             return None
@@ -421,11 +427,13 @@ class Law:
         out: list[Mutation] = []
 
         def add(kind: str, size: float, label: str, **changes: Any) -> None:
-            out.append(Mutation(kind=kind, size=size, label=label,
-                                law=self.replace(name=f"{self.name} [{label}]", words=f"mutant {label} of: {self.text()}", **changes)))
+            law = self.replace(name=f"{self.name} [{label}]", words=f"mutant {label} of: {self.text()}", **changes)
+            out.append(Mutation(kind=kind, size=size, label=label, law=law))
 
         value = self.value
-        if isinstance(value, Subspace) or (isinstance(value, tuple) and value and all(isinstance(v, Subspace) for v in value)):
+        if isinstance(value, Subspace) or (
+            isinstance(value, tuple) and value and all(isinstance(v, Subspace) for v in value)
+        ):
             spaces = value if isinstance(value, tuple) else (value,)
             wrap = (lambda vs: tuple(vs)) if isinstance(value, tuple) else (lambda vs: vs[0])
             rotated = [_rotate(u, math.pi / 6) for u in spaces]
@@ -443,7 +451,8 @@ class Law:
             # (Theorem 3's (c, s) holds a flag s beside its bound; a growth law's step size and norms are its own)
             if all(_scalar_expression(v) and {x.name for x in v.free_symbols} <= set(SYMBOLS) for v in value):
                 for factor in factors:
-                    add("bound scale", abs(math.log(factor)), f"×{factor:g}", value=tuple(v * sp.nsimplify(factor) for v in value))
+                    add("bound scale", abs(math.log(factor)), f"×{factor:g}",
+                        value=tuple(v * sp.nsimplify(factor) for v in value))
             return out
         if isinstance(value, sp.Basic) and isinstance(value, sp.Symbol) and not value.is_positive:
             return out  # a named object
@@ -456,10 +465,13 @@ class Law:
             # the size symbols the law omits too: exponent 0 is a prediction ("independent of d"); a comparison
             # that does not read a symbol leaves its mutants inert, and calibration drops them
             named = {x.name for x in expr.free_symbols}
-            symbols = sorted([*expr.free_symbols, *(x for name, x in SYMBOLS.items() if name not in named)], key=lambda y: y.name)
+            symbols = sorted(
+                [*expr.free_symbols, *(x for name, x in SYMBOLS.items() if name not in named)], key=lambda y: y.name
+            )
             for x in symbols:
                 for delta in (-1.0, -0.5, -0.25, 0.25, 0.5, 1.0):
-                    add(f"exponent of {x.name}", abs(delta), f"{x.name} exponent {delta:+g}", value=expr * x ** sp.nsimplify(delta))
+                    add(f"exponent of {x.name}", abs(delta), f"{x.name} exponent {delta:+g}",
+                        value=expr * x ** sp.nsimplify(delta))
             return out
         if expr == 0:
             for shift in (0.5, 1.0):
@@ -546,10 +558,12 @@ def laws_latex_document(target: Any, laws: Sequence[Law], title: str | None = No
         r"\begin{document}",
         r"\section*{" + _latex_text(title or "Predicted laws") + "}",
         r"Target: $f^*(z) = " + target.latex() + r"$, with $z_k = \langle x, w^*_k\rangle$; "
-        r"Hermite convention: probabilists' $\mathrm{He}_j$, $\mathbb{E}[\mathrm{He}_j\mathrm{He}_k] = j!\,\delta_{jk}$.",
+        r"Hermite convention: probabilists' $\mathrm{He}_j$, $\mathbb{E}[\mathrm{He}_j\mathrm{He}_k] = "
+        r"j!\,\delta_{jk}$.",
         r"\begin{enumerate}",
     ]
     for law in laws:
-        lines.append(rf"\item \textbf{{{_latex_text(law.name)}}} ({law.status}; {_latex_text(law.source.cite(_LATEX_QUOTES))}): \[ {law.latex()} \]")
+        lines.append(rf"\item \textbf{{{_latex_text(law.name)}}} ({law.status}; "
+                     rf"{_latex_text(law.source.cite(_LATEX_QUOTES))}): \[ {law.latex()} \]")
     lines += [r"\end{enumerate}", r"\end{document}", ""]
     return "\n".join(lines)

@@ -5,10 +5,11 @@ the square loss moves neuron :math:`i` by
 :math:`\Delta w_i = \frac{\eta a_i}{p}\,\frac1n\sum_\mu f^*(x_\mu)\,\sigma'(\langle w_i, x_\mu\rangle)\,x_\mu`.
 Its population part is :math:`\frac{\eta a_i}{p}\,\mathbb E[f^*\sigma'(\langle w_i,x\rangle)x]`.
 Gaussian integration by parts gives
-:math:`\mathbb E[f^*\sigma'(w\cdot x)x] = \mathbb E[\nabla f^*\,\sigma'(w\cdot x)] + w\,\mathbb E[f^*\sigma''(w\cdot x)]`;
-the second term is parallel to :math:`w` (no new direction). Expanding
+:math:`\mathbb E[f^*\sigma'(w\cdot x)x] = \mathbb E[\nabla f^*\,\sigma'(w\cdot x)] + w\,\mathbb E[f^*\sigma''(w\cdot
+x)]`; the second term is parallel to :math:`w` (no new direction). Expanding
 :math:`\sigma'(w\cdot x) = \sum_m \frac{\mu_{m+1}(\sigma)}{m!}\mathrm{He}_m(w\cdot x)` (unit :math:`w`) and using
-:math:`\mathbb E[\partial_k f^*\,\mathrm{He}_m(w\cdot x)] = C_{m+1}[k, u^{\otimes m}]`, :math:`u = (\langle w, w^*_k\rangle)_k`,
+:math:`\mathbb E[\partial_k f^*\,\mathrm{He}_m(w\cdot x)] = C_{m+1}[k, u^{\otimes m}]`, :math:`u = (\langle w,
+w^*_k\rangle)_k`,
 
 .. math:: \langle w_i^1, w^*_k\rangle \approx \frac{\eta a_i}{p}\sum_{j\ge1} c_{\sigma,j}\,
           C_j\big[k,\,u_i^{\otimes(j-1)}\big], \qquad c_{\sigma,j} = \frac{\mu_j(\sigma)}{(j-1)!}.
@@ -19,7 +20,8 @@ the largest step that keeps the norm bounded is :math:`\eta = p\,d^{(\kappa-1)/2
 :math:`j` contributes :math:`d^{(\kappa-j)/2}`: an :math:`\Omega(1)` overlap for every
 :math:`j \le \lfloor\kappa\rfloor`, a vanishing one for :math:`j > \kappa`. The learned subspace is therefore
 
-.. math:: U_{\text{one step}}(\kappa) = \sum_{1 \le j \le \lfloor\kappa\rfloor,\ c_{\sigma,j}\neq0} \operatorname{range}(C_j),
+.. math:: U_{\text{one step}}(\kappa) = \sum_{1 \le j \le \lfloor\kappa\rfloor,\ c_{\sigma,j}\neq0}
+          \operatorname{range}(C_j),
 
 :math:`C_j` unfolded as an :math:`r \times r^{j-1}` matrix (its range is spanned by
 :math:`C_j[\cdot, u^{\otimes(j-1)}]` over generic :math:`u`). Checks against the seed: :math:`\kappa<\ell`
@@ -88,9 +90,9 @@ def one_step_subspace(target, kappa: float, activation=None, degree: int | None 
     """Subspace learned by one giant step with :math:`n \\asymp d^\\kappa` (see module docstring).
 
     The range of the unfolded :math:`C_j` is spanned by its distinct columns :math:`C_j[\\cdot, \\beta]`, one per
-    multi-index :math:`\\beta` of order :math:`j-1`, entry :math:`k` equal to :math:`(\\beta+e_k)!\\,\\hat f(\\beta+e_k)`;
-    only :math:`\\beta = \\alpha - e_k` for :math:`\\alpha` in the Hermite support give a nonzero column, so the work is
-    the support size times :math:`r`, whatever :math:`\\kappa` (no :math:`r^j` tensor is built).
+    multi-index :math:`\\beta` of order :math:`j-1`, entry :math:`k` equal to :math:`(\\beta+e_k)!\\,\\hat
+    f(\\beta+e_k)`; only :math:`\\beta = \\alpha - e_k` for :math:`\\alpha` in the Hermite support give a nonzero
+    column, so the work is the support size times :math:`r`, whatever :math:`\\kappa` (no :math:`r^j` tensor is built).
 
     >>> from flt_theory.symbolic.target import Target
     >>> f = Target.parse("z1 + He2(z2) + He2(z1)*z2 + He4(z1)*He2(z2)*z3 + He2(z2)*He2(z3)")

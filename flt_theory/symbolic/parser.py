@@ -105,7 +105,12 @@ def excerpt(text: str, pos: int | None = None, width: int = EXCERPT) -> str:
     pos = 0 if pos is None else max(0, min(pos, len(text)))
     start = max(0, min(pos - width // 2, len(text) - width))
     end = start + width
-    return ("..." if start else "") + repr(text[start:end]) + ("..." if end < len(text) else "") + f" ({len(text)} characters)"
+    return (
+        ("..." if start else "")
+        + repr(text[start:end])
+        + ("..." if end < len(text) else "")
+        + f" ({len(text)} characters)"
+    )
 
 
 def _short(value, width: int = 60) -> str:
@@ -170,7 +175,8 @@ class _Parser:
         tok = self.take()
         if tok.text != text:
             shown = tok.text or "end of input"
-            raise InvalidTargetError(f"expected {text!r} but found {shown[:20]!r} at position {tok.pos} in {excerpt(self.text, tok.pos)}")
+            raise InvalidTargetError(f"expected {text!r} but found {shown[:20]!r} at position {tok.pos} in "
+                                     f"{excerpt(self.text, tok.pos)}")
 
     def enter(self) -> None:
         self.depth += 1
@@ -255,7 +261,8 @@ class _Parser:
         expr = self.expr()
         tok = self.peek()
         if tok.kind != "end":
-            raise InvalidTargetError(f"unexpected token {tok.text[:20]!r} at position {tok.pos} in {excerpt(self.text, tok.pos)}")
+            raise InvalidTargetError(f"unexpected token {tok.text[:20]!r} at position {tok.pos} in "
+                                     f"{excerpt(self.text, tok.pos)}")
         return expr
 
     def expr(self) -> sp.Expr:
@@ -280,8 +287,8 @@ class _Parser:
                     if iv.contains_zero():
                         zero = "zero" if iv.exact_zero else "zero or too close to zero to decide"
                         raise InvalidTargetError(
-                            f"division by {zero} at position {op.pos} in {excerpt(self.text, op.pos)}: the divisor {_short(rhs)} "
-                            f"(|value| <= {mpmath.nstr(iv.magnitude(), 3)})"
+                            f"division by {zero} at position {op.pos} in {excerpt(self.text, op.pos)}: the divisor "
+                            f"{_short(rhs)} (|value| <= {mpmath.nstr(iv.magnitude(), 3)})"
                         )
                 elif rhs.is_zero:
                     raise InvalidTargetError(f"division by zero at position {op.pos} in {excerpt(self.text, op.pos)}")
@@ -337,7 +344,8 @@ class _Parser:
                 if lo < 0:
                     raise InvalidTargetError(
                         f"the power at position {tok.pos} raises {_short(base)}, which takes negative values, to the "
-                        f"non-integer exponent {exponent}: not real; write abs(...)**{exponent} or relu(...)**{exponent}"
+                        f"non-integer exponent {exponent}: not real; write abs(...)**{exponent} or "
+                        f"relu(...)**{exponent}"
                     )
             check_degree(
                 self.degree(base) * max(1, math.ceil(abs(float(exponent)))),
@@ -367,7 +375,8 @@ class _Parser:
         if tok.kind == "name":
             return self.name(tok)
         shown = tok.text or "end of input"
-        raise InvalidTargetError(f"unexpected token {shown[:20]!r} at position {tok.pos} in {excerpt(self.text, tok.pos)}")
+        raise InvalidTargetError(f"unexpected token {shown[:20]!r} at position {tok.pos} in "
+                                 f"{excerpt(self.text, tok.pos)}")
 
     def name(self, tok: _Token) -> sp.Expr:
         name = tok.text
@@ -382,7 +391,8 @@ class _Parser:
             if name == "sqrt":
                 if value_range(arg, arg.free_symbols)[0] < 0:
                     raise InvalidTargetError(
-                        f"sqrt at position {tok.pos}: its argument {_short(arg)} takes negative values; write sqrt(abs(...))"
+                        f"sqrt at position {tok.pos}: its argument {_short(arg)} takes negative values; write "
+                        "sqrt(abs(...))"
                     )
             return self.checked(FUNCTIONS[name](arg), tok.pos)
         m = re.fullmatch(r"He(\d*)", name)

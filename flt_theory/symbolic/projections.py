@@ -27,11 +27,11 @@ import sympy as sp
 
 from .._validation import check_int, check_real
 from ..errors import InvalidParameterError, InvalidParameterTypeError
+from . import budget
 from .budget import (
     DOMAIN_COST,
     EXPRESSION_WEIGHT,
     _comb,
-    check_radical_span,
     check_rank,
     check_rotation,
     check_terms,
@@ -190,8 +190,12 @@ def _rational_project(sparse, fr, cutoff: int, expansion: HermiteExpansion, targ
     work, count = horner_work(list(terms), r, nonzero)
     check_terms(count, what)
     check_work(work * DOMAIN_COST[sparse.kind], what)
-    back = Sparse(sparse.ring, fscale if rational else Fraction(1), substitute_linear(terms.items(), images, sparse.ring),
-                  sparse.kind)
+    back = Sparse(
+        sparse.ring,
+        fscale if rational else Fraction(1),
+        substitute_linear(terms.items(), images, sparse.ring),
+        sparse.kind,
+    )
     back_items = list(back.items())
     check_work(hermite_conversion_work(back_items, sparse.kind), what)
     bscale, coefficients = _hermite_of_monomials(back_items, r)
@@ -206,11 +210,13 @@ def _rational_project(sparse, fr, cutoff: int, expansion: HermiteExpansion, targ
     return fitted_expansion, _expression(fitted_expansion, target.variables), residual
 
 
-def _symbolic_project(target, subspace: Subspace, kappa: float, cutoff: int, expansion: HermiteExpansion) -> ProjectionResult:
+def _symbolic_project(
+    target, subspace: Subspace, kappa: float, cutoff: int, expansion: HermiteExpansion
+) -> ProjectionResult:
     """The projection by sympy expressions (exact irrational coefficients or directions), its size bounded by
     :func:`.budget.check_rotation` and its work charged at the symbolic domain cost."""
     expr = target.expr if target.is_polynomial else expansion.to_expr(target.variables)
-    check_radical_span(target.rank, "the projection with exact irrational coefficients (its subspaces)")
+    budget.check_radical_span(target.rank, "the projection with exact irrational coefficients (its subspaces)")
     check_rotation(expr, target.variables, "the projection (the target in rotated coordinates)")
     degree, terms = predict_size(expr, target.variables)
     if degree is not None:
@@ -252,16 +258,16 @@ def random_feature_floor(target, activation: str | sp.Expr = "relu", degree: int
     .. math:: \mathrm{Var} f^* - \frac pd\,\frac{\mu_1(\sigma)^2}{\mathrm{Var}\,\sigma(g)}\,\|P_1 f^*\|_\gamma^2
               + O\big((p/d)^2, p/d^2\big).
 
-    Derivation. With :math:`\beta = \mathbb E[\nabla f^*]` (so :math:`\|P_1 f^*\|^2 = |\beta|^2`) and :math:`b = W^{*\top}\beta`,
-    :math:`\mathrm{Cov}(f^*, \sigma(w_i\cdot x)) = \mu_1\,w_i\cdot b + O(1/d)` (degree :math:`k \ge 2` parts meet
-    :math:`\langle w_i, w^*\rangle^k = O(d^{-k/2})`), and the feature covariance is
+    Derivation. With :math:`\beta = \mathbb E[\nabla f^*]` (so :math:`\|P_1 f^*\|^2 = |\beta|^2`) and :math:`b =
+    W^{*\top}\beta`, :math:`\mathrm{Cov}(f^*, \sigma(w_i\cdot x)) = \mu_1\,w_i\cdot b + O(1/d)` (degree :math:`k \ge 2`
+    parts meet :math:`\langle w_i, w^*\rangle^k = O(d^{-k/2})`), and the feature covariance is
     :math:`K = \mathrm{Var}\,\sigma\,I + \mu_1^2 (w_i\cdot w_j)_{i\ne j} + O(1/d)`. The captured variance
-    :math:`c^\top K^{-1}c` has mean :math:`\mu_1^2\,p\,|b|^2/(d\,\mathrm{Var}\,\sigma)` (:math:`\mathbb E(w\cdot b)^2 = |b|^2/d`),
-    the off-diagonal part of :math:`K` correcting it by a relative :math:`O(p\mu_1^2/(d\,\mathrm{Var}\,\sigma))`. The
-    asymptotic bound of Dandi et al. 2023 (error :math:`\ge \mathrm{Var} f^* + o(1)` at :math:`T = 0`, :math:`p = O(1)`)
-    is its :math:`p/d \to 0` limit. Checked (ReLU, :math:`z_1 + z_1z_2`, symmetric width :math:`p' = 8, 16, 32` at
-    :math:`d = 128`, 16 seeds): measured drops below 2 of 0.021, 0.031, 0.078 (standard errors 0.013–0.018)
-    against the predicted 0.023, 0.046, 0.092.
+    :math:`c^\top K^{-1}c` has mean :math:`\mu_1^2\,p\,|b|^2/(d\,\mathrm{Var}\,\sigma)` (:math:`\mathbb E(w\cdot b)^2 =
+    |b|^2/d`), the off-diagonal part of :math:`K` correcting it by a relative
+    :math:`O(p\mu_1^2/(d\,\mathrm{Var}\,\sigma))`. The asymptotic bound of Dandi et al. 2023 (error :math:`\ge
+    \mathrm{Var} f^* + o(1)` at :math:`T = 0`, :math:`p = O(1)`) is its :math:`p/d \to 0` limit. Checked (ReLU,
+    :math:`z_1 + z_1z_2`, symmetric width :math:`p' = 8, 16, 32` at :math:`d = 128`, 16 seeds): measured drops below 2
+    of 0.021, 0.031, 0.078 (standard errors 0.013–0.018) against the predicted 0.023, 0.046, 0.092.
 
     >>> from flt_theory.symbolic.target import Target
     >>> random_feature_floor(Target.parse("z1 + z1*z2"))
@@ -341,7 +347,11 @@ def format_hermite(expansion: HermiteExpansion, names: Sequence[str] | None = No
             parts.append("-" + body)
         else:
             c = str(coeff)
-            parts.append(f"({c})*{body}" if any(ch in c[1:] for ch in "+-/") or c.startswith("-") is False and "/" in c else f"{c}*{body}")
+            parts.append(
+                f"({c})*{body}"
+                if any(ch in c[1:] for ch in "+-/") or c.startswith("-") is False and "/" in c
+                else f"{c}*{body}"
+            )
     text = " + ".join(parts) if parts else "0"
     return text.replace("+ -", "- ")
 

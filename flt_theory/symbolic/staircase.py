@@ -200,7 +200,9 @@ def frames(subspace: Subspace, kind: str) -> Frames | None:
     basis = subspace.numpy()
     _, _, vt = np.linalg.svd(basis if len(basis) else np.zeros((1, r)), full_matrices=True)
     rest = vt[len(basis):] if len(basis) else np.eye(r)
-    return Frames("float", tuple(tuple(map(float, row)) for row in basis), tuple(tuple(map(float, row)) for row in rest))
+    return Frames(
+        "float", tuple(tuple(map(float, row)) for row in basis), tuple(tuple(map(float, row)) for row in rest)
+    )
 
 
 def _integer_vector(values: list[Fraction]) -> tuple[int, ...]:

@@ -1,7 +1,7 @@
 r"""Sizes of the staircase: how much mass each new direction carries after its step, at finite
 :math:`(d, n, p, \eta)` — the companion of :mod:`.staircase`, which gives the spans only.
 
-Setting (Dandi, Krzakala, Loureiro, Pesce, Stephan 2023, arXiv 2305.18270; :mod:`flt_theory.numeric.giant_step`).
+Setting (Dandi, Krzakala, Loureiro, Pesce, Stephan 2023, arXiv 2305.18270; :mod:`flt_theory.systems.giant_step.engine`).
 Student :math:`\hat f(x) = \frac1p\sum_i a_i\sigma(\langle w_i, x\rangle)` with the symmetric initialisation
 (:math:`w_i^0` uniform on the unit sphere, :math:`a_i = \pm1`, pairs with opposite :math:`a`, so :math:`\hat f^0 = 0`),
 :math:`T` full-batch GD steps on the square loss with fresh :math:`n` samples each, second layer frozen:
@@ -197,8 +197,8 @@ def staircase_sizes(target, *, d: int, n: int, p: int, eta: float, steps: int = 
     ladder = staircase(target, steps, degree)
     sigma, dsigma, zsym = _activation(activation)
     out, previous = [], Subspace.zero(r)
-    for t, (u, (moments, fluctuation)) in enumerate(zip(ladder, _moments(target, sigma, dsigma, zsym, d=d, n=n, kappa=eta / p,
-                                                                       steps=steps)), start=1):
+    moments_per_step = _moments(target, sigma, dsigma, zsym, d=d, n=n, kappa=eta / p, steps=steps)
+    for t, (u, (moments, fluctuation)) in enumerate(zip(ladder, moments_per_step), start=1):
         new = u.new_directions(previous)
         if len(new):
             projected = new @ moments @ new.T
@@ -234,7 +234,8 @@ def predicted_moments(target, *, d: int, n: int, p: int, eta: float, steps: int 
     return _moments(target, sigma, dsigma, zsym, d=d, n=n, kappa=eta / p, steps=steps)
 
 
-def _moments(target, sigma, dsigma, zsym, *, d: int, n: int, kappa: float, steps: int) -> list[tuple[np.ndarray, np.ndarray]]:
+def _moments(target, sigma, dsigma, zsym, *, d: int, n: int, kappa: float,
+             steps: int) -> list[tuple[np.ndarray, np.ndarray]]:
     import numpy as np
 
     r = target.rank

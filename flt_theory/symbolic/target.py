@@ -3,7 +3,8 @@ r"""Multi-index targets :math:`f^*(x) = g(\langle w^*_1, x\rangle, \dots, \langl
 The teacher directions :math:`w^*_k` are orthonormal, so the coordinates
 :math:`z_k = \langle w^*_k, x\rangle` of :math:`x \sim \mathcal N(0, I_d)` are iid standard
 Gaussians, and everything the laws need (Hermite expansion, tensors, subspaces) lives in the
-:math:`r`-dimensional space of :math:`z = (z_1,\dots,z_r)` — "w*-coordinates". Source: Dandi, Krzakala, Loureiro, Pesce, Stephan 2023 (arXiv 2305.18270).
+:math:`r`-dimensional space of :math:`z = (z_1,\dots,z_r)` — "w*-coordinates". Source: Dandi, Krzakala, Loureiro, Pesce,
+Stephan 2023 (arXiv 2305.18270).
 
 A target is built from a sympy expression in the symbols ``z1 … zr`` (:func:`.parser.variable`),
 from link functions :math:`\sigma^*_k` (separable case :math:`g = \sum_k \sigma^*_k(z_k)`), or by
@@ -124,7 +125,8 @@ class Target:
     def polynomial_degree(self) -> int:
         """Total degree of a polynomial target (``InvalidTargetError`` otherwise)."""
         if not self.is_polynomial:
-            raise InvalidTargetError(f"target {_short(self.expr)} is not a polynomial; give a Hermite degree to expand it")
+            raise InvalidTargetError(f"target {_short(self.expr)} is not a polynomial; give a Hermite degree to expand "
+                                     "it")
         return int(sp.Poly(self.expr, *self.variables).total_degree())
 
     def links(self) -> list[sp.Expr] | None:

@@ -20,13 +20,13 @@ from .declaration import (
 )
 from .registry import (
     assert_claim,
+    check_claim,
     discover,
     get_claim,
     get_system,
     measure,
     registered_claims,
     systems,
-    verify,
 )
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "SimulateCommand",
     "System",
     "assert_claim",
+    "check_claim",
     "check_scale",
     "discover",
     "get_claim",
@@ -48,5 +49,4 @@ __all__ = [
     "measure",
     "registered_claims",
     "systems",
-    "verify",
 ]

@@ -379,7 +379,8 @@ class Option:
 
     def __post_init__(self) -> None:
         if self.kind not in self._KINDS:
-            raise InvalidParameterError(f"Option {self.name!r}: kind must be one of {self._KINDS}. Got {self.kind!r} instead.")
+            raise InvalidParameterError(f"Option {self.name!r}: kind must be one of {self._KINDS}. Got {self.kind!r} "
+                                        "instead.")
         if self.kind == "choice" and not self.choices:
             raise InvalidParameterError(f"Option {self.name!r} of kind 'choice' needs its choices.")
         if not self.dest:
@@ -427,8 +428,8 @@ DEVICE_OPTION = Option(name="device", default="auto", help="'auto' (CUDA if avai
 class RecordField:
     """One field of the JSON records of ``flt simulate SYSTEM``: its key, what it is, and its unit
     (``"1"`` for a pure number, ``"count"``, ``"fraction"``, ...). Declared once per system next to its experiment
-    (a module-level ``RECORD_FIELDS`` tuple in its ``declaration.py``), shown by ``flt simulate SYSTEM --help`` and
-    read by the documentation."""
+    (a module-level ``RECORD_FIELDS`` tuple in its ``declaration.py`` or ``simulate.py``), shown by ``flt simulate
+    SYSTEM --help`` and read by the documentation."""
 
     name: str
     meaning: str
@@ -556,7 +557,8 @@ class System:
 
     def __post_init__(self) -> None:
         if not self.name or any(c.isspace() or c == "/" for c in self.name):
-            raise InvalidParameterError(f"A system name must be non-empty, without spaces or '/'. Got {self.name!r} instead.")
+            raise InvalidParameterError(f"A system name must be non-empty, without spaces or '/'. Got {self.name!r} "
+                                        "instead.")
         claims = tuple(dataclasses.replace(c, system=self.name) for c in self.claims)
         names = [c.name for c in claims]
         if len(set(names)) != len(names):
@@ -572,7 +574,8 @@ class System:
         for c in self.claims:
             if c.name == name:
                 return c
-        raise InvalidParameterError(f"system {self.name!r} has no claim {name!r}; its claims: {[c.name for c in self.claims]}")
+        raise InvalidParameterError(f"system {self.name!r} has no claim {name!r}; its claims: "
+                                    f"{[c.name for c in self.claims]}")
 
     def figures_of(self, claim_name: str) -> list[Figure]:
         return [f for f in self.figures if f.claim == claim_name]

@@ -30,7 +30,10 @@ def per_seed(frame: pd.DataFrame, column: str, **where: Any) -> np.ndarray:
     """
     rows = frame
     for key, value in where.items():
-        rows = rows[np.isclose(rows[key].astype(float), float(value))] if isinstance(value, float) else rows[rows[key] == value]
+        if isinstance(value, float):
+            rows = rows[np.isclose(rows[key].astype(float), float(value))]
+        else:
+            rows = rows[rows[key] == value]
     if rows.empty:
         raise KeyError(f"no measured rows with {where}")
     return rows.sort_values("seed")[column].to_numpy(dtype=float)

@@ -32,6 +32,7 @@ __all__ = [
     "ENV_VARIABLE",
     "SystemLoadError",
     "assert_claim",
+    "check_claim",
     "check_loaded",
     "load_errors",
     "declaring_module",
@@ -43,7 +44,6 @@ __all__ = [
     "reset",
     "session_store",
     "systems",
-    "verify",
 ]
 
 ENV_VARIABLE = "FLT_THEORY_SYSTEMS"
@@ -144,7 +144,8 @@ def get_system(name: str) -> System:
     """The system called ``name``."""
     found = discover()
     if name not in found:
-        raise InvalidParameterError(f"no system {name!r}; known systems: {', '.join(found) or 'none'}{_unloaded_hint()}")
+        raise InvalidParameterError(
+            f"no system {name!r}; known systems: {', '.join(found) or 'none'}{_unloaded_hint()}")
     return found[name]
 
 
@@ -182,7 +183,7 @@ def measure(claim: Claim, scale: str = "small", **options: Any):
     return claim.measurement.run(check_scale(scale), **options)
 
 
-def verify(claim: Claim | str, scale: str = "small", **options: Any) -> ClaimVerdict:
+def check_claim(claim: Claim | str, scale: str = "small", **options: Any) -> ClaimVerdict:
     """Measure ``claim`` once at ``scale`` and compare it with its law and its wrong law.
 
     ``options`` go to the measurement: ``seed_base``, ``store``, ``jobs``, ``scheduler``, ``fresh``.
@@ -192,9 +193,9 @@ def verify(claim: Claim | str, scale: str = "small", **options: Any) -> ClaimVer
 
 
 def assert_claim(key: str, scale: str = "small", **options: Any) -> ClaimVerdict:
-    """Verify the claim ``key``; raise ``AssertionError`` unless its law passed AND its negative
+    """Check the claim ``key`` (:func:`check_claim`); raise ``AssertionError`` unless its law passed AND its negative
     control failed (the form derivations use)."""
-    verdict = verify(get_claim(key), scale, **options)
+    verdict = check_claim(get_claim(key), scale, **options)
     if not verdict.passed:
         raise AssertionError(verdict.message)
     return verdict

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _compare_helpers import raises_named_errors
 from hypothesis import given, settings, strategies as st
 
 from flt_theory.compare import Estimate, bootstrap_groups, bootstrap_statistic, mean_ci
@@ -88,8 +89,7 @@ def test_estimate_ci_property():
     assert Estimate(1.0, 0.5, 1.5, 0.9, 4).ci == (0.5, 1.5)
 
 
-@pytest.mark.parametrize(
-    ("call", "error", "match"),
+test_bad_input_raises_named_errors = raises_named_errors(
     [
         (lambda: mean_ci([1.0]), InvalidParameterError, r"'values' parameter of mean_ci must have at least 2 seeds"),
         (lambda: mean_ci([[1.0, 2.0]]), InvalidParameterError, r"shape \(seeds,\)\. Got shape \(1, 2\)"),
@@ -108,9 +108,6 @@ def test_estimate_ci_property():
         (lambda: bootstrap_groups([[[1], [2, 3]]], np.mean), InvalidParameterTypeError, "dtype object"),
     ],
 )
-def test_bad_input_raises_named_errors(call, error, match):
-    with pytest.raises(error, match=match):
-        call()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -188,9 +185,11 @@ def test_estimate_without_replicates_knows_only_its_own_interval():
     [
         (lambda: mean_ci([0.2, 1.5], bounds=(0, 1)), InvalidParameterError,
          r"'values' parameter of mean_ci must lie within bounds \[0, 1\] everywhere\. Got 1\.5 at index \(1,\)"),
-        (lambda: mean_ci([0.2, 0.5], bounds=(1, 0)), InvalidParameterError, r"'bounds' .* low < high\. Got \(1\.0, 0\.0\)"),
+        (lambda: mean_ci([0.2, 0.5], bounds=(1, 0)), InvalidParameterError, r"'bounds' .* low < high\. Got \(1\.0, "
+                                                                            r"0\.0\)"),
         (lambda: mean_ci([0.2, 0.5], bounds=(0, np.nan)), InvalidParameterError, r"'bounds' .* low < high"),
-        (lambda: mean_ci([0.2, 0.5], bounds=1.0), InvalidParameterTypeError, r"'bounds' parameter of mean_ci must be a pair"),
+        (lambda: mean_ci([0.2, 0.5], bounds=1.0), InvalidParameterTypeError, r"'bounds' parameter of mean_ci must be a "
+                                                                             r"pair"),
         (lambda: mean_ci([0.2, 0.5], bounds=("0", "1")), InvalidParameterTypeError, r"'bounds' .* pair"),
         (lambda: bootstrap_statistic(SAMPLES, _spread, bounds=(0, 0.01)), InvalidParameterError,
          r"'statistic' parameter must stay within bounds \[0, 0\.01\]"),

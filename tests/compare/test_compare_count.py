@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _compare_helpers import raises_named_errors
 from scipy import stats
 
 from flt_theory.compare import (
@@ -84,10 +85,10 @@ def test_majority_tolerates_a_rare_miss_but_not_a_coin_flip():
     assert not check_majority(np.ones(1000, bool) & (np.arange(1000) % 2 == 0)).passed
 
 
-@pytest.mark.parametrize(
-    ("call", "error", "match"),
+test_bad_input_raises_named_errors = raises_named_errors(
     [
-        (lambda: clopper_pearson(11, 10), InvalidParameterError, r"'k' parameter of clopper_pearson must be an int <= "),
+        (lambda: clopper_pearson(11, 10), InvalidParameterError, r"'k' parameter of clopper_pearson must be an int <= "
+                                                                 r""),
         (lambda: clopper_pearson(-1, 10), InvalidParameterError, r"'k' .* >= 0\. Got -1"),
         (lambda: clopper_pearson(1, 0), InvalidParameterError, r"'n' parameter of clopper_pearson .* >= 1\. Got 0"),
         (lambda: clopper_pearson(1.5, 10), InvalidParameterTypeError, r"'k' .* must be an int"),
@@ -98,6 +99,3 @@ def test_majority_tolerates_a_rare_miss_but_not_a_coin_flip():
         (lambda: check_majority([]), InvalidParameterError, r"'holds' parameter of check_majority .* non-empty"),
     ],
 )  # fmt: skip
-def test_bad_input_raises_named_errors(call, error, match):
-    with pytest.raises(error, match=match):
-        call()

@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+from _compare_helpers import raises_named_errors
 from hypothesis import given, settings, strategies as st
 from scipy import stats
 
@@ -62,8 +63,7 @@ def test_p_value_by_inversion_extremes():
     assert p_value_by_inversion(lambda c: False) == 0.0
 
 
-@pytest.mark.parametrize(
-    ("call", "error", "match"),
+test_bad_input_raises_named_errors = raises_named_errors(
     [
         (lambda: holm([0.1, 1.2]), InvalidParameterError, r"'p_values' parameter of holm_adjusted must be in \[0, 1\] "
          r"everywhere\. Got 1\.2 at index 1"),
@@ -74,9 +74,6 @@ def test_p_value_by_inversion_extremes():
         (lambda: per_claim_level(0.05, 3, method="x"), InvalidParameterError, r"'method' .* Got 'x'"),
     ],
 )  # fmt: skip
-def test_bad_input_raises_named_errors(call, error, match):
-    with pytest.raises(error, match=match):
-        call()
 
 
 def test_holm_rejects_in_input_order():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _compare_helpers import raises_named_errors
 
 from flt_theory.compare import (
     assert_at_least,
@@ -45,7 +46,9 @@ def test_at_most_mirrors_at_least():
     assert_at_most(measured, 0.3, confidence=0.99)
     assert_fails(check_at_most(measured, 0.27))
     low, high = check_at_most(measured, 1.0).ci
-    assert check_at_most(measured, (low + high) / 2) and not check_at_most(measured, (low + high) / 2, mode="demonstrated")
+    assert check_at_most(measured, (low + high) / 2) and not check_at_most(
+        measured, (low + high) / 2, mode="demonstrated"
+    )
 
 
 def test_tolerance_and_relative_tolerance_form_the_slack():
@@ -78,12 +81,12 @@ def test_ties_fail_when_demonstrated_and_pass_when_consistent():
     assert check_ordering(tied, rng=5) == check_ordering(tied, rng=5)
 
 
-@pytest.mark.parametrize(
-    ("call", "error", "match"),
+test_bad_input_raises_named_errors = raises_named_errors(
     [
         (lambda: check_at_least(errors(0.3, 0), 0.3, mode="strict"), InvalidParameterError,
          r"'mode' parameter of check_at_least must be 'consistent' or 'demonstrated'\. Got 'strict'"),
-        (lambda: check_at_most([0.3], 0.3), InvalidParameterError, r"'measured' parameter of check_at_most .* at least 2"),
+        (lambda: check_at_most([0.3], 0.3), InvalidParameterError, r"'measured' parameter of check_at_most .* at least "
+                                                                   r"2"),
         (lambda: check_at_most(errors(0.3, 0), np.inf), InvalidParameterError, r"'bound' .* finite"),
         (lambda: check_at_least(errors(0.3, 0), 0.3, rel_tol=-1), InvalidParameterError, r"'rel_tol' .* >= 0"),
         (lambda: check_ordering([errors(0.3, 0)]), InvalidParameterError, r"at least 2 regimes\. Got 1"),
@@ -92,9 +95,6 @@ def test_ties_fail_when_demonstrated_and_pass_when_consistent():
          r"'values_by_regime\[1\]' parameter of check_ordering must be finite everywhere\. Got nan at index \(1,\)"),
     ],
 )  # fmt: skip
-def test_bad_input_raises_named_errors(call, error, match):
-    with pytest.raises(error, match=match):
-        call()
 
 
 @pytest.mark.parametrize("at_least", [True, False])

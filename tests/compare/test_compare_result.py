@@ -111,7 +111,9 @@ def test_all_of_keeps_every_part_own_estimate_and_interval():
 def test_all_of_combines_p_values_by_bonferroni():
     from flt_theory.compare import all_of
 
-    parts = [CheckResult(f"p{i}", True, 1.0, 1.0, (0.9, 1.1), 8, "m", {"p_value": p}) for i, p in enumerate([0.2, 0.04])]
+    parts = [
+        CheckResult(f"p{i}", True, 1.0, 1.0, (0.9, 1.1), 8, "m", {"p_value": p}) for i, p in enumerate([0.2, 0.04])
+    ]
     assert all_of("c", 1.0, parts).details["p_value"] == pytest.approx(0.08)
 
 
@@ -131,7 +133,9 @@ def _every_check(seed: int) -> list[CheckResult]:
     x = np.array([1.0, 2.0, 4.0, 8.0, 16.0])
     d, n = (a.ravel() for a in np.meshgrid([64.0, 128.0, 256.0], [1e3, 4e3, 1.6e4]))
     kappas = np.linspace(0.5, 3.5, 31)
-    curves = {d: 1 / (1 + np.exp(-np.sqrt(d) / 2 * (kappas - 2))) + 0.03 * rng.standard_normal((6, 31)) for d in (64, 256)}
+    curves = {
+        d: 1 / (1 + np.exp(-np.sqrt(d) / 2 * (kappas - 2))) + 0.03 * rng.standard_normal((6, 31)) for d in (64, 256)
+    }
     small = rng.beta(0.5, 49.5, (3, 4)).mean(axis=1)
     return [
         compare.check_power_law(x, 2 * x**1.5 * np.exp(0.1 * rng.standard_normal((6, 5))), 1.5, n_resamples=300),

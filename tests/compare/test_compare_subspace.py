@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _compare_helpers import raises_named_errors
 
 from flt_theory.compare import (
     assert_fails,
@@ -67,8 +68,7 @@ def test_not_learned_compares_the_upper_end_with_max_ratio():
     assert check_not_learned(mass, 1 / D, rng=4) == check_not_learned(mass, 1 / D, rng=4)
 
 
-@pytest.mark.parametrize(
-    ("call", "error", "match"),
+test_bad_input_raises_named_errors = raises_named_errors(
     [
         (lambda: check_subspace_learned(masses(0.9, 0), masses(0.02, 1), 0.02), InvalidParameterError,
          r"Exactly one of the 'min_mass' and 'min_factor' parameters .* Got min_mass=None, min_factor=None"),
@@ -88,9 +88,6 @@ def test_not_learned_compares_the_upper_end_with_max_ratio():
          r"'max_ratio' .* > 0\. Got 0"),
     ],
 )  # fmt: skip
-def test_bad_input_raises_named_errors(call, error, match):
-    with pytest.raises(error, match=match):
-        call()
 
 
 def test_masses_get_intervals_inside_zero_one_by_default():

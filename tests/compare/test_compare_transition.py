@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _compare_helpers import raises_named_errors
 
 from flt_theory.compare import (
     NoCrossingError,
@@ -96,7 +97,9 @@ def test_replicates_beyond_the_grid_make_the_interval_infinite():
 
 def test_no_crossing_raises_in_estimators_and_fails_the_check():
     below = sigmoid(256, 0) * 0.4
-    with pytest.raises(NoCrossingError, match=r"mean curve \(level 0\.5\) never cross\(es\) on kappas in \[0\.5, 3\.5\]"):
+    with pytest.raises(
+        NoCrossingError, match=r"mean curve \(level 0\.5\) never cross\(es\) on kappas in \[0\.5, 3\.5\]"
+    ):
         crossing_point(KAPPAS, below, 0.5)
     with pytest.raises(NoCrossingError, match="the two mean curves never cross"):
         curves_crossing(KAPPAS, sigmoid(256, 0), sigmoid(256, 0) + 0.5)
@@ -105,8 +108,7 @@ def test_no_crossing_raises_in_estimators_and_fails_the_check():
     assert result.to_dict()["measured"] == "nan"
 
 
-@pytest.mark.parametrize(
-    ("call", "error", "match"),
+test_bad_input_raises_named_errors = raises_named_errors(
     [
         (lambda: crossing_point(KAPPAS[::-1], sigmoid(64, 0), 0.5), InvalidParameterError,
          r"'kappas' parameter of crossing_point must be strictly increasing"),
@@ -128,9 +130,6 @@ def test_no_crossing_raises_in_estimators_and_fails_the_check():
          r"'predicted_threshold' .* finite"),
     ],
 )  # fmt: skip
-def test_bad_input_raises_named_errors(call, error, match):
-    with pytest.raises(error, match=match):
-        call()
 
 
 def test_single_curve_is_enough_for_a_level_crossing_without_sharpening():

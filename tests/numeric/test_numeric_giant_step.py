@@ -6,11 +6,11 @@ import torch
 from flt_theory.errors import InvalidParameterError, InvalidParameterTypeError
 from flt_theory.numeric.backend import NonFiniteError
 from flt_theory.numeric.data import teacher_directions
-from flt_theory.numeric.giant_step import fit_second_layer, giant_steps, gradient_step, theory_step_size
 from flt_theory.numeric.observables import random_mass_baseline, subspace_mass
 from flt_theory.numeric.student import Student
 from flt_theory.numeric.teacher import Teacher
 from flt_theory.symbolic.target import Target
+from flt_theory.systems.giant_step.engine import fit_second_layer, giant_steps, gradient_step, theory_step_size
 
 F64 = dict(device="cpu", dtype="float64")
 SINGLE = Target.from_links(["z + He2(z)"])

@@ -1,6 +1,6 @@
 """The projected giant step against the dense one: same update in span(Q) for the same u, same law.
 
-Exactness of the projected sampler (module docstring of flt_theory.numeric.giant_step, after Dandi,
+Exactness of the projected sampler (module docstring of flt_theory.systems.giant_step.engine, after Dandi,
 Krzakala, Loureiro, Pesce, Stephan 2023, arXiv 2305.18270) is checked at two levels:
 
 * algebra, for the same draws: fed u = Q^T x from the dense inputs x, the projected step gives the
@@ -33,7 +33,10 @@ from scipy.stats import binom
 
 from flt_theory.errors import DivergenceError, InvalidParameterError
 from flt_theory.numeric.data import gaussian_chunks, seeded_normal, teacher_directions
-from flt_theory.numeric.giant_step import (
+from flt_theory.numeric.student import Student
+from flt_theory.numeric.teacher import Teacher
+from flt_theory.symbolic.target import Target
+from flt_theory.systems.giant_step.engine import (
     _psd_factor,
     check_budget,
     choose_method,
@@ -42,9 +45,6 @@ from flt_theory.numeric.giant_step import (
     projected_gradient_step,
     projection_basis,
 )
-from flt_theory.numeric.student import Student
-from flt_theory.numeric.teacher import Teacher
-from flt_theory.symbolic.target import Target
 
 F64 = dict(device="cpu", dtype="float64")
 SINGLE = Target.from_links(["z + He2(z)"])
@@ -147,7 +147,8 @@ CASES = [
 
 @pytest.mark.parametrize("d, p, n, steps, activation, ridge", CASES)
 def test_projected_and_dense_paths_have_the_same_law(d, p, n, steps, activation, ridge):
-    kwargs = dict(d=d, p=p, n=n, steps=steps, eta=float(p), activation=activation, ridge=ridge, n_test=256, device="cpu")
+    kwargs = dict(d=d, p=p, n=n, steps=steps, eta=float(p), activation=activation, ridge=ridge, n_test=256,
+                  device="cpu")
     dense = _statistics(giant_steps(SINGLE, seeds=range(SEEDS), method="dense", **kwargs))
     projected = _statistics(giant_steps(SINGLE, seeds=range(SEEDS, 2 * SEEDS), method="projected", **kwargs))
     pvalues = {name: _ks(dense[name], projected[name]) for name in dense}
@@ -166,9 +167,11 @@ def _one_step_norms(seeds, d, p, n, noise_scale):
 
 def test_the_ks_comparison_detects_a_wrong_noise_term():
     d, p, n = 64, 4, 256
-    dense = giant_steps(SINGLE, d=d, p=p, n=n, eta=float(p), seeds=range(SEEDS), ridge=None, method="dense", device="cpu")
+    dense = giant_steps(SINGLE, d=d, p=p, n=n, eta=float(p), seeds=range(SEEDS), ridge=None, method="dense",
+                        device="cpu")
     dense_norms = dense.weights[1][:, 0].norm(dim=-1)
-    assert _ks(dense_norms, _one_step_norms(range(SEEDS, 2 * SEEDS), d, p, n, 1.0)) > ALPHA  # giant_steps' step, by hand
+    # giant_steps' step, by hand
+    assert _ks(dense_norms, _one_step_norms(range(SEEDS, 2 * SEEDS), d, p, n, 1.0)) > ALPHA
     for wrong_scale in (0.0, 0.8, 1.2):  # no orthogonal term; its standard deviation 20% off
         assert _ks(dense_norms, _one_step_norms(range(SEEDS, 2 * SEEDS), d, p, n, wrong_scale)) < ALPHA, wrong_scale
 
@@ -177,12 +180,14 @@ def test_the_ks_comparison_detects_a_wrong_noise_term():
 @pytest.mark.parametrize("d, p, n, steps, activation, ridge", CASES[:1] + CASES[3:])
 def test_ks_procedure_is_calibrated(d, p, n, steps, activation, ridge):
     # dense against dense on disjoint seed sets: p-values ~ Uniform(0, 1); 60 replicas of 3 statistics.
-    kwargs = dict(d=d, p=p, n=n, steps=steps, eta=float(p), activation=activation, ridge=ridge, n_test=256, device="cpu")
+    kwargs = dict(d=d, p=p, n=n, steps=steps, eta=float(p), activation=activation, ridge=ridge, n_test=256,
+                  device="cpu")
     size = 200
     runs = giant_steps(SINGLE, seeds=range(10**6, 10**6 + 120 * size), method="dense", **kwargs)
     stats = _statistics(runs)
     pvalues = torch.tensor(
-        [_ks(v[2 * i * size : (2 * i + 1) * size], v[(2 * i + 1) * size : (2 * i + 2) * size]) for v in stats.values() for i in range(60)]
+        [_ks(v[2 * i * size : (2 * i + 1) * size], v[(2 * i + 1) * size : (2 * i + 2) * size])
+         for v in stats.values() for i in range(60)]
     )
     # the exact two-sample test is discrete (D is a multiple of 1/size), hence conservative: check the
     # rejection rate at 0.1 against Binomial(180, 0.1) rather than exact uniformity
@@ -234,8 +239,8 @@ def test_the_same_seed_gives_the_same_numbers_with_any_thread_count():
     duplicate half, LAPACK's arbitrary null-space columns (thread-count dependent) would move the draws."""
     import torch
 
-    from flt_theory.numeric import giant_steps
     from flt_theory.symbolic import Target
+    from flt_theory.systems.giant_step.engine import giant_steps
 
     before = torch.get_num_threads()
     runs = []

@@ -18,9 +18,24 @@ FINGERPRINTS = {("a/b", "small"): "s", ("a/b", "paper"): "p"}
 
 
 def _small(**changes):
-    entry = {"claim": "a/b", "scale": "small", "fingerprint": "s", "code_fingerprint": OLD, "n_seeds": 8,
-             "measured": 1.0, "ci": [0.9, 1.1], "p_check": 0.5, "p_control": 0.0, "message": "m", "control_message": "c",
-             "seed_base": 0, "alpha": 0.05, "family": 2, "level": 0.025, "verdict": "PASS"}
+    entry = {
+        "claim": "a/b",
+        "scale": "small",
+        "fingerprint": "s",
+        "code_fingerprint": OLD,
+        "n_seeds": 8,
+        "measured": 1.0,
+        "ci": [0.9, 1.1],
+        "p_check": 0.5,
+        "p_control": 0.0,
+        "message": "m",
+        "control_message": "c",
+        "seed_base": 0,
+        "alpha": 0.05,
+        "family": 2,
+        "level": 0.025,
+        "verdict": "PASS",
+    }
     return {**entry, **changes}
 
 

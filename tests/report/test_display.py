@@ -34,7 +34,8 @@ def heads(params, seeds):
     return [{"frequency": np.random.default_rng(s).binomial(params["n"], params["p"]) / params["n"]} for s in seeds]
 
 def law():
-    return Law(name="frequency", lhs=r"\\hat p", relation="to", value=sp.Rational(1, 2), source=SOURCE, words="heads → 1/2")
+    return Law(name="frequency", lhs=r"\\hat p", relation="to", value=sp.Rational(1, 2), source=SOURCE,
+               words="heads → 1/2")
 
 def compare(frame, law):
     freq, p = frame["frequency"].to_numpy(), law.number()
@@ -116,9 +117,9 @@ def test_verdict_table_html_has_one_row_per_claim(table):
 
 def test_claim_verdict_renders(coin):
     from flt_theory.report.check import import_claims_file
-    from flt_theory.systems import verify
+    from flt_theory.systems import check_claim
 
-    verdict = verify(import_claims_file(coin)[0])
+    verdict = check_claim(import_claims_file(coin)[0])
     data = rich(verdict)
     assert verdict.passed and body_rows(data["text/html"]) == 5
     assert "$\\hat p \\to \\frac{6}{10}$" in data["text/html"] or "\\frac{3}{5}" in data["text/html"]  # wrong law
@@ -130,9 +131,9 @@ def test_figures_are_returned_as_matplotlib_figures(coin):
 
     from flt_theory.report.check import import_claims_file
     from flt_theory.report.figures import plot_comparisons
-    from flt_theory.systems import verify
+    from flt_theory.systems import check_claim
 
-    verdict = verify(import_claims_file(coin)[0])
+    verdict = check_claim(import_claims_file(coin)[0])
     figure = plot_comparisons("coin", verdict.check, verdict.control)
     assert isinstance(figure, Figure) and figure.axes
 
@@ -140,9 +141,10 @@ def test_figures_are_returned_as_matplotlib_figures(coin):
 def _document():
     from flt_theory.systems.giant_step.verify import VerifyResult
 
-    entry = {"name": "staircase", "latex": r"U_1 = \mathrm{span}\{w^*_{1}\}", "predicted": "staircase span{w1} ⊂ span{w1, w2}",
-             "measured": [0.76, 0.27], "ci": [[0.75, 0.77], [0.25, 0.28]], "labels": ["step 1: U_1 = span{w1}", "step 2"],
-             "verdict": "fail", "control": "rejected", "wrong_law": "all learned at once", "message": "step 2: too small",
+    entry = {"name": "staircase", "latex": r"U_1 = \mathrm{span}\{w^*_{1}\}",
+             "predicted": "staircase span{w1} ⊂ span{w1, w2}", "measured": [0.76, 0.27],
+             "ci": [[0.75, 0.77], [0.25, 0.28]], "labels": ["step 1: U_1 = span{w1}", "step 2"], "verdict": "fail",
+             "control": "rejected", "wrong_law": "all learned at once", "message": "step 2: too small",
              "seconds": 1.0}
     threshold = {**entry, "name": "one-step threshold", "latex": r"n^{*} \asymp d", "measured": 0.3, "ci": [0.2, 0.4],
                  "labels": ["excess mass at κ = 1"], "verdict": "pass", "wrong_law": "threshold κ* = 2"}
@@ -178,7 +180,8 @@ def test_latex_tables_escape_claim_keys(table):
     body = verdict_latex(table)
     assert r"coin\_\&\_dice/\allowbreak{}fair\#1 & $\hat p \to \frac{1}{2}$" in body
     assert r"coin\_\&\_dice/\allowbreak{}fair\_50\% & " in body
-    assert body.count(r"\\" + "\n") == 2 + 2 + 1  # two header rows (first page, later pages), the caption, one per claim
+    # two header rows (first page, later pages), the caption, one per claim
+    assert body.count(r"\\" + "\n") == 2 + 2 + 1
     assert r"\toprule" in body and r"\bottomrule" in body and "κ" not in body and "≥" not in body
     assert "$\\geq$ p: 0.5" in body  # Unicode written as math, each value with its label
     document = verify_latex_table(_document())

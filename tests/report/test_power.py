@@ -29,8 +29,13 @@ def test_fingerprint_names_what_was_calibrated(document):
     claim = get_claim(KEY)
     entry = document["claims"][0]
     assert entry["fingerprint"] == claim_fingerprint(claim, "small") != claim_fingerprint(claim, "paper")
-    changed = claim.__class__(**{**{f: getattr(claim, f) for f in ("name", "words", "measurement", "compare", "system")},
-                                 "law": claim.law, "wrong_law": get_claim("giant-step/leap2-threshold").wrong_law})
+    changed = claim.__class__(
+        **{
+            **{f: getattr(claim, f) for f in ("name", "words", "measurement", "compare", "system")},
+            "law": claim.law,
+            "wrong_law": get_claim("giant-step/leap2-threshold").wrong_law,
+        }
+    )
     assert claim_fingerprint(changed, "small") != entry["fingerprint"]
     assert document["created"] and "git_commit" in document
 
@@ -53,7 +58,10 @@ def test_power_rows_mark_calibrated_stale_and_missing(document):
     assert document["claims"][0]["code_fingerprint"] == claim_code_fingerprint(get_claim(KEY))
     text = "\n".join(power_markdown(stale, claims))
     assert "stale — recalibrate (the claim changed)" in text and "not calibrated" in text
-    assert power_markdown(None, claims) == [power_markdown(None, claims)[0]] and "No calibration" in power_markdown(None, claims)[0]
+    assert (
+        power_markdown(None, claims) == [power_markdown(None, claims)[0]]
+        and "No calibration" in power_markdown(None, claims)[0]
+    )
 
 
 def test_merge_replaces_entries_and_recounts_whole_runs(document, tmp_path):

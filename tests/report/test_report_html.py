@@ -94,6 +94,9 @@ def test_chromium_offline_shows_rendered_formulas(report, tmp_path):
     shown, total, figures = map(int, found.groups())
     assert shown == total == len(CLAIMS) and figures >= len(CLAIMS)
     shot = tmp_path / "report.png"
-    subprocess.run([CHROMIUM, *_OFFLINE, "--window-size=1100,1600", f"--screenshot={shot}", (report / "report.html").as_uri()],
-                   capture_output=True, timeout=120)
+    subprocess.run(
+        [CHROMIUM, *_OFFLINE, "--window-size=1100,1600", f"--screenshot={shot}", (report / "report.html").as_uri()],
+        capture_output=True,
+        timeout=120,
+    )
     assert shot.is_file() and shot.stat().st_size > 20_000

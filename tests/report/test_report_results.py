@@ -11,8 +11,14 @@ from flt_theory.report import check
 #: conjunction of a bound and a subspace (rank-one-update), a 2-exponent fit (norm-law), exact
 #: counts (initial-sizes), LaTeX in part names (staircase-a) and a control in another unit
 #: (staircase-d-one-new-direction).
-CLAIMS = ["giant-step/norm-law", "giant-step/rank-one-update", "giant-step/second-layer-bounds", "giant-step/staircase-a",
-          "giant-step/staircase-d-one-new-direction", "good-sets/initial-sizes"]
+CLAIMS = [
+    "giant-step/norm-law",
+    "giant-step/rank-one-update",
+    "giant-step/second-layer-bounds",
+    "giant-step/staircase-a",
+    "giant-step/staircase-d-one-new-direction",
+    "good-sets/initial-sizes",
+]
 
 
 @pytest.fixture(scope="module")
@@ -103,4 +109,7 @@ def test_figures_drawn_where_they_carry_something(report):
     md = (directory / "report.md").read_text(encoding="utf-8")
     # the caption promises the wrong law only where the figure draws it
     assert md.count("the negative control's wrong law in grey") + md.count("has no value on these axes") == sum(
-        1 for n in names if n.count("-") and not any(n.endswith(f"-{s}.png") for s in ("staircase", "order-parameter", "ladder")))
+        1
+        for n in names
+        if n.count("-") and not any(n.endswith(f"-{s}.png") for s in ("staircase", "order-parameter", "ladder"))
+    )

@@ -27,7 +27,12 @@ def test_entries_carry_the_verdict_its_interval_and_where_it_ran(frame):
     claim = get_claim(KEY)
     (entry,) = verdict_entries(frame, [claim], "small")
     row = frame.to_dict("records")[0]
-    assert (entry["claim"], entry["scale"], entry["verdict"], entry["passed"]) == (KEY, "small", row["verdict"], row["passed"])
+    assert (entry["claim"], entry["scale"], entry["verdict"], entry["passed"]) == (
+        KEY,
+        "small",
+        row["verdict"],
+        row["passed"],
+    )
     assert entry["ci"] == json.loads(frame.to_json(orient="records"))[0]["ci"]
     assert entry["seconds"] is not None and entry["seconds"] > 0 and entry["computed"] > 0
     assert entry["hardware"]["cores"] >= 1 and entry["hardware"]["device"] in ("cpu", "cuda")

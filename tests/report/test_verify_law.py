@@ -67,26 +67,42 @@ def test_the_grid_is_designed_from_a_declared_point_when_over_is_not_given():
 
 
 def test_bad_input_names_the_option():
-    for kwargs, match in [(dict(law="nope ~ d", over=GRID), "records"), (dict(law="norm_growth ~ d", over={"q": [1, 2]}),
-                          "has no parameter 'q'"), (dict(law="norm_growth ~ d", over={"d": [64, -1]}), "positive values"),
-                          (dict(law="norm_growth ~ d", over=GRID, seeds=1), "--seeds"),
-                          (dict(law="norm_growth ~ d", over=GRID, budget=1e-9), "--budget"),
-                          (dict(law="norm_growth ~ d", over=GRID, tolerance=0.25), "--tolerance")]:
+    for kwargs, match in [
+        (dict(law="nope ~ d", over=GRID), "records"),
+        (dict(law="norm_growth ~ d", over={"q": [1, 2]}), "has no parameter 'q'"),
+        (dict(law="norm_growth ~ d", over={"d": [64, -1]}), "positive values"),
+        (dict(law="norm_growth ~ d", over=GRID, seeds=1), "--seeds"),
+        (dict(law="norm_growth ~ d", over=GRID, budget=1e-9), "--budget"),
+        (dict(law="norm_growth ~ d", over=GRID, tolerance=0.25), "--tolerance"),
+    ]:
         with pytest.raises(InvalidParameterError, match=match):
             verify_law("giant-step", **{"seeds": 2, **kwargs})
 
 
 def test_cli_exit_codes_and_json():
     runner = CliRunner()
-    args = ["verify", "--system", "giant-step", "--law", "norm_growth ~ d", "--over", "d=64,128,256,512", "--fix", "n=64"]
+    args = [
+        "verify",
+        "--system",
+        "giant-step",
+        "--law",
+        "norm_growth ~ d",
+        "--over",
+        "d=64,128,256,512",
+        "--fix",
+        "n=64",
+    ]
     ok = runner.invoke(cli, args + ["--json"])
     assert ok.exit_code == 0, ok.output
     assert json.loads(ok.stdout)["verdict"] == "pass"
     bad = runner.invoke(cli, args[:4] + ["norm_growth ~ d**2"] + args[5:])
     assert bad.exit_code == 1 and "FAIL: the data exclude the law" in bad.stdout
-    for extra, option in [(["--law", "x ~ d"], "--system"), (["--system", "giant-step", "--law", "y ~ d", "z1"], "TARGET"),
-                          (["--system", "giant-step", "--law", "norm_growth ~ d", "--over", "d=1,x"], "--over"),
-                          (["z1", "--fix", "n=3"], "--fix")]:
+    for extra, option in [
+        (["--law", "x ~ d"], "--system"),
+        (["--system", "giant-step", "--law", "y ~ d", "z1"], "TARGET"),
+        (["--system", "giant-step", "--law", "norm_growth ~ d", "--over", "d=1,x"], "--over"),
+        (["z1", "--fix", "n=3"], "--fix"),
+    ]:
         result = runner.invoke(cli, ["verify", *extra])
         assert result.exit_code == 2 and option in result.output and "Traceback" not in result.output
 
@@ -191,7 +207,8 @@ def test_without_over_the_grid_spans_what_the_budget_allows_inside_the_hypothese
     assert plans[0]["hypotheses"] == ["giant-step/norm-law"] and min(grid) >= 64  # d >= 64, the claim's hypothesis
     assert result["outside_hypotheses"] == []
     narrower = verify_law("giant-step", "norm_growth ~ d", fix={"n": 64}, seeds=4, budget=0.01)
-    assert narrower["grid"]["d"][-1] / narrower["grid"]["d"][0] < grid[-1] / grid[0]  # a smaller budget, a smaller range
+    # a smaller budget, a smaller range
+    assert narrower["grid"]["d"][-1] / narrower["grid"]["d"][0] < grid[-1] / grid[0]
     with pytest.raises(InvalidParameterError, match=r"--budget: the narrowest plan .* give --budget (\d+)") as refused:
         verify_law("giant-step", "norm_growth ~ d", fix={"n": 64}, seeds=4, budget=1e-5)
     needed = int(re.search(r"give --budget (\d+)", str(refused.value)).group(1))

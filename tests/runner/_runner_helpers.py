@@ -50,4 +50,7 @@ print(len(df), df.attrs["computed"], df.attrs["reused"])
 @experiment("test/threads", types={"x": float})
 def threads(params, seed):
     """The OpenMP/MKL thread settings of the process that ran the point (what torch reads when it loads)."""
-    return {"omp": float(os.environ.get("OMP_NUM_THREADS", "nan")), "mkl": float(os.environ.get("MKL_NUM_THREADS", "nan"))}
+    return {
+        "omp": float(os.environ.get("OMP_NUM_THREADS", "nan")),
+        "mkl": float(os.environ.get("MKL_NUM_THREADS", "nan")),
+    }

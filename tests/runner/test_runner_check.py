@@ -162,6 +162,7 @@ def test_attaching_the_commands_keeps_flt_light():
     from flt_theory.systems.declaration import SCALES
 
     assert report_cli.SCALES == SCALES
-    code = "import sys, flt_theory.cli, flt_theory.report.cli; print(sorted(m for m in ('torch', 'pandas', 'matplotlib') if m in sys.modules))"
+    code = ("import sys, flt_theory.cli, flt_theory.report.cli; "
+            "print(sorted(m for m in ('torch', 'pandas', 'matplotlib') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert done.stdout.strip() == "[]"

@@ -8,7 +8,8 @@ import pytest
 from flt_theory.runner import BackendError, load_results, sweep
 from flt_theory.runner.executors import local_cluster_options
 
-distributed = pytest.importorskip("distributed", reason="the Dask backend needs dask[distributed] (pip install 'dask[distributed]')")
+distributed = pytest.importorskip("distributed", reason="the Dask backend needs dask[distributed] (pip install "
+                                                        "'dask[distributed]')")
 
 GRID = {"x": [0.5, 1.5, 2.5, 3.5], "k": [1, 2]}
 COLUMNS = ["x", "k", "seed", "y", "s"]

@@ -105,7 +105,8 @@ def test_a_system_fingerprint_covers_its_model_not_the_report_layers():
     import flt_theory.systems  # noqa: F401  (registers the systems' experiments)
 
     files = set(code_files(get_experiment("giant-step/norm-growth").function).values())
-    assert {"flt_theory.systems.giant_step.model", "flt_theory.numeric.giant_step", "flt_theory.symbolic.target"} <= files
+    assert {"flt_theory.systems.giant_step.model", "flt_theory.systems.giant_step.engine",
+            "flt_theory.symbolic.target"} <= files
     layers = ("flt_theory.report", "flt_theory.cli", "flt_theory.runner", "flt_theory.compare")
     assert not {f for f in files if f.startswith(layers) or f.endswith(".figures")}
 
@@ -126,7 +127,8 @@ CREATE TABLE flt_store (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE flt_results (
     id TEXT PRIMARY KEY, experiment TEXT NOT NULL, params TEXT NOT NULL, seed INTEGER NOT NULL, result TEXT NOT NULL,
     wall_time REAL NOT NULL, finished_at TEXT NOT NULL, flt_version TEXT, git_commit TEXT, python_version TEXT,
-    torch_version TEXT, sympy_version TEXT, numpy_version TEXT, device TEXT, dtype TEXT, host TEXT, torch_threads INTEGER
+    torch_version TEXT, sympy_version TEXT, numpy_version TEXT, device TEXT, dtype TEXT, host TEXT,
+    torch_threads INTEGER
 );
 CREATE INDEX flt_results_experiment ON flt_results (experiment);
 INSERT INTO flt_store VALUES ('format', 'flt_theory.results'), ('schema_version', '1');
@@ -139,8 +141,8 @@ def schema_1_store(path):
         conn.executescript(SCHEMA_1)
         conn.execute("INSERT INTO flt_results (id, experiment, params, seed, result, wall_time, finished_at) "
                      "VALUES (?, 'test/poly', ?, 0, ?, 0.1, '2025-01-01T00:00:00+00:00')",
-                     (point_id("test/poly", {"x": 1.0, "k": 2}, 0), json.dumps({"k": 2, "x": 1.0}, separators=(",", ":")),
-                      json.dumps({"y": 999.0, "s": 0.0})))
+                     (point_id("test/poly", {"x": 1.0, "k": 2}, 0),
+                      json.dumps({"k": 2, "x": 1.0}, separators=(",", ":")), json.dumps({"y": 999.0, "s": 0.0})))
         conn.commit()
     return path
 
@@ -155,7 +157,8 @@ def test_a_schema_1_store_is_migrated_and_its_rows_are_stale(tmp_path):
     frame = sweep("test/poly", {"x": [1.0, 2.0]}, seeds=[0], store=path, progress=False)
     assert counts(frame) == (2, 0, 1) and frame.y.tolist() == [1.0, 4.0]
     with contextlib.closing(sqlite3.connect(path)) as conn:
-        assert conn.execute("SELECT value FROM flt_store WHERE key = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
+        version = conn.execute("SELECT value FROM flt_store WHERE key = 'schema_version'").fetchone()
+        assert version == (str(SCHEMA_VERSION),)
         assert conn.execute("SELECT COUNT(*) FROM flt_results WHERE code_fingerprint IS NULL").fetchone() == (0,)
     assert counts(sweep("test/poly", {"x": [1.0, 2.0]}, seeds=[0], store=path, progress=False)) == (0, 2, 0)
 

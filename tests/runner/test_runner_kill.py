@@ -55,7 +55,10 @@ def test_sigkill_mid_sweep_then_restart(tmp_path, jobs):
     store = tmp_path / "results.sqlite"
     env = {**os.environ, "FLT_TEST_SLEEP": "0.04", "CI": "true"}
     log = tmp_path / "stderr.txt"
-    with open(log, "wb") as err, subprocess.Popen(_command(store, jobs), env=env, stdout=subprocess.DEVNULL, stderr=err) as proc:
+    with (
+        open(log, "wb") as err,
+        subprocess.Popen(_command(store, jobs), env=env, stdout=subprocess.DEVNULL, stderr=err) as proc,
+    ):
         deadline = time.monotonic() + 60
         while _rows(store) < 10 and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -73,7 +76,9 @@ def test_sigkill_mid_sweep_then_restart(tmp_path, jobs):
     assert 10 <= killed_at < 2 * N * SEEDS
     before = load_results(store)
 
-    done = subprocess.run(_command(store), env={**env, "FLT_TEST_SLEEP": "0"}, capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        _command(store), env={**env, "FLT_TEST_SLEEP": "0"}, capture_output=True, text=True, timeout=120, check=False
+    )
     assert done.returncode == 0, done.stderr
     total, computed, reused = map(int, done.stdout.split())
     assert (total, reused, computed) == (2 * N * SEEDS, killed_at, 2 * N * SEEDS - killed_at)
@@ -83,7 +88,9 @@ def test_sigkill_mid_sweep_then_restart(tmp_path, jobs):
     # the rows completed before the kill are unchanged
     merged = before.merge(after[before.columns], how="left", indicator=True)
     assert (merged["_merge"] == "both").all()
-    uninterrupted = sweep("test/poly", {"x": [float(i) for i in range(N)], "k": [2, 3]}, seeds=range(SEEDS), progress=False)
+    uninterrupted = sweep(
+        "test/poly", {"x": [float(i) for i in range(N)], "k": [2, 3]}, seeds=range(SEEDS), progress=False
+    )
     columns = ["x", "k", "seed", "y", "s"]
     pd.testing.assert_frame_equal(
         after[columns].sort_values(columns[:3]).reset_index(drop=True),

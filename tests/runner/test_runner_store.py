@@ -94,7 +94,9 @@ def test_full_disk_stops_the_sweep_and_keeps_stored_results(tmp_path, monkeypatc
     before = load_results(path, provenance=True)
     with ResultStore(path) as store:
         monkeypatch.setattr(store, "_conn", _DiskFull(store._conn))
-        with pytest.raises(StoreWriteError, match=r"database or disk is full.*nothing was half-written and the 4 results"):
+        with pytest.raises(
+            StoreWriteError, match=r"database or disk is full.*nothing was half-written and the 4 results"
+        ):
             sweep("test/poly", {"x": [1.0, 2.0, 3.0]}, seeds=2, store=store, progress=False)
         monkeypatch.undo()
     after = load_results(path, provenance=True)
@@ -121,5 +123,7 @@ def test_store_rows_and_empty_file(tmp_path):
         row = make_row("demo", {"a": [1, 2], "b": "x"}, 3, {"v": float("nan")}, wall_time=0.5)
         assert store.put(row) and not store.put(row)
         (got,) = store.rows()
-        assert got["params"] == {"a": [1, 2], "b": "x"} and got["seed"] == 3 and got["result"]["v"] != got["result"]["v"]
+        assert (
+            got["params"] == {"a": [1, 2], "b": "x"} and got["seed"] == 3 and got["result"]["v"] != got["result"]["v"]
+        )
         assert store.experiments() == ["demo"] and store.count("demo") == 1

@@ -21,8 +21,15 @@ def _laws(target: str, *options: str) -> list[dict]:
     return json.loads(result.stdout)
 
 
-@pytest.mark.parametrize("target, activation, separable", [("He3(z1) + z1*z2", "relu", False), ("z1 + He2(z2)", "tanh", True),
-                                                           ("He2(z)", "relu", True), ("z1*z2", "relu", False)])
+@pytest.mark.parametrize(
+    "target, activation, separable",
+    [
+        ("He3(z1) + z1*z2", "relu", False),
+        ("z1 + He2(z2)", "tanh", True),
+        ("He2(z)", "relu", True),
+        ("z1*z2", "relu", False),
+    ],
+)
 def test_every_expression_evaluates_with_its_constants(target, activation, separable):
     """Where the target is a sum of one-variable links, mu*_{k,l} is known per direction k (a constant);
     otherwise it is not defined by the target alone and stays a variable."""

@@ -60,7 +60,8 @@ def test_the_issue_example_is_not_resolvable_at_step_two_until_large_d():
 
 def test_an_even_activation_derivative_blocks_the_second_step():
     # tanh' is even: the step-2 push E[z1 tanh'(m z1 + rho g)] along w*_2 vanishes; only the fluctuation is left
-    sizes = staircase_sizes(Target.parse("z1 + z1*z2"), d=512, n=64 * 512, p=64, eta=256.0, steps=2, activation="tanh(z)")
+    sizes = staircase_sizes(Target.parse("z1 + z1*z2"), d=512, n=64 * 512, p=64, eta=256.0, steps=2,
+                            activation="tanh(z)")
     assert sizes[0].resolvable and not sizes[1].resolvable
     assert sizes[1].new_least == pytest.approx(sizes[1].fluctuation_mass, rel=1e-2)
 
@@ -76,7 +77,8 @@ def test_bad_input_names_the_parameter():
 
 
 def test_cli_prints_sizes_next_to_the_spans():
-    result = CliRunner().invoke(cli, ["staircase", "0.5*(4*z1 + z1**2) + 0.5*z2", "--steps", "2", "--d", "256", "--n", "16384"])
+    result = CliRunner().invoke(cli, ["staircase", "0.5*(4*z1 + z1**2) + 0.5*z2", "--steps", "2", "--d", "256",
+                                      "--n", "16384"])
     assert result.exit_code == 0, result.output
     assert "learned at this size" in result.output and "no (< 15x random)" in result.output
     result = CliRunner().invoke(cli, ["staircase", "z1 + z1*z2", "--steps", "2", "--d", "128", "--n", "8192", "--json"])

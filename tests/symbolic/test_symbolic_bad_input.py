@@ -54,18 +54,27 @@ BAD_VALUES = [
     (lambda: Target.parse("z1", rank=0), "rank", "0"),
     (lambda: Target(z1, -1), "rank", "-1"),
     (lambda: project(T, Subspace.zero(3), 1), "subspace", "R^3"),
-    (lambda: Law(name="x", lhs="a", relation="approximately", value=1, source=THIS_PROJECT), "relation", "'approximately'"),
+    (
+        lambda: Law(name="x", lhs="a", relation="approximately", value=1, source=THIS_PROJECT),
+        "relation",
+        "'approximately'",
+    ),
     (lambda: Law(name="x", lhs="a", relation="eq", value=1, status="guess", source=THIS_PROJECT), "status", "'guess'"),
 ]
 
 
 @pytest.mark.parametrize("call, name, shown", BAD_VALUES, ids=[f"{b[1]}={b[2]}" for b in BAD_VALUES])
 def test_bad_values_raise_invalid_parameter_error_naming_the_parameter(call, name, shown):
-    with pytest.raises(InvalidParameterError) as info:
+    _assert_refused(call, InvalidParameterError, ValueError, name, shown)
+
+
+def _assert_refused(call, error: type[FLTError], base: type[Exception], name: str, shown: str) -> None:
+    """``call()`` raises ``error`` (also a ``base`` and an FLTError) whose message quotes ``name`` and ``shown``."""
+    with pytest.raises(error) as info:
         call()
     message = str(info.value)
     assert f"'{name}'" in message and shown in message, message
-    assert isinstance(info.value, ValueError) and isinstance(info.value, FLTError)
+    assert isinstance(info.value, base) and isinstance(info.value, FLTError)
 
 
 BAD_TYPES = [
@@ -87,11 +96,7 @@ BAD_TYPES = [
 
 @pytest.mark.parametrize("call, name, kind", BAD_TYPES, ids=[f"{b[1]}:{b[2]}" for b in BAD_TYPES])
 def test_wrong_types_raise_invalid_parameter_type_error(call, name, kind):
-    with pytest.raises(InvalidParameterTypeError) as info:
-        call()
-    message = str(info.value)
-    assert f"'{name}'" in message and kind in message, message
-    assert isinstance(info.value, TypeError) and isinstance(info.value, FLTError)
+    _assert_refused(call, InvalidParameterTypeError, TypeError, name, kind)
 
 
 BAD_TARGETS = [

@@ -68,8 +68,10 @@ def test_hostile_input_exits_2_with_one_line_naming_the_option(args, option, fra
         assert any(variable in line for variable, _, _ in LIMITS.values()), line
 
 
-@pytest.mark.parametrize("args, option", [(["verify", "1e300*z"], "TARGET"),
-                                          (["verify", "z1", "--activation", "1e300*z", "--steps", "1"], "--activation")])
+@pytest.mark.parametrize(
+    "args, option",
+    [(["verify", "1e300*z"], "TARGET"), (["verify", "z1", "--activation", "1e300*z", "--steps", "1"], "--activation")],
+)
 def test_verify_refuses_a_target_or_activation_out_of_range_naming_it(args, option):
     """The cause is fixed in the symbolic layer: the target's Hermite expansion and the parsed activation refuse a
     second moment beyond the floating-point range, before any simulation."""

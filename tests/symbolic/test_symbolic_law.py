@@ -22,7 +22,9 @@ def test_latex_is_rendered_from_the_value():
 
 
 def test_predictions_are_read_from_the_value():
-    law = Law(name="norm", lhs="y", relation="asymp", value=d * SYMBOLS["eta"] ** 2 / (n * SYMBOLS["p"] ** 2), source=SRC)
+    law = Law(
+        name="norm", lhs="y", relation="asymp", value=d * SYMBOLS["eta"] ** 2 / (n * SYMBOLS["p"] ** 2), source=SRC
+    )
     assert (law.exponent("d"), law.exponent("n"), law.exponent("x")) == (1, -1, 0.0)
     assert law.number(d=4, n=2, eta=1, p=1) == 2.0
     with pytest.raises(InvalidParameterError, match="still depends on"):
@@ -37,7 +39,9 @@ def test_predictions_are_read_from_the_value():
         pair.subspaces()
 
 
-@pytest.mark.parametrize("kwargs, parameter", [({"relation": "approximately"}, "relation"), ({"status": "guess"}, "status")])
+@pytest.mark.parametrize(
+    "kwargs, parameter", [({"relation": "approximately"}, "relation"), ({"status": "guess"}, "status")]
+)
 def test_validation(kwargs, parameter):
     base = {"name": "x", "lhs": "a", "relation": "eq", "value": 1, "source": SRC}
     with pytest.raises(InvalidParameterError) as info:
@@ -61,8 +65,18 @@ def test_mutation_panel_moves_every_exponent_including_the_omitted_size_symbols(
     snr = sp.Symbol("SNR", positive=True)
     law = Law(name="boundary", lhs="SNR^*", relation="asymp", value=n ** sp.Rational(-1, 3), source=SRC)
     panel = {m.label: m.law for m in law.mutation_panel()}
-    assert set(panel) == {f"{x} exponent {delta:+g}" for x in ("d", "eta", "n", "p") for delta in (-1, -0.5, -0.25, 0.25, 0.5, 1)}
-    assert panel["d exponent +0.5"].exponent("d") == 0.5 and panel["d exponent +0.5"].exponent("n") == pytest.approx(-1 / 3)
+    assert set(panel) == {
+        f"{x} exponent {delta:+g}" for x in ("d", "eta", "n", "p") for delta in (-1, -0.5, -0.25, 0.25, 0.5, 1)
+    }
+    assert panel["d exponent +0.5"].exponent("d") == 0.5 and panel["d exponent +0.5"].exponent("n") == pytest.approx(
+        -1 / 3
+    )
     assert panel["n exponent -1"].exponent("n") == pytest.approx(-4 / 3)
     other = Law(name="ratio", lhs="R", relation="asymp", value=snr**2 * n, source=SRC).mutation_panel()
-    assert {m.kind for m in other} == {"exponent of SNR", "exponent of n", "exponent of d", "exponent of eta", "exponent of p"}
+    assert {m.kind for m in other} == {
+        "exponent of SNR",
+        "exponent of n",
+        "exponent of d",
+        "exponent of eta",
+        "exponent of p",
+    }

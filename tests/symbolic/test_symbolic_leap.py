@@ -20,18 +20,12 @@ from flt_theory.symbolic.target import Target
 @pytest.mark.parametrize(
     "text, leap",
     [
-        ("z1*z2*z3", 3),
-        ("z1 + z1*z2*z3", 2),
-        ("z1 + z1*z2 + z1*z2*z3", 1),
-        ("He2(z1) + He2(z1)*z2", 2),
-        ("z1 + He3(z2)", 3),
-        ("z1 + z2 + z3", 1),
+        ("z1*z2*z3", 3), ("z1 + z1*z2*z3", 2), ("z1 + z1*z2 + z1*z2*z3", 1), ("He2(z1) + He2(z1)*z2", 2),
+        ("z1 + He3(z2)", 3), ("z1 + z2 + z3", 1),
         ("z1 + z1*z2 + z1*z3 + z2*z3*z4", 1),  # z4 comes in with the already-touched z2, z3
         ("z1*z2 + He3(z3)*z1", 3),  # z1*z2 (cost 2) then He3(z3)*z1 (cost 3); the other order costs 4
-        ("z1 + He2(z1)*z2 + He4(z1)*He2(z2)*z3 + He2(z2)*He2(z3)", 1),
-        ("He4(z1) + He4(z1)*He4(z2)", 4),
-        ("z1*z2 + z3*z4", 2),
-        ("7", 0),
+        ("z1 + He2(z1)*z2 + He4(z1)*He2(z2)*z3 + He2(z2)*He2(z3)", 1), ("He4(z1) + He4(z1)*He4(z2)", 4),
+        ("z1*z2 + z3*z4", 2), ("7", 0),
     ],
 )
 def test_leap_complexity_of_hand_examples(text, leap):
@@ -43,12 +37,8 @@ def test_leap_complexity_of_hand_examples(text, leap):
 @pytest.mark.parametrize(
     "text, index",
     [
-        ("z1*z2*z3", 3),
-        ("z1 + z1*z2*z3", 1),
-        ("He2(z1) + He2(z1)*z2", 2),
-        ("z1 + He3(z2)", 1),
-        ("He3(z1) + He4(z2)", 3),
-        ("He2(z1)*He2(z2) + He5(z3)", 4),
+        ("z1*z2*z3", 3), ("z1 + z1*z2*z3", 1), ("He2(z1) + He2(z1)*z2", 2), ("z1 + He3(z2)", 1),
+        ("He3(z1) + He4(z2)", 3), ("He2(z1)*He2(z2) + He5(z3)", 4),
     ],
 )
 def test_leap_index_is_the_lowest_nonzero_hermite_order(text, index):
@@ -67,14 +57,9 @@ def test_leap_index_of_separable_links():
 @pytest.mark.parametrize(
     "text, exponent",
     [
-        ("He3(z)", 3),
-        ("z", 1),
-        ("He2(z) + He4(z)", 2),
-        ("relu(z)", 1),
+        ("He3(z)", 3), ("z", 1), ("He2(z) + He4(z)", 2), ("relu(z)", 1),
         ("relu(z) - z/2", 2),  # |z|/2: mu_1 = 0, mu_2 = 1/sqrt(2 pi)
-        ("abs(z)", 2),
-        ("tanh(z)", 1),
-        ("z**3 - 3*z", 3),
+        ("abs(z)", 2), ("tanh(z)", 1), ("z**3 - 3*z", 3),
     ],
 )
 def test_information_exponent_of_single_index_targets(text, exponent):

@@ -10,16 +10,9 @@ import sympy as sp
 from _symbolic_helpers import gaussian_expectation, partial_expectation, z
 from hypothesis import given, settings, strategies as st
 
+from flt_theory.symbolic import projections
 from flt_theory.symbolic.hermite import hermite_expansion
 from flt_theory.symbolic.parser import parse_expression
-from flt_theory.symbolic.projections import (
-    conditional_variance,
-    format_hermite,
-    learned_subspace,
-    project,
-    random_feature_error,
-    regime_table,
-)
 from flt_theory.symbolic.subspace import Subspace
 from flt_theory.symbolic.target import Target
 
@@ -47,7 +40,7 @@ FIVE_ROWS = [
 
 
 def test_five_regime_table_exactly():
-    rows = regime_table(FIVE, [r[0] for r in FIVE_ROWS])
+    rows = projections.regime_table(FIVE, [r[0] for r in FIVE_ROWS])
     assert len(rows) == 5
     for row, ((kn, kp), basis, fitted, residual) in zip(rows, FIVE_ROWS):
         assert (row.kappa_n, row.kappa_p, row.kappa) == (kn, kp, min(kn, kp))
@@ -61,24 +54,27 @@ def test_five_regime_table_exactly():
 
 def test_five_example_norm_and_fitted_text():
     assert FIVE.polynomial_degree() == 7
-    rows = regime_table(FIVE, [(2, 2)])
-    text = format_hermite(rows[0].projection.fitted_expansion)
+    rows = projections.regime_table(FIVE, [(2, 2)])
+    text = projections.format_hermite(rows[0].projection.fitted_expansion)
     assert text == "z1 + He2(z2) + He2(z1)*z2 + He2(z2)*He2(z3) + He4(z1)*He2(z2)*z3"
 
 
 def test_regime_table_rows_are_consistent_with_project_and_learned_subspace():
     for (kn, kp), *_ in FIVE_ROWS:
-        u = learned_subspace(FIVE, kn)
-        assert project(FIVE, u, min(kn, kp)).residual_norm2 == regime_table(FIVE, [(kn, kp)])[0].projection.residual_norm2
+        u = projections.learned_subspace(FIVE, kn)
+        assert (
+            projections.project(FIVE, u, min(kn, kp)).residual_norm2
+            == projections.regime_table(FIVE, [(kn, kp)])[0].projection.residual_norm2
+        )
 
 
 def test_regime_table_with_several_steps_uses_the_staircase():
     """Given z1 = s, E[d f/d z2] = He2(s) and E[d f/d z3] = 0, so U_2 = span(w1, w2); given (z1, z2),
     E[d f/d z3] = He4(s1) He2(s2), so U_3 = V*."""
-    (row2,) = regime_table(FIVE, [(1, 1)], steps=2)
+    (row2,) = projections.regime_table(FIVE, [(1, 1)], steps=2)
     assert row2.subspace == span([[1, 0, 0], [0, 1, 0]], 3)
     assert row2.projection.residual_norm2 == 4  # He2(z2)He2(z3): degree 2 > 1 in z3, norm 2!2!
-    (row3,) = regime_table(FIVE, [(1, 1)], steps=3)
+    (row3,) = projections.regime_table(FIVE, [(1, 1)], steps=3)
     assert row3.subspace == Subspace.full(3) and row3.projection.residual_norm2 == 0
 
 
@@ -91,7 +87,7 @@ def test_conditional_variance_against_a_direct_computation_on_a_coordinate_subsp
     t = Target.from_expression(f)
     mean_given_z1 = partial_expectation(f, [z2])
     direct = gaussian_expectation((f - mean_given_z1) ** 2, [z1, z2])
-    assert conditional_variance(t, span([[1, 0]], 2)) == direct
+    assert projections.conditional_variance(t, span([[1, 0]], 2)) == direct
     assert direct == gaussian_expectation(f**2, [z1, z2]) - gaussian_expectation(mean_given_z1**2, [z1])
 
 
@@ -103,13 +99,13 @@ def test_conditional_variance_against_a_direct_computation_on_a_rotated_subspace
     g = sp.expand(f.subs({z1: (s + u) * R2, z2: (s - u) * R2}, simultaneous=True))
     mean = partial_expectation(g, [u])
     direct = gaussian_expectation((g - mean) ** 2, [s, u])
-    assert sp.simplify(conditional_variance(t, span([[1, 1]], 2)) - direct) == 0
+    assert sp.simplify(projections.conditional_variance(t, span([[1, 1]], 2)) - direct) == 0
 
 
 def test_conditional_variance_extremes():
     t = Target.parse("z1 + z1*z2 + He2(z2)")
-    assert conditional_variance(t, Subspace.full(2)) == 0
-    assert conditional_variance(t, Subspace.zero(2)) == t_norm2(t)  # Var(f) (f has mean 0)
+    assert projections.conditional_variance(t, Subspace.full(2)) == 0
+    assert projections.conditional_variance(t, Subspace.zero(2)) == t_norm2(t)  # Var(f) (f has mean 0)
 
 
 def t_norm2(t):
@@ -123,8 +119,8 @@ def t_norm2(t):
 def test_random_feature_error_keeps_degrees_up_to_kappa():
     t = Target.parse("z1 + He2(z2) + He3(z1) + 5")
     # norm2 = 25 + 1 + 2 + 6; the constant is degree 0 and always kept
-    assert [random_feature_error(t, k) for k in (0, 1, 2, 3, 4)] == [9, 8, 6, 0, 0]
-    assert random_feature_error(t, 1.5) == 8 and random_feature_error(t, 2.999) == 6
+    assert [projections.random_feature_error(t, k) for k in (0, 1, 2, 3, 4)] == [9, 8, 6, 0, 0]
+    assert projections.random_feature_error(t, 1.5) == 8 and projections.random_feature_error(t, 2.999) == 6
 
 
 def test_random_feature_error_for_relu_truncation():
@@ -134,7 +130,7 @@ def test_random_feature_error_for_relu_truncation():
         (sp.Rational(1, 1) / (2 * sp.pi) * c / sp.factorial(j) for j, c in [(2, 1), (4, 1), (6, 9), (8, 225)]),
         sp.Integer(0),
     )
-    assert sp.simplify(random_feature_error(t, 1) - expected) == 0
+    assert sp.simplify(projections.random_feature_error(t, 1) - expected) == 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -155,7 +151,7 @@ def test_rotated_projection_is_the_orthogonal_projection(text, basis, complement
     t = Target.parse(text)
     variables = list(t.variables)
     u_space = Subspace.span(basis, t.rank)
-    result = project(t, u_space, kappa)
+    result = projections.project(t, u_space, kappa)
     f, fitted = sp.expand(t.expr), result.fitted
     residual = sp.expand(f - fitted)
     b, q = sp.Matrix(basis), sp.Matrix(complement)
@@ -185,7 +181,7 @@ def test_rotated_projection_is_the_orthogonal_projection(text, basis, complement
     assert sp.simplify(gaussian_expectation(residual * fitted, variables)) == 0
 
     # 4. idempotent
-    again = project(Target.from_expression(fitted, rank=t.rank), u_space, kappa)
+    again = projections.project(Target.from_expression(fitted, rank=t.rank), u_space, kappa)
     assert sp.expand(again.fitted - fitted) == 0 and again.residual_norm2 == 0
 
 
@@ -193,11 +189,11 @@ def test_rotated_projection_example_a_by_hand():
     """f = sqrt(2) He1(s) + 2 He1(s) He1(u) in s = (z1 + z2)/sqrt(2), u = (z1 - z2)/sqrt(2)."""
     t = Target.from_links(["z + He2(z)", "z - He2(z)"])
     u_space = span([[1, 1]], 2)
-    r0 = project(t, u_space, 0)
+    r0 = projections.project(t, u_space, 0)
     assert sp.expand(r0.fitted - (z1 + z2)) == 0 and r0.residual_norm2 == 4 and r0.norm2 == 6
-    r1 = project(t, u_space, 1)
+    r1 = projections.project(t, u_space, 1)
     assert sp.expand(r1.fitted - t.expr) == 0 and r1.residual_norm2 == 0
-    assert format_hermite(r1.fitted_expansion) == "z1 + z2 + He2(z1) - He2(z2)"
+    assert projections.format_hermite(r1.fitted_expansion) == "z1 + z2 + He2(z1) - He2(z2)"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,7 +206,7 @@ def test_numeric_projection_reports_w_star_coordinates():
     t = Target.from_links(["z", "tanh(z)"])
     exact_basis = span([[0, 1]], 2)
     flipped = Subspace(sp.Matrix([[0, -1.0]]), 2)
-    results = [project(t, u, 0, degree=3) for u in (exact_basis, flipped)]
+    results = [projections.project(t, u, 0, degree=3) for u in (exact_basis, flipped)]
     for r in results:
         assert set(r.fitted_expansion.coefficients) == {(0, 1), (0, 3)}
         assert not r.fitted_expansion.exact and r.fitted_expansion.truncation_degree == 3
@@ -226,7 +222,7 @@ def test_numeric_projection_on_a_rotated_subspace():
     3 is mu1 sqrt(2) He1(s) + (mu3/6)(He3(s) + 3 s He2(u))/sqrt(2) in s = (z1 + z2)/sqrt(2),
     u = (z1 - z2)/sqrt(2); kappa = 1 drops s He2(u), which leaves the He1(z_k) coefficients at mu1."""
     t = Target.from_links(["tanh(z)", "tanh(z)"])
-    r = project(t, span([[1, 1]], 2), 1, degree=3)
+    r = projections.project(t, span([[1, 1]], 2), 1, degree=3)
     assert float(r.norm2) == pytest.approx(float(r.residual_norm2) + float(_norm2_of(r.fitted, t)), abs=1e-12)
     assert all(not isinstance(c, sp.Integer) for c in r.fitted_expansion.coefficients.values())
     c1, c3 = (float(v) for v in (r.fitted_expansion.coefficients[(1, 0)], r.fitted_expansion.coefficients[(3, 0)]))
@@ -239,7 +235,7 @@ def _norm2_of(fitted, t):
 
 
 def test_numeric_norms_are_floats_not_fake_rationals():
-    r = project(Target.from_links(["tanh(z)"]), Subspace.zero(1), 1, degree=5)
+    r = projections.project(Target.from_links(["tanh(z)"]), Subspace.zero(1), 1, degree=5)
     assert isinstance(r.norm2, sp.Float) and isinstance(r.residual_norm2, sp.Float)
 
 
@@ -258,26 +254,29 @@ def test_numeric_norms_are_floats_not_fake_rationals():
 def test_format_hermite_round_trips_through_the_parser(terms):
     """For rational coefficients the text is in the parser's grammar and means the same polynomial."""
     expr = sum(
-        (sp.Rational(c.numerator, c.denominator) * sp.hermite_prob(a, z1) * sp.hermite_prob(b, z2) for (a, b), c in terms),
+        (
+            sp.Rational(c.numerator, c.denominator) * sp.hermite_prob(a, z1) * sp.hermite_prob(b, z2)
+            for (a, b), c in terms
+        ),
         sp.Integer(0),
     )
     expansion = hermite_expansion(sp.expand(expr), [z1, z2])
-    text = format_hermite(expansion)
+    text = projections.format_hermite(expansion)
     assert sp.expand(parse_expression(text) - expr) == 0
 
 
 def test_format_hermite_examples():
-    assert format_hermite(hermite_expansion(z1 + (z1**2 - 1) * z2, [z1, z2])) == "z1 + He2(z1)*z2"
-    assert format_hermite(hermite_expansion(sp.Integer(0), [z1])) == "0"
-    assert format_hermite(hermite_expansion(2 - z1, [z1])) == "2 - z1"
-    assert format_hermite(hermite_expansion(-z1 / 2 + 3 * z2, [z1, z2])) == "(-1/2)*z1 + 3*z2"
-    assert format_hermite(hermite_expansion(z1 * z2, [z1, z2]), names=["a", "b"]) == "a*b"
+    assert projections.format_hermite(hermite_expansion(z1 + (z1**2 - 1) * z2, [z1, z2])) == "z1 + He2(z1)*z2"
+    assert projections.format_hermite(hermite_expansion(sp.Integer(0), [z1])) == "0"
+    assert projections.format_hermite(hermite_expansion(2 - z1, [z1])) == "2 - z1"
+    assert projections.format_hermite(hermite_expansion(-z1 / 2 + 3 * z2, [z1, z2])) == "(-1/2)*z1 + 3*z2"
+    assert projections.format_hermite(hermite_expansion(z1 * z2, [z1, z2]), names=["a", "b"]) == "a*b"
 
 
 def test_float_and_exact_bases_of_the_same_subspace_agree():
     t = Target.parse("z1 + z1*z2 + He2(z2)")
-    exact = project(t, span([[3, 4]], 2), 1)
-    floating = project(t, Subspace.span([[0.6, 0.8]], 2), 1)
+    exact = projections.project(t, span([[3, 4]], 2), 1)
+    floating = projections.project(t, Subspace.span([[0.6, 0.8]], 2), 1)
     assert exact.residual_norm2 == sp.Rational(18, 625) and exact.fitted_expansion.exact
     assert not floating.fitted_expansion.exact
     assert float(floating.residual_norm2) == pytest.approx(18 / 625, abs=1e-12)

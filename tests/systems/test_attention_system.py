@@ -8,8 +8,9 @@ import sympy as sp
 from flt_theory.errors import FLTError, InvalidParameterError
 from flt_theory.systems import get_system
 from flt_theory.systems.attention import model
-from flt_theory.systems.attention.declaration import compare_boundary, crossings, simulate_document
+from flt_theory.systems.attention.declaration import compare_boundary, simulate_document
 from flt_theory.systems.attention.laws import boundary_law
+from flt_theory.systems.attention.readouts import crossings
 
 
 def test_seed_does_not_depend_on_batch():

@@ -101,25 +101,12 @@ def test_later_feature_steps_are_recorded():
     assert res.cosines.shape == (4, 1, 8) and res.cluster_fraction().shape == (4, 1)
 
 
-@pytest.mark.parametrize(
-    "kwargs, match",
-    [
-        (dict(width=7), "'width' parameter"),
-        (dict(width=0), "'width' parameter"),
-        (dict(k=3), "'k' parameter"),
-        (dict(k=40), "'k' parameter"),
-        (dict(D=1), "'D' parameter"),
-        (dict(d=8), "'d' parameter"),
-        (dict(p0=1.5), "'p0' parameter"),
-        (dict(sigma_b=-1.0), "'sigma_b' parameter"),
-        (dict(feature_lr=0.0), "'feature_lr' parameter"),
-        (dict(l2=0.0), "'l2' parameter"),
-        (dict(n=0), "'n' parameter"),
-    ],
-)
-def test_bad_input_names_the_parameter(kwargs, match):
+@pytest.mark.parametrize("kwargs", [dict(width=7), dict(width=0), dict(k=3), dict(k=40), dict(D=1), dict(d=8),
+                                    dict(p0=1.5), dict(sigma_b=-1.0), dict(feature_lr=0.0), dict(l2=0.0), dict(n=0)])
+def test_bad_input_names_the_parameter(kwargs):
+    """The error names the parameter given the bad value (the first key of ``kwargs``)."""
     base = dict(D=16, k=2, width=8, n=32, n_test=32, solver_iterations=2, device="cpu")
-    with pytest.raises(InvalidParameterError, match=match):
+    with pytest.raises(InvalidParameterError, match=f"'{next(iter(kwargs))}' parameter"):
         train_dictionary(1, **{**base, **kwargs})
 
 

@@ -34,7 +34,8 @@ def test_threshold_and_step_size(he2_relu):
 def test_leap_one_laws():
     laws = {law.name: law for law in giant_step_laws(Target.from_links(["z + He2(z)", "2*z"]))}
     assert laws["one-step threshold"].latex() == r"n^{*} \asymp d \quad (\ell = 1)"
-    assert laws["theory step size"].latex() == r"\eta \asymp p \quad (\ell = 1,\ n \asymp d^{\kappa},\ \kappa \geq \ell)"
+    assert laws["theory step size"].latex() == (r"\eta \asymp p \quad "
+                                                r"(\ell = 1,\ n \asymp d^{\kappa},\ \kappa \geq \ell)")
     assert laws["one-step subspace"].latex().startswith(r"P_{V^*} w_i^1 \subseteq \mathrm{span}\{w^*_{1} + 2 w^*_{2}\}")
     assert laws["staircase U_2"].latex() == r"U_{2} = \mathrm{span}\{w^*_{1}, w^*_{2}\} \quad (n = O(d),\ t = 2)"
     # E[Var(f | P_U x)] with U = span(w1 + 2 w2): 7 - 5 - 2/25

@@ -34,4 +34,5 @@ def test_the_recorded_directions_bound_the_subspaces_it_can_read(spike):
     claim, frame = spike
     assert sorted(c for c in frame if c.startswith("sv_ratio")) == ["sv_ratio1", "sv_ratio2"]
     with pytest.raises(InvalidParameterError, match="directions >= 2"):
-        claim.evaluate(frame.drop(columns=["sv_ratio2"]), claim.the_law.replace(value=Subspace.span([[1, 0], [0, 1]], 2)))
+        plane = claim.the_law.replace(value=Subspace.span([[1, 0], [0, 1]], 2))
+        claim.evaluate(frame.drop(columns=["sv_ratio2"]), plane)

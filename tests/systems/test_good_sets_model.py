@@ -11,15 +11,7 @@ from scipy import stats
 from flt_theory.compare import clopper_pearson
 from flt_theory.errors import InvalidParameterError, InvalidParameterTypeError
 from flt_theory.systems import registered_claims
-from flt_theory.systems.good_sets.laws import (
-    expected_sure_size,
-    good_set_laws,
-    growth_rate,
-    linear_accuracy,
-    pot_probability,
-    sure_probability,
-    tie_probability,
-)
+from flt_theory.systems.good_sets import laws
 from flt_theory.systems.good_sets.model import (
     TRANSITION_KINDS,
     coding_matrix,
@@ -119,7 +111,8 @@ def test_transition_record_accounts_for_every_size_change():
     res = train_sparse_coding(2, d=16, m=64, steps=25, n=256, n_test=64, lr=2.0, sigma1=0.01, **F64)
     assert res.transitions.shape[1] == 5 and len(TRANSITION_KINDS) == 8
     counts = res.transition_counts()
-    for name, sizes, up, down in (("sure", res.sure_sizes, ["enter-sure"], ["exit-sure-lost", "exit-sure-second", "exit-sure-demoted"]),
+    for name, sizes, up, down in (("sure", res.sure_sizes, ["enter-sure"],
+                                   ["exit-sure-lost", "exit-sure-second", "exit-sure-demoted"]),
                                   ("pot", res.pot_sizes, ["enter-pot"], ["exit-pot"])):
         change = (sizes[-1] - sizes[0]).sum(-1)
         assert torch.equal(change, sum(counts[k] for k in up) - sum(counts[k] for k in down)), name
@@ -137,28 +130,13 @@ def test_steps_zero_and_smoothing_run():
     assert torch.isfinite(smooth.weights).all()
 
 
-@pytest.mark.parametrize(
-    "kwargs, match",
-    [
-        (dict(d=0), "'d' parameter"),
-        (dict(d=1), "'d' parameter"),
-        (dict(m=0), "'m' parameter"),
-        (dict(sigma0=-0.1), "'sigma0' parameter"),
-        (dict(sigma1=0.0), "'sigma1' parameter"),
-        (dict(lr=0.0), "'lr' parameter"),
-        (dict(sparsity=20), "'sparsity' parameter"),
-        (dict(c1=0.5, c2=0.5), "'c1' parameter"),
-        (dict(c2=-1.0), "'c2' parameter"),
-        (dict(scale="median"), "'scale' parameter"),
-        (dict(threshold_rule="learned"), "'threshold_rule' parameter"),
-        (dict(spread=1.5), "'spread' parameter"),
-        (dict(n=0), "'n' parameter"),
-        (dict(basis="haar"), "'basis' parameter"),
-    ],
-)
-def test_bad_input_names_the_parameter(kwargs, match):
+@pytest.mark.parametrize("kwargs", [dict(d=0), dict(d=1), dict(m=0), dict(sigma0=-0.1), dict(sigma1=0.0), dict(lr=0.0),
+                                    dict(sparsity=20), dict(c1=0.5, c2=0.5), dict(c2=-1.0), dict(scale="median"),
+                                    dict(threshold_rule="learned"), dict(spread=1.5), dict(n=0), dict(basis="haar")])
+def test_bad_input_names_the_parameter(kwargs):
+    """The error names the parameter given the bad value (the first key of ``kwargs``)."""
     base = dict(d=16, m=4, steps=1, n=8, n_test=8, device="cpu")
-    with pytest.raises(InvalidParameterError, match=match):
+    with pytest.raises(InvalidParameterError, match=f"'{next(iter(kwargs))}' parameter"):
         train_sparse_coding(1, **{**base, **kwargs})
 
 
@@ -166,7 +144,7 @@ def test_bad_types():
     with pytest.raises(InvalidParameterTypeError, match="'d' parameter"):
         train_sparse_coding(1, d=16.5, m=4)
     with pytest.raises(InvalidParameterTypeError, match="'s' parameter"):
-        tie_probability(3.0)
+        laws.tie_probability(3.0)
 
 
 # ---------------------------------------------------------------- symbolic laws and counts
@@ -182,9 +160,9 @@ def test_initial_law_matches_a_direct_monte_carlo():
     sure = hi & (lo.sum(1, keepdims=True) == 1) & (g * w_sign > 0)
     k, trials = int(sure.sum()), g.shape[0]
     low, high = clopper_pearson(k, trials, 0.999)
-    assert low <= d * float(sure_probability(d, c1, c2)) <= high
+    assert low <= d * float(laws.sure_probability(d, c1, c2)) <= high
     low, high = clopper_pearson(int(lo.sum()), lo.size, 0.999)
-    assert low <= float(pot_probability(d, c1, c2)) <= high
+    assert low <= float(laws.pot_probability(d, c1, c2)) <= high
 
 
 def test_clopper_pearson_matches_scipy_exact_interval():
@@ -198,25 +176,25 @@ def test_clopper_pearson_matches_scipy_exact_interval():
 
 def test_symbolic_laws_bad_input_and_symbols():
     with pytest.raises(InvalidParameterError, match="'c1' parameter"):
-        sure_probability(32, 1.0, 2.0)
+        laws.sure_probability(32, 1.0, 2.0)
     with pytest.raises(InvalidParameterError, match="'d' parameter"):
-        sure_probability(1, 2.0, 1.0)
+        laws.sure_probability(1, 2.0, 1.0)
     with pytest.raises(InvalidParameterError, match="'m' parameter"):
-        expected_sure_size(0, 32, 2.0, 1.0)
+        laws.expected_sure_size(0, 32, 2.0, 1.0)
     with pytest.raises(InvalidParameterError, match="'s' parameter"):
-        tie_probability(4)
+        laws.tie_probability(4)
     with pytest.raises(InvalidParameterError, match="'sigma0' parameter"):
-        linear_accuracy(3, 32, -0.1)
+        laws.linear_accuracy(3, 32, -0.1)
     d = sp.Symbol("d", positive=True)
-    assert sure_probability(d, 2, 1).free_symbols == {d}
-    assert growth_rate(1, 5, 64) == sp.Rational(5 * 3, 8 * 2 * 64)
+    assert laws.sure_probability(d, 2, 1).free_symbols == {d}
+    assert laws.growth_rate(1, 5, 64) == sp.Rational(5 * 3, 8 * 2 * 64)
 
 
 def test_linear_accuracy_law_matches_simulation():
     M, w = coding_matrix(1, 32, **F64), label_weights(1, 32, **F64)
     data = sparse_coding_data(1, 200_000, M, w, sparsity=3, sigma0=0.15, stream="lin")
     acc = (torch.sign((data.x * (w[:, None, :] @ M)).sum(-1)) == data.y).double().mean().item()
-    assert abs(acc - float(linear_accuracy(3, 32, 0.15))) < 0.004
+    assert abs(acc - float(laws.linear_accuracy(3, 32, 0.15))) < 0.004
 
 
 def test_claims_are_registered_with_controls():
@@ -225,7 +203,8 @@ def test_claims_are_registered_with_controls():
                            "net-beats-linear"}
     for claim in claims.values():
         assert claim.the_law.latex() and claim.the_wrong_law.latex() != claim.the_law.latex()
-    assert {law.name for law in good_set_laws()} >= {"initial set sizes", "inclusion", "no exit from the highest set",
+    assert {law.name for law in laws.good_set_laws()} >= {"initial set sizes", "inclusion",
+                                                          "no exit from the highest set",
                                                       "good-set growth"}
 
 

@@ -12,8 +12,8 @@ import sympy as sp
 
 from flt_theory.errors import InvalidParameterError
 from flt_theory.systems import get_claim
-from flt_theory.systems.online_sgd.declaration import compare_time, time_ladder
 from flt_theory.systems.online_sgd.laws import escape_correction, recovery_law, split_law
+from flt_theory.systems.online_sgd.recovery_claims import compare_time, time_ladder
 
 
 def _frame(ds, times, censored=0, **columns):
@@ -68,6 +68,20 @@ def test_smoothing_and_transform_claims_read_their_laws():
     frame = _frame(ds, 20.0 * ds * np.log(ds))
     assert compare_time(frame, transform.the_law).passed and not compare_time(frame, transform.the_wrong_law).passed
     assert not compare_time(_frame(ds, 20.0 * ds**1.5), transform.the_law).passed
+
+
+def test_smoothed_k4_claim_reads_d2_with_its_log_and_its_step_hypothesis():
+    """time-smoothed-k4 reads d² (control d³); the deterministic escape's d²(ln d + 8) of even k passes within the
+    tolerance at the claim's d, d^2.5 fails; the retraction hypothesis holds at the claim's η̃ = 0.01 and not at the
+    η̃ = 0.05 where the escape is left to the noise."""
+    ds = np.array([32, 64, 128])
+    claim = get_claim("online-sgd/time-smoothed-k4")
+    frame = _frame(ds, 0.05 * ds**2.0 * (np.log(ds) + 8))
+    assert compare_time(frame, claim.the_law).passed and not compare_time(frame, claim.the_wrong_law).passed
+    assert not compare_time(_frame(ds, 0.05 * ds**2.5), claim.the_law).passed
+    (retraction,) = [h for h in claim.the_law.hypotheses if "retraction" in h.text]
+    assert retraction.holds({"eta_tilde": 0.01}) and not retraction.holds({"eta_tilde": 0.05})
+    assert not any("retraction" in h.text for h in get_claim("online-sgd/time-smoothed-k3").the_law.hypotheses)
 
 
 def test_escape_correction_closed_form_and_its_domain():

@@ -40,12 +40,13 @@ def test_gd_here_is_the_signal_noise_reduced_dynamics():
 @pytest.mark.parametrize("optimizer", ["adam", "sign-gd", "sam"])
 def test_support_reduction_is_exact(optimizer):
     """Sparse data stored on the supports vs the same data embedded densely in R^d: identical training."""
-    data = model.make_data([2], n=6, d=50, width=2, activation=3, sparsity=4, mu_norm=1.0, sigma0=0.2, feature_noise=0.2,
-                           n_test=10, device="cpu")
+    data = model.make_data([2], n=6, d=50, width=2, activation=3, sparsity=4, mu_norm=1.0, sigma0=0.2,
+                           feature_noise=0.2, n_test=10, device="cpu")
     D = data.zeta.shape[-1]
     extra = torch.randn(1, 4, 50 - D, generator=torch.Generator().manual_seed(0), dtype=torch.float64) * 0.2
-    dense = model.OptimizerData(**{**data.__dict__, "zeta": torch.cat([data.zeta, torch.zeros(1, 6, 50 - D, dtype=torch.float64)], -1),
-                                   "w0": torch.cat([data.w0, extra], -1), "support": None, "values": None})
+    zeta = torch.cat([data.zeta, torch.zeros(1, 6, 50 - D, dtype=torch.float64)], -1)
+    dense = model.OptimizerData(**{**data.__dict__, "zeta": zeta, "w0": torch.cat([data.w0, extra], -1),
+                                   "support": None, "values": None})
     cfg = model.OptimizerConfig(optimizer=optimizer, eta=0.02, max_steps=15)
     a, b = model.train(data, cfg), model.train(dense, cfg)
     assert torch.allclose(a.w, b.w[..., :D], rtol=1e-12, atol=1e-14)
@@ -96,12 +97,14 @@ def test_the_run_stores_zero_for_the_derived_defaults():
     from flt_theory.runner.registry import get_experiment
 
     exp = get_experiment("optimizers/run")
-    point = dict(optimizer="gd", activation="relu", n=20, d=1000, width=10, sparsity=0, mu_norm=2.0, sigma0=0.0, eta=0.0,
-                 max_steps=10)
-    assert {k: exp.normalize(point)[k] for k in ("sparsity", "sigma0", "eta")} == {"sparsity": 0, "sigma0": 0.0, "eta": 0.0}
+    point = dict(optimizer="gd", activation="relu", n=20, d=1000, width=10, sparsity=0, mu_norm=2.0, sigma0=0.0,
+                 eta=0.0, max_steps=10)
+    normalized = exp.normalize(point)
+    assert {k: normalized[k] for k in ("sparsity", "sigma0", "eta")} == {"sparsity": 0, "sigma0": 0.0, "eta": 0.0}
     with pytest.raises(InvalidParameterError, match="The 'eta' parameter of experiment 'optimizers/run'"):
         exp.normalize({**point, "eta": -1.0})
-    with pytest.raises(InvalidParameterError, match="The 'eta' parameter of OptimizerConfig must be a finite real number > 0"):
+    with pytest.raises(InvalidParameterError,
+                       match="The 'eta' parameter of OptimizerConfig must be a finite real number > 0"):
         model.OptimizerConfig(optimizer="gd", eta=0.0, max_steps=1)
     with pytest.raises(InvalidParameterError, match="The 'flip_prob' parameter of OptimizerConfig must be < 0.5"):
         model.OptimizerConfig(optimizer="label-noise-gd", eta=0.1, max_steps=1, flip_prob=0.5)

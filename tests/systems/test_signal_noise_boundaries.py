@@ -19,7 +19,8 @@ def _snr_star(q, n, d, seeds, *, eta_scale, s0, level, low, high, max_steps, ite
     dr = draw(seeds, n=n, d=d, width=m, n_test=4000, device="cpu")
     cfg = SignalNoiseConfig(q=q, mu_norm=1.0, sigma0=s0 / math.sqrt(d), eta=eta_scale * n * m / d, eps=0.05,
                             max_steps=max_steps)
-    star = boundary_mu_norm(dr, cfg, level=level, low=low * math.sqrt(d), high=high * math.sqrt(d), iterations=iterations)
+    star = boundary_mu_norm(dr, cfg, level=level, low=low * math.sqrt(d), high=high * math.sqrt(d),
+                            iterations=iterations)
     return star.numpy() / math.sqrt(d)
 
 

@@ -10,8 +10,8 @@ from flt_theory.errors import FLTError
 from flt_theory.systems import get_system
 from flt_theory.systems.signal_noise.simulate import simulate_document
 
-RECORD_KEYS = {"n", "d", "width", "q", "mu_norm", "snr", "eta", "label_noise", "seed", "steps", "train_loss", "test_error",
-               "gamma_max", "rho_max", "flipped_fitted"}
+RECORD_KEYS = {"n", "d", "width", "q", "mu_norm", "snr", "eta", "label_noise", "seed", "steps", "train_loss",
+               "test_error", "gamma_max", "rho_max", "flipped_fitted"}
 STEP_KEYS = {"step", "train_loss", "test_error", "gamma_max", "rho_max", "flipped_fitted"}
 
 
@@ -39,12 +39,13 @@ def test_simulate_json_grid_and_trajectory():
     assert RECORD_KEYS <= set(rec) and rec["q"] == 3 and rec["d"] == 10**6
     assert {(r["n"], r["mu_norm"]) for r in doc["records"]} == {(10, 300.0), (10, 400.0), (12, 300.0), (12, 400.0)}
     assert rec["trajectory"][0]["step"] == 0 and set(rec["trajectory"][-1]) == STEP_KEYS
-    assert rec["trajectory"][-1]["step"] == rec["steps"] and rec["eta"] == pytest.approx(0.3 * min(10 * 3 / 1e6, 3 / 300.0**2))
+    assert rec["trajectory"][-1]["step"] == rec["steps"]
+    assert rec["eta"] == pytest.approx(0.3 * min(10 * 3 / 1e6, 3 / 300.0**2))
 
 
 def test_simulate_text_table():
-    result = _simulate("--n", "20", "--d", "100000", "--width", "4", "--mu-norm", "50", "--max-steps", "100", "--seeds", "1",
-                       "--n-test", "100")
+    result = _simulate("--n", "20", "--d", "100000", "--width", "4", "--mu-norm", "50", "--max-steps", "100",
+                       "--seeds", "1", "--n-test", "100")
     assert result.exit_code == 0, result.output
     assert "test_error" in result.output and "ReLU^1 CNN" in result.output
 
@@ -61,7 +62,7 @@ def test_simulate_text_table():
 ])
 def test_bad_options_exit_2_with_one_line_naming_the_option(args, option):
     base = {"--n": "20", "--d": "100000", "--mu-norm": "50", "--max-steps": "50", "--seeds": "1", "--n-test": "50"}
-    for key, value in zip(args[::2], args[1::2]):
+    for key, value in zip(args[::2], args[1::2], strict=False):
         base[key] = value
     result = _simulate(*[x for kv in base.items() for x in kv], "--json")
     assert result.exit_code == 2, result.output

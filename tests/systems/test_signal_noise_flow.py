@@ -47,9 +47,9 @@ def test_gd_converges_to_the_flow_at_first_order(setup):
     gaps = [gd_flow_gap(dr, cfg, c / D) for c in STEPS]
     state = [float(g["state"][0]) for g in gaps]
     # first order: each halving of eta halves the gap (a limit other than the flow would leave a floor)
-    for big, small in zip(state, state[1:]):
+    for big, small in zip(state, state[1:], strict=False):
         assert 1.7 < big / small < 2.3
-    for c, gap in zip(STEPS, gaps):
+    for c, gap in zip(STEPS, gaps, strict=True):
         # GD's first step with L <= eps lies within a few GD steps (c in tau) of the flow's crossing time
         assert 0 <= float(gap["time"][0]) <= 3 * c
         # the test error at the stop agrees to 0.006 c (stated tolerance, shrinking with eta)
@@ -117,8 +117,9 @@ def test_the_relu_boundary_dynamics_is_a_declared_choice_with_a_one_line_error(t
 
 
 def test_the_paper_relu_boundary_points_are_inside_kou_condition_4_1_and_the_small_ones_are_not():
-    claim_points = [{**RELU_INSIDE, "n": n, "d": SIZES["paper"]["relu_d"], "width": 10} for n in SIZES["paper"]["relu_ns"]]
-    claim_points += [{**RELU_INSIDE, "n": SIZES["paper"]["relu_n"], "d": d, "width": 10} for d in SIZES["paper"]["relu_ds"]]
+    paper = SIZES["paper"]
+    claim_points = [{**RELU_INSIDE, "n": n, "d": paper["relu_d"], "width": 10} for n in paper["relu_ns"]]
+    claim_points += [{**RELU_INSIDE, "n": paper["relu_n"], "d": d, "width": 10} for d in paper["relu_ds"]]
     assert all(point_inside(laws.kou_hypotheses(), boundary_hypothesis_values(p)) for p in claim_points)
     outside = {**claim_points[0], "dynamics": "gd", "eta_scale": 1.0}  # the small scale's GD step n m / d
     assert not point_inside(laws.kou_hypotheses(), boundary_hypothesis_values(outside))

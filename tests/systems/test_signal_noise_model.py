@@ -1,4 +1,5 @@
-"""Signal-noise system: exact reduced dynamics vs the literal CNN, Bartlett draws, test error, seeds, bad input, laws."""
+"""Signal-noise system: exact reduced dynamics vs the literal CNN, Bartlett draws, test error, seeds, bad input,
+laws."""
 
 import math
 
@@ -73,7 +74,8 @@ def test_d_costs_nothing():
 @pytest.mark.parametrize("project", [True, False])
 def test_test_error_matches_monte_carlo_on_the_literal_network(project):
     dr = draw([2], n=10, d=60, width=3, n_test=40_000, **CPU)
-    cfg = SignalNoiseConfig(q=2, mu_norm=0.4, sigma_xi=0.15, sigma0=0.05, eta=2.0, eps=0.0, max_steps=25, project=project)
+    cfg = SignalNoiseConfig(q=2, mu_norm=0.4, sigma_xi=0.15, sigma0=0.05, eta=2.0, eps=0.0, max_steps=25,
+                            project=project)
     exact = float(train(dr, cfg).test_error[0])
     # literal: rebuild W from the literal path's decomposition and evaluate on fresh Gaussian test points
     lit = literal_trajectory(dr, cfg, 25)
@@ -120,7 +122,8 @@ def test_tensor_power_exponent_holds_for_the_overlap_not_for_gamma():
 
 def test_records_contract():
     recs = run_records(activation="relu(z)**3", n=10, d=10**6, width=3, mu_norm=400.0, sigma0=1e-5, eta=6e-6,
-                       eps=0.05, max_steps=300, label_noise=0.2, seeds=[4, 9], n_test=200, trajectory=True, device="cpu")
+                       eps=0.05, max_steps=300, label_noise=0.2, seeds=[4, 9], n_test=200, trajectory=True,
+                       device="cpu")
     keys = {"n", "d", "width", "q", "mu_norm", "snr", "eta", "label_noise", "seed", "steps", "train_loss", "test_error",
             "gamma_max", "rho_max", "flipped_fitted", "trajectory"}
     assert keys <= set(recs[0]) and [r["seed"] for r in recs] == [4, 9] and recs[0]["q"] == 3
@@ -160,7 +163,8 @@ def test_radial_test_error_agrees_with_the_indicator_and_resolves_the_tail(q, pr
     dr = draw([0, 1], n=16, d=4000, width=4, n_test=200_000, **CPU)
     cfg = SignalNoiseConfig(q=q, mu_norm=1.0, sigma0=1e-4, eta=0.04, eps=0.05, max_steps=3000, project=project)
     radial = dataclasses.replace(cfg, test_estimator="radial")
-    for mu in (4.0, 8.0):  # moderate errors: the two estimators of the same probability agree within the indicator's noise
+    # moderate errors: the two estimators of the same probability agree within the indicator's noise
+    for mu in (4.0, 8.0):
         mus = torch.full((2,), mu, dtype=torch.float64)
         ind, rad = train(dr, cfg, mu_norm=mus).test_error, train(dr, radial, mu_norm=mus).test_error
         noise = 4 * (ind.clamp_min(1e-3) * (1 - ind) / 200_000).sqrt()

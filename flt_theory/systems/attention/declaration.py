@@ -1,7 +1,8 @@
 r"""The attention system: single-head softmax attention with average pooling on signal-noise tokens.
 
 Jiang, Huang, Zhang, Suzuki, Nie 2024 (arXiv 2409.19345); sign-GD: Li et al. 2025 (arXiv 2410.04870).
-Laws: :mod:`.laws`; training and observables: :mod:`.model`.
+Laws: :mod:`.laws`; training and observables: :mod:`.model`; reading the stored frame: :mod:`.readouts`;
+figures: :mod:`.figures`; ``flt simulate``: :mod:`.simulate`.
 
 One experiment, ``attention/train`` (one network per seed at a point :math:`(n, \|\mu\|)`, GD or sign-GD
 until :math:`L_S \le \varepsilon`), serves every claim. The scan over :math:`n \times \|\mu\|` is stored once;
@@ -17,7 +18,6 @@ steps flatten it too (slope about :math:`-0.3` between :math:`n = 8` and :math:`
 from __future__ import annotations
 
 import functools
-import math
 from typing import Any
 
 import numpy as np
@@ -26,22 +26,22 @@ import sympy as sp
 
 from ...compare import check_at_least, check_at_most, check_every_at_most, check_power_law
 from ...compare.result import CheckResult, all_of
-from ...errors import FLTError, InvalidParameterError
 from ...runner import experiment
 from ...runner.cost import Cost
 from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import local_slope_ladder
 from . import model
+from .figures import draw_boundary, draw_regimes
 from .laws import JIANG, KOU, LI, attention_laws, boundary_law, regime_law
+from .readouts import LEVEL, at_point, crossings
+from .simulate import simulate_document
 
 __all__ = ["SIZES", "SYSTEM", "boundary_ladder", "hypothesis_values"]
 
 NAME = "attention"
 #: The declared parameters (:data:`.model.PARAMS`): the experiment's converters and defaults, the options' bounds.
 P = model.PARAMS
-#: Test-loss level of the boundary: half of log 2 (the harmful limit).
-LEVEL = 0.5 * math.log(2)
 MUS = tuple(round(float(m), 3) for m in np.geomspace(0.05, 1.0, 8))
 
 SIZES: dict[str, dict[str, Any]] = {
@@ -52,8 +52,11 @@ BASE = dict(d=100_000, tokens=3, eta=20.0, eps=0.05, max_steps=3000)
 SIGN_GD = dict(optimizer="sign-gd", eta=0.01)
 
 
-@experiment("attention/train", cost=Cost(memory="8*seeds*n*tokens*tokens + 8*seeds*n_test*tokens*tokens + 32*seeds*n*tokens*d_h + 32*seeds*n*tokens*d_v + 32*seeds*n_test*tokens*d_h",
-                 work="1e6*max_steps + max_steps*seeds*n*tokens*tokens*d_h + max_steps*seeds*n*tokens*d_v + seeds*n_test*tokens*tokens*d_h"),
+@experiment("attention/train",
+            cost=Cost(memory="8*seeds*n*tokens*tokens + 8*seeds*n_test*tokens*tokens + 32*seeds*n*tokens*d_h"
+                             " + 32*seeds*n*tokens*d_v + 32*seeds*n_test*tokens*d_h",
+                      work="1e6*max_steps + max_steps*seeds*n*tokens*tokens*d_h + max_steps*seeds*n*tokens*d_v"
+                           " + seeds*n_test*tokens*tokens*d_h"),
             batched=True, params=P.without("sigma_xi"))
 def train_attention(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Train single-head attention to :math:`L_S \le \varepsilon`; test loss, attention and value alignments."""
@@ -62,35 +65,26 @@ def train_attention(params: dict[str, Any], seeds: list[int]) -> list[dict[str, 
     return [{k: v for k, v in r[0].items() if k != "mu_norm"} for r in rows]
 
 
-# ----------------------------------------------------------------------------------------------
-# reading the frame
-
-
-def _at(frame: pd.DataFrame, n: int, mu: float) -> pd.DataFrame:
-    rows = frame[(frame["n"] == n) & np.isclose(frame["mu_norm"].astype(float), mu)]
-    if rows.empty:
-        raise KeyError(f"no measured rows at n = {n}, ||mu|| = {mu}")
-    return rows.sort_values("seed")
-
-
-def crossings(frame: pd.DataFrame, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
-    r"""Per seed and :math:`n`, the :math:`\|\mu\|^*` where the test loss crosses ``level`` (linear in
-    :math:`\log\|\mu\|` between grid points; NaN where the scan does not straddle it): ``(ns, (seeds, ns))``."""
-    ns = np.array(sorted(int(n) for n in frame["n"].unique()))
-    mus = np.array(sorted(float(m) for m in frame["mu_norm"].unique()))
-    seeds = sorted(int(s) for s in frame["seed"].unique())
-    star = np.full((len(seeds), len(ns)), np.nan)
-    for j, n in enumerate(ns):
-        table = frame[frame["n"] == n].pivot_table(index="seed", columns="mu_norm", values="test_loss").reindex(
-            index=seeds, columns=mus)
-        for i, curve in enumerate(table.to_numpy()):
-            above = curve >= level
-            for k in range(len(mus) - 1):
-                if above[k] and not above[k + 1]:
-                    w = (curve[k] - level) / (curve[k] - curve[k + 1])
-                    star[i, j] = math.exp((1 - w) * math.log(mus[k]) + w * math.log(mus[k + 1]))
-                    break
-    return ns, star
+#: The fields of a record of ``flt simulate attention --json`` (listed by its ``--help``).
+RECORD_FIELDS = (
+    RecordField("n", "training samples", "count"),
+    RecordField("d", "dimension", "count"),
+    RecordField("tokens", "tokens per sample L", "count"),
+    RecordField("mu_norm", "signal norm ||mu||", "units of x"),
+    RecordField("snr", "SNR = ||mu|| / (sigma_xi sqrt d)", "1"),
+    RecordField("n_snr2", "n SNR^2", "1"),
+    RecordField("optimizer", "gd or sign-gd", "label"),
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("steps", "GD steps taken until the training loss <= eps (or the step limit)", "steps"),
+    RecordField("train_loss", "training logistic loss at the end", "nats"),
+    RecordField("test_loss", "logistic loss on fresh test samples", "nats"),
+    RecordField("test_error", "0-1 error on fresh test samples", "fraction"),
+    RecordField("attention_signal", "mean attention weight on the signal token (uniform attention: 1/L)", "fraction"),
+    RecordField("value_signal", "<v, mu>/||mu||: the value's signal alignment", "units of a unit direction"),
+    RecordField("value_noise", "mean |<v, xi>|/||xi|| over the noise tokens", "units of a unit direction"),
+    RecordField("score_signal", "mean |<W_Q x, W_K mu>| over test queries", "logit"),
+    RecordField("score_noise", "mean |<W_Q x, W_K xi>| over test queries and noise tokens", "logit"),
+)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -101,9 +95,10 @@ def compare_regime(frame: pd.DataFrame, law: Law, *, n: int, mu: float) -> Check
     r"""At the point :math:`(n, \|\mu\|)`, the regime predicted by ``law``: relation ``to`` (benign,
     :math:`L_D \to` ``law.number()``): test loss ≤ that + 0.1, attention on the signal token above uniform
     :math:`1/L` (demonstrated), value noise/signal alignment ≤ 0.1; relation ``geq`` (harmful,
-    :math:`L_D \ge` ``law.number()``, demonstrated; ``leq`` reads the bound the other way): noise/signal alignment ≥ 1/2 and attention on the
-    signal token not above uniform (≤ 1/L + 0.01). Both: every seed reached :math:`L_S \le \varepsilon`."""
-    rows = _at(frame, n, mu)
+    :math:`L_D \ge` ``law.number()``, demonstrated; ``leq`` reads the bound the other way): noise/signal alignment
+    ≥ 1/2 and attention on the signal token not above uniform (≤ 1/L + 0.01). Both: every seed reached
+    :math:`L_S \le \varepsilon`."""
+    rows = at_point(frame, n, mu)
     level, tokens = law.number(), int(rows["tokens"].iloc[0])
     loss, attn = rows["test_loss"].to_numpy(float), rows["attention_signal"].to_numpy(float)
     share = rows["value_noise"].to_numpy(float) / np.abs(rows["value_signal"].to_numpy(float)).clip(1e-12)
@@ -113,21 +108,25 @@ def compare_regime(frame: pd.DataFrame, law: Law, *, n: int, mu: float) -> Check
     if law.relation == "to":
         parts = [fitted, check_at_least(loss, level - 0.1, name=f"test loss ≥ {level:g} − 0.1"),
                  check_at_most(loss, level + 0.1, mode="demonstrated", name=f"test loss ≤ {level:g} + 0.1"),
-                 check_at_least(attn, 1 / tokens, mode="demonstrated", name=f"attention on the signal token > 1/L = {1 / tokens:.3g}"),
+                 check_at_least(attn, 1 / tokens, mode="demonstrated",
+                                name=f"attention on the signal token > 1/L = {1 / tokens:.3g}"),
                  check_at_most(share, 0.1, mode="demonstrated", name="value: noise alignment ≤ 0.1 × signal alignment")]
     else:
         bound = (check_at_least(loss, level, mode="demonstrated", name=f"test loss ≥ {level:g} (Θ(1))")
-                 if law.relation == "geq" else check_at_most(loss, level, mode="demonstrated", name=f"test loss ≤ {level:g}"))
+                 if law.relation == "geq"
+                 else check_at_most(loss, level, mode="demonstrated", name=f"test loss ≤ {level:g}"))
         parts = [fitted, bound,
-                 check_at_least(share, 0.5, mode="demonstrated", name="value: noise alignment ≥ 1/2 × signal alignment"),
-                 check_at_most(attn, 1 / tokens + 0.01, mode="demonstrated", name="attention on the signal token ≤ 1/L + 0.01")]
+                 check_at_least(share, 0.5, mode="demonstrated",
+                                name="value: noise alignment ≥ 1/2 × signal alignment"),
+                 check_at_most(attn, 1 / tokens + 0.01, mode="demonstrated",
+                               name="attention on the signal token ≤ 1/L + 0.01")]
     return all_of(f"{law.name} at n = {n}, ‖μ‖ = {mu:g} (n·SNR² = {n * mu**2:g})", law.latex(), parts)
 
 
 def compare_boundary(frame: pd.DataFrame, law: Law) -> CheckResult:
-    r"""Slope of :math:`\log\|\mu\|^*` against :math:`\log n` (per seed, CI over seeds; at :math:`\sigma_\xi\sqrt d = 1`,
-    :math:`\mathrm{SNR} = \|\mu\|`) against ``law.exponent("n")``, tolerance 0.1 (finite-size curvature of
-    the level set)."""
+    r"""Slope of :math:`\log\|\mu\|^*` against :math:`\log n` (per seed, CI over seeds; at
+    :math:`\sigma_\xi\sqrt d = 1`, :math:`\mathrm{SNR} = \|\mu\|`) against ``law.exponent("n")``, tolerance 0.1
+    (finite-size curvature of the level set)."""
     ns, star = crossings(frame)
     ok = np.isfinite(star).all(axis=1)
     exponent = float(law.exponent("n"))
@@ -144,62 +143,6 @@ def boundary_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
     :math:`n` grows has rungs that approach :math:`-1/2`."""
     ns, star = crossings(frame)
     return local_slope_ladder(ns, star, name="n", predicted=float(boundary_law().exponent("n")))
-
-
-# ----------------------------------------------------------------------------------------------
-# figures
-
-
-def draw_boundary(fig, frame, law, wrong_law, check, control) -> None:
-    """Test loss against n·SNR² per n, and the measured SNR*(n) against both laws."""
-    ax, bx = fig.subplots(1, 2)
-    palette = ("#1f4e9c", "#2b8a3e", "#862e9c", "#c2255c", "#e67700")
-    for colour, n in zip(palette, sorted(frame["n"].unique())):
-        rows = frame[frame["n"] == n].groupby("mu_norm")["test_loss"]
-        mean, sd = rows.mean(), rows.std()
-        x = n * mean.index.to_numpy(float) ** 2
-        ax.plot(x, mean.to_numpy(), "o-", color=colour, ms=4, label=f"n = {n}")
-        ax.fill_between(x, mean - sd, mean + sd, color=colour, alpha=0.15, lw=0)
-    ax.axhline(LEVEL, color="#7a7a7a", ls=":", label="level ½ log 2")
-    ax.axhline(math.log(2), color="#7a7a7a", ls="--", lw=1, label="log 2")
-    ax.set_xscale("log")
-    ax.set_xlabel("n · SNR²")
-    ax.set_ylabel("test loss at L_S ≤ ε (mean ± sd over seeds)")
-    ax.legend(fontsize=7)
-    ns, star = crossings(frame)
-    ok = np.isfinite(star).all(axis=1)
-    mean = np.exp(np.log(star[ok]).mean(0))
-    bx.errorbar(ns, mean, yerr=star[ok].std(0), fmt="o", color="#1f4e9c",
-                capsize=3, label="measured SNR*(n)")
-    grid = np.geomspace(ns.min(), ns.max(), 50)
-    for lw_, ls, lw_law, colour in ((2, "--", law, "#d9480f"), (1.5, ":", wrong_law, "#7a7a7a")):
-        e = float(lw_law.exponent("n"))
-        bx.plot(grid, mean[0] * (grid / ns[0]) ** e, ls, color=colour, lw=lw_, label=f"{lw_law.name}: n^({e:g})")
-    bx.set_xscale("log")
-    bx.set_yscale("log")
-    bx.set_xlabel("n")
-    bx.set_ylabel("SNR* (test loss = ½ log 2)")
-    bx.legend(fontsize=7)
-    fig.suptitle(f"single-head attention, L = {int(frame['tokens'].iloc[0])}, d = {int(frame['d'].iloc[0])}, "
-                 f"{frame['seed'].nunique()} seeds", fontsize=9)
-
-
-def draw_regimes(fig, frame, law, wrong_law, check, control) -> None:
-    """Observables across n·SNR² at the largest n: test loss, attention on the signal token, value alignments."""
-    n = int(frame["n"].max())
-    rows = frame[frame["n"] == n].groupby("mu_norm")
-    x = n * np.array(sorted(frame["mu_norm"].unique()), dtype=float) ** 2
-    ax = fig.subplots()
-    ax.plot(x, rows["test_loss"].mean().to_numpy(), "o-", color="#c2255c", label="test loss")
-    ax.plot(x, rows["attention_signal"].mean().to_numpy(), "s-", color="#1f4e9c", label="attention on signal token")
-    share = (rows["value_noise"].mean() / rows["value_signal"].mean().abs()).to_numpy()
-    ax.plot(x, share, "^-", color="#2b8a3e", label="value: noise / signal alignment")
-    ax.axhline(1 / int(frame["tokens"].iloc[0]), color="#7a7a7a", ls=":", label="uniform attention 1/L")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("n · SNR²")
-    ax.set_title(f"benign (right) vs harmful (left) overfitting, n = {n}", fontsize=9)
-    ax.legend(fontsize=7)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -231,13 +174,16 @@ BENIGN_POINT, HARMFUL_POINT = (64, MUS[-1]), (16, MUS[0])
 def _claims() -> list[Claim]:
     sign_points = {k: [{"n": BENIGN_POINT[0], "mu_norm": BENIGN_POINT[1], **BASE, **SIGN_GD}] for k in SIZES}
     return [
-        Claim(name="benign", words="n·SNR² = 64: training loss ≤ ε, test loss ≈ 0, attention on the signal token, value along μ",
+        Claim(name="benign",
+              words="n·SNR² = 64: training loss ≤ ε, test loss ≈ 0, attention on the signal token, value along μ",
               law=functools.partial(regime_law, "benign"), wrong_law=functools.partial(regime_law, "harmful"),
               measurement=SCAN, compare=functools.partial(compare_regime, n=BENIGN_POINT[0], mu=BENIGN_POINT[1])),
-        Claim(name="harmful", words="n·SNR² = 0.04: training loss ≤ ε, test loss Θ(1), value on the noise, attention not on the signal",
+        Claim(name="harmful",
+              words="n·SNR² = 0.04: training loss ≤ ε, test loss Θ(1), value on the noise, attention not on the signal",
               law=functools.partial(regime_law, "harmful"), wrong_law=functools.partial(regime_law, "benign"),
               measurement=SCAN, compare=functools.partial(compare_regime, n=HARMFUL_POINT[0], mu=HARMFUL_POINT[1])),
-        Claim(name="boundary", words="the benign/harmful boundary (test loss = ½ log 2) is SNR* ∝ n^(-1/2), i.e. n·SNR*² = const",
+        Claim(name="boundary",
+              words="the benign/harmful boundary (test loss = ½ log 2) is SNR* ∝ n^(-1/2), i.e. n·SNR*² = const",
               law=boundary_law, wrong_law=functools.partial(boundary_law, sp.Rational(-1, 4)),
               measurement=SCAN, compare=compare_boundary, ladder=boundary_ladder),
         Claim(name="sign-gd-memorises-noise",
@@ -254,71 +200,29 @@ def _claims() -> list[Claim]:
 # flt simulate attention
 
 
-def simulate_document(*, n: list[int], mu_norm: list[float], d: int = 100_000, tokens: int = 3, eta: float = 20.0,
-                      eps: float = 0.05, max_steps: int = 3000, optimizer: str = "gd", seeds: int = 4,
-                      device: str = "auto") -> dict[str, Any]:
-    """What ``flt simulate attention --json`` prints: one record per (n, ‖μ‖, seed)."""
-    for name, values in (("--n", n), ("--mu-norm", mu_norm)):
-        if not values:
-            raise InvalidParameterError(f"{name}: give at least one value")
-    P.check_flags({"n": n, "mu_norm": mu_norm}, "simulate_document")  # the declared ranges, before anything runs
-    records = []
-    for size in n:
-        try:
-            cfg = model.AttentionConfig(n=size, d=d, tokens=tokens, eta=eta, eps=eps, max_steps=max_steps, optimizer=optimizer)
-        except FLTError as exc:
-            raise InvalidParameterError(f"--{P.option_named(str(exc), 'n')}: {exc}") from exc
-        rows = model.attention_rows(seeds, mu_norm, cfg, device=device)
-        for seed, per_mu in enumerate(rows):
-            for row in per_mu:
-                records.append({"n": size, "d": d, "tokens": tokens, "optimizer": optimizer, "seed": seed,
-                                "n_snr2": size * row["snr"] ** 2, **row})
-    return {"system": NAME, "records": records}
-
-
-#: The fields of a record of ``flt simulate attention --json`` (listed by its ``--help``).
-RECORD_FIELDS = (
-    RecordField("n", "training samples", "count"),
-    RecordField("d", "dimension", "count"),
-    RecordField("tokens", "tokens per sample L", "count"),
-    RecordField("mu_norm", "signal norm ||mu||", "units of x"),
-    RecordField("snr", "SNR = ||mu|| / (sigma_xi sqrt d)", "1"),
-    RecordField("n_snr2", "n SNR^2", "1"),
-    RecordField("optimizer", "gd or sign-gd", "label"),
-    RecordField("seed", "the run's seed", "index"),
-    RecordField("steps", "GD steps taken until the training loss <= eps (or the step limit)", "steps"),
-    RecordField("train_loss", "training logistic loss at the end", "nats"),
-    RecordField("test_loss", "logistic loss on fresh test samples", "nats"),
-    RecordField("test_error", "0-1 error on fresh test samples", "fraction"),
-    RecordField("attention_signal", "mean attention weight on the signal token (uniform attention: 1/L)", "fraction"),
-    RecordField("value_signal", "<v, mu>/||mu||: the value's signal alignment", "units of a unit direction"),
-    RecordField("value_noise", "mean |<v, xi>|/||xi|| over the noise tokens", "units of a unit direction"),
-    RecordField("score_signal", "mean |<W_Q x, W_K mu>| over test queries", "logit"),
-    RecordField("score_noise", "mean |<W_Q x, W_K xi>| over test queries and noise tokens", "logit"),
-)
-
-
 SYSTEM = System(
     name=NAME,
     title="Single-head softmax attention on signal-noise tokens: benign vs harmful overfitting",
     summary=("Tokens x1 = y mu, x2..xL Gaussian noise; f(X) = (1/L) sum_l softmax(x_l W_Q W_K^T X^T) X W_V w_o trained "
              "by GD (or sign-GD) on the logistic loss until L_S <= eps. Benign (test loss ~ 0, attention on the signal "
-             "token, value along mu) when n SNR^2 is large, harmful (test loss Theta(1), value on the noise) when small; "
-             "the boundary SNR* ~ n^(-1/2); sign-GD memorises the noise where GD is benign."),
+             "token, value along mu) when n SNR^2 is large, harmful (test loss Theta(1), value on the noise) when "
+             "small; the boundary SNR* ~ n^(-1/2); sign-GD memorises the noise where GD is benign."),
     sources=(JIANG, LI, KOU),
     laws=attention_laws,
     claims=_claims(),
     experiments=("attention/train",),
     figures=(Figure(name="boundary", claim="boundary", caption="test loss against n·SNR² per n; SNR*(n) with both laws",
                     draw=draw_boundary, width=10.0, height=4.2),
-             Figure(name="regimes", claim="benign", caption="test loss, attention on the signal token and value alignment across n·SNR²",
+             Figure(name="regimes", claim="benign",
+                    caption="test loss, attention on the signal token and value alignment across n·SNR²",
                     draw=draw_regimes)),
     simulate=SimulateCommand(
+        help=("Train single-head softmax attention (average pooling, token 1 = y mu, tokens 2..L noise of norm ~1) by "
+              "GD or sign-GD until the training loss <= eps, for every n and ||mu|| (Jiang et al. 2024, arXiv "
+              "2409.19345). Records per seed: train/test loss, test error, attention on the signal token, value "
+              "alignments."),
         fields=RECORD_FIELDS,
         experiment="attention/train",
-        help=("Train single-head softmax attention (average pooling, token 1 = y mu, tokens 2..L noise of norm ~1) by GD "
-              "or sign-GD until the training loss <= eps, for every n and ||mu|| (Jiang et al. 2024, arXiv 2409.19345). "
-              "Records per seed: train/test loss, test error, attention on the signal token, value alignments."),
         options=(
             Option.of(P["n"], grid=True, help="Training samples, comma-separated."),
             Option.of(P["mu_norm"], grid=True, help="Signal norms ||mu|| (SNR = ||mu|| since sigma_xi sqrt(d) = 1)."),

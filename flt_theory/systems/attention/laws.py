@@ -45,22 +45,25 @@ from ...symbolic.law import Law, Source
 __all__ = ["HYPOTHESES", "JIANG", "KOU", "LI", "attention_laws", "boundary_law", "regime_law"]
 
 JIANG = Source(authors="Jiang, Huang, Zhang, Suzuki, Nie", year=2024,
-               title="Unveil benign overfitting for transformer in vision: training dynamics, convergence, and generalization",
+               title="Unveil benign overfitting for transformer in vision: training dynamics, convergence, and "
+                     "generalization",
                arxiv="2409.19345")
 LI = Source(authors="Li, Huang, Han, Zhou, Suzuki, Zhu, Chen", year=2025,
             title="On the optimization and generalization of two-layer transformers with sign gradient descent",
             arxiv="2410.04870")
-KOU = Source(authors="Kou, Chen, Chen, Gu", year=2023, title="Benign overfitting in two-layer ReLU convolutional neural networks",
-             arxiv="2303.04145")
+KOU = Source(authors="Kou, Chen, Chen, Gu", year=2023,
+             title="Benign overfitting in two-layer ReLU convolutional neural networks", arxiv="2303.04145")
 
 N = sp.Symbol("n", positive=True)
 SNR = sp.Symbol("SNR", positive=True)
 
 _d = sp.Symbol("d", positive=True)
-_READING = "constants 1, polylog factors dropped; Omega(1) regimes of n SNR^2 read with constant 1; d = Omega~(n^2) read d >= n^2"
+_READING = ("constants 1, polylog factors dropped; Omega(1) regimes of n SNR^2 read with constant 1; "
+            "d = Omega~(n^2) read d >= n^2")
 HYPOTHESES = {
     "dim": Hypothesis(text="high dimension d = Omega~(n^2), read d >= n^2", condition=_d >= N**2,
-                      where="Jiang et al. 2024, conditions of Theorems 4.1-4.2 (form of Kou et al. 2023 Condition 4.1)"),
+                      where="Jiang et al. 2024, conditions of Theorems 4.1-4.2 "
+                            "(form of Kou et al. 2023 Condition 4.1)"),
     "benign": Hypothesis(text="benign regime n SNR^2 = Omega(1), read n SNR^2 >= 1", condition=N * SNR**2 >= 1,
                          where="Jiang et al. 2024, Theorem 4.1"),
     "harmful": Hypothesis(text="harmful regime n^-1 SNR^-2 = Omega(1), read n SNR^2 <= 1", condition=N * SNR**2 <= 1,
@@ -89,14 +92,16 @@ def regime_law(regime: str) -> Law:
                    words="n·SNR² large: ~0 training loss, attention on the signal token, value along μ, test loss → 0")
     if regime == "harmful":
         return Law(name="harmful overfitting", lhs=r"L_D(\Theta^{(T)})", relation="geq", value=HARMFUL_LEVEL,
-                   conditions=(r"n^{-1}\mathrm{SNR}^{-2} = \Omega(1)", r"L_S(\Theta^{(T)}) \le \varepsilon"), source=JIANG,
+                   conditions=(r"n^{-1}\mathrm{SNR}^{-2} = \Omega(1)", r"L_S(\Theta^{(T)}) \le \varepsilon"),
+                   source=JIANG,
                    hypotheses=(HYPOTHESES["dim"], HYPOTHESES["harmful"]), hypotheses_reading=_READING,
                    words="n·SNR² small: attention and value on the noise, test loss Θ(1) (≥ 1/4)")
     if regime == "sign-gd":
         return Law(name="sign-GD memorises noise", lhs=r"L_D(\Theta^{(T)})", relation="geq", value=HARMFUL_LEVEL,
                    conditions=(r"\text{sign-GD}", r"L_S(\Theta^{(T)}) \le \varepsilon"), source=LI,
                    hypotheses=(HYPOTHESES["sign-dim"],), hypotheses_reading=_READING,
-                   words="sign-GD fits fast but its value memorises the noise: test loss Θ(1) (≥ 1/4) where GD is benign")
+                   words="sign-GD fits fast but its value memorises the noise: test loss Θ(1) (≥ 1/4) "
+                         "where GD is benign")
     raise ValueError(f"unknown regime {regime!r}")
 
 
@@ -107,8 +112,8 @@ def boundary_law(exponent: sp.Rational = sp.Rational(-1, 2)) -> Law:
     return Law(name="benign boundary" if exponent == sp.Rational(-1, 2) else "linear-classifier boundary",
                lhs=r"\mathrm{SNR}^{*}", relation="asymp", value=N**exponent,
                conditions=(r"L_D(\Theta^{(T)}) = c", r"d \gg n"), status="derived", source=source,
-               hypotheses_reading="derived here (module docstring) for d >> n, where the test-noise term is negligible; "
-                                  "no condition of the source is used",
+               hypotheses_reading="derived here (module docstring) for d >> n, where the test-noise term is "
+                                  "negligible; no condition of the source is used",
                words=f"the test-loss level set SNR*(n) ∝ n^({exponent})")
 
 

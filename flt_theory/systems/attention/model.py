@@ -145,7 +145,8 @@ def _forward(x: torch.Tensor, wq: torch.Tensor, wk: torch.Tensor, v: torch.Tenso
 
 
 def attention_rows(seeds: int | Sequence[int], mu_norms: Sequence[float], cfg: AttentionConfig, *,
-                   device: str | torch.device = "auto", dtype: str | torch.dtype = "float64") -> list[list[dict[str, float]]]:
+                   device: str | torch.device = "auto", dtype: str | torch.dtype = "float64"
+                   ) -> list[list[dict[str, float]]]:
     r"""Train one network per (seed, ‖μ‖) and measure the observables of the module docstring.
 
     Parameters
@@ -177,7 +178,8 @@ def attention_rows(seeds: int | Sequence[int], mu_norms: Sequence[float], cfg: A
     seeds = as_seeds(seeds)
     mus = [PARAMS["mu_norm"].check(m, "attention_rows") for m in mu_norms]
     if not mus:
-        raise InvalidParameterError("The 'mu_norms' parameter of attention_rows must list at least one value. Got [] instead.")
+        raise InvalidParameterError("The 'mu_norms' parameter of attention_rows must list at least one value. "
+                                    "Got [] instead.")
     dev, dt = resolve_device(device), resolve_dtype(dtype)
     to = dict(device=dev, dtype=dt)
     n, L, d, S, M = cfg.n, cfg.tokens, cfg.d, len(seeds), len(mus)
@@ -193,8 +195,8 @@ def attention_rows(seeds: int | Sequence[int], mu_norms: Sequence[float], cfg: A
 
     xi = embed(r[:, :, 2 * width:]).reshape(S, n, L - 1, rows + 1).to(**to)
     y = torch.stack([_labels(s, "labels", n) for s in seeds]).to(**to)
-    xi_test = torch.stack([torch.randn(cfg.n_test, L - 1, rows + 1, generator=_generator(s, "test"), dtype=torch.float64)
-                           for s in seeds])
+    xi_test = torch.stack([torch.randn(cfg.n_test, L - 1, rows + 1, generator=_generator(s, "test"),
+                                       dtype=torch.float64) for s in seeds])
     xi_test[..., 0] = 0.0
     xi_test = xi_test.to(**to)
     y_test = torch.stack([_labels(s, "test-labels", cfg.n_test) for s in seeds]).to(**to)
@@ -222,7 +224,7 @@ def attention_rows(seeds: int | Sequence[int], mu_norms: Sequence[float], cfg: A
         grads = torch.autograd.grad(losses.sum(), params)
         keep = active.to(dt)[:, None, None]
         step = [g.sign() if cfg.optimizer == "sign-gd" else g for g in grads]
-        wq, wk, wv = (p.detach() - cfg.eta * keep * g for p, g in zip(params, step))
+        wq, wk, wv = (p.detach() - cfg.eta * keep * g for p, g in zip(params, step, strict=True))
     wq, wk, wv = (p.detach() for p in (wq, wk, wv))
     if not bool(torch.isfinite(losses).all() & torch.isfinite(wv).all()):
         raise NonFiniteError("the attention GD diverged (NaN or infinite values); lower 'eta'")

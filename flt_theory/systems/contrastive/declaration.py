@@ -2,23 +2,24 @@ r"""The contrastive system: one declaration of its experiment, claims, figures a
 
 Single- and multi-modal contrastive learning (InfoNCE, ReLU embeddings, patch-wise similarity) on two-patch
 signal-noise data (Huang, Han, Chen, Cao, Xu, Suzuki 2024, arXiv 2411.02837). Laws: :mod:`.laws`; data,
-network, training and probe: :mod:`.model`; figures: :mod:`.figures`.
+network, training and probe: :mod:`.model`; reading the stored frame: :mod:`.readouts`; figures: :mod:`.figures`;
+``flt simulate``: :mod:`.simulate`.
 
-Every claim is ONE stored measurement (the experiment ``contrastive/train`` at one point, over seeds) and ONE
-comparison :func:`~flt_theory.systems.levels.compare_level` called with the claim's law and with its wrong law; it reads the prediction
-from the law: ``law.relation`` (``approx``: the whole 95% interval of the mean within ``± tolerance`` of
+Every claim is ONE stored measurement (the experiment ``contrastive/train`` at one point, over seeds) and ONE comparison
+:func:`~flt_theory.systems.levels.compare_level` called with the claim's law and with its wrong law; it reads the
+prediction from the law: ``law.relation`` (``approx``: the whole 95% interval of the mean within ``± tolerance`` of
 ``law.number()``; ``geq`` / ``leq``: the whole interval on the claimed side of ``law.number()``).
 
-================================================  ==========================================  =====================================
-claim                                             law                                         negative control
-================================================  ==========================================  =====================================
-``single-modal-memorises-noise``                  single: Γ_T ≈ 0 (± 0.05)                    the multi-modal outcome Γ_T ≥ 0.1
-``multi-modal-learns-signal``                     multi, C_μ = 8: Γ_T ≥ 0.1                   the single-modal outcome Γ_T ≈ 0
-``probe-single-modal``                            single: probe error ≈ 1/2 (± 0.1)           the multi-modal outcome ≈ 0
-``probe-multi-modal``                             multi: probe error ≈ 0 (± 0.05)             the single-modal outcome ≈ 1/2
-``multi-modal-memorises-noise-at-convergence``    [finding] multi: Ξ_end ≥ 1                  the slide's literal ⟨w, ξ_i⟩ ≈ 0
-``multi-modal-needs-large-c-mu``                  [finding] C_μ = 2 > 1: Γ_T ≈ 0               the literal "C_μ > 1 ⇒ Γ_T ≥ C'"
-================================================  ==========================================  =====================================
+==============================================  =================================  =================================
+claim                                           law                                negative control
+==============================================  =================================  =================================
+``single-modal-memorises-noise``                single: Γ_T ≈ 0 (± 0.05)           the multi-modal outcome Γ_T ≥ 0.1
+``multi-modal-learns-signal``                   multi, C_μ = 8: Γ_T ≥ 0.1          the single-modal outcome Γ_T ≈ 0
+``probe-single-modal``                          single: probe error ≈ 1/2 (± 0.1)  the multi-modal outcome ≈ 0
+``probe-multi-modal``                           multi: probe error ≈ 0 (± 0.05)    the single-modal outcome ≈ 1/2
+``multi-modal-memorises-noise-at-convergence``  [finding] multi: Ξ_end ≥ 1         the slide's literal ⟨w, ξ_i⟩ ≈ 0
+``multi-modal-needs-large-c-mu``                [finding] C_μ = 2 > 1: Γ_T ≈ 0     the literal "C_μ > 1 ⇒ Γ_T ≥ C'"
+==============================================  =================================  =================================
 
 Regime. Every point has :math:`n\,\mathrm{SNR}^2 = 1` (:math:`n = 32`, :math:`d = 500`, so
 :math:`\|\mu\| = 3.95`, SNR = 0.18) and equal noise levels in the two modalities; :math:`T` is the first step at
@@ -42,7 +43,6 @@ from typing import Any
 import pandas as pd
 
 from ...compare.result import CheckResult, all_of
-from ...errors import FLTError, InvalidParameterError
 from ...runner import experiment
 from ...runner.cost import Cost
 from ...symbolic.law import Law
@@ -51,6 +51,8 @@ from ..frames import ladder_by
 from ..levels import compare_level
 from . import laws, model
 from .figures import draw_levels
+from .readouts import rows_by_n
+from .simulate import simulate_document
 
 __all__ = ["SIZES", "SYSTEM", "compare_rungs", "hypothesis_values", "ladder", "simulate_document"]
 
@@ -69,9 +71,32 @@ LADDER_MIN_D = 500
 SIGNAL_TOLERANCE, ERROR_ZERO_TOLERANCE, ERROR_HALF_TOLERANCE, NOISE_TOLERANCE = 0.05, 0.05, 0.1, 0.1
 
 
-@experiment("contrastive/train", cost=Cost(memory="16*seeds*n*d + 16*seeds*width*d + 16*seeds*n_test*d + 16*seeds*n_probe*d + 8*seeds*n*n",
-                 work="1e6*steps + steps*seeds*n*width*d + steps*seeds*n*n*width + seeds*n_test*width*d + seeds*n_probe*width*d"),
-            batched=True, params=model.PARAMS)
+#: The fields of a record of ``flt simulate contrastive --json`` (listed by its ``--help``).
+RECORD_FIELDS = (
+    RecordField("mode", "single-modal (augmentation) or multi-modal", "label"),
+    RecordField("n", "training pairs", "count"),
+    RecordField("d", "patch dimension", "count"),
+    RecordField("width", "embedding width m", "count"),
+    RecordField("n_snr2", "n SNR^2", "1"),
+    RecordField("snr", "SNR = ||mu|| / (sigma_xi sqrt d)", "1"),
+    RecordField("mu_norm", "signal norm ||mu||", "units of x"),
+    RecordField("c_mu", "C_mu = ||mu~|| / ||mu|| of the second modality", "1"),
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("step_T", "first step T at which the noise overlap reaches 1 (NaN: never)", "steps"),
+    RecordField("signal_T", "signal overlap max_r |<w_r, mu>| at step T (NaN: T never reached)", "units of w x"),
+    RecordField("noise_T", "noise overlap mean_i max_r <w_r, xi_i> at step T (NaN: T never reached)", "units of w x"),
+    RecordField("error_T", "linear-probe test error at step T (NaN: T never reached)", "fraction"),
+    RecordField("signal_end", "signal overlap after all steps", "units of w x"),
+    RecordField("noise_end", "noise overlap after all steps", "units of w x"),
+    RecordField("loss_end", "InfoNCE loss after all steps", "nats"),
+    RecordField("error_end", "linear-probe test error after all steps", "fraction"),
+)
+
+
+@experiment("contrastive/train", batched=True, params=model.PARAMS,
+            cost=Cost(memory="16*seeds*n*d + 16*seeds*width*d + 16*seeds*n_test*d + 16*seeds*n_probe*d + 8*seeds*n*n",
+                      work="1e6*steps + steps*seeds*n*width*d + steps*seeds*n*n*width + seeds*n_test*width*d"
+                           " + seeds*n_probe*width*d"))
 def train(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Overlaps and probe error at the stop :math:`T` and at the end of InfoNCE training (:mod:`.model`)."""
     return model.contrastive_rows(**{k: params[k] for k in model.PARAMS}, seeds=seeds)
@@ -79,9 +104,8 @@ def train(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
 
 def compare_rungs(frame: pd.DataFrame, law: Law, *, column: str, tolerance: float) -> CheckResult:
     """:func:`~flt_theory.systems.levels.compare_level` at every measured :math:`n` (every rung of a ladder)."""
-    parts = [all_of(f"n = {n}", law.text(), [compare_level(frame[frame["n"] == n], law, column=column,
-                                                            tolerance=tolerance)])
-             for n in sorted(int(v) for v in frame["n"].unique())]
+    parts = [all_of(f"n = {n}", law.text(), [compare_level(rows, law, column=column, tolerance=tolerance)])
+             for n, rows in rows_by_n(frame)]
     return all_of(f"{column} at every n", law.text(), parts)
 
 
@@ -124,28 +148,32 @@ def _measurement(mode: str, c_mu: float, *, rungs: bool = False) -> Measurement:
 def _claims() -> list[Claim]:
     signal = functools.partial(compare_level, column="signal_T", tolerance=SIGNAL_TOLERANCE)
     single, multi = functools.partial(laws.signal_at_stop, "single"), functools.partial(laws.signal_at_stop, "multi")
+    probe = laws.probe_error
     return [
         Claim(name="single-modal-memorises-noise",
               words="single-modal, n·SNR² = 1: when the noise overlap reaches C = 1 the signal overlap is ≈ 0",
-              law=single, wrong_law=lambda: multi().replace(words="single-modal learns the signal like multi-modal (Γ_T ≥ 0.1)"),
+              law=single,
+              wrong_law=lambda: multi().replace(words="single-modal learns the signal like multi-modal (Γ_T ≥ 0.1)"),
               measurement=_measurement("single", 8.0), compare=signal),
         Claim(name="multi-modal-learns-signal",
               words="multi-modal, C_μ = 8, n·SNR² = 1: the signal overlap is ≥ 0.1 when the noise reaches C = 1",
-              law=multi, wrong_law=lambda: single().replace(words="multi-modal memorises the noise like single-modal (Γ_T ≈ 0)"),
+              law=multi,
+              wrong_law=lambda: single().replace(words="multi-modal memorises the noise like single-modal (Γ_T ≈ 0)"),
               measurement=_measurement("multi", 8.0), compare=signal),
         Claim(name="probe-single-modal", words="single-modal: the downstream linear probe is at chance (error ≈ 1/2)",
-              law=functools.partial(laws.probe_error, "single"),
-              wrong_law=lambda: laws.probe_error("multi").replace(words="single-modal probe error ≈ 0 (the multi-modal outcome)"),
+              law=functools.partial(probe, "single"),
+              wrong_law=lambda: probe("multi").replace(words="single-modal probe error ≈ 0 (the multi-modal outcome)"),
               measurement=_measurement("single", 8.0),
               compare=functools.partial(compare_level, column="error_T", tolerance=ERROR_HALF_TOLERANCE)),
         Claim(name="probe-multi-modal", words="multi-modal, C_μ = 8: the downstream linear probe's error is ≈ 0",
-              law=functools.partial(laws.probe_error, "multi"),
-              wrong_law=lambda: laws.probe_error("single").replace(words="multi-modal probe error ≈ 1/2 (the single-modal outcome)"),
+              law=functools.partial(probe, "multi"),
+              wrong_law=lambda: probe("single").replace(
+                  words="multi-modal probe error ≈ 1/2 (the single-modal outcome)"),
               measurement=_measurement("multi", 8.0),
               compare=functools.partial(compare_level, column="error_T", tolerance=ERROR_ZERO_TOLERANCE)),
         Claim(name="multi-modal-memorises-noise-at-convergence",
-              words="[finding] multi-modal, C_μ = 8: at the end of training ⟨w_r, ξ_i⟩ ≥ 1 — the noise is memorised too "
-                    "(at every n of a ladder, d = max(500, n²) inside d ≥ n²)",
+              words="[finding] multi-modal, C_μ = 8: at the end of training ⟨w_r, ξ_i⟩ ≥ 1 — the noise is memorised "
+                    "too (at every n of a ladder, d = max(500, n²) inside d ≥ n²)",
               law=laws.noise_at_end, wrong_law=functools.partial(laws.noise_at_end, literal=True),
               measurement=_measurement("multi", 8.0, rungs=True),
               compare=functools.partial(compare_rungs, column="noise_end", tolerance=NOISE_TOLERANCE),
@@ -154,7 +182,8 @@ def _claims() -> list[Claim]:
               words="[finding] multi-modal with C_μ = 2 > 1 at n·SNR² = 1 still memorises the noise first (Γ_T ≈ 0) "
                     "(at every n of a ladder, d = max(500, n²) inside d ≥ n²)",
               law=lambda: laws.signal_at_stop("multi", status="finding", c_mu=2.0),
-              wrong_law=lambda: multi().replace(words="C_μ = 2 > 1 suffices: Γ_T ≥ C' = 0.1 (the statement read literally)"),
+              wrong_law=lambda: multi().replace(
+                  words="C_μ = 2 > 1 suffices: Γ_T ≥ C' = 0.1 (the statement read literally)"),
               measurement=_measurement("multi", 2.0, rungs=True),
               compare=functools.partial(compare_rungs, column="signal_T", tolerance=SIGNAL_TOLERANCE),
               ladder=functools.partial(ladder, column="signal_T", literal=0.1)),
@@ -176,57 +205,6 @@ def _figures() -> list[Figure]:
                                   "(orange) and of the wrong law (grey)",
                           draw=functools.partial(draw_levels, column=column, tolerance=tol, label=label, log=log)))
     return out
-
-
-def simulate_document(*, mode: str = "both", n: int = 32, d: int = 500, width: int = 16, n_snr2: float = 1.0,
-                      c_mu: float = 8.0, steps: int = 300, seeds: int = 4, device: str = "auto") -> dict[str, Any]:
-    """What ``flt simulate contrastive --json`` prints: one record per setting and seed.
-
-    >>> doc = simulate_document(mode="single", n=8, d=60, width=4, steps=20, seeds=2, device="cpu")
-    >>> doc["system"], [(r["mode"], r["seed"]) for r in doc["records"]]
-    ('contrastive', [('single', 0), ('single', 1)])
-    >>> simulate_document(n=1)
-    Traceback (most recent call last):
-    ...
-    flt_theory.errors.InvalidParameterError: --n: The 'n' parameter of simulate_document must be an int >= 2. Got 1 instead.
-    """
-    if mode not in (*model.MODES, "both"):
-        raise InvalidParameterError(f"--mode: expected single, multi or both; got {mode!r}")
-    if seeds < 1:
-        raise InvalidParameterError(f"--seeds: expected an integer >= 1; got {seeds}")
-    model.PARAMS.check_flags(dict(n=n, d=d, width=width, n_snr2=n_snr2, c_mu=c_mu, steps=steps), "simulate_document")
-    records = []
-    for setting in (("single", "multi") if mode == "both" else (mode,)):
-        try:
-            rows = model.contrastive_rows(mode=setting, n=n, d=d, width=width, n_snr2=n_snr2, c_mu=c_mu, steps=steps,
-                                          seeds=list(range(seeds)), device=device)
-        except FLTError as exc:
-            raise InvalidParameterError(f"--{'device' if 'device' in str(exc) else 'steps'}: {exc}") from exc
-        records += [{"mode": setting, "n": n, "d": d, "width": width, "n_snr2": n_snr2, "c_mu": c_mu, "seed": s, **row}
-                    for s, row in enumerate(rows)]
-    return {"system": NAME, "records": records}
-
-
-#: The fields of a record of ``flt simulate contrastive --json`` (listed by its ``--help``).
-RECORD_FIELDS = (
-    RecordField("mode", "single-modal (augmentation) or multi-modal", "label"),
-    RecordField("n", "training pairs", "count"),
-    RecordField("d", "patch dimension", "count"),
-    RecordField("width", "embedding width m", "count"),
-    RecordField("n_snr2", "n SNR^2", "1"),
-    RecordField("snr", "SNR = ||mu|| / (sigma_xi sqrt d)", "1"),
-    RecordField("mu_norm", "signal norm ||mu||", "units of x"),
-    RecordField("c_mu", "C_mu = ||mu~|| / ||mu|| of the second modality", "1"),
-    RecordField("seed", "the run's seed", "index"),
-    RecordField("step_T", "first step T at which the noise overlap reaches 1 (NaN: never)", "steps"),
-    RecordField("signal_T", "signal overlap max_r |<w_r, mu>| at step T (NaN: T never reached)", "units of w x"),
-    RecordField("noise_T", "noise overlap mean_i max_r <w_r, xi_i> at step T (NaN: T never reached)", "units of w x"),
-    RecordField("error_T", "linear-probe test error at step T (NaN: T never reached)", "fraction"),
-    RecordField("signal_end", "signal overlap after all steps", "units of w x"),
-    RecordField("noise_end", "noise overlap after all steps", "units of w x"),
-    RecordField("loss_end", "InfoNCE loss after all steps", "nats"),
-    RecordField("error_end", "linear-probe test error after all steps", "fraction"),
-)
 
 
 SYSTEM = System(

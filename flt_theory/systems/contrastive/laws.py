@@ -22,7 +22,8 @@ Derivation of the race (status ``derived``; the early phase, all similarities :m
 the InfoNCE gradient gives, for a neuron active on the class with :math:`y a_r > 0`,
 
 .. math::
-    \text{single:}\quad \dot a_r = \frac{\|\mu\|^2}{2\tau} a_r,\qquad \dot b_{r,i} = \frac{2\sigma_\xi^2 d}{n\tau} b_{r,i};
+    \text{single:}\quad \dot a_r = \frac{\|\mu\|^2}{2\tau} a_r,\qquad
+    \dot b_{r,i} = \frac{2\sigma_\xi^2 d}{n\tau} b_{r,i};
     \qquad
     \text{multi:}\quad \begin{pmatrix}\dot a_r\\ \dot{\tilde a}_r\end{pmatrix} = \frac1{4\tau}
     \begin{pmatrix}0 & \|\mu\|^2\\ \|\tilde\mu\|^2 & 0\end{pmatrix}\begin{pmatrix}a_r\\ \tilde a_r\end{pmatrix},\quad
@@ -34,7 +35,8 @@ the sample's own). The growth rates are :math:`\|\mu\|^2/(2\tau)` against :math:
 (single) and :math:`C_\mu\|\mu\|^2/(4\tau)` against :math:`\sigma_\xi^2 d/(n\tau)` (multi): their ratios are
 
 .. math::
-    \rho_{\text{single}} = \frac{n\,\mathrm{SNR}^2}{4}, \qquad \rho_{\text{multi}} = \frac{C_\mu\, n\,\mathrm{SNR}^2}{4},
+    \rho_{\text{single}} = \frac{n\,\mathrm{SNR}^2}{4}, \qquad
+    \rho_{\text{multi}} = \frac{C_\mu\, n\,\mathrm{SNR}^2}{4},
 
 and the signal wins the race to :math:`\Theta(1)` only when its rate ratio exceeds one (up to the logarithm
 of the initial overlaps). So :math:`C_\mu > 1` alone does not make the multi-modal network learn the signal:
@@ -75,7 +77,8 @@ _ERROR = r"\mathrm{err}_T(\text{linear probe})"
 _REGIME = r"n\,\mathrm{SNR}^2 = \Theta(1)"
 _d = sp.Symbol("d", positive=True)
 _HIGH_DIM = Hypothesis(text="high dimension d = Omega~(n^2), read d >= n^2", condition=_d >= _n**2,
-                       where="Huang et al. 2024, conditions of the main theorems (form of Kou et al. 2023 Condition 4.1)")
+                       where="Huang et al. 2024, conditions of the main theorems "
+                             "(form of Kou et al. 2023 Condition 4.1)")
 _STRONGER = Hypothesis(text="the second modality has the stronger signal: ||mu~|| = C_mu ||mu|| with C_mu > 1",
                        condition=_c_mu > 1, where="Huang et al. 2024, multi-modal theorem (data of Section 3)")
 _READING = "constants 1, polylog factors dropped; d = Omega~(n^2) read as d >= n^2"
@@ -94,8 +97,9 @@ def signal_at_stop(setting: str, *, status: str = "theorem", c_mu: float | None 
     r"""The signal overlap :math:`\Gamma_T` when the noise overlap reaches :math:`C = 1`: :math:`\approx 0`
     (``"single"``, or a finding at small :math:`C_\mu`) or :math:`\ge C' = 1/10` (``"multi"``).
 
-    >>> signal_at_stop("single").latex()
-    '\\Gamma_T = \\max_r |\\langle w_r^{(T)}, \\mu\\rangle| \\approx 0 \\quad (\\text{single-modal},\\ n\\,\\mathrm{SNR}^2 = \\Theta(1),\\ \\Xi_T = C = 1)'
+    >>> signal_at_stop("single").latex() == (r"\Gamma_T = \max_r |\langle w_r^{(T)}, \mu\rangle| \approx 0 \quad "
+    ...     r"(\text{single-modal},\ n\,\mathrm{SNR}^2 = \Theta(1),\ \Xi_T = C = 1)")
+    True
     >>> signal_at_stop("multi").number(), signal_at_stop("multi").relation
     (0.1, 'geq')
     """
@@ -158,7 +162,8 @@ def race_ratio(setting: str) -> Law:
                symbol_latex={"SNR": r"\mathrm{SNR}", "C_mu": r"C_{\mu}"},
                hypotheses_reading="derived here for the early phase (all similarities << tau); no condition of the "
                                   "source is used",
-               words=f"{setting}-modal: signal/noise growth-rate ratio ρ = {'C_μ ' if setting == 'multi' else ''}n SNR²/4")
+               words=f"{setting}-modal: signal/noise growth-rate ratio "
+                     f"ρ = {'C_μ ' if setting == 'multi' else ''}n SNR²/4")
 
 
 def contrastive_laws() -> list[Law]:

@@ -86,7 +86,8 @@ PARAMS = Params(
     Param("tau", "float", minimum=0, exclusive_minimum=True, default=1.0, help="InfoNCE temperature."),
     Param("eta_scale", "float", minimum=0, exclusive_minimum=True, default=0.125,
           help="Step size in units of n tau / (sigma_xi^2 d)."),
-    Param("level", "float", minimum=0, exclusive_minimum=True, default=1.0, help="Noise overlap that defines the stop T."),
+    Param("level", "float", minimum=0, exclusive_minimum=True, default=1.0,
+          help="Noise overlap that defines the stop T."),
     Param("n_probe", "int", minimum=2, default=400, unit="count", help="Samples that fit the linear probe."),
     Param("n_test", "int", minimum=1, default=2000, unit="count", help="Samples that test the linear probe."),
 )
@@ -125,7 +126,8 @@ def draw(seeds: int | Sequence[int], *, n: int, d: int, width: int, n_snr2: floa
     where = "contrastive draw"
     checked = PARAMS.check(dict(n=n, d=d, width=width, n_snr2=n_snr2, c_mu=c_mu, sigma_eps=sigma_eps, init=init),
                            caller=where)
-    n, d, m, n_snr2, c_mu, sigma_eps, init = (checked[k] for k in ("n", "d", "width", "n_snr2", "c_mu", "sigma_eps", "init"))
+    n, d, m, n_snr2, c_mu, sigma_eps, init = (checked[k]
+                                              for k in ("n", "d", "width", "n_snr2", "c_mu", "sigma_eps", "init"))
     sigma_xi = check_real(sigma_xi, "sigma_xi", minimum=0.0, strict_minimum=True, caller=where)
     dev, dt = resolve_device(device), resolve_dtype(dtype)
     opts = dict(device=dev, dtype=dt)
@@ -199,7 +201,7 @@ def train(mode: str, data: ContrastiveData, *, tau: float = 1.0, eta_scale: floa
             break
         grads = torch.autograd.grad(losses.sum() / n, params)
         with torch.no_grad():
-            for p, g in zip(params, grads):
+            for p, g in zip(params, grads, strict=True):
                 p -= eta * g
     out.update(signal_end=signal, noise_end=noise, loss_end=losses.detach().mean(-1), w_end=w.detach())
     return out

@@ -39,13 +39,16 @@ from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField, SimulateCommand, System
 from .laws import DIRECTIONS, SOURCE, dictionary_gamma, dictionary_laws
 from .model import L2, PARAMS as P, DictionaryResult, train_dictionary
+from .readouts import values
 
 __all__ = ["SIZES", "SYSTEM", "hypothesis_values", "wrong_direction_fraction"]
 
 NAME = "dictionary"
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(seeds=6, advantage_seeds=16, D=64, k=4, p0=0.25, width=128, n=4096, n_test=4096, feature_lr=40.0, iterations=150),
-    "paper": dict(seeds=12, advantage_seeds=24, D=128, k=4, p0=0.25, width=256, n=8192, n_test=8192, feature_lr=56.0, iterations=300),
+    "small": dict(seeds=6, advantage_seeds=16, D=64, k=4, p0=0.25, width=128, n=4096, n_test=4096, feature_lr=40.0,
+                  iterations=150),
+    "paper": dict(seeds=12, advantage_seeds=24, D=128, k=4, p0=0.25, width=256, n=8192, n_test=8192, feature_lr=56.0,
+                  iterations=300),
 }
 SCALES = tuple(SIZES)
 
@@ -62,32 +65,32 @@ def wrong_direction_fraction(res: DictionaryResult, threshold: float = 0.9) -> n
     return to_numpy((cos > threshold).to(cos.dtype).mean(-1))
 
 
-@experiment("dictionary/run", cost=Cost(memory="8*seeds*n*D + 8*seeds*n_test*D + 8*seeds*n*width + 8*seeds*n_test*width + 8*seeds*width*D",
-                 work="1e6*iterations + seeds*n*width*D + iterations*seeds*n*width + seeds*n_test*width*D"),
+@experiment("dictionary/run",
+            cost=Cost(memory="8*seeds*n*D + 8*seeds*n_test*D + 8*seeds*n*width + 8*seeds*n_test*width "
+                             "+ 8*seeds*width*D",
+                      work="1e6*iterations + seeds*n*width*D + iterations*seeds*n*width + seeds*n_test*width*D"),
             batched=True, params=P, version=1)  # 1: a second-layer solve per seed
 def run(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     """Train the network and the fixed-feature model; γ̂, cluster fractions, test errors per seed."""
     res = train_dictionary(seeds, D=params["D"], k=params["k"], p0=params["p0"], width=params["width"], n=params["n"],
-                           n_test=params["n_test"], structured=bool(params["structured"]), feature_lr=params["feature_lr"],
+                           n_test=params["n_test"], structured=bool(params["structured"]),
+                           feature_lr=params["feature_lr"],
                            l2=params["l2"], solver_iterations=params["iterations"], device="auto")
     frac = to_numpy(res.cluster_fraction())  # (T+1, S)
     wrong = wrong_direction_fraction(res)
     return [{"gamma_hat": float(g), "cluster_initial": float(frac[0, s]), "cluster_relevant": float(frac[-1, s]),
              "cluster_irrelevant": float(wrong[s]), "test_error": float(e), "fixed_error": float(f)}
-            for s, (g, e, f) in enumerate(zip(to_numpy(res.gamma_hat), to_numpy(res.test_error), to_numpy(res.fixed_test_error)))]
-
-
-def _values(frame: pd.DataFrame, column: str, structured: int = 1) -> np.ndarray:
-    rows = frame[frame["structured"] == structured].sort_values("seed")
-    return rows[column].to_numpy(dtype=float)
+            for s, (g, e, f) in enumerate(zip(to_numpy(res.gamma_hat), to_numpy(res.test_error),
+                                              to_numpy(res.fixed_test_error), strict=True))]
 
 
 def compare_gamma(frame: pd.DataFrame, law: Law) -> CheckResult:
     """Training-set γ̂ (mean over A) against γ = ``law.number()`` (consistent both ways)."""
     gamma = law.number()
-    measured = _values(frame, "gamma_hat")
+    measured = values(frame, "gamma_hat")
     return all_of(f"γ = {gamma:g} (training-set covariance, mean over A)", gamma, [
-        check_at_least(measured, gamma, name=f"γ̂ ≥ {gamma:g}"), check_at_most(measured, gamma, name=f"γ̂ ≤ {gamma:g}")])
+        check_at_least(measured, gamma, name=f"γ̂ ≥ {gamma:g}"),
+        check_at_most(measured, gamma, name=f"γ̂ ≤ {gamma:g}")])
 
 
 #: Stored cluster fraction for each direction an emergence law may name.
@@ -95,10 +98,11 @@ _CLUSTER = {DIRECTIONS["relevant"]: "cluster_relevant", DIRECTIONS["irrelevant"]
 
 
 def compare_emergence(frame: pd.DataFrame, law: Law) -> CheckResult:
-    """Cluster fraction (|cos| > 0.9) at the law's direction: ≤ 0.05 at t = 0 and ≥ 0.8 after training (demonstrated)."""
-    start = check_at_most(_values(frame, "cluster_initial"), 0.05, mode="demonstrated", bounds=(0, 1),
+    """Cluster fraction (|cos| > 0.9) at the law's direction: ≤ 0.05 at t = 0 and ≥ 0.8 after training
+    (demonstrated)."""
+    start = check_at_most(values(frame, "cluster_initial"), 0.05, mode="demonstrated", bounds=(0, 1),
                           name="cluster fraction at t = 0 ≤ 0.05")
-    end = check_at_least(_values(frame, _CLUSTER[law.value]), 0.8, mode="demonstrated", bounds=(0, 1),
+    end = check_at_least(values(frame, _CLUSTER[law.value]), 0.8, mode="demonstrated", bounds=(0, 1),
                          name=f"fraction with |cos| > 0.9 at {law.rhs_latex()} ≥ 0.8")
     return all_of("feature emergence", "0 → most neurons", [start, end])
 
@@ -108,7 +112,7 @@ def compare_advantage(frame: pd.DataFrame, law: Law) -> CheckResult:
     fixed features; ``geq``: on most seeds fixed features are at least as accurate. Shi et al.'s advantage holds with
     high probability over the draw: on 5 of 320 calibration seeds the network's error is above 0.1 (up to 0.28;
     on seed 137 no neuron clustered), and one such seed moved a 6-seed mean across the bound."""
-    net, fixed = _values(frame, "test_error"), _values(frame, "fixed_error")
+    net, fixed = values(frame, "test_error"), values(frame, "fixed_error")
     if law.relation == "leq":
         holds, statement = (net <= 0.1) & (fixed - net >= 0.2), "network error ≤ 0.1 and ≥ 0.2 below fixed features"
     else:
@@ -120,16 +124,17 @@ def compare_advantage(frame: pd.DataFrame, law: Law) -> CheckResult:
 def compare_no_structure(frame: pd.DataFrame, law: Law) -> CheckResult:
     """φ uniform. ``geq`` (error ≥ ``law.number()`` − o(1)): network error ≥ 0.45, no better than fixed features
     − 0.05, no emergence; ``leq`` (the advantage kept): error ≤ the structured error + 0.1."""
-    net, fixed = _values(frame, "test_error", 0), _values(frame, "fixed_error", 0)
+    net, fixed = values(frame, "test_error", 0), values(frame, "fixed_error", 0)
     if law.relation == "leq":
-        structured = float(_values(frame, "test_error", 1).mean())
+        structured = float(values(frame, "test_error", 1).mean())
         return check_at_most(net, structured + 0.1, mode="demonstrated", bounds=(0, 1),
                              name="φ uniform: network error ≤ its structured error + 0.1 (advantage kept)")
     level = law.number() - 0.05
     return all_of("φ uniform: the network is at chance, like fixed features", f"err ≥ {law.number():g} − o(1)", [
         check_at_least(net, level, mode="demonstrated", bounds=(0, 1), name=f"network test error ≥ {level:g}"),
-        check_at_least(fixed - net, -0.05, mode="demonstrated", bounds=(-1, 1), name="network no better than fixed features − 0.05"),
-        check_at_most(_values(frame, "cluster_relevant", 0), 0.05, mode="demonstrated", bounds=(0, 1),
+        check_at_least(fixed - net, -0.05, mode="demonstrated", bounds=(-1, 1),
+                       name="network no better than fixed features − 0.05"),
+        check_at_most(values(frame, "cluster_relevant", 0), 0.05, mode="demonstrated", bounds=(0, 1),
                       name="no emergence (cluster fraction ≤ 0.05)"),
     ])
 
@@ -146,8 +151,8 @@ SQ_NOTE = ("no point inside the SQ lower bound: a GD run makes 2m·D first-layer
 
 
 def hypothesis_values(point: dict[str, Any]) -> dict[str, float]:
-    """Symbols of the hypotheses at a ``dictionary/run`` point: k, D, m (half the width), p_0, gamma_A (gamma of a relevant pattern, its value with
-    input structure), delta, n and the query count of one feature step (2m·D)."""
+    """Symbols of the hypotheses at a ``dictionary/run`` point: k, D, m (half the width), p_0, gamma_A (gamma of a
+    relevant pattern, its value with input structure), delta, n and the query count of one feature step (2m·D)."""
     k, D, width = point["k"], point["D"], point["width"]
     return {"k": k, "D": D, "m": width // 2, "p_0": point["p0"], "gamma_A": float(dictionary_gamma(k)), "delta": DELTA,
             "n": point["n"], "queries": width * D}
@@ -166,29 +171,48 @@ def _measurement(*structured: int, seeds: str = "seeds") -> Measurement:
 
 def _claims() -> list[Claim]:
     return [
-        Claim(name="gamma", words="the label rule has γ = 1/(2k) > 0 with input structure", law=lambda: _laws()["gamma"],
+        Claim(name="gamma", words="the label rule has γ = 1/(2k) > 0 with input structure",
+              law=lambda: _laws()["gamma"],
               wrong_law=lambda: _laws()["gamma"].replace(value=dictionary_gamma(SIZES["small"]["k"], structured=False),
                                                         words="γ = 0 (its value without structure)"),
               measurement=_measurement(1), compare=compare_gamma),
-        Claim(name="emergence", words="neurons cluster at ±Σ_{i∈A} M_i: the fraction with cosine > 0.9 grows from 0 to most neurons",
+        Claim(name="emergence",
+              words="neurons cluster at ±Σ_{i∈A} M_i: the fraction with cosine > 0.9 grows from 0 to most neurons",
               law=lambda: _laws()["feature emergence"],
               wrong_law=lambda: _laws()["feature emergence"].replace(
-                  value=DIRECTIONS["irrelevant"], words="the neurons cluster at ±Σ_{i∈B} M_i for k irrelevant patterns B"),
+                  value=DIRECTIONS["irrelevant"],
+                  words="the neurons cluster at ±Σ_{i∈B} M_i for k irrelevant patterns B"),
               measurement=_measurement(1), compare=compare_emergence, extrapolation_note=THEOREM1_NOTE),
         Claim(name="advantage",
-              words="at equal width the network's error is ≤ 0.1 and ≥ 0.2 below random fixed features (same second-layer norm penalty)",
+              words=("at equal width the network's error is ≤ 0.1 and ≥ 0.2 below random fixed features "
+                     "(same second-layer norm penalty)"),
               law=lambda: _laws()["advantage over fixed features"],
               wrong_law=lambda: _laws()["advantage over fixed features"].replace(
                   relation="geq", words="fixed features are at least as accurate"),
               measurement=_measurement(1, seeds="advantage_seeds"), compare=compare_advantage,
               extrapolation_note=THEOREM1_NOTE),
         Claim(name="no-structure",
-              words="with φ uniform (γ = 0) the network is at chance, no better than fixed features, and no feature emerges",
+              words="with φ uniform (γ = 0) the network is at chance, no better than fixed features, and no feature "
+                    "emerges",
               law=lambda: _laws()["no input structure"],
               wrong_law=lambda: _laws()["no input structure"].replace(
                   relation="leq", words="the network keeps its structured-data accuracy"),
               measurement=_measurement(0, 1), compare=compare_no_structure, extrapolation_note=SQ_NOTE),
     ]
+
+
+#: The fields of a record of ``flt simulate dictionary`` (one record per feature step and seed; the last step of a seed
+#: adds the errors and gamma_hat), shown by its ``--help``.
+RECORD_FIELDS = (
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("step", "feature step t (0: initialisation)", "index"),
+    RecordField("cluster_fraction", "fraction of neurons whose |cos| with ±Σ_{i∈A} M_i exceeds 0.9", "fraction"),
+    RecordField("mean_cosine", "mean over neurons of that |cos|", "1"),
+    RecordField("test_error", "last step: test classification error of the network", "fraction"),
+    RecordField("fixed_features_error",
+                "last step: test classification error of fixed features of the same width", "fraction"),
+    RecordField("gamma_hat", "last step: the measured gamma = Cov(y, phi_i), i in A (the law: 1/(2k))", "1"),
+)
 
 
 def simulate_document(*, D: int = 64, k: int = 4, p0: float = 0.25, width: int = 128, n: int = 4096, n_test: int = 4096,
@@ -212,19 +236,6 @@ def simulate_document(*, D: int = 64, k: int = 4, p0: float = 0.25, width: int =
             "config": {"D": D, "k": k, "p0": p0, "width": width, "n": n, "n_test": n_test, "feature_lr": feature_lr,
                        "iterations": iterations, "structured": structured, "seeds": seeds}}
 
-
-#: The fields of a record of ``flt simulate dictionary`` (one record per feature step and seed; the last step of a seed
-#: adds the errors and gamma_hat), shown by its ``--help``.
-RECORD_FIELDS = (
-    RecordField("seed", "the run's seed", "index"),
-    RecordField("step", "feature step t (0: initialisation)", "index"),
-    RecordField("cluster_fraction", "fraction of neurons whose |cos| with ±Σ_{i∈A} M_i exceeds 0.9", "fraction"),
-    RecordField("mean_cosine", "mean over neurons of that |cos|", "1"),
-    RecordField("test_error", "last step: test classification error of the network", "fraction"),
-    RecordField("fixed_features_error", "last step: test classification error of fixed features of the same width",
-                "fraction"),
-    RecordField("gamma_hat", "last step: the measured gamma = Cov(y, phi_i), i in A (the law: 1/(2k))", "1"),
-)
 
 SYSTEM = System(
     name=NAME,

@@ -11,24 +11,27 @@ Bernoulli(:math:`p_0`); the number :math:`c = \sum_{i\in A}\phi_i` of active rel
 :math:`\{1, \dots, k\}` and the active ones are a uniformly random :math:`c`-subset of :math:`A`. **Without input
 structure** (``structured=False``): :math:`\phi` uniform on :math:`\{0,1\}^D`. Label (both cases)
 :math:`y = +1` iff :math:`c` is even (:math:`P` = even counts), :math:`k` even. Classes are balanced
-(:math:`k/2` even counts in :math:`1..k`; :math:`P(c \text{ even}) = \tfrac12` for :math:`c \sim \mathrm{Bin}(k, \tfrac12)`), and
-:math:`\gamma = \mathbb E[y\phi_i] - \mathbb E[y]\mathbb E[\phi_i] = 1/(2k)` for :math:`i \in A` with structure, 0 without
-(:func:`flt_theory.systems.dictionary.dictionary_gamma`). Streams ``"<name>/irrelevant"``, ``"/count"``, ``"/which"``,
-``"/uniform"`` (uniforms are :math:`\Phi` of seeded normals).
+(:math:`k/2` even counts in :math:`1..k`; :math:`P(c \text{ even}) = \tfrac12` for
+:math:`c \sim \mathrm{Bin}(k, \tfrac12)`), and
+:math:`\gamma = \mathbb E[y\phi_i] - \mathbb E[y]\mathbb E[\phi_i] = 1/(2k)` for :math:`i \in A` with structure, 0
+without (:func:`flt_theory.systems.dictionary.dictionary_gamma`). Streams ``"<name>/irrelevant"``, ``"/count"``,
+``"/which"``, ``"/uniform"`` (uniforms are :math:`\Phi` of seeded normals).
 
-Network. :math:`g(x) = \sum_{i\le 2m} a_i\,\sigma(\langle w_i, x\rangle + b_i)`, :math:`\sigma(z) = \min(1, \max(0, z))`,
-symmetric Gaussian initialisation: :math:`w_i \sim \mathcal N(0, \sigma_w^2 I_d)`, :math:`b_i \sim \mathcal N(\tfrac12, \sigma_b^2)`,
+Network. :math:`g(x) = \sum_{i\le 2m} a_i\,\sigma(\langle w_i, x\rangle + b_i)`,
+:math:`\sigma(z) = \min(1, \max(0, z))`, symmetric Gaussian initialisation:
+:math:`w_i \sim \mathcal N(0, \sigma_w^2 I_d)`, :math:`b_i \sim \mathcal N(\tfrac12, \sigma_b^2)`,
 :math:`a_i \sim \mathcal N(0, 1/(2m))` for :math:`i \le m`, and :math:`w_{i+m} = w_i`, :math:`b_{i+m} = b_i`,
-:math:`a_{i+m} = -a_i` (so :math:`g \equiv 0` at initialisation). Loss: hinge :math:`\max(0, 1 - yg)` plus
-L2. Training, the two stages of Shi–Wei–Liang:
+:math:`a_{i+m} = -a_i` (so :math:`g \equiv 0` at initialisation). Loss: hinge :math:`\max(0, 1 - yg)` plus L2. Training,
+the two stages of Shi–Wei–Liang:
 
 1. **Feature learning**: ``feature_steps`` full-batch GD steps on :math:`W` (hinge loss, :math:`a`, :math:`b` fixed);
    the first uses step :math:`\eta_1` = ``feature_lr`` with weight decay :math:`\lambda_1 = 1/\eta_1`, which cancels
    the initialisation exactly:
-   :math:`w_i^{(1)} = -\eta_1 \nabla_{w_i} L = \eta_1 a_i\,\mathbb E_n[y\,\sigma'(\langle w_i^{(0)}, x\rangle + b_i)\,x]`.
-   With :math:`b_i \in (0,1)` and small :math:`w_i^{(0)}`, :math:`\sigma' = 1` and
-   :math:`\mathbb E[yx] = M\,\mathbb E[y\phi] = \gamma\sum_{i\in A}M_i`: every neuron moves to :math:`\pm\sum_{i\in A} M_i`
-   (sign of :math:`a_i`), up to the sample noise. Further steps (if any) use ``feature_lr_later``.
+   :math:`w_i^{(1)} = -\eta_1 \nabla_{w_i} L = \eta_1 a_i\,\mathbb E_n[y\,\sigma'(\langle w_i^{(0)}, x\rangle +
+   b_i)\,x]`. With :math:`b_i \in (0,1)` and small :math:`w_i^{(0)}`, :math:`\sigma' = 1` and
+   :math:`\mathbb E[yx] = M\,\mathbb E[y\phi] = \gamma\sum_{i\in A}M_i`: every neuron moves to
+   :math:`\pm\sum_{i\in A} M_i` (sign of :math:`a_i`), up to the sample noise. Further steps (if any) use
+   ``feature_lr_later``.
 2. **Classifier**: the second layer :math:`(a, \text{bias})` trained to optimum with :math:`W`, :math:`b` fixed:
    :math:`\min_\theta \frac1n\sum_\mu \ell(y_\mu\langle\theta, h_\mu\rangle) + \frac\lambda2\|\theta\|^2` with the hinge
    Huberised over a width :math:`\delta = 0.1` below the kink (a convex problem; L-BFGS, batched over
@@ -37,8 +40,9 @@ L2. Training, the two stages of Shi–Wei–Liang:
 
 Fixed features. Same width :math:`2m`: :math:`\Psi_i(x) = \sigma(\langle \tilde w_i, x\rangle + \tilde b_i) \in [0,1]`,
 :math:`\tilde w_i` uniformly random directions (stream ``"fixed"``, data independent) with the norms of the
-trained :math:`w_i` (the scale a learned neuron has, without its direction), :math:`\tilde b_i \sim \mathcal N(\tfrac12, \sigma_b^2)`;
-second layer trained exactly as the network's (same :math:`\lambda`, i.e. the same norm bound).
+trained :math:`w_i` (the scale a learned neuron has, without its direction),
+:math:`\tilde b_i \sim \mathcal N(\tfrac12, \sigma_b^2)`; second layer trained exactly as the network's (same
+:math:`\lambda`, i.e. the same norm bound).
 
 Observable of emergence: :math:`\cos_i = |\langle w_i, v\rangle| / \|w_i\|` with :math:`v = \sum_{i\in A} M_i/\sqrt k`;
 the cluster fraction :math:`\#\{i : \cos_i > 0.9\}/2m` at every feature step.
@@ -95,7 +99,8 @@ PARAMS = Params(
     Param("width", "int", minimum=2, default=128, unit="count", help="Neurons (2m, even)."),
     Param("n", "int", minimum=2, default=4096, unit="count", help="Training samples."),
     Param("n_test", "int", minimum=2, default=4096, unit="count", help="Test samples."),
-    Param("feature_lr", "float", minimum=0, exclusive_minimum=True, default=40.0, help="Step size of the feature step."),
+    Param("feature_lr", "float", minimum=0, exclusive_minimum=True, default=40.0,
+          help="Step size of the feature step."),
     Param("iterations", "int", minimum=1, maximum=100_000, default=150, unit="count",
           help="Solver iterations of the second layer."),
     Param("l2", "float", minimum=0, exclusive_minimum=True, default=L2, help="Ridge penalty of the second layer."),
@@ -181,7 +186,8 @@ class DictionaryResult:
 
 
 def relevant_sets(seeds: int | Sequence[int], D: int, k: int, *, device: str | torch.device = "auto") -> torch.Tensor:
-    r"""Mask of the relevant set :math:`A` ``(seeds, D)``: the :math:`k` largest of :math:`D` iid normals (stream ``"relevant"``).
+    r"""Mask of the relevant set :math:`A` ``(seeds, D)``: the :math:`k` largest of :math:`D` iid normals (stream
+    ``"relevant"``).
 
     >>> relevant_sets(2, 10, 4, device="cpu").sum(-1).tolist()
     [4, 4]
@@ -210,7 +216,8 @@ def dictionary_data(
     kw = dict(device=M.device, dtype=M.dtype)
     if structured:
         phi = (torch.special.ndtr(seeded_normal(seeds, (n, D), stream + "/irrelevant", **kw)) < p0).to(M.dtype)
-        count = (torch.special.ndtr(seeded_normal(seeds, (n,), stream + "/count", **kw)) * k).floor().clamp(max=k - 1) + 1
+        count = (torch.special.ndtr(seeded_normal(seeds, (n,), stream + "/count",
+                                                  **kw)) * k).floor().clamp(max=k - 1) + 1
         order = seeded_normal(seeds, (n, k), stream + "/which", **kw).argsort(-1).argsort(-1)  # a random rank per slot
         active = (order < count[..., None]).to(M.dtype)
         positions = relevant.nonzero()[:, 1].reshape(S, k)  # the k relevant indices, per seed
@@ -228,9 +235,9 @@ def _smooth_hinge(margin: torch.Tensor, delta: float = 0.1) -> torch.Tensor:
 
 
 def second_layer_optimum(features: torch.Tensor, y: torch.Tensor, l2: float, iterations: int = 200) -> torch.Tensor:
-    r""":math:`\arg\min_{\theta, c} \frac1n\sum_\mu \ell(y_\mu(\langle\theta, h_\mu\rangle + c)) + \frac{\lambda}{2}\|\theta\|^2`
-    (Huberised hinge, module docstring) by L-BFGS, one seed at a time: ``features`` ``(S, n, N)``,
-    ``y`` ``(S, n)`` → ``(S, N + 1)`` (last entry: the bias :math:`c`).
+    r""":math:`\arg\min_{\theta, c} \frac1n\sum_\mu \ell(y_\mu(\langle\theta, h_\mu\rangle + c)) +
+    \frac{\lambda}{2}\|\theta\|^2` (Huberised hinge, module docstring) by L-BFGS, one seed at a time: ``features`` ``(S,
+    n, N)``, ``y`` ``(S, n)`` → ``(S, N + 1)`` (last entry: the bias :math:`c`).
 
     Each seed gets its own solver run. One L-BFGS run on the sum of the seeds' losses would share one line
     search and one curvature history between them, so a seed's solution would depend on which seeds share its
@@ -274,25 +281,10 @@ def _hinge_grad_w(x, y, weights, biases, a, n):
 
 
 def train_dictionary(
-    seeds: int | Sequence[int],
-    *,
-    D: int = 64,
-    d: int | None = None,
-    k: int = 4,
-    p0: float = 0.25,
-    width: int = 128,
-    n: int = 4096,
-    n_test: int = 4096,
-    structured: bool = True,
-    sigma_w: float = 1e-3,
-    sigma_b: float = 0.25,
-    feature_lr: float = 40.0,
-    feature_steps: int = 1,
-    feature_lr_later: float = 0.0,
-    l2: float = 1e-4,
-    solver_iterations: int = 200,
-    device: str | torch.device = "auto",
-    dtype: str | torch.dtype = "float32",
+    seeds: int | Sequence[int], *, D: int = 64, d: int | None = None, k: int = 4, p0: float = 0.25, width: int = 128,
+    n: int = 4096, n_test: int = 4096, structured: bool = True, sigma_w: float = 1e-3, sigma_b: float = 0.25,
+    feature_lr: float = 40.0, feature_steps: int = 1, feature_lr_later: float = 0.0, l2: float = 1e-4,
+    solver_iterations: int = 200, device: str | torch.device = "auto", dtype: str | torch.dtype = "float32",
 ) -> DictionaryResult:
     r"""Train the truncated-ReLU network on dictionary data (module docstring) and the fixed-feature model.
 
@@ -338,7 +330,8 @@ def train_dictionary(
     d = D if d is None else check_int(d, "d", minimum=D, caller=caller)
     k = check_int(k, "k", minimum=2, maximum=D, caller=caller)
     if k % 2:
-        raise InvalidParameterError(f"The 'k' parameter of {caller} must be even (balanced parity labels). Got {k} instead.")
+        raise InvalidParameterError(f"The 'k' parameter of {caller} must be even (balanced parity labels). Got {k} "
+                                    "instead.")
     if width % 2:
         raise InvalidParameterError(
             f"The 'width' parameter of {caller} must be even (neurons come in symmetric pairs). Got {width} instead."
@@ -349,7 +342,8 @@ def train_dictionary(
     feature_lr_later = check_real(feature_lr_later, "feature_lr_later", minimum=0.0, caller=caller)
     solver_iterations = check_int(solver_iterations, "solver_iterations", minimum=1, caller=caller)
     dev, dt = resolve_device(device), resolve_dtype(dtype)
-    config = DictionaryConfig(D, d, k, p0, width, n, n_test, bool(structured), sigma_w, sigma_b, feature_lr, feature_steps,
+    config = DictionaryConfig(D, d, k, p0, width, n, n_test, bool(structured), sigma_w, sigma_b, feature_lr,
+                              feature_steps,
                               feature_lr_later, l2, solver_iterations, str(dev), str(dt).removeprefix("torch."))
 
     M = teacher_directions(seeds, d, D, device=dev, dtype=dt)  # (S, D, d): rows are the patterns M_i

@@ -1,7 +1,8 @@
 r"""The diffusion system: denoising score matching against classification on two-patch signal-noise data.
 
 Han, Huang, Cao, Zou 2025 (arXiv 2412.01021). Laws: :mod:`.laws`; the denoiser and the classification CNN
-(the signal-noise system's, reused): :mod:`.model`.
+(the signal-noise system's, reused): :mod:`.model`; reading the stored frame: :mod:`.readouts`; figures:
+:mod:`.figures`; ``flt simulate``: :mod:`.simulate`.
 
 One experiment, ``diffusion/features``, trains at each :math:`(n, \|\mu\|)` and per seed the ReLU²
 classification CNN and, where its parameter ``denoiser`` is 1, the denoiser (GD on the closed-form DSM loss) on
@@ -34,7 +35,10 @@ from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import ladder_rung
 from . import model
+from .figures import draw_balanced
 from .laws import CAO, HAN, THRESHOLDS_AT_ONE, balanced_law, diffusion_laws, dominant_law
+from .readouts import BALANCED_MAX_MU, balanced_part, point_grid, point_rows, signal_noise_ratio
+from .simulate import simulate_document
 
 __all__ = ["BALANCED_MAX_MU", "SIZES", "SYSTEM", "balanced_ladder", "hypothesis_values"]
 
@@ -42,14 +46,11 @@ NAME = "diffusion"
 #: The declared parameters (:data:`.model.PARAMS`): the experiment's converters and defaults, the options' bounds.
 P = model.PARAMS
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(ns=(16, 64), mus=(0.05, 0.15, 0.5), extra=((16, 0.6), (16, 1.5), (64, 1.0)), seeds=6, d=500, steps=1200, eta=0.15),
-    "paper": dict(ns=(16, 32, 64), mus=(0.05, 0.1, 0.2, 0.5), extra=((16, 0.6), (16, 1.5), (32, 1.0), (64, 1.0)), seeds=12, d=2000,
-                  steps=3000, eta=0.1),
+    "small": dict(ns=(16, 64), mus=(0.05, 0.15, 0.5), extra=((16, 0.6), (16, 1.5), (64, 1.0)), seeds=6, d=500,
+                  steps=1200, eta=0.15),
+    "paper": dict(ns=(16, 32, 64), mus=(0.05, 0.1, 0.2, 0.5), extra=((16, 0.6), (16, 1.5), (32, 1.0), (64, 1.0)),
+                  seeds=12, d=2000, steps=3000, eta=0.1),
 }
-
-
-#: The largest signal norm the balanced law reads (patches of norm O(1), :mod:`.laws`); the denoiser runs only there.
-BALANCED_MAX_MU = 0.5
 
 
 # work: per denoiser step some 30 small torch calls (4e5 operations' worth) and the reduced-coordinate products,
@@ -67,26 +68,27 @@ def features(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]
     cfg = model.DiffusionConfig(n=params["n"], d=params["d"], width=params["width"], time=params["time"],
                                 sigma0=params["sigma0"], eta=params["eta"], steps=params["steps"])
     dsm = model.diffusion_rows(seeds, params["mu_norm"], cfg)
-    return [{**a, **b} for a, b in zip(dsm, cls)]
+    return [{**a, **b} for a, b in zip(dsm, cls, strict=True)]
 
 
-def _grid(frame: pd.DataFrame, column: str, *, where=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(n, snr, values (seeds, points))`` over the points of ``frame`` (optionally those with ``where(n·SNR²)``)."""
-    points = frame[["n", "mu_norm"]].drop_duplicates().sort_values(["n", "mu_norm"]).to_numpy()
-    cols, ns, snrs = [], [], []
-    for n, mu in points:
-        rows = frame[(frame["n"] == n) & np.isclose(frame["mu_norm"].astype(float), mu)].sort_values("seed")
-        if where is not None and not where(float(rows["n_snr2"].iloc[0])):
-            continue
-        cols.append(rows[column].to_numpy(float))
-        ns.append(float(n))
-        snrs.append(float(rows["snr"].iloc[0]))
-    return np.array(ns), np.array(snrs), np.stack(cols, axis=1)
-
-
-def _balanced_part(frame: pd.DataFrame) -> pd.DataFrame:
-    """The points of the balanced-feature law's regime (‖μ‖ ≤ :data:`BALANCED_MAX_MU`, patches of norm O(1))."""
-    return frame[frame["mu_norm"].astype(float) <= BALANCED_MAX_MU]
+#: The fields of a record of ``flt simulate diffusion --json`` (listed by its ``--help``).
+RECORD_FIELDS = (
+    RecordField("n", "training samples", "count"),
+    RecordField("d", "dimension", "count"),
+    RecordField("mu_norm", "signal norm ||mu||", "units of x"),
+    RecordField("snr", "SNR = ||mu|| / (sigma_xi sqrt d), sigma_xi = 1/sqrt d", "1"),
+    RecordField("n_snr2", "n SNR^2", "1"),
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("ratio", "denoiser balance R = signal / noise", "1"),
+    RecordField("signal", "mean over neurons of (|<w_r, mu_+1>| + |<w_r, mu_-1>|)/2", "units of w x"),
+    RecordField("noise", "mean over neurons and samples of |<w_r, xi_i>|", "units of w x"),
+    RecordField("grad_rel", "stationarity ||grad L(W_T)||_F / ||W_T||_F", "1"),
+    RecordField("loss", "closed-form DSM loss at the end, minus its constant d", "squared units of x"),
+    RecordField("gamma_max", "classification CNN: largest signal coefficient max_r gamma_r", "1"),
+    RecordField("rho_max", "classification CNN: largest noise coefficient max_{r,i} rho_{r,i}", "1"),
+    RecordField("signal_fraction", "classification CNN: gamma_max / (gamma_max + rho_max)", "fraction"),
+    RecordField("test_error_cls", "classification CNN: test error", "fraction"),
+)
 
 
 def compare_balanced(frame: pd.DataFrame, law: Law) -> CheckResult:
@@ -94,9 +96,9 @@ def compare_balanced(frame: pd.DataFrame, law: Law) -> CheckResult:
     :math:`R \propto n^{a}\mathrm{SNR}^{b}` fitted jointly, :math:`(a, b)` = ``law.exponent("n")``,
     ``law.exponent("SNR")``, tolerance 0.15 (the :math:`O(\sqrt{n/d})` and :math:`O(\|\mu\|^2)` corrections
     of :mod:`.laws` bend the largest points by up to 20%)."""
-    part = _balanced_part(frame)
+    part = balanced_part(frame)
     a, b = float(law.exponent("n")), float(law.exponent("SNR"))
-    ns, snrs, ratio = _grid(part, "ratio")
+    ns, snrs, ratio = point_grid(part, "ratio")
     stationary = check_at_most(part["grad_rel"].to_numpy(float), 1e-3, mode="demonstrated",
                                name="stationary: ‖∇L‖/‖W‖ ≤ 1e-3")
     fit = check_power_law_2d(ns, snrs, ratio, (a, b), tolerance=0.15, name=f"R ∝ n^{a:g} SNR^{b:g}")
@@ -109,17 +111,11 @@ def balanced_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
     (:func:`~flt_theory.systems.frames.ladder_rung`); ``predicted`` the law's value over :math:`n\,\mathrm{SNR}^2`
     (1/2: the slope 1 and the derived constant). A law that holds along the ladder is a flat line at 1/2."""
     law, rungs = balanced_law(), []
-    for (n, _), rows in _balanced_part(frame).groupby(["n", "mu_norm"]):
+    for (n, _), rows in balanced_part(frame).groupby(["n", "mu_norm"]):
         x, snr = float(rows["n_snr2"].iloc[0]), float(rows["snr"].iloc[0])
         rungs.append(ladder_rung({"n_snr2": x, "n": int(n)}, rows.sort_values("seed")["ratio"].to_numpy(float) / x,
                                  predicted=law.number(n=int(n), SNR=snr) / x))
     return sorted(rungs, key=lambda rung: rung["size"]["n_snr2"])
-
-
-def _signal_noise_ratio(rows: pd.DataFrame) -> np.ndarray:
-    r"""Per row, the CNN's :math:`\gamma/\rho` (both clipped at :math:`10^{-12}`); its log is the log-odds of the
-    signal fraction :math:`\gamma/(\gamma+\rho)`."""
-    return rows["gamma_max"].to_numpy(float).clip(min=1e-12) / rows["rho_max"].to_numpy(float).clip(min=1e-12)
 
 
 def compare_dominant(frame: pd.DataFrame, law: Law) -> CheckResult:
@@ -136,45 +132,19 @@ def compare_dominant(frame: pd.DataFrame, law: Law) -> CheckResult:
     CNN learns the noise."""
     low, high = law.numbers()
     parts = []
-    for n, mu in frame[["n", "mu_norm"]].drop_duplicates().sort_values(["n", "mu_norm"]).to_numpy():
-        rows = frame[(frame["n"] == n) & np.isclose(frame["mu_norm"].astype(float), mu)].sort_values("seed")
-        value, odds = float(rows["n_snr2"].iloc[0]), np.log(_signal_noise_ratio(rows))
+    for _, _, rows in point_rows(frame):
+        value, odds = float(rows["n_snr2"].iloc[0]), np.log(signal_noise_ratio(rows))
         if value <= low * (1 + 1e-9):  # n·SNR² is computed in floating point
             parts.append(check_at_most(odds, math.log(1 / 9), mode="demonstrated",
-                                       name=f"n·SNR² = {value:.3g} ≤ C̲: noise learned, log(γ/ρ) ≤ log(1/9) (fraction ≤ 0.1)"))
+                                       name=f"n·SNR² = {value:.3g} ≤ C̲: noise learned, log(γ/ρ) ≤ log(1/9) "
+                                            "(fraction ≤ 0.1)"))
         elif value >= high * (1 - 1e-9):
             parts.append(check_at_least(odds, math.log(9), mode="demonstrated",
-                                        name=f"n·SNR² = {value:.3g} ≥ C̄: signal learned, log(γ/ρ) ≥ log 9 (fraction ≥ 0.9)"))
+                                        name=f"n·SNR² = {value:.3g} ≥ C̄: signal learned, log(γ/ρ) ≥ log 9 "
+                                             "(fraction ≥ 0.9)"))
     if not parts:
         raise InvalidParameterError(f"no measured point outside ({low:g}, {high:g}): the grid does not test the law")
     return all_of("classification learns the dominant feature", (low, high), parts)
-
-
-def draw_balanced(fig, frame, law, wrong_law, check, control) -> None:
-    """Denoiser ratio R and the CNN's γ/ρ against n·SNR², with the law n·SNR²/2 and the wrong law."""
-    ax = fig.subplots()
-    for column, label, colour, marker in (("ratio", "denoiser |<w,μ>|/|<w,ξ>|", "#1f4e9c", "o"),
-                                          (None, "classification CNN γ/ρ", "#c2255c", "s")):
-        data = frame.assign(value=frame["ratio"] if column else frame["gamma_max"].clip(lower=1e-6) / frame["rho_max"].clip(lower=1e-6))
-        data = data.dropna(subset=["value"])  # the denoiser runs only in the balanced law's regime
-        stats = data.groupby("n_snr2")["value"]
-        x = stats.mean().index.to_numpy(float)
-        geo = np.exp(np.log(data["value"]).groupby(data["n_snr2"]).mean()).to_numpy()
-        low, high = stats.min().to_numpy(), stats.max().to_numpy()
-        ax.errorbar(x, geo, yerr=[geo - low, high - geo], fmt=marker, color=colour, capsize=3, label=f"measured: {label} (min–max over seeds)")
-    grid = np.geomspace(frame["n_snr2"].min(), frame["n_snr2"].max(), 50)
-    for used, ls, colour in ((law, "--", "#d9480f"), (wrong_law, ":", "#7a7a7a")):
-        k = float(used.exponent("n"))
-        ax.plot(grid, grid**k / 2, ls, color=colour, lw=2 if used is law else 1.5, label=f"{used.name}: (n·SNR²)^{k:g}/2")
-    ax.axvspan(grid[0], float(dominant_law().numbers()[0]), color="#c2255c", alpha=0.05)
-    ax.axvspan(10.0, grid[-1], color="#2b8a3e", alpha=0.05)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("n · SNR²")
-    ax.set_ylabel("signal / noise alignment")
-    ax.set_title(f"diffusion (balanced) vs classification (dominant), d = {int(frame['d'].iloc[0])}, "
-                 f"{frame['seed'].nunique()} seeds; shaded: n·SNR² ≤ C̲ = 2 and ≥ C̄ = 10", fontsize=8)
-    ax.legend(fontsize=7)
 
 
 def hypothesis_values(point: dict[str, Any]) -> dict[str, Any]:
@@ -213,52 +183,13 @@ def _claims() -> list[Claim]:
     ]
 
 
-def simulate_document(*, n: list[int], mu_norm: list[float], d: int = 500, width: int = 8, time: float = 0.5,
-                      eta: float = 0.1, steps: int = 2000, seeds: int = 4, device: str = "auto") -> dict[str, Any]:
-    """What ``flt simulate diffusion --json`` prints: one record per (n, ‖μ‖, seed)."""
-    for name, values in (("n", n), ("mu_norm", mu_norm)):
-        if not values:
-            raise InvalidParameterError(f"--{name.replace('_', '-')}: give at least one value")
-    P.check_flags({"n": n, "mu_norm": mu_norm, "d": d, "width": width, "time": time, "eta": eta, "steps": steps},
-                  "simulate_document")  # the declared ranges (.model.PARAMS), before anything runs
-    records = []
-    for size in n:
-        cfg = model.DiffusionConfig(n=size, d=d, width=width, time=time, eta=eta, steps=steps)
-        for mu in mu_norm:
-            rows = model.diffusion_rows(list(range(seeds)), mu, cfg, device=device)
-            cls = model.classification_rows(list(range(seeds)), n=size, d=d, mu_norm=mu, device=device)
-            for seed, (a, b) in enumerate(zip(rows, cls)):
-                records.append({"n": size, "d": d, "mu_norm": mu, "seed": seed, **a, **b})
-    return {"system": NAME, "records": records}
-
-
-#: The fields of a record of ``flt simulate diffusion --json`` (listed by its ``--help``).
-RECORD_FIELDS = (
-    RecordField("n", "training samples", "count"),
-    RecordField("d", "dimension", "count"),
-    RecordField("mu_norm", "signal norm ||mu||", "units of x"),
-    RecordField("snr", "SNR = ||mu|| / (sigma_xi sqrt d), sigma_xi = 1/sqrt d", "1"),
-    RecordField("n_snr2", "n SNR^2", "1"),
-    RecordField("seed", "the run's seed", "index"),
-    RecordField("ratio", "denoiser balance R = signal / noise", "1"),
-    RecordField("signal", "mean over neurons of (|<w_r, mu_+1>| + |<w_r, mu_-1>|)/2", "units of w x"),
-    RecordField("noise", "mean over neurons and samples of |<w_r, xi_i>|", "units of w x"),
-    RecordField("grad_rel", "stationarity ||grad L(W_T)||_F / ||W_T||_F", "1"),
-    RecordField("loss", "closed-form DSM loss at the end, minus its constant d", "squared units of x"),
-    RecordField("gamma_max", "classification CNN: largest signal coefficient max_r gamma_r", "1"),
-    RecordField("rho_max", "classification CNN: largest noise coefficient max_{r,i} rho_{r,i}", "1"),
-    RecordField("signal_fraction", "classification CNN: gamma_max / (gamma_max + rho_max)", "fraction"),
-    RecordField("test_error_cls", "classification CNN: test error", "fraction"),
-)
-
-
 SYSTEM = System(
     name=NAME,
     title="Diffusion (denoising score matching) vs classification on two-patch signal-noise data",
-    summary=("Patches x1 = mu_y (two orthogonal signals), x2 = xi; denoiser f_p(W, x) = (1/sqrt m) sum_r sigma(<w_r, x>) w_r "
-             "with sigma(z) = z^2 trained by GD on the closed-form DSM loss at one diffusion time, against the ReLU^2 "
-             "classification CNN of the signal-noise system. The denoiser balances features, |<w, mu>|/|<w, xi>| ~ "
-             "n SNR^2 / 2; classification learns the signal or the noise, whichever dominates."),
+    summary=("Patches x1 = mu_y (two orthogonal signals), x2 = xi; denoiser f_p(W, x) = (1/sqrt m) sum_r sigma(<w_r, "
+             "x>) w_r with sigma(z) = z^2 trained by GD on the closed-form DSM loss at one diffusion time, against the "
+             "ReLU^2 classification CNN of the signal-noise system. The denoiser balances features, |<w, mu>|/|<w, "
+             "xi>| ~ n SNR^2 / 2; classification learns the signal or the noise, whichever dominates."),
     sources=(HAN, CAO),
     laws=diffusion_laws,
     claims=_claims(),

@@ -13,7 +13,9 @@ noise patch enters with weight :math:`1/(2n)`. A stationary direction :math:`w \
 :math:`\langle w, \mu_{\pm1}\rangle \propto \|\mu\|^2/4` and :math:`\langle w, \xi_i\rangle \propto
 \|\xi_i\|^2/(2n)\,(1 + O(\sqrt{n/d}))`, so
 
-.. math:: R = \frac{|\langle w, \mu_{\pm1}\rangle|}{|\langle w, \xi_i\rangle|} \approx \frac{n\|\mu\|^2}{2\sigma_\xi^2 d} = \frac{n\,\mathrm{SNR}^2}{2}.
+.. math::
+    R = \frac{|\langle w, \mu_{\pm1}\rangle|}{|\langle w, \xi_i\rangle|} \approx \frac{n\|\mu\|^2}{2\sigma_\xi^2 d}
+    = \frac{n\,\mathrm{SNR}^2}{2}.
 
 The second-moment terms :math:`O(\|W\|^4)` shrink both alignments by
 :math:`1/(1 + c\|x^{(p)}\|^2)`: the law holds while the patches have norm :math:`O(1)` (here
@@ -49,8 +51,8 @@ __all__ = ["CAO", "CLASSIFICATION_HYPOTHESES", "HAN", "THRESHOLDS", "THRESHOLDS_
 
 HAN = Source(authors="Han, Huang, Cao, Zou", year=2025, title="On the feature learning in diffusion models",
              arxiv="2412.01021")
-CAO = Source(authors="Cao, Chen, Belkin, Gu", year=2022, title="Benign overfitting in two-layer convolutional neural networks",
-             arxiv="2202.06526")
+CAO = Source(authors="Cao, Chen, Belkin, Gu", year=2022,
+             title="Benign overfitting in two-layer convolutional neural networks", arxiv="2202.06526")
 
 N = sp.Symbol("n", positive=True)
 SNR = sp.Symbol("SNR", positive=True)
@@ -74,8 +76,9 @@ CLASSIFICATION_HYPOTHESES = (
 def balanced_law(power: int = 1) -> Law:
     r""":math:`R \asymp (n\,\mathrm{SNR}^2)^{k}/2` with ``k = power`` (1: the law; 0 or 2: wrong laws).
 
-    >>> balanced_law().latex()
-    '\\frac{|\\langle w_r, \\mu\\rangle|}{|\\langle w_r, \\xi_i\\rangle|} \\asymp \\frac{SNR^{2} n}{2} \\quad (\\text{stationary point of the DSM loss},\\ \\|x^{(p)}\\| = O(1))'
+    >>> balanced_law().latex() == (r"\frac{|\langle w_r, \mu\rangle|}{|\langle w_r, \xi_i\rangle|} \asymp "
+    ...     r"\frac{SNR^{2} n}{2} \quad (\text{stationary point of the DSM loss},\ \|x^{(p)}\| = O(1))")
+    True
     """
     return Law(name="balanced features" if power == 1 else f"ratio ∝ (n·SNR²)^{power}",
                lhs=r"\frac{|\langle w_r, \mu\rangle|}{|\langle w_r, \xi_i\rangle|}", relation="asymp",

@@ -10,21 +10,30 @@ A sample is two patches :math:`x = (x^{(1)}, x^{(2)})` with :math:`x^{(1)} = \mu
 leading drive is the data MEAN (below), and :math:`\frac1n\sum_i y_i\mu = 0` for balanced labels, so with
 :math:`x^{(1)} = y\mu` the signal would enter only at second order.
 
-The network acts patch-wise, :math:`f_p(W, x^{(p)}) = \frac{1}{\sqrt m}\sum_{r=1}^m \sigma(\langle w_r, x^{(p)}\rangle)w_r`,
-with :math:`\sigma(z) = z^2` (the smallest power whose :math:`\mathbb E\,\sigma'` depends on the data, see
-below), trained at one diffusion time :math:`t` (:math:`\alpha = e^{-t}`, :math:`\beta = \sqrt{1 - e^{-2t}}`)
-on the denoising score-matching loss with the expectation over the noise :math:`\varepsilon \sim \mathcal N(0, I_d)`
-taken in closed form:
+The network acts patch-wise,
+:math:`f_p(W, x^{(p)}) = \frac{1}{\sqrt m}\sum_{r=1}^m \sigma(\langle w_r, x^{(p)}\rangle)w_r`, with
+:math:`\sigma(z) = z^2` (the smallest power whose :math:`\mathbb E\,\sigma'` depends on the data, see below), trained at
+one diffusion time :math:`t` (:math:`\alpha = e^{-t}`, :math:`\beta = \sqrt{1 - e^{-2t}}`) on the denoising
+score-matching loss with the expectation over the noise :math:`\varepsilon \sim \mathcal N(0, I_d)` taken in closed
+form:
 
 .. math::
-    L(W) = \frac{1}{2n}\sum_{i,p}\mathbb E_\varepsilon\big\|f_p(W, \alpha x_i^{(p)} + \beta\varepsilon) - \varepsilon\big\|^2 - d.
+    L(W) = \frac{1}{2n}\sum_{i,p}\mathbb E_\varepsilon
+    \big\|f_p(W, \alpha x_i^{(p)} + \beta\varepsilon) - \varepsilon\big\|^2 - d.
 
 Closed form. With :math:`a_r = \alpha\langle w_r, x\rangle`, :math:`G = WW^\top` and :math:`u = a + \beta W\varepsilon`
 (Gaussian, covariance :math:`\beta^2G`): Stein's lemma gives
-:math:`\mathbb E\langle f, \varepsilon\rangle = \frac{\beta}{\sqrt m}\sum_r G_{rr}\mathbb E\sigma'(u_r) = \frac{2\beta}{\sqrt m}\sum_r G_{rr}a_r`,
+
+.. math::
+    \mathbb E\langle f, \varepsilon\rangle = \frac{\beta}{\sqrt m}\sum_r G_{rr}\mathbb E\sigma'(u_r)
+    = \frac{2\beta}{\sqrt m}\sum_r G_{rr}a_r,
+
 and Isserlis' theorem with means
-:math:`\mathbb E[u_r^2u_s^2] = (a_r^2 + \beta^2G_{rr})(a_s^2 + \beta^2G_{ss}) + 2\beta^4G_{rs}^2 + 4\beta^2a_ra_sG_{rs}`, so
-:math:`\mathbb E\|f\|^2 = \frac1m\sum_{r,s}G_{rs}\mathbb E[u_r^2u_s^2]`. The loss is exact (no Monte-Carlo over
+
+.. math::
+    \mathbb E[u_r^2u_s^2] = (a_r^2 + \beta^2G_{rr})(a_s^2 + \beta^2G_{ss}) + 2\beta^4G_{rs}^2 + 4\beta^2a_ra_sG_{rs},
+
+so :math:`\mathbb E\|f\|^2 = \frac1m\sum_{r,s}G_{rs}\mathbb E[u_r^2u_s^2]`. The loss is exact (no Monte-Carlo over
 :math:`\varepsilon`); full-batch GD runs on it for ``steps`` steps from :math:`W^0 \sim \mathcal N(0, \sigma_0^2)`, with
 the gradient in closed form (:func:`dsm_gradient`; equal to autograd's to rounding) and in the reduced
 coordinates of :func:`dsm_descent` (exact: the iterates stay in the span of :math:`W^0` and the patches): 5 to 8
@@ -32,13 +41,18 @@ times fewer CPU seconds than autograd on its graph of :math:`(P, m, m)` tensors 
 :math:`n = 16, 64`, one thread: 0.9 and 1.2 s against 4.6 and 9.0 s), the same weights to :math:`10^{-14}`.
 
 Observables per seed: the balance ratio
-:math:`R = \frac{\frac1m\sum_r\frac12(|\langle w_r, \mu_{+1}\rangle| + |\langle w_r, \mu_{-1}\rangle|)}{\frac{1}{mn}\sum_{r,i}|\langle w_r, \xi_i\rangle|}`
+
+.. math::
+    R = \frac{\frac1m\sum_r\frac12(|\langle w_r, \mu_{+1}\rangle| + |\langle w_r, \mu_{-1}\rangle|)}
+    {\frac{1}{mn}\sum_{r,i}|\langle w_r, \xi_i\rangle|}
+
 and the stationarity :math:`\|\nabla L(W^T)\|_F/\|W^T\|_F`. Seeds: seed ``s`` draws its data and
 initialisation from its own CPU ``torch.Generator``, so its numbers do not depend on the batch.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -51,7 +65,8 @@ from ...numeric.seeds import stream_generator
 from ...numeric.signal_noise import run_records as classification_records, snr
 from ...runner.params import Param, Params
 
-__all__ = ["PARAMS", "DiffusionConfig", "classification_rows", "diffusion_rows", "dsm_descent", "dsm_gradient", "dsm_loss", "snr"]
+__all__ = ["PARAMS", "DiffusionConfig", "classification_rows", "diffusion_rows", "dsm_descent", "dsm_gradient",
+           "dsm_loss", "snr"]
 
 
 #: The parameters of a point, declared once: the runner's ``diffusion/features`` (converters and defaults),
@@ -86,19 +101,15 @@ class DiffusionConfig:
     d: int
     width: int = 8
     time: float = 0.5
-    sigma_xi: float | None = None
     sigma0: float = 0.01
     eta: float = 0.1
     steps: int = 2000
+    sigma_xi: float | None = None
 
     def __post_init__(self) -> None:
         PARAMS.validate(self)
         if self.sigma_xi is None:
             object.__setattr__(self, "sigma_xi", 1.0 / math.sqrt(self.d))
-
-
-def _generator(seed: int, stream: str) -> torch.Generator:
-    return stream_generator(seed, "diffusion", stream)
 
 
 def _coefficients(time: float) -> tuple[float, float]:
@@ -112,7 +123,8 @@ def _projections(w: torch.Tensor, patches: torch.Tensor, alpha: float) -> tuple[
 
 
 def _second(a: torch.Tensor, g: torch.Tensor, beta: float) -> tuple[torch.Tensor, torch.Tensor]:
-    r""":math:`g = \operatorname{diag}G` (S, m) and :math:`S = \mathbb E u^2 = A^{\circ2} + \beta^2\mathbf 1g^\top` (S, P, m)."""
+    r""":math:`g = \operatorname{diag}G` (S, m) and :math:`S = \mathbb E u^2 = A^{\circ2} + \beta^2\mathbf 1g^\top`
+    (S, P, m)."""
     gd = torch.diagonal(g, dim1=-2, dim2=-1)
     return gd, a**2 + beta**2 * gd[:, None, :]
 
@@ -195,8 +207,8 @@ def dsm_descent(w: torch.Tensor, patches: torch.Tensor, time: float, *, eta: flo
     r"""``steps`` steps of full-batch GD on :func:`dsm_loss` from ``w`` (S, m, d); returns the last weights (S, m, d).
 
     Reduced coordinates. :func:`dsm_gradient` is :math:`(2\Gamma C + \alpha[0\ \bar A^\top])B` whenever
-    :math:`W = CB` with :math:`B = [W^0; X]` (the initial weights stacked on the :math:`P` patches, :math:`(m + P)\times d`),
-    so every GD iterate stays in the row span of :math:`B` and its coordinates follow exactly
+    :math:`W = CB` with :math:`B = [W^0; X]` (the initial weights stacked on the :math:`P` patches,
+    :math:`(m + P)\times d`), so every GD iterate stays in the row span of :math:`B` and its coordinates follow exactly
 
     .. math::
         C^{t+1} = C^t - \eta\big(2\Gamma^tC^t + \alpha[0\ (\bar A^t)^\top]\big),\qquad C^0 = [I_m\ 0],
@@ -207,7 +219,8 @@ def dsm_descent(w: torch.Tensor, patches: torch.Tensor, time: float, *, eta: flo
     step-by-step update :math:`W \leftarrow W - \eta\nabla L(W)` (``tests/systems/test_diffusion_system.py``).
 
     >>> gen = torch.Generator().manual_seed(0)
-    >>> w, x = 0.1 * torch.randn(1, 2, 30, generator=gen, dtype=torch.float64), torch.ones(1, 4, 30, dtype=torch.float64) / 30
+    >>> w = 0.1 * torch.randn(1, 2, 30, generator=gen, dtype=torch.float64)
+    >>> x = torch.ones(1, 4, 30, dtype=torch.float64) / 30
     >>> plain = w - 0.1 * dsm_gradient(w, x, 0.5)
     >>> bool(torch.allclose(dsm_descent(w, x, 0.5, eta=0.1, steps=1), plain, rtol=1e-12, atol=0))
     True
@@ -237,6 +250,19 @@ def _snr_fields(n: int, mu_norm: float, sigma_xi: float, d: int) -> dict[str, fl
     return {"n_snr2": n * value**2, "snr": value}
 
 
+def _draw(seed: int, cfg: DiffusionConfig) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    r"""Seed ``seed``'s exactly balanced labels ``(n,)``, noise patches :math:`\sigma_\xi\xi` ``(n, d)`` (orthogonal to
+    :math:`e_1, e_2`) and initial weights :math:`W^0` ``(m, d)``, float64 on the CPU, each from its own stream
+    (:func:`~flt_theory.numeric.seeds.stream_generator`): a seed's numbers never depend on the batch."""
+    stream = functools.partial(stream_generator, seed, "diffusion")
+    n, d = cfg.n, cfg.d
+    base = torch.cat([torch.ones(n - n // 2), -torch.ones(n // 2)]).double()
+    xi = torch.randn(n, d, generator=stream("noise"), dtype=torch.float64)
+    xi[:, :2] = 0.0
+    init = cfg.sigma0 * torch.randn(cfg.width, d, generator=stream("init"), dtype=torch.float64)
+    return base[torch.randperm(n, generator=stream("labels"))], cfg.sigma_xi * xi, init
+
+
 def diffusion_rows(seeds: int | Sequence[int], mu_norm: float, cfg: DiffusionConfig, *,
                    device: str | torch.device = "auto", dtype: str | torch.dtype = "float64") -> list[dict[str, float]]:
     r"""Train the denoiser by GD on the closed-form DSM loss; one dict per seed: ``ratio`` (:math:`R`),
@@ -252,16 +278,8 @@ def diffusion_rows(seeds: int | Sequence[int], mu_norm: float, cfg: DiffusionCon
     seeds = as_seeds(seeds)
     mu_norm = PARAMS["mu_norm"].check(mu_norm, "diffusion_rows")
     dev, dt = resolve_device(device), resolve_dtype(dtype)
-    n, d, m = cfg.n, cfg.d, cfg.width
-    labels, noise, init = [], [], []
-    for s in seeds:  # one generator per seed and stream: a seed's numbers never depend on the batch
-        base = torch.cat([torch.ones(n - n // 2), -torch.ones(n // 2)]).double()
-        labels.append(base[torch.randperm(n, generator=_generator(s, "labels"))])
-        xi = torch.randn(n, d, generator=_generator(s, "noise"), dtype=torch.float64)
-        xi[:, :2] = 0.0
-        noise.append(cfg.sigma_xi * xi)
-        init.append(cfg.sigma0 * torch.randn(m, d, generator=_generator(s, "init"), dtype=torch.float64))
-    y, xi, w = (torch.stack(t).to(device=dev, dtype=dt) for t in (labels, noise, init))
+    n, d = cfg.n, cfg.d
+    y, xi, w = (torch.stack(t).to(device=dev, dtype=dt) for t in zip(*(_draw(s, cfg) for s in seeds), strict=True))
     signal = torch.zeros_like(xi)
     signal[..., 0] = mu_norm * (y > 0)
     signal[..., 1] = mu_norm * (y < 0)

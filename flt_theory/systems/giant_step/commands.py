@@ -124,15 +124,18 @@ def _guard_size(target: Target) -> None:
 @click.option("--d", "dim", type=click.IntRange(2, None), default=None,
               help="Dimension: with --n, also print the predicted mass of each step's new directions.")
 @click.option("--n", "samples", type=click.IntRange(1, None), default=None, help="Fresh samples per step (with --d).")
-@click.option("--p", "width", type=click.IntRange(2, None), default=64, show_default=True, help="Student width (with --d).")
-@click.option("--eta", type=click.FloatRange(min=0, min_open=True), default=None, help="Step size (with --d; default 4p, the staircase regime).")
+@click.option("--p", "width", type=click.IntRange(2, None), default=64, show_default=True,
+              help="Student width (with --d).")
+@click.option("--eta", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Step size (with --d; default 4p, the staircase regime).")
 @click.option("--activation", default="relu", show_default=True, help="Student activation (with --d), a function of z.")
 @output_options
 def staircase_command(
     target: str | None, links: str | None, truncation: int | None, steps: int, dim: int | None, samples: int | None,
     width: int, eta: float | None, activation: str, as_json: bool, as_latex: bool
 ) -> None:
-    """Staircase U_1 .. U_T of subspaces learned by T giant steps with n = O(d) (Dandi et al. 2023, arXiv 2305.18270, Conjecture 1).
+    """Staircase U_1 .. U_T of subspaces learned by T giant steps with n = O(d) (Dandi et al. 2023, arXiv
+    2305.18270, Conjecture 1).
 
     Bases are orthonormal, in w*-coordinates (component k along w*_k). With --d and --n, the predicted size of
     each step: the mass of its new directions after that step (population term + finite-sample fluctuation,
@@ -166,9 +169,9 @@ def staircase_command(
             finite = False
         if not finite:
             raise InputError("--eta" if eta is not None else "--activation",
-                             f"the predicted sizes leave the floating-point range at eta = {step_size:g} with d = {dim}, "
-                             f"n = {samples}, p = {width} and the activation {activation[:60]}; take a smaller step size "
-                             "or rescale the activation or the target")
+                             f"the predicted sizes leave the floating-point range at eta = {step_size:g} with "
+                             f"d = {dim}, n = {samples}, p = {width} and the activation {activation[:60]}; take a "
+                             "smaller step size or rescale the activation or the target")
     if fmt == "json":
         document = {
             "rank": f.rank,
@@ -295,7 +298,8 @@ def limits_command(
 def laws_command(
     target: str | None, links: str | None, truncation: int | None, activation: str, as_json: bool, as_latex: bool
 ) -> None:
-    """Every predicted law of the giant-step system (Dandi et al. 2023, arXiv 2305.18270) for TARGET and a student activation."""
+    """Every predicted law of the giant-step system (Dandi et al. 2023, arXiv 2305.18270) for TARGET and a student
+    activation."""
     fmt = output_format(as_json, as_latex)
     f = load_target(target, links)
     with blame("--activation"):
@@ -364,7 +368,8 @@ def tour_command(as_json: bool) -> None:
             }
         )
         return
-    click.echo("flt tour: the symbolic predictions of Dandi, Krzakala, Loureiro, Pesce, Stephan 2023 (arXiv 2305.18270)")
+    click.echo("flt tour: the symbolic predictions of Dandi, Krzakala, Loureiro, Pesce, Stephan 2023 "
+               "(arXiv 2305.18270)")
     click.echo(f"Hermite convention: {CONVENTION}; w1..wr are the teacher directions w*_k.")
     click.echo("")
     click.echo("1. Staircase U_t learned by t giant steps with n = O(d) (Conjecture 1)")

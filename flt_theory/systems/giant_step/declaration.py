@@ -1,8 +1,8 @@
 r"""The giant-step system: one declaration of its experiments, claims, figures and ``flt simulate``.
 
 Giant-step GD on Gaussian multi-index targets (Dandi, Krzakala, Loureiro, Pesce, Stephan 2023,
-arXiv 2305.18270). Laws: :mod:`.laws`; per-seed measurements: :mod:`.model`; the stored frame read back into
-arrays: :mod:`.readouts`; figures: :mod:`.figures`.
+arXiv 2305.18270). Laws: :mod:`.laws`; per-seed measurements: :mod:`.model` (on the engine :mod:`.engine`); the
+stored frame read back into arrays: :mod:`.readouts`; the comparisons: :mod:`.comparisons`; figures: :mod:`.figures`.
 
 Every claim is ONE stored measurement (a runner experiment over seeds) and ONE comparison
 ``compare(frame, law)`` called twice: with the claim's law and with the wrong law of its negative
@@ -27,36 +27,29 @@ the sizes at which the source reports the effects (``pytest -m slow``).
 from __future__ import annotations
 
 import functools
-import math
-from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-import pandas as pd
-
 from ..._text import subspace_text
-from ...compare import (
-    check_at_least,
-    check_not_learned,
-    check_ordering,
-    check_power_law,
-    check_power_law_2d,
-    check_subspace_learned,
-    check_transition,
-    mean_ci,
-)
-from ...compare.result import CheckResult, all_of, make_result
 from ...errors import InvalidParameterError
 from ...runner import experiment
 from ...symbolic import Subspace, Target, leap_index, staircase
 from ...symbolic.law import SYMBOLS, THIS_PROJECT, Law
 from ...symbolic.one_step import student_coefficient
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, RecordField, SimulateCommand, System
-from ..frames import per_seed
 from . import model
+from .comparisons import (
+    compare_floors,
+    compare_leap2_slopes,
+    compare_norm_law,
+    compare_plane_directions,
+    compare_spike,
+    compare_staircase,
+    compare_student_coefficient,
+    compare_transition,
+    plane_ladder,
+)
 from .figures import draw_staircase, draw_transition
 from .laws import DKLPS, HYPOTHESES, MMM, STAIRCASE_READING, giant_step_laws, second_layer_floors, subspace_law
-from .readouts import _masses, curves, new_part, second_moments
 from .simulate import samples_for, simulate_document, simulate_table
 
 __all__ = ["SIZES", "STAIRCASE_EXAMPLES", "SYSTEM"]
@@ -77,14 +70,14 @@ SECOND_LAYER_TARGET = "z1 + z1*z2"
 
 #: Sizes per scale.
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(leap1_ds=(64, 128, 256), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 2.0), leap1_seeds=32, leap2_ds=(64, 128, 256, 512),
-                  leap2_kappas=(1.0, 1.5, 2.0), leap2_seeds=48, p=32, seeds=8, norm_ds=(128, 256, 512, 1024),
-                  norm_ns=(8, 16, 32, 64), norm_seeds=64, spike_d=128, staircase_d=128, staircase_p=64,
-                  plane_ds=(64, 128, 256)),
-    "paper": dict(leap1_ds=(128, 256, 512), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0), leap1_seeds=32, leap2_ds=(128, 256, 512, 1024),
-                  leap2_kappas=(1.0, 1.5, 2.0, 2.25), leap2_seeds=24, p=64, seeds=8, norm_ds=(256, 512, 1024, 2048),
-                  norm_ns=(8, 16, 32, 64, 128), norm_seeds=96, spike_d=256, staircase_d=256, staircase_p=256,
-                  plane_ds=(64, 128, 256, 512)),
+    "small": dict(leap1_ds=(64, 128, 256), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 2.0), leap1_seeds=32,
+                  leap2_ds=(64, 128, 256, 512), leap2_kappas=(1.0, 1.5, 2.0), leap2_seeds=48, p=32, seeds=8,
+                  norm_ds=(128, 256, 512, 1024), norm_ns=(8, 16, 32, 64), norm_seeds=64,
+                  spike_d=128, staircase_d=128, staircase_p=64, plane_ds=(64, 128, 256)),
+    "paper": dict(leap1_ds=(128, 256, 512), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0), leap1_seeds=32,
+                  leap2_ds=(128, 256, 512, 1024), leap2_kappas=(1.0, 1.5, 2.0, 2.25), leap2_seeds=24, p=64, seeds=8,
+                  norm_ds=(256, 512, 1024, 2048), norm_ns=(8, 16, 32, 64, 128), norm_seeds=96,
+                  spike_d=256, staircase_d=256, staircase_p=256, plane_ds=(64, 128, 256, 512)),
 }
 SCALES = tuple(SIZES)
 
@@ -104,9 +97,9 @@ P = model.PARAMS
 
 
 def _guard(params: dict[str, Any], seeds: int) -> Any:
-    """Refuse a point whose memory or time would exceed the machine (:func:`flt_theory.numeric.giant_step.check_budget`);
-    returns its estimate (the experiments' declared cost)."""
-    from ...numeric.giant_step import check_budget
+    """Refuse a point whose memory or time would exceed the machine (:func:`.engine.check_budget`); returns its
+    estimate (the experiments' declared cost)."""
+    from .engine import check_budget
 
     n = params["n"] if "n" in params else samples_for(params["d"], params["kappa"])
     return check_budget(d=params["d"], n=n, p=params["p"], seeds=seeds, steps=max(1, params.get("steps", 1)),
@@ -169,227 +162,12 @@ def one_step_values(point: dict[str, Any]) -> dict[str, float]:
     r"""``giant-step/one-step-mass`` and ``giant-step/spike`` points in the source's symbols: :math:`d, p`,
     :math:`n = \lceil d^\kappa\rceil`, the leap index :math:`\ell` of the target and the step size :math:`\eta`
     (``"theory"`` is :math:`p\,d^{(\ell-1)/2}`; the spike experiment always steps with it)."""
-    from ...numeric.giant_step import theory_step_size
+    from .engine import theory_step_size
 
     d, p, ell = int(point["d"]), int(point["p"]), int(leap_index(target(point["target"])))
     eta = point.get("eta", "theory")
     return {"d": d, "p": p, "n": samples_for(d, float(point["kappa"])), "kappa": float(point["kappa"]), "ell": ell,
             "eta": theory_step_size(p, d, ell) if eta == "theory" else float(eta)}
-
-
-# ----------------------------------------------------------------------------------------------
-# comparisons: each reads its prediction from the law it is given
-
-
-def compare_transition(frame: pd.DataFrame, law: Law) -> CheckResult:
-    r"""ℓ = 1, η = p: where the excess mass reaches half its saturation value, per d, against the
-    threshold :math:`\kappa^*` = ``law.exponent("d")`` of :math:`n^* \asymp d^{\kappa^*}`.
-
-    From :math:`m \approx S/(1 + S + K d^{1-\kappa})` the half-saturation point is
-    :math:`\kappa_{1/2} = 1 + \log(K/(1+S))/\log d \to 1`; the level is half the mean excess mass at
-    the largest κ (measured). Sharpening is not demanded: the slope at the crossing grows only like
-    :math:`\log d`, which the seeds do not resolve. 32 seeds (``leap1_seeds``): with 8, the crossing's interval at
-    the catalogue's per-claim level 0.0007 let κ* ± 0.5 pass in 15–45% of 20 seed sets; with 32, none."""
-    threshold = float(law.exponent("d"))
-    kappas, data = curves(frame, "excess_mass")
-    level = 0.5 * float(np.mean([c[:, -1].mean() for c in data.values()]))
-    return check_transition(kappas, data, threshold, level=level, tolerance=0.25, require_sharpening=False,
-                            name=f"one-step transition at κ* = {threshold:g} (half-saturation level {level:.3f})")
-
-
-def compare_leap2_slopes(frame: pd.DataFrame, law: Law) -> CheckResult:
-    r"""Slope of the excess mass in :math:`d` at each κ: predicted :math:`\min(0, \kappa - \kappa^*)`
-    with :math:`\kappa^*` = ``law.exponent("d")``, ± 0.2 (finite-size curvature of the log-log fit). A
-    threshold one off predicts slopes 0.5 away at :math:`\kappa = \kappa^* - \tfrac12`; a tolerance of 0.3
-    left only 0.2 between the two bands and the control lost its power at the family-wise level."""
-    threshold = float(law.exponent("d"))
-    kappas, data = curves(frame, "excess_mass")
-    ds = np.array(sorted(data), dtype=float)
-    results = []
-    for j, kappa in enumerate(kappas):
-        y = np.clip(np.stack([data[int(d)][:, j] for d in ds], axis=1), 1e-6, None)
-        results.append(check_power_law(ds, y, min(0.0, kappa - threshold), tolerance=0.2,
-                                       name=f"excess mass ∝ d^(min(0, κ − {threshold:g})) at κ = {kappa:g}"))
-    return all_of(f"one-step threshold κ* = {threshold:g}", threshold, results)
-
-
-def compare_student_coefficient(frame: pd.DataFrame, law: Law) -> CheckResult:
-    r"""He2 target, :math:`\eta = p\sqrt d`, largest d and κ of the ℓ = 2 grid, against the student
-    coefficient :math:`c_\sigma` = ``law.number()``.
-
-    :math:`c_\sigma = 0`: the population update has no component along :math:`V^*` at any order, so
-    the mass stays at its random level :math:`1/d` up to the sample noise, which is anisotropic
-    (along :math:`w^*` its variance is :math:`\mathbb E[z^2\mathrm{He}_2(z)^2]/\mathbb E[\mathrm{He}_2(z)^2] = 5`
-    times larger): at most 8× the random level. :math:`c_\sigma \ne 0`: a mass of order one, ≥ 0.1."""
-    d = int(frame["d"].max())
-    mass = per_seed(frame, "mass_V", d=d, kappa=float(frame["kappa"].max()))
-    c_sigma = law.number()
-    if c_sigma == 0:
-        return check_not_learned(mass, 1 / d, max_ratio=8.0, name=f"c_σ = 0: mass on V* at random level 1/d (d = {d})")
-    return check_subspace_learned(mass, np.zeros_like(mass), 1.0, min_mass=0.1,
-                                  name=f"c_σ = {c_sigma:.3g} ≠ 0: mass on V* ≥ 0.1 (d = {d})")
-
-
-def compare_norm_law(frame: pd.DataFrame, law: Law) -> CheckResult:
-    r"""Norm law :math:`\|w_i^1\|^2 - 1 \propto d^a n^b` at fixed :math:`\eta = p`, fitted jointly
-    with :math:`(a, b)` = ``law.exponent("d"), law.exponent("n")`` (noise-dominated regime
-    :math:`n \ll d`, where the :math:`\Theta(1)` signal part is a small correction)."""
-    exponents = (float(law.exponent("d")), float(law.exponent("n")))
-    points = frame[["d", "n"]].drop_duplicates().sort_values(["d", "n"]).to_numpy()
-    ys = np.stack([per_seed(frame, "norm_growth", d=int(d), n=int(n)) for d, n in points], axis=1)
-    return check_power_law_2d(points[:, 0].astype(float), points[:, 1].astype(float), ys, exponents, tolerance=0.1,
-                              labels=("exponent of d", "exponent of n"),
-                              name=f"norm law ‖w¹‖² − 1 ∝ d^{exponents[0]:g} n^{exponents[1]:g}")
-
-
-def compare_spike(frame: pd.DataFrame, law: Law) -> CheckResult:
-    r"""The update :math:`W^1 - W^0` has :math:`k = \dim U` outlier singular values (:math:`s_k/s_{k+1} \ge 2`,
-    demonstrated), :math:`U` = ``law.subspaces()[0]``, and its top-:math:`k` right singular subspace lies in
-    :math:`U`: mean squared projection :math:`\operatorname{tr}(BQ_kB^\top)/k \ge 0.8` (from the stored
-    :math:`Q_k`, :mod:`.model`). For the law (:math:`k = 1`, :math:`U = \operatorname{span}(v^*)`) this is a
-    rank-one spike along :math:`v^*`; a plane holding :math:`v^*` is rejected: there is no second outlier and
-    the second singular direction is a bulk one (the top-2 subspace is about half in the plane) — so the check
-    reads the rank of the update as well as its direction (the top direction alone lies in any such plane).
-    An empty :math:`U` predicts no update direction and fails."""
-    (u,) = law.subspaces()
-    k, r, basis = u.dim, u.ambient, u.numpy()
-    rows = frame.sort_values("seed")
-    if k == 0:
-        return make_result(name="rank-one update along the one-step subspace", passed=False, predicted=subspace_text(u),
-                           measured=math.nan, ci=(math.nan, math.nan), n_seeds=len(rows),
-                           summary="the predicted subspace is empty: it predicts no spike, and W¹ − W⁰ ≠ 0")
-    if f"sv_ratio{k}" not in rows:
-        raise InvalidParameterError(f"the measurement records the top {int(frame['directions'].max())} singular directions; "
-                                    f"a {k}-dimensional spike subspace needs directions >= {k}")
-    top = np.stack([[rows[f"top{k}_{a}{b}"].to_numpy(float) for b in range(r)] for a in range(r)], axis=-1).transpose(1, 0, 2)
-    align = np.einsum("ka,sab,kb->s", basis, top, basis) / k
-    parts = [check_at_least(rows[f"sv_ratio{k}"].to_numpy(float), 2.0, mode="demonstrated",
-                            name=f"{k} outlier singular value{'s' if k > 1 else ''}: s{k}/s{k + 1} ≥ 2"),
-             check_subspace_learned(align, np.zeros_like(align), 1.0, min_mass=0.8,
-                                    name=f"top-{k} right singular subspace in {subspace_text(u)}: squared projection ≥ 0.8")]
-    return all_of("rank-one update along the one-step subspace", subspace_text(u), parts)
-
-
-def compare_staircase(frame: pd.DataFrame, law: Law, *, every_direction: bool | None = None,
-                      resolvable: Sequence[bool] | None = None) -> CheckResult:
-    r"""After step :math:`t`: the new part :math:`U_t \ominus U_{t-1}` carries ≥ 10× its random mass
-    and :math:`V^*\ominus U_t` stays ≤ 3× its random level (CIs over seeds), for the staircase
-    ``law.subspaces()``. With ``every_direction`` (default: ``law.relation == "eq"``, :math:`U_t` exactly) the new
-    part's least-learned direction must carry ≥ 10/d; otherwise (``"in"``: :math:`U_{t-1} \subsetneq U_t \subseteq`
-    the given subspace, at least one new direction) its total mass ≥ 10·dim/d.
-    A step that adds no direction is checked on the
-    mass of :math:`U_t` itself (learned earlier, it must still carry ≥ 10× its random level).
-    ``resolvable[t-1] = False`` (the predicted size of step :math:`t`'s new part is below what these sizes
-    resolve, :func:`flt_theory.symbolic.staircase_sizes.staircase_sizes`) skips the new part's check at that
-    step: only :math:`V^* \ominus U_t` is checked. Sizes: :math:`n = 64d`, :math:`\eta = 4p` at every step."""
-    claimed = law.subspaces()
-    every_direction = law.relation == "eq" if every_direction is None else every_direction
-    r = claimed[0].ambient
-    d = int(frame["d"].iloc[0])
-    checks, previous = [], Subspace.zero(r)
-    for t, u in enumerate(claimed, start=1):
-        moments = second_moments(frame, t, r)
-        new = new_part(previous, u)
-        comp = u.complement().numpy() if u.dim < r else np.zeros((0, r))
-        off = _masses(moments, comp)[0]
-        if u.dim == 0:  # nothing learned yet: V* stays at its random level
-            checks.append(check_not_learned(off, r / d, max_ratio=3.0, name=f"step {t}: U_{t} = {{0}}"))
-            previous = u
-            continue
-        if resolvable is not None and len(new) and not resolvable[t - 1]:
-            if len(comp):
-                checks.append(check_not_learned(off, len(comp) / d, max_ratio=3.0,
-                                                name=f"step {t}: V* ⊖ U_{t} stays at its random level (the new part of "
-                                                     f"U_{t} is not resolvable at this size: not checked)"))
-            previous = u
-            continue
-        if len(new) == 0:
-            on, base = _masses(moments, u.numpy())[0], u.dim / d
-        elif every_direction:
-            on, base = _masses(moments, new)[1], 1 / d
-        else:
-            on, base = _masses(moments, new)[0], len(new) / d
-        checks.append(check_subspace_learned(on, off, max(len(comp), 1) / d, min_factor=10.0, baseline_on_U=base,
-                                             max_ratio=3.0, name=f"step {t}: U_{t} = {u.latex()}"))
-        previous = u
-    label = " ⊂ ".join(u.latex() for u in claimed)
-    return all_of("staircase", label if every_direction else f"{label} (⊆: at least one new direction)", checks)
-
-
-def compare_plane_directions(frame: pd.DataFrame, law: Law) -> CheckResult:
-    r"""Example (d) at finite width: how many directions of :math:`\mathrm{span}(w^*_2, w^*_3)` step 2
-    adds, against ``law.number()`` (1: the least-learned direction of the plane stays ≤ 3× its random
-    level :math:`1/d`; 2: it carries ≥ 10/d).
-
-    Derivation. After an ℓ = 1 first step every neuron has the same :math:`|\langle w_i, w^*_1\rangle|`
-    (the update is rank one, :math:`\propto a_i v^*` with :math:`a_i = \pm 1`), and the step-2 update
-    of neuron :math:`i` along :math:`(w^*_2, w^*_3)` is
-    :math:`\propto a_i\,(\mathbb E[z_1\sigma'(w_i\cdot x)],\ \mathbb E[\mathrm{He}_3(z_1)\sigma'(w_i\cdot x)])`,
-    a function of that common overlap only, up to a sign shared by both entries (both Hermite
-    polynomials are odd). So all neurons move along ONE direction of the plane, while the full-plane
-    reading of the staircase conjecture predicts two. The initial overlaps :math:`\langle w_i^0, w^*_1\rangle
-    \sim d^{-1/2}` are what makes the neurons' overlaps differ, so the statement sharpens as :math:`d` grows
-    (:func:`plane_ladder`). Checked at every measured :math:`d`."""
-    dim = law.number()
-    if dim not in (0, 1, 2):
-        return make_result(name="directions of span(w2, w3) learned at step 2", passed=False, predicted=dim,
-                           measured=math.nan, ci=(math.nan, math.nan), n_seeds=int(frame["seed"].nunique()),
-                           summary=f"a subspace of a plane has 0, 1 or 2 dimensions, not {dim:g}")
-    parts = []
-    for d in sorted(int(v) for v in frame["d"].unique()):
-        rows = frame[frame["d"] == d]
-        least = _least_plane_mass(rows)
-        if dim == 0:
-            total = _masses(second_moments(rows, 2, 3), _PLANE)[0]
-            parts.append(check_not_learned(total, 2 / d, max_ratio=3.0,
-                                           name=f"d = {d}, step 2: span(w2, w3) at its random level"))
-        elif dim == 1:
-            parts.append(check_not_learned(least, 1 / d, max_ratio=3.0,
-                                           name=f"d = {d}, step 2: least direction of span(w2, w3) at random level"))
-        else:
-            parts.append(check_subspace_learned(least, np.zeros_like(least), 1.0, min_factor=10.0, baseline_on_U=1 / d,
-                                                name=f"d = {d}, step 2: every direction of span(w2, w3) learned"))
-    return parts[0] if len(parts) == 1 else all_of("step 2 in span(w2, w3) at every d", dim, parts)
-
-
-_PLANE = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
-
-
-def _least_plane_mass(frame: pd.DataFrame) -> np.ndarray:
-    """Per seed: the mass of the least-learned direction of span(w2, w3) after step 2."""
-    return _masses(second_moments(frame, 2, 3), _PLANE)[1]
-
-
-#: The level (in units of the random level 1/d) at which a direction counts as learned (compare_staircase).
-LEARNED_FACTOR = 10.0
-
-
-def plane_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    r"""Ladder of example (d) over :math:`d` (:class:`~flt_theory.systems.declaration.Claim`): per measured :math:`d`,
-    :math:`d\,\lambda_{\min}` — the least direction of :math:`\mathrm{span}(w^*_2, w^*_3)` after step 2 in units
-    of its random level :math:`1/d` — with its 95% CI over seeds; ``predicted`` 1 (random level: ONE direction
-    learned), ``literal`` :data:`LEARNED_FACTOR` (the conjecture's plane: the direction learned)."""
-    rungs = []
-    for d in sorted(int(v) for v in frame["d"].unique()):
-        est = mean_ci(d * _least_plane_mass(frame[frame["d"] == d]))
-        rungs.append({"size": {"d": d}, "estimate": est.value, "ci": list(est.ci), "predicted": 1.0,
-                      "literal": LEARNED_FACTOR})
-    return rungs
-
-
-def compare_floors(frame: pd.DataFrame, law: Law, *, decreasing: Sequence[bool] | None = None) -> CheckResult:
-    r"""The second layer's test error after :math:`T = 0, 1, \dots` steps against the floors
-    ``law.numbers(p=..., d=...)`` (:func:`.laws.second_layer_floors`), read in ``consistent`` mode (a floor fails
-    only when the data exclude it), and strictly below the previous step's error (demonstrated) at every
-    :math:`T` with ``decreasing[T-1]`` (default: every step)."""
-    first = frame.iloc[0]
-    bounds = law.numbers(p=int(first["p"]), d=int(first["d"]))
-    errors = [per_seed(frame, "test_error", steps=t) for t in range(len(bounds))]
-    decreasing = decreasing if decreasing is not None else (True,) * (len(bounds) - 1)
-    parts = [check_at_least(e, b, bounds=(0, np.inf), name=f"T = {t}: error ≥ {b:.4g}") for t, (e, b) in enumerate(zip(errors, bounds))]
-    parts += [check_ordering([errors[t - 1], errors[t]], name=f"T = {t}: error below T = {t - 1}")
-              for t in range(1, len(bounds)) if decreasing[t - 1]]
-    return all_of("second layer: random-feature and conditional-variance floors", tuple(bounds), parts)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -423,7 +201,8 @@ def _staircase_law(example: str) -> Law:
                                   f"direction of {subspace_text(u2)} and nothing outside it (ONE at finite width: "
                                   "staircase-d-one-new-direction), not the whole of it as Conjecture 1 states"
                             ).replace(status="finding", source=THIS_PROJECT)  # narrows the conjecture: a finding
-    return subspace_law(f"staircase ({example})", (u1, u2), words=f"staircase ({example}): U_1 = {subspace_text(u1)}, U_2 = {subspace_text(u2)}")
+    return subspace_law(f"staircase ({example})", (u1, u2),
+                        words=f"staircase ({example}): U_1 = {subspace_text(u1)}, U_2 = {subspace_text(u2)}")
 
 
 def _wrong_staircase_law(example: str) -> Law:
@@ -451,8 +230,9 @@ def _second_layer_law(*, wrong: bool = False) -> Law:
 
 
 def _plane_law(directions: int) -> Law:
-    return Law(name="staircase (d) at finite width" if directions == 1 else "full-plane reading of the staircase conjecture",
-               lhs=r"\dim(\text{learned at } t = 2 \cap \mathrm{span}\{w^*_2, w^*_3\})", relation="eq", value=directions,
+    name = "staircase (d) at finite width" if directions == 1 else "full-plane reading of the staircase conjecture"
+    return Law(name=name, lhs=r"\dim(\text{learned at } t = 2 \cap \mathrm{span}\{w^*_2, w^*_3\})", relation="eq",
+               value=directions,
                conditions=(r"a_i = \pm 1", r"\sigma = \mathrm{ReLU}", "t = 2"),
                status="finding" if directions == 1 else "conjecture", source=THIS_PROJECT if directions == 1 else DKLPS,
                words=f"example (d): step 2 adds {'ONE direction' if directions == 1 else 'every direction'} "
@@ -487,7 +267,8 @@ def _vanishing_measurement() -> Measurement:
     return Measurement(experiment="giant-step/one-step-mass", seeds=_seeds("leap2_seeds"),
                        hypothesis_values=one_step_values,
                        points=_points(lambda s: [
-        {"target": LEAP2_TARGET, "d": s["leap2_ds"][-1], "kappa": s["leap2_kappas"][-1], "p": s["p"], "activation": "tanh"}]))
+        {"target": LEAP2_TARGET, "d": s["leap2_ds"][-1], "kappa": s["leap2_kappas"][-1], "p": s["p"],
+         "activation": "tanh"}]))
 
 
 def _staircase_measurement(text: str, ds_key: str | None = None) -> Measurement:
@@ -511,26 +292,33 @@ def _claims() -> list[Claim]:
         claims.append(Claim(
             name=f"leap1-transition-{activation}",
             words=f"one giant step (η = p) learns the ℓ = 1 direction once n ≳ d ({activation} student)",
-            law=functools.partial(_threshold_law, LEAP1_TARGET), wrong_law=functools.partial(_threshold_law, LEAP1_TARGET, 2),
+            law=functools.partial(_threshold_law, LEAP1_TARGET),
+            wrong_law=functools.partial(_threshold_law, LEAP1_TARGET, 2),
             measurement=_transition_measurement(LEAP1_TARGET, "leap1", activation), compare=compare_transition))
     claims.append(Claim(
-        name="leap2-threshold", words="ℓ = 2, η = p√d: excess mass ∝ d^(min(0, κ−2)): no learning for κ < 2, learning for κ ≥ 2",
-        law=functools.partial(_threshold_law, LEAP2_TARGET), wrong_law=functools.partial(_threshold_law, LEAP2_TARGET, 1),
+        name="leap2-threshold",
+        words="ℓ = 2, η = p√d: excess mass ∝ d^(min(0, κ−2)): no learning for κ < 2, learning for κ ≥ 2",
+        law=functools.partial(_threshold_law, LEAP2_TARGET),
+        wrong_law=functools.partial(_threshold_law, LEAP2_TARGET, 1),
         measurement=_transition_measurement(LEAP2_TARGET, "leap2"), compare=compare_leap2_slopes))
     claims.append(Claim(
         name="vanishing-student-coefficient",
         words="tanh student on an ℓ = 2 target: c_σ = μ₂(tanh) = 0, nothing is learned at any κ",
         law=lambda: _law(LEAP2_TARGET, "student coefficient", "tanh"),
         wrong_law=lambda: _law(LEAP2_TARGET, "student coefficient", "tanh").replace(
-            value=student_coefficient("relu", 2), words="the tanh student learns like a student with c_σ = μ₂(relu) ≠ 0"),
+            value=student_coefficient("relu", 2),
+            words="the tanh student learns like a student with c_σ = μ₂(relu) ≠ 0"),
         measurement=_vanishing_measurement(), compare=compare_student_coefficient))
     claims.append(Claim(
         name="norm-law", words="‖w¹‖² − 1 ∝ d η²/(n p²): exponents (1, −1) in (d, n)",
         law=lambda: _law(LEAP1_TARGET, "norm law"),
         wrong_law=lambda: _law(LEAP1_TARGET, "norm law").replace(
-            value=SYMBOLS["d"] * SYMBOLS["eta"] ** 2 / (SYMBOLS["n"] ** 2 * SYMBOLS["p"] ** 2), words="‖w¹‖² − 1 ∝ d η²/(n² p²)"),
-        measurement=Measurement(experiment="giant-step/norm-growth", seeds=_seeds("norm_seeds"), points=_points(lambda s: [
-            {"target": LEAP1_TARGET, "d": d, "n": n, "p": s["p"], "eta": float(s["p"])} for d in s["norm_ds"] for n in s["norm_ns"]])),
+            value=SYMBOLS["d"] * SYMBOLS["eta"] ** 2 / (SYMBOLS["n"] ** 2 * SYMBOLS["p"] ** 2),
+            words="‖w¹‖² − 1 ∝ d η²/(n² p²)"),
+        measurement=Measurement(experiment="giant-step/norm-growth", seeds=_seeds("norm_seeds"),
+                                points=_points(lambda s: [
+            {"target": LEAP1_TARGET, "d": d, "n": n, "p": s["p"], "eta": float(s["p"])}
+            for d in s["norm_ds"] for n in s["norm_ns"]])),
         compare=compare_norm_law))
     claims.append(Claim(
         name="rank-one-update", words="ℓ = 1: W¹ − W⁰ is a rank-one spike along v* = Σ_k μ*_{k,1} w*_k = w1 + 2 w2",
@@ -549,10 +337,12 @@ def _claims() -> list[Claim]:
             compare=compare_staircase))
     claims.append(Claim(
         name="second-layer-bounds",
-        words="after T steps the ridge second layer's error is ≥ E[Var(f*|P_(U_T) x)] (2, 1, 0 for z1 + z1 z2) and decreases with T",
+        words="after T steps the ridge second layer's error is ≥ E[Var(f*|P_(U_T) x)] (2, 1, 0 for z1 + z1 z2) and "
+              "decreases with T",
         law=_second_layer_law, wrong_law=functools.partial(_second_layer_law, wrong=True),
         measurement=Measurement(experiment="giant-step/second-layer", seeds=_seeds(), points=_points(lambda s: [
-            {"target": SECOND_LAYER_TARGET, "d": s["staircase_d"], "n": 64 * s["staircase_d"], "p": 8, "eta": 32.0, "steps": t}
+            {"target": SECOND_LAYER_TARGET, "d": s["staircase_d"], "n": 64 * s["staircase_d"], "p": 8, "eta": 32.0,
+             "steps": t}
             for t in (0, 1, 2)])),
         compare=compare_floors))
     claims.append(Claim(
@@ -566,9 +356,11 @@ def _claims() -> list[Claim]:
 
 
 def _figures() -> list[Figure]:
-    figures = [Figure(name="order-parameter", claim=name, caption="excess mass against κ, one curve per d, 95% CI over seeds",
+    transitions = (("leap1-transition-relu", False), ("leap1-transition-tanh", False), ("leap2-threshold", True))
+    figures = [Figure(name="order-parameter", claim=name,
+                      caption="excess mass against κ, one curve per d, 95% CI over seeds",
                       draw=functools.partial(draw_transition, log=log, no_learning=False))
-               for name, log in (("leap1-transition-relu", False), ("leap1-transition-tanh", False), ("leap2-threshold", True))]
+               for name, log in transitions]
     figures += [Figure(name="staircase", claim=f"staircase-{key}",
                        caption="mass on U_1, U_2 ⊖ U_1 and V* ⊖ U_2 over the steps, in units of its random level",
                        draw=draw_staircase, width=7.2, height=4.8) for key in STAIRCASE_EXAMPLES]
@@ -620,9 +412,11 @@ SYSTEM = System(
               "test error of a ridge second layer fitted after the last step."),
         options=(
             Option(name="target", argument=True, help="Target f*(z1, ..., zr) (or give --links)."),
-            Option(name="links", help="Separable target sum_k S_k(z_k): semicolon-separated 1-D links in z (instead of TARGET)."),
+            Option(name="links",
+                   help="Separable target sum_k S_k(z_k): semicolon-separated 1-D links in z (instead of TARGET)."),
             Option.of(P["d"], grid=True, required=True, help="Input dimension(s), comma-separated: 32,64,128."),
-            Option.of(P["kappa"], grid=True, required=True, help="Sample exponent(s) kappa, n = ceil(d^kappa) per step."),
+            Option.of(P["kappa"], grid=True, required=True,
+                      help="Sample exponent(s) kappa, n = ceil(d^kappa) per step."),
             # the width's bound is checked through its declaration, as the even width is: one line '--p: ...'
             Option.of(P["p"], default=64, minimum=None),
             Option.of(P["eta"], kind="eta", default="theory"),
@@ -630,7 +424,8 @@ SYSTEM = System(
             Option(name="seeds", kind="int", default=4, minimum=1, help="Independent runs (seeds 0..S-1)."),
             Option.of(P["activation"]),
             Option.of(P["ridge"], default=None,
-                      help="Fit the second layer by ridge with this lambda after the last step and report its test error."),
+                      help="Fit the second layer by ridge with this lambda after the last step and report its "
+                           "test error."),
             DEVICE_OPTION,
             Option.of(P["dtype"]),
         ),

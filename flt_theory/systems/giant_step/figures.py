@@ -36,13 +36,14 @@ def _band(values: np.ndarray, low: float = -np.inf, high: float = np.inf) -> tup
     return float(est.value), max(low, float(est.ci[0])), min(high, float(est.ci[1]))
 
 
-def draw_transition(fig, frame, law, wrong_law, check, control, *, log: bool = False, no_learning: bool = False) -> None:
+def draw_transition(fig, frame, law, wrong_law, check, control, *, log: bool = False,
+                    no_learning: bool = False) -> None:
     """Excess-mass curves per d with the predicted and the wrong threshold."""
     ax = fig.subplots()
     kappas, data = curves(frame, "excess_mass")
     kappas = np.asarray(kappas)
     floor = 1e-4
-    for colour, (d, curve) in zip(_PALETTE * 4, sorted(data.items())):
+    for colour, (d, curve) in zip(_PALETTE * 4, sorted(data.items()), strict=False):
         stats = np.array([_band(curve[:, j], -1.0, 1.0) for j in range(curve.shape[1])])
         mean, low, high = stats[:, 0], stats[:, 1], stats[:, 2]
         if log:
@@ -124,7 +125,7 @@ def draw_staircase(fig, frame, law, wrong_law, check, control) -> None:
                 label = "_nolegend_"
 
     law_parts = _parts(claimed, r)
-    for colour, (name, basis, start) in zip(_PALETTE, law_parts):
+    for colour, (name, basis, start) in zip(_PALETTE, law_parts, strict=False):
         mean, err = measured(basis)
         ax.errorbar(steps, mean, yerr=err, fmt="o-", color=colour, lw=2, ms=6, capsize=4, label=f"measured: {name}")
         when = f"learned from step {start}" if start is not None else "never learned"
@@ -132,14 +133,14 @@ def draw_staircase(fig, frame, law, wrong_law, check, control) -> None:
         # the wrong law's demand on the same part, where it says something else and something whole
         fractions = [_inside(basis, w) for w in wrong]
         if all(f in (0.0, 1.0) or np.isclose(f, 0.0) or np.isclose(f, 1.0) for f in fractions):
-            wrong_start = next((t for t, f in zip((1, 2), fractions) if np.isclose(f, 1.0)), None)
+            wrong_start = next((t for t, f in zip((1, 2), fractions, strict=False) if np.isclose(f, 1.0)), None)
             if wrong_start != start:
                 when = f"learned from step {wrong_start}" if wrong_start is not None else "never learned"
                 demands(wrong_start, -0.07, CONTROL, f"wrong law: {name} {when}")
     # parts of the wrong staircase that split a part of the law: measured and demanded on their own
-    for style, (name, basis, start) in zip(("--", "-."), [
-            (n, b, s) for n, b, s in _parts(wrong, r)
-            if any(0.01 < _inside(lb, _span(b, r)) < 0.99 for _, lb, _ in law_parts)]):
+    splitting = [(n, b, s) for n, b, s in _parts(wrong, r)
+                 if any(0.01 < _inside(lb, _span(b, r)) < 0.99 for _, lb, _ in law_parts)]
+    for style, (name, basis, start) in zip(("--", "-."), splitting, strict=False):
         mean, err = measured(basis)
         rows = "span{" + ", ".join(_vector(v) for v in basis) + "}"
         ax.errorbar(steps - 0.04, mean, yerr=err, fmt="s" + style, color=CONTROL, lw=1.4, ms=5, capsize=3,

@@ -10,8 +10,8 @@ and the one-step subspace (:mod:`flt_theory.symbolic.one_step`), the staircase
 
 Every law's LaTeX is rendered from its sympy value (:class:`~flt_theory.symbolic.law.Law`), so the
 machine form (``--json``) and the printed form cannot disagree. The overlap law, for instance, is
-:math:`\langle w_i^1, w^*_k\rangle \approx \frac{\eta a_i}{p} c_\sigma \mu^*_{k,\ell}\langle w_i^0, w^*_k\rangle^{\ell-1}`
-with :math:`a_i`, :math:`\mu^*_{k,\ell}` and the initial overlap as symbols in the expression.
+:math:`\langle w_i^1, w^*_k\rangle \approx \frac{\eta a_i}{p} c_\sigma \mu^*_{k,\ell}\langle w_i^0,
+w^*_k\rangle^{\ell-1}` with :math:`a_i`, :math:`\mu^*_{k,\ell}` and the initial overlap as symbols in the expression.
 
 Hypotheses (:class:`~flt_theory.symbolic.hypothesis.Hypothesis`). Every statement of Dandi et al. 2023 is
 asymptotic: :math:`d \to \infty` with :math:`n = \Theta(d^\kappa)` samples per step, width :math:`p`, symmetric
@@ -102,7 +102,9 @@ def _hyp(*names: str) -> tuple[Hypothesis, ...]:
 
 def _number_latex(value) -> str:
     value = sp.nsimplify(value) if not isinstance(value, sp.Float) else value
-    return sp.latex(value.xreplace({f: sp.Float(f, 4) for f in value.atoms(sp.Float)}) if isinstance(value, sp.Basic) else value)
+    if not isinstance(value, sp.Basic):
+        return sp.latex(value)
+    return sp.latex(value.xreplace({f: sp.Float(f, 4) for f in value.atoms(sp.Float)}))
 
 
 def giant_step_laws(target, activation: str = "relu", degree: int | None = None) -> list[Law]:
@@ -156,7 +158,8 @@ def giant_step_laws(target, activation: str = "relu", degree: int | None = None)
             hypotheses_reading=_EXACT),
     ]
     if vanishing:
-        laws.append(Law(name="vanishing student coefficient", lhs=r"\langle w_i^1, w^*_k\rangle", relation="to", value=0,
+        laws.append(Law(name="vanishing student coefficient", lhs=r"\langle w_i^1, w^*_k\rangle", relation="to",
+                        value=0,
                         conditions=(rf"c_\sigma = \mu_{{{ell}}}(\sigma)/{ell - 1}! = 0",
                                     r"\sigma = " + sp.latex(parse_link(activation))),
                         status="derived", source=DKLPS, words="c_σ = 0: one step learns nothing along V* at any κ",
@@ -174,7 +177,8 @@ def giant_step_laws(target, activation: str = "relu", degree: int | None = None)
                     hypotheses_reading=_READING + "; p = O(1) as p ≤ √d"))
     for k in (1, 2):
         laws.append(Law(name=f"random-feature limit kappa={k}", lhs=r"\mathbb{E}[(f^* - \hat f_{RF})^2]", relation="to",
-                        value=random_feature_error(target, k, degree), conditions=(rf"\min(\kappa_n, \kappa_p) = {k}", "T = 0"),
+                        value=random_feature_error(target, k, degree),
+                        conditions=(rf"\min(\kappa_n, \kappa_p) = {k}", "T = 0"),
                         source=MMM, words=f"random features (T = 0) with min(κn, κp) = {k} reach ‖P_(>{k}) f*‖²",
                         hypotheses=_hyp("high dimension"), hypotheses_reading=_READING))
     return laws
@@ -184,10 +188,12 @@ def _overlap_law(target, activation, ell: int, c_sigma, degree) -> Law:
     mu = sp.Symbol("mu_star", real=True)
     conditions = [rf"c_\sigma = \mu_{{{ell}}}(\sigma)/{ell - 1}! = {_number_latex(c_sigma)}"]
     links = target.links()
-    constants = {"c_sigma": sp.nsimplify(c_sigma) if not isinstance(c_sigma, sp.Float) else c_sigma}  # as LaTeX shows it
+    # as LaTeX shows it
+    constants = {"c_sigma": sp.nsimplify(c_sigma) if not isinstance(c_sigma, sp.Float) else c_sigma}
     if links is not None:
         coefficients = [hermite_coefficients(link, ell, variable=sp.Symbol("z", real=True)) for link in links]
-        mu_values = tuple(m.exact[ell] if m.exact[ell] is not None else sp.Float(m.values[ell], 6) for m in coefficients)
+        mu_values = tuple(m.exact[ell] if m.exact[ell] is not None else sp.Float(m.values[ell], 6)
+                          for m in coefficients)
         conditions.append(rf"(\mu^*_{{k,{ell}}})_k = ({', '.join(_number_latex(v) for v in mu_values)})")
         constants["mu_star"] = mu_values
     return Law(name="overlap law", lhs=r"\langle w_i^1, w^*_k\rangle", relation="approx",
@@ -220,7 +226,8 @@ def second_layer_floors(target, ladder, activation: str = "relu", *, stalled: in
 
     >>> from flt_theory.symbolic.target import Target
     >>> f = Target.parse("z1 + z1*z2")
-    >>> second_layer_floors(f, staircase(f, 2)).numbers(p=8, d=128)[1:], second_layer_floors(f, staircase(f, 2), stalled=2).numbers(p=8, d=128)[1:]
+    >>> right, stalled = second_layer_floors(f, staircase(f, 2)), second_layer_floors(f, staircase(f, 2), stalled=2)
+    >>> right.numbers(p=8, d=128)[1:], stalled.numbers(p=8, d=128)[1:]
     ((1.0, 0.0), (1.0, 1.0))
     """
     from ...symbolic.projections import random_feature_floor
@@ -229,7 +236,8 @@ def second_layer_floors(target, ladder, activation: str = "relu", *, stalled: in
     spans = list(ladder)
     if stalled is not None:
         spans[stalled - 1] = spans[stalled - 2] if stalled >= 2 else Subspace.zero(target.rank)
-    floors = (random_feature_floor(target, activation).subs(p, p / 2),) + tuple(conditional_variance(target, u) for u in spans)
+    floors = ((random_feature_floor(target, activation).subs(p, p / 2),)
+              + tuple(conditional_variance(target, u) for u in spans))
     words = ("" if stalled is None else f"wrong: step {stalled} learns nothing: ") + (
         "second-layer error after T = 0.. steps ≥ " + ", ".join(str(b) for b in floors)
         + " (at T = 0 the random-feature floor of p/2 features, then E[Var(f*|P_(U_T) x)])")

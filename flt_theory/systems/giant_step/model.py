@@ -1,7 +1,7 @@
 r"""Measurements of the giant-step system, per seed (torch only).
 
-The training algorithm itself is the shared toolkit :func:`flt_theory.numeric.giant_steps` (Dandi,
-Krzakala, Loureiro, Pesce, Stephan 2023, arXiv 2305.18270): full-batch GD steps of the first layer
+The training algorithm itself is the system's engine :func:`~flt_theory.systems.giant_step.engine.giant_steps`
+(Dandi, Krzakala, Loureiro, Pesce, Stephan 2023, arXiv 2305.18270): full-batch GD steps of the first layer
 of :math:`\hat f(x) = \frac1p\sum_i a_i\sigma(\langle w_i, x\rangle)` on fresh samples, then a ridge
 second layer. Each function here runs it for a list of seeds (the leading batch dimension; every
 seed's numbers are drawn from its own generator, so a seed's result does not depend on the other
@@ -31,10 +31,11 @@ from typing import Sequence
 
 import torch
 
-from ...numeric import giant_steps, norm_growth, overlaps, subspace_mass
+from ...numeric import norm_growth, overlaps, subspace_mass
 from ...numeric.backend import to_numpy
 from ...runner.params import Param, Params
 from ...symbolic import Target
+from .engine import giant_steps
 
 __all__ = ["PARAMS", "norm_growth_rows", "one_step_mass_rows", "second_layer_rows", "spike_rows",
            "staircase_rows"]
@@ -75,7 +76,8 @@ def one_step_mass_rows(target: Target, *, d: int, n: int, p: int, eta: float | s
     return [{"mass_V": float(m), "excess_mass": float((m - base) / (1 - base))} for m in mass]
 
 
-def norm_growth_rows(target: Target, *, d: int, n: int, p: int, eta: float, seeds: Sequence[int]) -> list[dict[str, float]]:
+def norm_growth_rows(target: Target, *, d: int, n: int, p: int, eta: float,
+                     seeds: Sequence[int]) -> list[dict[str, float]]:
     r""":math:`\frac1p\sum_i(\|w_i^1\|^2 - 1)` after one step, per seed."""
     res = giant_steps(target, d=d, p=p, n=n, steps=1, eta=eta, seeds=list(seeds), ridge=None, device="auto")
     return [{"norm_growth": float(v)} for v in to_numpy(norm_growth(res.weights[1]).mean(-1))]
@@ -100,12 +102,13 @@ def staircase_rows(target: Target, *, d: int, n: int, p: int, eta: float, steps:
                       device="auto")
     rows = [dict() for _ in seeds]
     for t in range(steps + 1):
-        for row, values in zip(rows, _matrix_keys(f"m{t}", _second_moments(res.weights[t], res.w_star))):
+        for row, values in zip(rows, _matrix_keys(f"m{t}", _second_moments(res.weights[t], res.w_star)), strict=True):
             row.update(values)
     return rows
 
 
-def spike_rows(target: Target, *, d: int, n: int, p: int, directions: int, seeds: Sequence[int]) -> list[dict[str, float]]:
+def spike_rows(target: Target, *, d: int, n: int, p: int, directions: int,
+               seeds: Sequence[int]) -> list[dict[str, float]]:
     r"""For :math:`k = 1..` ``directions``: the outlier ratio :math:`s_k/s_{k+1}` of :math:`W^1 - W^0` and the
     projector :math:`Q_k = \sum_{j\le k} c_jc_j^\top`, :math:`c_j = W^*v_j` (module docstring), after one step
     with the theory step size, per seed."""
@@ -115,7 +118,8 @@ def spike_rows(target: Target, *, d: int, n: int, p: int, directions: int, seeds
     rows = [dict() for _ in seeds]
     for k in range(1, directions + 1):
         top = c[..., :k] @ c[..., :k].transpose(-1, -2)
-        for row, values, ratio in zip(rows, _matrix_keys(f"top{k}", top), to_numpy(s[..., k - 1] / s[..., k])):
+        for row, values, ratio in zip(rows, _matrix_keys(f"top{k}", top), to_numpy(s[..., k - 1] / s[..., k]),
+                                      strict=True):
             row.update(values, **{f"sv_ratio{k}": float(ratio)})
     return rows
 

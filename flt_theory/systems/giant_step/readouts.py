@@ -37,11 +37,13 @@ def curves(frame: pd.DataFrame, column: str) -> tuple[list[float], dict[int, np.
 def second_moments(frame: pd.DataFrame, step: int, r: int) -> np.ndarray:
     r""":math:`M_t` per seed, ``(seeds, r, r)`` (see :mod:`.model`)."""
     rows = frame.sort_values("seed")
-    return np.stack([[rows[f"m{step}_{a}{b}"].to_numpy(float) for b in range(r)] for a in range(r)], axis=-1).transpose(1, 0, 2)
+    return np.stack([[rows[f"m{step}_{a}{b}"].to_numpy(float) for b in range(r)] for a in range(r)],
+                    axis=-1).transpose(1, 0, 2)
 
 
 def _masses(moments: np.ndarray, basis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Total mass :math:`\\mathrm{tr}(BMB^\\top)` and least-direction mass :math:`\\lambda_{\\min}(BMB^\\top)` per seed."""
+    """Total mass :math:`\\mathrm{tr}(BMB^\\top)` and least-direction mass :math:`\\lambda_{\\min}(BMB^\\top)`
+    per seed."""
     if len(basis) == 0:
         zero = np.zeros(moments.shape[0])
         return zero, zero

@@ -1,7 +1,7 @@
 r"""``flt simulate giant-step`` and its Python twin: T giant steps on a target, observables per step.
 
 For every ``d`` and ``κ`` (:math:`n = \lceil d^\kappa\rceil` fresh samples per step) the simulator
-(:func:`flt_theory.numeric.giant_steps`) runs ``steps`` giant GD steps on the first layer of a
+(:func:`~flt_theory.systems.giant_step.engine.giant_steps`) runs ``steps`` giant GD steps on the first layer of a
 width-``p`` two-layer network and measures, per step, averaged over neurons and seeds: the mass
 :math:`\|P_{V^*}w_i\|^2/\|w_i\|^2` on the teacher subspace (with a 95% CI over seeds inside
 :math:`[0, 1]`; a random unit vector has :math:`r/d`), the mass on each teacher direction
@@ -24,10 +24,11 @@ import numpy as np
 from ..._text import basis, json_ready, number_text, subspace_text, table
 from ...compare import mean_ci
 from ...errors import FLTError, InvalidParameterError
-from ...numeric import giant_steps, overlaps, subspace_mass
+from ...numeric import overlaps, subspace_mass
 from ...numeric.backend import to_numpy
 from ...symbolic import Target, leap_index, one_step_subspace, staircase
 from ...symbolic.target import MAX_POLYNOMIAL_TERMS, polynomial_degree_bound
+from .engine import giant_steps
 from .model import PARAMS
 
 __all__ = ["MAX_SAMPLE_ENTRIES", "MAX_WEIGHT_ENTRIES", "load_target", "measure_mass", "samples_for", "simulate",
@@ -77,7 +78,8 @@ def simulate(target: Target, *, ds: Sequence[int], kappas: Sequence[float], p: i
     ``ridge`` is given, last step only). ``mass_V_ci`` is ``None`` for a single seed.
 
     >>> recs = simulate(Target.from_links(["z + He2(z)"]), ds=[16], kappas=[1.0], p=8, seeds=2, device="cpu")
-    >>> sorted(recs[0])[:5], recs[0]["n"], 0 <= recs[0]["mass_V_ci"][0] <= recs[0]["mass_V"] <= recs[0]["mass_V_ci"][1] <= 1
+    >>> low, high = recs[0]["mass_V_ci"]
+    >>> sorted(recs[0])[:5], recs[0]["n"], 0 <= low <= recs[0]["mass_V"] <= high <= 1
     (['d', 'eta', 'kappa', 'mass_V', 'mass_V_ci'], 16, True)
     """
     ell = leap_index(target)
@@ -106,14 +108,15 @@ def simulate(target: Target, *, ds: Sequence[int], kappas: Sequence[float], p: i
 
 
 def measure_mass(result: Any, subspace: Any, *, step: int = -1, confidence: float = 0.95):
-    r"""Mass :math:`\frac1p\sum_i\|P_U w_i\|^2/\|w_i\|^2` of a :func:`~flt_theory.numeric.giant_steps` result on
-    ``subspace`` (a :class:`~flt_theory.symbolic.Subspace` of :math:`V^*` or basis rows in w*-coordinates;
-    None: all of :math:`V^*`) after ``step``, as an estimate with its CI over seeds inside :math:`[0, 1]`
-    (:func:`flt_theory.compare.mean_ci` with ``bounds=(0, 1)``). A random unit vector has
-    :math:`\dim U/d`.
+    r"""Mass :math:`\frac1p\sum_i\|P_U w_i\|^2/\|w_i\|^2` of a
+    :func:`~flt_theory.systems.giant_step.engine.giant_steps` result on ``subspace`` (a
+    :class:`~flt_theory.symbolic.Subspace` of :math:`V^*` or basis rows in w*-coordinates; None: all of :math:`V^*`)
+    after ``step``, as an estimate with its CI over seeds inside :math:`[0, 1]` (:func:`flt_theory.compare.mean_ci` with
+    ``bounds=(0, 1)``). A random unit vector has :math:`\dim U/d`.
 
-    >>> from flt_theory.numeric import giant_steps
-    >>> res = giant_steps(Target.parse("z1 + He2(z1)"), d=32, p=16, n=1024, steps=1, eta="theory", seeds=4, device="cpu")
+    >>> from flt_theory.systems.giant_step.engine import giant_steps
+    >>> res = giant_steps(Target.parse("z1 + He2(z1)"), d=32, p=16, n=1024, steps=1, eta="theory", seeds=4,
+    ...                   device="cpu")
     >>> est = measure_mass(res, [[1.0]], step=1)
     >>> 0 <= est.ci[0] <= est.value <= est.ci[1] <= 1, est.n_seeds
     (True, 4)
@@ -171,9 +174,10 @@ def _guard_simulation_size(ds: Sequence[int], kappas: Sequence[float], p: int, s
             )
 
 
-def simulate_document(*, target: str | None = None, links: str | None = None, d: Sequence[int], kappa: Sequence[float],
-                      p: int = 64, eta: float | str = "theory", steps: int = 1, seeds: int = 4, activation: str = "relu",
-                      ridge: float | None = None, device: str = "auto", dtype: str = "float32") -> dict[str, Any]:
+def simulate_document(*, target: str | None = None, links: str | None = None, d: Sequence[int],
+                      kappa: Sequence[float], p: int = 64, eta: float | str = "theory", steps: int = 1, seeds: int = 4,
+                      activation: str = "relu", ridge: float | None = None, device: str = "auto",
+                      dtype: str = "float32") -> dict[str, Any]:
     """What ``flt simulate giant-step`` prints with ``--json`` (bad input raises an FLTError naming the option): the
     declared ranges first (:data:`.model.PARAMS`), then the joint conditions."""
     from ...numeric import Activation, NonFiniteError, resolve_device
@@ -188,7 +192,7 @@ def simulate_document(*, target: str | None = None, links: str | None = None, d:
     if min(d) < f.rank:
         raise InvalidParameterError(f"--d: d = {min(d)} is smaller than the target rank r = {f.rank}; expected d >= r")
     _guard_simulation_size(d, kappa, p, steps, seeds)
-    from ...numeric.giant_step import check_budget
+    from .engine import check_budget
 
     for dim in d:  # memory and time, estimated before anything is allocated
         for k in kappa:
@@ -224,9 +228,9 @@ def simulate_document(*, target: str | None = None, links: str | None = None, d:
         record["mass_V_random"] = f.rank / record["d"]
     records = json_ready(records)
     text = f.name if f.name is not None else str(f.expr)
-    config = {"system": "giant-step", "target": text, "rank": f.rank, "leap_index": ell, "ds": list(d), "kappas": list(kappa),
-              "p": p, "eta": eta, "steps": steps, "seeds": seeds, "activation": activation, "ridge": ridge,
-              "device": resolved, "dtype": dtype}
+    config = {"system": "giant-step", "target": text, "rank": f.rank, "leap_index": ell, "ds": list(d),
+              "kappas": list(kappa), "p": p, "eta": eta, "steps": steps, "seeds": seeds, "activation": activation,
+              "ridge": ridge, "device": resolved, "dtype": dtype}
     predicted = {
         "staircase": [{"step": t, "dim": u.dim, "basis": basis(u)} for t, u in enumerate(ladder, start=1)],
         "one_step": [{"kappa": k, "dim": u.dim, "basis": basis(u)} for k, u in one_step.items()],
@@ -263,7 +267,8 @@ def simulate_table(document: dict[str, Any]) -> str:
                    + "; column 'x r/d' = mass_V/(r/d) is about 1 at random initialisation"),
     ]
     lines = [table(head),
-             "mass_V: mean over neurons of ||P_V* w_i||^2/||w_i||^2, mean over seeds [95% CI]; U_t, wk: mass on them", ""]
+             "mass_V: mean over neurons of ||P_V* w_i||^2/||w_i||^2, mean over seeds [95% CI]; U_t, wk: mass "
+             "on them", ""]
     header = ["d", "kappa", "n", "step", "eta", "mass_V", "95% CI", "x r/d"]
     header += [f"U_{t}" for t in range(1, steps + 1)] + [f"w{k}" for k in range(1, rank + 1)]
     header += ["test_error"] if cfg["ridge"] is not None else []

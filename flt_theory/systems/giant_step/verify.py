@@ -45,7 +45,7 @@ on the wrong side. A wrong law that passes gets the seeds that would reject it
 Sizes are chosen from the leap index: :math:`d \in \{32, 64, 128\}` (``paper``: up to 256),
 :math:`\kappa \in \{\ell - 1, \ell - \tfrac12, \ell\}` (at least 0.5), :math:`p = 32`, 8 seeds (16 at
 ``paper``). The cost of a point is estimated as :math:`n\,(p+r)\,p` multiply-adds per seed on the
-projected path (:func:`flt_theory.numeric.giant_steps`), at about :data:`FLOPS_PER_SECOND`.
+projected path (:func:`flt_theory.systems.giant_step.engine.giant_steps`), at about :data:`FLOPS_PER_SECOND`.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ from ...symbolic.law import SYMBOLS, Law
 from ...symbolic.staircase_sizes import RESOLVABLE_FACTOR, predicted_moments, staircase_sizes
 from ...symbolic.target import parse_link
 from ..declaration import Claim, Measurement
-from .declaration import compare_floors, compare_leap2_slopes, compare_student_coefficient
+from .comparisons import compare_floors, compare_leap2_slopes, compare_student_coefficient
 from .laws import giant_step_laws, second_layer_floors, subspace_law
 from .readouts import _masses, new_part, second_moments
 from .simulate import samples_for
@@ -141,7 +141,9 @@ def _wrong_subspace(u: Subspace) -> Subspace:
         return Subspace.full(u.ambient)
     if u.dim < u.ambient:
         return u.complement()
-    return Subspace.span([[float(x) for x in row] for row in u.numpy()[:-1]], u.ambient) if u.dim > 1 else Subspace.zero(u.ambient)
+    if u.dim <= 1:
+        return Subspace.zero(u.ambient)
+    return Subspace.span([[float(x) for x in row] for row in u.numpy()[:-1]], u.ambient)
 
 
 def compare_predicted_staircase(frame: pd.DataFrame, law: Law, *, resolvable: tuple[bool, ...],
@@ -167,7 +169,7 @@ def compare_predicted_staircase(frame: pd.DataFrame, law: Law, *, resolvable: tu
     claimed = law.subspaces()
     r, d = claimed[0].ambient, int(frame["d"].iloc[0])
     checks, previous = [], Subspace.zero(r)
-    for t, (u, noise) in enumerate(zip(claimed, fluctuations), start=1):
+    for t, (u, noise) in enumerate(zip(claimed, fluctuations, strict=False), start=1):
         moments, new = second_moments(frame, t, r), new_part(previous, u)
         comp = u.complement().numpy() if u.dim < r else np.zeros((0, r))
         off = _masses(moments, comp)[0]
@@ -224,7 +226,8 @@ def _resolving_size(target: Target, step: int, steps: int, p: int, eta: float, a
     """The smallest d = 2^k <= 4096 (n = 64d) at which step ``step``'s new part is predicted resolvable, in words."""
     for k in range(5, 13):
         d = 2**k
-        if staircase_sizes(target, d=d, n=64 * d, p=p, eta=eta, steps=steps, activation=activation)[step - 1].resolvable:
+        sizes = staircase_sizes(target, d=d, n=64 * d, p=p, eta=eta, steps=steps, activation=activation)
+        if sizes[step - 1].resolvable:
             return f"resolvable from d = {d}, n = 64d"
     return "not resolvable for d <= 4096 at n = 64d"
 
@@ -248,16 +251,16 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
         point = [{"target": text, "d": sizes["ds"][-1], "kappa": float(ell), "p": p, "activation": activation}]
         claim = Claim(name="vanishing student coefficient", words="c_σ = 0: one step learns nothing along V*",
                       law=c_sigma, wrong_law=c_sigma.replace(value=1, words="the student learns (c_σ ≠ 0)"),
-                      measurement=Measurement(experiment="giant-step/one-step-mass", points={"small": point, "paper": point},
-                                              seeds=seeds),
+                      measurement=Measurement(experiment="giant-step/one-step-mass",
+                                              points={"small": point, "paper": point}, seeds=seeds),
                       compare=compare_student_coefficient, system="verify")
         out.append(_Prediction("vanishing student coefficient", claim, _cost_seconds(point, 2 * sizes["seeds"], r)))
         seeds = {k: v // 2 for k, v in seeds.items()}
     elif ell >= 1 and len(kappas) >= 2:
         claim = Claim(name="one-step threshold", words=f"excess mass ∝ d^(min(0, κ − {ell}))", law=threshold,
                       wrong_law=threshold.replace(value=d_symbol ** (ell + 1), words=f"threshold κ* = {ell + 1}"),
-                      measurement=Measurement(experiment="giant-step/one-step-mass", points={"small": grid, "paper": grid},
-                                              seeds=seeds),
+                      measurement=Measurement(experiment="giant-step/one-step-mass",
+                                              points={"small": grid, "paper": grid}, seeds=seeds),
                       compare=compare_leap2_slopes, system="verify")
         out.append(_Prediction("one-step threshold", claim, _cost_seconds(grid, sizes["seeds"], r)))
     if c_sigma.value != 0:
@@ -272,14 +275,15 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
         wrong = _wrong_subspace(u)
         claim = Claim(name="one-step subspace", words=f"one step at n = d^{kappa:g} learns {subspace_text(u)}", law=law,
                       wrong_law=law.replace(value=wrong, words=f"one step learns {subspace_text(wrong)} instead"),
-                      measurement=Measurement(experiment="giant-step/staircase", points={"small": point, "paper": point},
-                                              seeds=seeds),
+                      measurement=Measurement(experiment="giant-step/staircase",
+                                              points={"small": point, "paper": point}, seeds=seeds),
                       compare=functools.partial(compare_one_step_subspace, fluctuation=fluctuation), system="verify")
         out.append(_Prediction("one-step subspace", claim, _cost_seconds(point, sizes["seeds"], r)))
     ladder = tuple(staircase(target, steps))
     if any(u.dim for u in ladder):
         d = sizes["ds"][-1]
-        point = [{"target": text, "d": d, "n": 64 * d, "p": 2 * p, "eta": 8.0 * p, "steps": steps, "activation": activation}]
+        point = [{"target": text, "d": d, "n": 64 * d, "p": 2 * p, "eta": 8.0 * p, "steps": steps,
+                  "activation": activation}]
         predicted = staircase_sizes(target, d=d, n=64 * d, p=2 * p, eta=8.0 * p, steps=steps, activation=activation)
         noise = tuple(f for _, f in predicted_moments(target, d=d, n=64 * d, p=2 * p, eta=8.0 * p, steps=steps,
                                                       activation=activation))
@@ -287,11 +291,12 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
         full = Subspace.full(r)
         wrong = tuple(full for _ in ladder) if ladder[0] != full else tuple(Subspace.zero(r) for _ in ladder)
         claim = Claim(name="staircase", words="U_1 ⊂ … ⊂ U_T learned step by step with n = 64d",
-                      law=subspace_law("staircase", ladder, words="staircase " + " ⊂ ".join(subspace_text(u) for u in ladder)),
+                      law=subspace_law("staircase", ladder,
+                                       words="staircase " + " ⊂ ".join(subspace_text(u) for u in ladder)),
                       wrong_law=subspace_law("wrong staircase", wrong, words="all learned at once" if ladder[0] != full
                                              else "nothing learned"),
-                      measurement=Measurement(experiment="giant-step/staircase", points={"small": point, "paper": point},
-                                              seeds=seeds),
+                      measurement=Measurement(experiment="giant-step/staircase",
+                                              points={"small": point, "paper": point}, seeds=seeds),
                       compare=functools.partial(compare_predicted_staircase, resolvable=flags, fluctuations=noise),
                       system="verify")
         unresolved = [s for s in predicted if s.new_dim and not s.resolvable]
@@ -309,7 +314,8 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
         decreasing = [s.resolvable and (t == 0 or variances[t] != variances[t - 1]) for t, s in enumerate(predicted)]
         if any(decreasing):
             stalled = max(t for t, flag in enumerate(decreasing, start=1) if flag)
-            floors = Claim(name="second-layer floors", words="ridge error after T steps ≥ its random-feature / conditional-variance floor",
+            floors = Claim(name="second-layer floors",
+                           words="ridge error after T steps ≥ its random-feature / conditional-variance floor",
                           law=functools.partial(second_layer_floors, target, ladder, activation),
                           wrong_law=functools.partial(second_layer_floors, target, ladder, activation, stalled=stalled),
                           measurement=Measurement(experiment="giant-step/second-layer",
@@ -351,8 +357,9 @@ def _entry(prediction: _Prediction, check: CheckResult | None, control: CheckRes
 def _rank_message(target: Target) -> str:
     """Why a target beyond z1..z4 is refused, naming the variable (its rank is its largest index, not a count).
 
-    >>> _rank_message(Target.parse("z1 + z5"))
-    'TARGET: uses z5; flt verify takes targets of z1..z4 (the rank is the largest variable index: 5 here, with 2 variables used — renumber them z1..z2)'
+    >>> _rank_message(Target.parse("z1 + z5"))  # doctest: +NORMALIZE_WHITESPACE
+    'TARGET: uses z5; flt verify takes targets of z1..z4 (the rank is the largest variable index: 5 here, with 2
+    variables used — renumber them z1..z2)'
     """
     used = len(target.expr.free_symbols)
     hint = f" — renumber them z1..z{used}" if used <= MAX_RANK else ""
@@ -370,7 +377,7 @@ def _measured_parts(entry: dict) -> list[str]:
     labels = entry.get("labels") or []
     labels = labels if len(labels) == len(values) else [""] * len(values)
     parts = []
-    for label, value, interval in zip(labels, values, cis):
+    for label, value, interval in zip(labels, values, cis, strict=False):
         shown = fmt(_float(value))
         if isinstance(interval, (list, tuple)) and len(interval) == 2:
             shown += " " + fmt_ci((_float(interval[0]), _float(interval[1])))
@@ -448,7 +455,8 @@ class VerifyResult(dict):
                  esc(p["verdict"]) + (f"<br><small>{esc(p['message'])}</small>" if p["verdict"] != "pass" else ""),
                  esc(_control_text(p))) for p in self["predictions"]]
         caption = (f"flt verify f*(z) = {self['target']}: student {self['activation']}, leap index "
-                   f"{self['leap_index']}; {'every prediction passes' if self.passed else 'not every prediction passes'}")
+                   f"{self['leap_index']}; "
+                   f"{'every prediction passes' if self.passed else 'not every prediction passes'}")
         return html_table(("prediction", "law", "measured [95% CI]", "verdict", "negative control"), rows,
                           caption=caption, escaped=True)
 
@@ -468,14 +476,17 @@ def verify(target: str | Target, *, activation: str = "relu", steps: int = 2, sc
 
     >>> doc = verify("z1", steps=1, budget=60)
     >>> doc["leap_index"], [(p["name"], p["verdict"], p["control"]) for p in doc["predictions"]]
-    (1, [('one-step threshold', 'pass', 'rejected'), ('one-step subspace', 'pass', 'rejected'), ('staircase', 'pass', 'rejected'), ('second-layer floors', 'pass', 'rejected')])
+    ... # doctest: +NORMALIZE_WHITESPACE
+    (1, [('one-step threshold', 'pass', 'rejected'), ('one-step subspace', 'pass', 'rejected'),
+         ('staircase', 'pass', 'rejected'), ('second-layer floors', 'pass', 'rejected')])
     """
     if scale not in _SIZES:
         raise InvalidParameterError(f"The 'scale' parameter must be one of {sorted(_SIZES)}. Got {scale!r} instead.")
     if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= 4:
         raise InvalidParameterError(f"The 'steps' parameter must be an int in [1, 4]. Got {steps!r} instead.")
     if not isinstance(budget, (int, float)) or not math.isfinite(budget) or budget <= 0:
-        raise InvalidParameterError(f"The 'budget' parameter must be a positive number of seconds. Got {budget!r} instead.")
+        raise InvalidParameterError(
+            f"The 'budget' parameter must be a positive number of seconds. Got {budget!r} instead.")
     if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 2):
         raise InvalidParameterError(f"The 'seeds' parameter must be an int >= 2. Got {seeds!r} instead.")
     parsed = target if isinstance(target, Target) else Target.parse(target)
@@ -492,12 +503,14 @@ def verify(target: str | Target, *, activation: str = "relu", steps: int = 2, sc
     for prediction in predictions:
         if spent + prediction.cost > budget:
             entries.append(_entry(prediction, None, None,
-                                  f"estimated {prediction.cost:.0f} s exceeds the remaining budget of {budget - spent:.0f} s; "
+                                  f"estimated {prediction.cost:.0f} s exceeds the remaining budget of "
+                                  f"{budget - spent:.0f} s; "
                                   f"run with --budget {math.ceil(spent + prediction.cost)} or more"))
             continue
         if not prediction.checkable:
-            entries.append(_entry(prediction, None, None, f"no step's new directions are resolvable at this size: "
-                                                           f"{prediction.note.removeprefix('not learned at this size, not checked: ')}"))
+            note = prediction.note.removeprefix("not learned at this size, not checked: ")
+            entries.append(_entry(prediction, None, None,
+                                  f"no step's new directions are resolvable at this size: {note}"))
             continue
         start = time.perf_counter()
         frame = prediction.claim.measurement.run(scale, store=st)

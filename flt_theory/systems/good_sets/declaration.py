@@ -52,6 +52,7 @@ from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField
 from ..frames import ladder_by
 from .laws import EXITS_LHS, LARGE_D, LARGE_D_READING, SETS, SOURCE, good_set_laws, linear_accuracy, tie_probability
 from .model import PARAMS, train_sparse_coding
+from .readouts import exits, growth_ratio, inclusion_violations, net_entries, values
 
 __all__ = ["SIZES", "SYSTEM", "exit_ladder", "hypothesis_values"]
 
@@ -60,8 +61,8 @@ NAME = "good-sets"
 SIZES: dict[str, dict[str, int]] = {
     "small": dict(seeds=6, d=32, m=256, n=2048, steps=150, init_seeds=8, init_m=16384, break_steps=30, trained_seeds=6,
                   trained_m=256, trained_n=4096, trained_steps=100),
-    "paper": dict(seeds=16, d=32, m=512, n=4096, steps=200, init_seeds=16, init_m=65536, break_steps=40, trained_seeds=12,
-                  trained_m=512, trained_n=8192, trained_steps=150),
+    "paper": dict(seeds=16, d=32, m=512, n=4096, steps=200, init_seeds=16, init_m=65536, break_steps=40,
+                  trained_seeds=12, trained_m=512, trained_n=8192, trained_steps=150),
 }
 SCALES = tuple(SIZES)
 
@@ -90,17 +91,18 @@ P = PARAMS
             batched=True, params=P.subset("d", "m", "c1", "c2", "sparsity", c1=C1, c2=C2, sparsity=SPARSITY))
 def initial_counts(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r""":math:`\sum_j|S_{j,\text{sure}}^0|` and :math:`\sum_j|S_{j,\text{pot}}^0|` at initialisation."""
-    res = train_sparse_coding(seeds, d=params["d"], m=params["m"], sparsity=params["sparsity"], sigma0=SIGMA0, steps=0, n=1,
-                              n_test=1, c1=params["c1"], c2=params["c2"], scale="neuron", device="auto")
+    res = train_sparse_coding(seeds, d=params["d"], m=params["m"], sparsity=params["sparsity"], sigma0=SIGMA0, steps=0,
+                              n=1, n_test=1, c1=params["c1"], c2=params["c2"], scale="neuron", device="auto")
     sure, pot = to_numpy(res.sure_sizes[0].sum(-1)), to_numpy(res.pot_sizes[0].sum(-1))
-    return [{"sure": float(a), "pot": float(b)} for a, b in zip(sure, pot)]
+    return [{"sure": float(a), "pot": float(b)} for a, b in zip(sure, pot, strict=True)]
 
 
 def _sigma1(m: int, d: int) -> float:
     return 0.01 / (m * math.sqrt(d))
 
 
-@experiment("good-sets/early-phase", cost=Cost(memory="8*seeds*m*d + 8*seeds*n*d + 8*seeds*n*m", work="1e6*steps + steps*seeds*n*m*d"),
+@experiment("good-sets/early-phase",
+            cost=Cost(memory="8*seeds*m*d + 8*seeds*n*d + 8*seeds*n*m", work="1e6*steps + steps*seeds*n*m*d"),
             batched=True, params=P.subset("d", "m", "n", "steps", "lr_ratio", lr_ratio=LR_RATIO))
 def early_phase(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""The early phase (module docstring): transition counts, inclusion violations, set sizes, and
@@ -110,7 +112,8 @@ def early_phase(params: dict[str, Any], seeds: list[int]) -> list[dict[str, floa
     features whose good neurons' total weight has the sign of :math:`w^*_j` (``sign_agreement``)."""
     d, m = params["d"], params["m"]
     sigma1 = _sigma1(m, d)
-    res = train_sparse_coding(seeds, d=d, m=m, sparsity=SPARSITY, sigma0=SIGMA0, sigma1=sigma1, lr=params["lr_ratio"] * sigma1,
+    res = train_sparse_coding(seeds, d=d, m=m, sparsity=SPARSITY, sigma0=SIGMA0, sigma1=sigma1,
+                              lr=params["lr_ratio"] * sigma1,
                               steps=params["steps"], n=params["n"], n_test=1024, threshold=THRESHOLD, c1=C1, c2=C2,
                               scale="neuron", device="auto")
     counts = {_column(k): to_numpy(v).astype(float) for k, v in res.transition_counts().items() if k in _KINDS}
@@ -140,23 +143,22 @@ def early_phase(params: dict[str, Any], seeds: list[int]) -> list[dict[str, floa
     return rows
 
 
-@experiment("good-sets/trained", cost=Cost(memory="8*seeds*m*d + 8*seeds*n*d + 8*seeds*n*m", work="1e6*steps + steps*seeds*n*m*d"),
+@experiment("good-sets/trained",
+            cost=Cost(memory="8*seeds*m*d + 8*seeds*n*d + 8*seeds*n*m", work="1e6*steps + steps*seeds*n*m*d"),
             batched=True, params=P.subset("d", "m", "n", "steps", "sigma0"))
 def trained(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
-    r"""Full training: test accuracy of the net and of the linear model :math:`\operatorname{sign}\langle Mw^*, x\rangle`."""
-    res = train_sparse_coding(seeds, d=params["d"], m=params["m"], sparsity=SPARSITY, sigma0=params["sigma0"], lr=TRAINED_LR,
+    r"""Full training: test accuracy of the net and of the linear model
+    :math:`\operatorname{sign}\langle Mw^*, x\rangle`."""
+    res = train_sparse_coding(seeds, d=params["d"], m=params["m"], sparsity=SPARSITY, sigma0=params["sigma0"],
+                              lr=TRAINED_LR,
                               steps=params["steps"], n=params["n"], n_test=4096, threshold=THRESHOLD, c1=C1, c2=C2,
                               scale="neuron", device="auto")
     return [{"net_accuracy": float(a), "linear_accuracy": float(b)}
-            for a, b in zip(to_numpy(res.test_accuracy), to_numpy(res.linear_accuracy))]
+            for a, b in zip(to_numpy(res.test_accuracy), to_numpy(res.linear_accuracy), strict=True)]
 
 
 # ----------------------------------------------------------------------------------------------
 # comparisons (each reads its prediction from the law it is given)
-
-
-def _values(frame: pd.DataFrame, column: str) -> np.ndarray:
-    return frame.sort_values("seed")[column].to_numpy(dtype=float)
 
 
 def _zero(values: np.ndarray, name: str) -> CheckResult:
@@ -172,12 +174,15 @@ def _positive(values: np.ndarray, name: str) -> CheckResult:
     """PASSES iff the mean count per seed is demonstrably positive (lower CI end > 0)."""
     est = mean_ci(values)
     low, high = max(0.0, est.ci[0]), est.ci[1]
-    return make_result(name=name, passed=low > 0, predicted="> 0", measured=est.value, ci=(low, high), n_seeds=est.n_seeds,
-                       summary=f"mean {fmt(est.value)} {fmt_ci((low, high))} per seed (per seed {values.astype(int).tolist()})")
+    return make_result(name=name, passed=low > 0, predicted="> 0", measured=est.value, ci=(low, high),
+                       n_seeds=est.n_seeds,
+                       summary=f"mean {fmt(est.value)} {fmt_ci((low, high))} per seed (per seed "
+                               f"{values.astype(int).tolist()})")
 
 
 def compare_initial_sizes(frame: pd.DataFrame, law: Law) -> CheckResult:
-    r"""Totals over seeds and features against the law's :math:`(\mathbb E|S_{j,\text{sure}}^0|, \mathbb E|S_{j,\text{pot}}^0|)`:
+    r"""Totals over seeds and features against the law's
+    :math:`(\mathbb E|S_{j,\text{sure}}^0|, \mathbb E|S_{j,\text{pot}}^0|)`:
     :math:`\sum_j|S_{j,\text{sure}}^0| \sim \mathrm{Bin}(km, d\,p_\text{sure})` and
     :math:`\sum_j|S_{j,\text{pot}}^0| \sim \mathrm{Bin}(kmd, p_\text{pot})` (exact; derivation in :mod:`.laws`)."""
     row = frame.iloc[0]
@@ -188,45 +193,34 @@ def compare_initial_sizes(frame: pd.DataFrame, law: Law) -> CheckResult:
     return all_of(f"initial set sizes (d = {d}, m = {m}, {k} seeds)", (e_sure, e_pot), [sure, pot])
 
 
-#: Per inclusion law ``lhs ⊆ value``: its violations per row (for ``S_sure^t ⊆ S_sure^0`` a lower bound, the
-#: net growth of S_sure: at least that many neurons entered it after t = 0).
-_INCLUSION_VIOLATIONS = {
-    (SETS["sure"], SETS["pot"]): lambda frame: _values(frame, "outside_pot"),
-    (SETS["pot"], SETS["sure"]): lambda frame: _values(frame, "outside_sure"),
-    (SETS["sure"], SETS["sure0"]): lambda frame: np.maximum(_values(frame, "sure_final") - _values(frame, "sure_initial"), 0.0),
-}
-
-
 def compare_inclusion(frame: pd.DataFrame, law: Law) -> CheckResult:
     """The law ``A ⊆ B`` holds at every step: its violation count is 0 on every seed."""
     subset = SETS["sure"] if law.lhs == sp.latex(SETS["sure"]) else SETS["pot"]
-    return _zero(_INCLUSION_VIOLATIONS[(subset, law.value)](frame), f"{law.text()} at every step (violations)")
-
-
-#: The three ways of leaving S_sure (:mod:`.model`); only the first loses the feature.
-_EXIT_KINDS = ("exit_sure_lost", "exit_sure_second", "exit_sure_demoted")
+    return _zero(inclusion_violations(frame, subset, law.value), f"{law.text()} at every step (violations)")
 
 
 def compare_no_exit(frame: pd.DataFrame, law: Law) -> CheckResult:
     """Exits from S_sure (every kind). ``geq`` (the finding): at least ``law.number()`` per seed on average
     (demonstrated) AND none of them loses the feature (``exit_sure_lost`` 0 on every seed); ``eq``: exactly
     ``law.number()`` exits on every seed (0: the literal principle)."""
-    counts = sum(_values(frame, c) for c in _EXIT_KINDS)
+    counts = exits(frame)
     if law.relation == "geq":
-        exits = _positive(counts - law.number() + 1.0, f"exits from S_sure ≥ {law.number():g} per seed")
-        kept = _zero(_values(frame, "exit_sure_lost"), "exits that leave S_pot or flip the sign of w*_j")
-        return all_of("neurons exit S_sure, into S_pot with the sign of w*_j", law.text(), [exits, kept])
+        some = _positive(counts - law.number() + 1.0, f"exits from S_sure ≥ {law.number():g} per seed")
+        kept = _zero(values(frame, "exit_sure_lost"), "exits that leave S_pot or flip the sign of w*_j")
+        return all_of("neurons exit S_sure, into S_pot with the sign of w*_j", law.text(), [some, kept])
     expected = law.number()
     if expected == 0:
         return _zero(counts, f"{law.text()} (exits counted)")
-    return make_result(name=f"{law.text()} (exits counted)", passed=bool((counts == expected).all()), predicted=expected,
-                       measured=float(counts.mean()), ci=(float(counts.min()), float(counts.max())), n_seeds=len(counts),
+    return make_result(name=f"{law.text()} (exits counted)", passed=bool((counts == expected).all()),
+                       predicted=expected,
+                       measured=float(counts.mean()), ci=(float(counts.min()), float(counts.max())),
+                       n_seeds=len(counts),
                        summary=f"per seed {counts.astype(int).tolist()} (interval: per-seed range)")
 
 
 def compare_break(frame: pd.DataFrame, law: Law) -> CheckResult:
     """Large step: neurons that lose their feature or skip S_pot — ``≥ 1`` (positive mean) or ``= 0`` per the law."""
-    lost = _values(frame, "exit_sure_lost") + _values(frame, "enter_sure_from_outside")
+    lost = values(frame, "exit_sure_lost") + values(frame, "enter_sure_from_outside")
     if law.relation == "geq":
         return _positive(lost, f"η = {BREAK_LR_RATIO:g} σ1: neurons lose their feature or skip S_pot")
     return _zero(lost, f"η = {BREAK_LR_RATIO:g} σ1: no feature lost and no skip of S_pot")
@@ -244,7 +238,8 @@ def _rare(events: np.ndarray, trials: np.ndarray, rate: float, name: str) -> Che
     low, high = clopper_pearson(k, total, 0.95)
     return make_result(name=name, passed=low <= rate, predicted=f"<= {rate:g} per entry", measured=k / total,
                        ci=(low, high), n_seeds=len(events),
-                       summary=f"{k} of {total} entries {fmt_ci((low, high))} vs ≤ {rate:g} [consistent, exact binomial]")
+                       summary=f"{k} of {total} entries {fmt_ci((low, high))} vs ≤ {rate:g} [consistent, exact "
+                               "binomial]")
 
 
 def compare_entry(frame: pd.DataFrame, law: Law) -> CheckResult:
@@ -252,14 +247,14 @@ def compare_entry(frame: pd.DataFrame, law: Law) -> CheckResult:
     least that factor AND entries skipping :math:`S_\text{pot}` are rare, at most :data:`SKIP_RATE` of them;
     ``leq``: grows by at most that factor). The ratio's interval is on the log scale: it is heavy-tailed (a seed with
     one initial sure neuron has a ratio of 200) and its plain interval reached below 0 on 3 of 20 seed sets."""
-    ratio = _values(frame, "sure_final") / np.maximum(_values(frame, "sure_initial"), 1.0)
+    ratio = growth_ratio(frame)
     factor = law.number()
     name = f"|S_sure^T| / max(1, |S_sure^0|) {'≥' if law.relation == 'geq' else '≤'} {factor:g}"
     if law.relation == "geq":
         growth = check_at_least(ratio, factor, mode="demonstrated", bounds=(0, math.inf), name=name)
-        entries = np.maximum(_values(frame, "sure_final") - _values(frame, "sure_initial"), 0.0)
+        entries = net_entries(frame)
         return all_of("neurons enter S_sure, through S_pot", f"growth ≥ {factor:g}, skips ≤ {SKIP_RATE:g}",
-                      [growth, _rare(_values(frame, "enter_sure_from_outside"), entries, SKIP_RATE,
+                      [growth, _rare(values(frame, "enter_sure_from_outside"), entries, SKIP_RATE,
                                      "entries into S_sure from outside S_pot")])
     return check_at_most(ratio, factor, mode="demonstrated", bounds=(0, math.inf), name=name)
 
@@ -270,7 +265,7 @@ def compare_growth(frame: pd.DataFrame, law: Law) -> CheckResult:
     features around its expectation :math:`s\rho_s/d`)."""
     kept = frame[frame["good_pairs"] > 0]
     predicted = law.number(eta=float(kept["lr"].iloc[0]))
-    ratio = _values(kept, "good_slope") / predicted
+    ratio = values(kept, "good_slope") / predicted
     parts = [check_at_least(ratio, 1.0, rel_tol=0.10, name="slope / law rate ≥ 0.9"),
              check_at_most(ratio, 1.0, rel_tol=0.10, name="slope / law rate ≤ 1.1")]
     return all_of(f"good-set growth rate = {predicted:.4g} per step", predicted, parts)
@@ -280,7 +275,7 @@ def compare_net_vs_linear(frame: pd.DataFrame, law: Law) -> CheckResult:
     """The linear model's accuracy matches its exact law (±0.01), and the net is more accurate than it
     (``law.relation == "geq"``) or at most as accurate (``"leq"``), demonstrated over seeds."""
     row = frame.iloc[0]
-    net, lin = _values(frame, "net_accuracy"), _values(frame, "linear_accuracy")
+    net, lin = values(frame, "net_accuracy"), values(frame, "linear_accuracy")
     exact = float(linear_accuracy(SPARSITY, int(row["d"]), sp.nsimplify(float(row["sigma0"]))))
     lin_law = all_of(f"linear accuracy = exact law {exact:.4f}", exact, [
         check_at_least(lin, exact, tolerance=0.01, name="linear accuracy ≥ law − 0.01"),
@@ -305,7 +300,8 @@ def _laws(c1: float = C1) -> dict[str, Law]:
 
 def _no_feature_lost() -> Law:
     return Law(name="exits stay in the pot set", relation="geq", value=1, lhs=EXITS_LHS,
-               conditions=(r"\eta = 30\,\sigma_1", r"f \approx 0", r"S_{j,\mathrm{sure}}^{t} \setminus S_{j,\mathrm{sure}}^{t+1}"
+               conditions=(r"\eta = 30\,\sigma_1", r"f \approx 0",
+                           r"S_{j,\mathrm{sure}}^{t} \setminus S_{j,\mathrm{sure}}^{t+1}"
                            r" \subseteq S_{j,\mathrm{pot}}^{t+1},\ C_{ij}^{(t+1)}w^*_j > 0"),
                status="finding", source=THIS_PROJECT, hypotheses=(LARGE_D,), hypotheses_reading=LARGE_D_READING,
                words=NO_EXIT_WORDS)
@@ -327,15 +323,14 @@ def hypothesis_values(point: dict[str, Any]) -> dict[str, float]:
 def exit_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
     r"""Rungs over :math:`d`: exits from :math:`S_\text{sure}` per seed divided by the final size of
     :math:`S_\text{sure}` (mean over seeds, 95% interval); ``literal`` 0 (the principle: no exit)."""
-    return ladder_by(frame, "d", lambda rows: sum(_values(rows, c) for c in _EXIT_KINDS)
-                     / np.maximum(_values(rows, "sure_final"), 1.0), literal=0.0)
+    return ladder_by(frame, "d", lambda rows: exits(rows) / np.maximum(values(rows, "sure_final"), 1.0), literal=0.0)
 
 
 def _break(breaks: bool) -> Law:
     return Law(name="large step breaks monotonicity" if breaks else "the principle survives a large step",
                lhs=r"\#\{\text{feature lost or } S_\mathrm{pot} \text{ skipped}\}", relation="geq" if breaks else "eq",
-               value=1 if breaks else 0, conditions=(r"\eta = 3\cdot 10^{4}\sigma_1",), status="finding", source=THIS_PROJECT,
-               hypotheses=(LARGE_D,), hypotheses_reading=LARGE_D_READING,
+               value=1 if breaks else 0, conditions=(r"\eta = 3\cdot 10^{4}\sigma_1",), status="finding",
+               source=THIS_PROJECT, hypotheses=(LARGE_D,), hypotheses_reading=LARGE_D_READING,
                words="with a step 1000× larger, neurons lose their feature or jump over S_pot (outside the theorem's "
                      "hypotheses: d is not large)" if breaks
                else "with a step 1000× larger, still no feature lost and no skip of S_pot")
@@ -348,7 +343,8 @@ def _points(fn) -> dict[str, list[dict]]:
 def _early(lr_ratio: float = LR_RATIO) -> Measurement:
     key = "steps" if lr_ratio == LR_RATIO else "break_steps"
     return Measurement(experiment="good-sets/early-phase", seeds={k: SIZES[k]["seeds"] for k in SCALES},
-                       points=_points(lambda s: {"d": s["d"], "m": s["m"], "n": s["n"], "steps": s[key], "lr_ratio": lr_ratio}),
+                       points=_points(lambda s: {"d": s["d"], "m": s["m"], "n": s["n"], "steps": s[key],
+                                                 "lr_ratio": lr_ratio}),
                        hypothesis_values=hypothesis_values)
 
 
@@ -365,7 +361,8 @@ def _exit_ladder_measurement() -> Measurement:
     r* is ∝ 1/d)."""
     small, paper = SIZES["small"], SIZES["paper"]
     return Measurement(experiment="good-sets/early-phase", seeds={k: SIZES[k]["seeds"] for k in SCALES},
-                       points={"small": [_exit_point(small, small["d"])], "paper": [_exit_point(paper, d) for d in LADDER_D]},
+                       points={"small": [_exit_point(small, small["d"])],
+                               "paper": [_exit_point(paper, d) for d in LADDER_D]},
                        hypothesis_values=hypothesis_values)
 
 
@@ -373,16 +370,19 @@ def _claims() -> list[Claim]:
     early = _early()
     return [
         Claim(name="initial-sizes",
-              words="at t = 0, Σ_j|S_sure| ~ Bin(km, d·p_sure) and Σ_j|S_pot| ~ Bin(kmd, p_pot) with the exact Gaussian-tail p's",
+              words="at t = 0, Σ_j|S_sure| ~ Bin(km, d·p_sure) and Σ_j|S_pot| ~ Bin(kmd, p_pot) with the exact "
+                    "Gaussian-tail p's",
               law=lambda: _laws()["initial set sizes"],
               wrong_law=lambda: _laws(C1 + 0.5)["initial set sizes"].replace(
                   words=f"the set-size law at c1 = {C1 + 0.5:g} instead of {C1:g}"),
-              measurement=Measurement(experiment="good-sets/initial-counts", seeds={k: SIZES[k]["init_seeds"] for k in SCALES},
+              measurement=Measurement(experiment="good-sets/initial-counts",
+                                      seeds={k: SIZES[k]["init_seeds"] for k in SCALES},
                                       points=_points(lambda s: {"d": s["d"], "m": s["init_m"]})),
               compare=compare_initial_sizes),
         Claim(name="inclusion", words="S_sure^t ⊆ S_pot^t at every step", law=lambda: _laws()["inclusion"],
               wrong_law=lambda: _laws()["inclusion"].replace(value=SETS["sure0"],
-                                                              words="S_sure^t ⊆ S_sure^0 at every step (no neuron enters S_sure)"),
+                                                              words="S_sure^t ⊆ S_sure^0 at every step (no neuron "
+                                                                    "enters S_sure)"),
               measurement=early, compare=compare_inclusion),
         Claim(name="no-exit", words=NO_EXIT_WORDS,
               law=_no_feature_lost, wrong_law=lambda: _laws()["no exit from the highest set"],
@@ -393,10 +393,11 @@ def _claims() -> list[Claim]:
                     "hypotheses: d is not large)",
               law=functools.partial(_break, True), wrong_law=functools.partial(_break, False),
               measurement=_early(BREAK_LR_RATIO), compare=compare_break, extrapolation_note=LARGE_D_NOTE),
-        Claim(name="entry-from-pot", words="neurons enter S_sure (it grows ≥ 2×) and entries come from S_pot (skips ≤ 1 in 1000)",
+        Claim(name="entry-from-pot",
+              words="neurons enter S_sure (it grows ≥ 2×) and entries come from S_pot (skips ≤ 1 in 1000)",
               law=lambda: _laws()["entry from the lower set"],
-              wrong_law=lambda: _laws()["entry from the lower set"].replace(relation="leq", value=1,
-                                                                             words="no neuron enters S_sure after t = 0"),
+              wrong_law=lambda: _laws()["entry from the lower set"].replace(
+                  relation="leq", value=1, words="no neuron enters S_sure after t = 0"),
               measurement=early, compare=compare_entry),
         Claim(name="growth-rate", words="good neurons' coordinate grows linearly at r* = η s ρ_s / (2d) while f ≈ 0",
               law=lambda: _laws()["good-set growth"],
@@ -405,12 +406,16 @@ def _claims() -> list[Claim]:
                   words="rate η s/(2d): every active feature decides the label (no tie factor ρ_s)"),
               measurement=early, compare=compare_growth),
         Claim(name="net-beats-linear",
-              words="the trained net is more accurate than ⟨Mw*, x⟩, whose accuracy matches its exact law, at σ0 = 0.15",
+              words="the trained net is more accurate than ⟨Mw*, x⟩, whose accuracy matches its exact law, "
+                    "at σ0 = 0.15",
               law=lambda: _laws()["net beats linear"],
-              wrong_law=lambda: _laws()["net beats linear"].replace(relation="leq", words="the linear model is at least as accurate"),
-              measurement=Measurement(experiment="good-sets/trained", seeds={k: SIZES[k]["trained_seeds"] for k in SCALES},
+              wrong_law=lambda: _laws()["net beats linear"].replace(relation="leq",
+                                                                    words="the linear model is at least as accurate"),
+              measurement=Measurement(experiment="good-sets/trained",
+                                      seeds={k: SIZES[k]["trained_seeds"] for k in SCALES},
                                       points=_points(lambda s: {"d": s["d"], "m": s["trained_m"], "n": s["trained_n"],
-                                                                "steps": s["trained_steps"], "sigma0": TRAINED_SIGMA0})),
+                                                                "steps": s["trained_steps"],
+                                                                "sigma0": TRAINED_SIGMA0})),
               compare=compare_net_vs_linear),
     ]
 
@@ -419,8 +424,23 @@ def _claims() -> list[Claim]:
 # flt simulate good-sets
 
 
+#: The fields of a record of ``flt simulate good-sets`` (one record per step and seed; the last step of a seed adds the
+#: accuracies), shown by its ``--help``.
+RECORD_FIELDS = (
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("step", "GD step t (0: initialisation)", "index"),
+    RecordField("sure", "size of S_sure (one feature large, the others small), summed over features", "neurons"),
+    RecordField("pot", "size of S_pot (one feature large), summed over features", "neurons"),
+    RecordField("net_sure_entries", "growth of S_sure since the previous step (0 where it shrank)", "neurons"),
+    RecordField("net_sure_exits", "shrinkage of S_sure since the previous step (0 where it grew)", "neurons"),
+    RecordField("net_accuracy", "last step: test accuracy of the network", "fraction"),
+    RecordField("linear_accuracy", "last step: test accuracy of the linear model sign<M w*, x>", "fraction"),
+)
+
+
 def simulate_document(*, d: int = 32, m: int = 256, n: int = 2048, steps: int = 150, sparsity: int = SPARSITY,
-                      sigma0: float = SIGMA0, lr: float | None = None, seeds: int = 2, device: str = "auto") -> dict[str, Any]:
+                      sigma0: float = SIGMA0, lr: float | None = None, seeds: int = 2,
+                      device: str = "auto") -> dict[str, Any]:
     r"""Per step and seed: sizes of :math:`S_\text{sure}` and :math:`S_\text{pot}` (summed over features), entries
     into and exits from :math:`S_\text{sure}`; per seed at the end: accuracy of the net and of the linear model.
     Default step size: the early phase's :math:`30\sigma_1`, :math:`\sigma_1 = 0.01/(m\sqrt d)`. The declared ranges
@@ -447,19 +467,6 @@ def simulate_document(*, d: int = 32, m: int = 256, n: int = 2048, steps: int = 
             "config": {"d": d, "m": m, "n": n, "steps": steps, "sparsity": sparsity, "sigma0": sigma0, "sigma1": sigma1,
                        "lr": LR_RATIO * sigma1 if lr is None else lr, "seeds": seeds, "c1": C1, "c2": C2}}
 
-
-#: The fields of a record of ``flt simulate good-sets`` (one record per step and seed; the last step of a seed adds the
-#: accuracies), shown by its ``--help``.
-RECORD_FIELDS = (
-    RecordField("seed", "the run's seed", "index"),
-    RecordField("step", "GD step t (0: initialisation)", "index"),
-    RecordField("sure", "size of S_sure (one feature large, the others small), summed over features", "neurons"),
-    RecordField("pot", "size of S_pot (one feature large), summed over features", "neurons"),
-    RecordField("net_sure_entries", "growth of S_sure since the previous step (0 where it shrank)", "neurons"),
-    RecordField("net_sure_exits", "shrinkage of S_sure since the previous step (0 where it grew)", "neurons"),
-    RecordField("net_accuracy", "last step: test accuracy of the network", "fraction"),
-    RecordField("linear_accuracy", "last step: test accuracy of the linear model sign<M w*, x>", "fraction"),
-)
 
 SYSTEM = System(
     name=NAME,

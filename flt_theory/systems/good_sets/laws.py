@@ -12,10 +12,10 @@ orthonormal the :math:`md` coordinates :math:`C_{ij}^{(0)}` are **iid** :math:`\
 :math:`t = 0` the scale is :math:`\sigma_3^{(0)} = \sigma_1` exactly, so :math:`C_{ij}/\sigma_3 = g_{ij}` iid standard.
 The three conditions of :math:`i \in S_{j,\text{sure}}^0` concern independent variables:
 :math:`|g_{ij}| \ge \sqrt{(c_1+c_2)L}`; :math:`|g_{ij'}| < \sqrt{(c_1-c_2)L}` for the :math:`d-1` other
-:math:`j'`, independent of :math:`g_{ij}` and of each other; and :math:`\operatorname{sign} g_{ij} = \operatorname{sign} w^*_j`,
-which has probability :math:`\tfrac12` independently of :math:`|g_{ij}|` because :math:`g_{ij}` is symmetric
-(:math:`|g|` and :math:`\operatorname{sign} g` are independent) and :math:`w^*` is fixed before the
-initialisation. Hence, exactly,
+:math:`j'`, independent of :math:`g_{ij}` and of each other; and
+:math:`\operatorname{sign} g_{ij} = \operatorname{sign} w^*_j`, which has probability :math:`\tfrac12` independently of
+:math:`|g_{ij}|` because :math:`g_{ij}` is symmetric (:math:`|g|` and :math:`\operatorname{sign} g` are independent) and
+:math:`w^*` is fixed before the initialisation. Hence, exactly,
 
 .. math::
 
@@ -23,14 +23,15 @@ initialisation. Hence, exactly,
     \operatorname{P}\big(|g| < \sqrt{(c_1-c_2)L}\big)^{d-1}, \qquad
     \mathbb E|S_{j,\text{sure}}^0| = m\, p_\text{sure},
 
-and :math:`p_\text{pot} = \operatorname{P}(|g| \ge \sqrt{(c_1-c_2)L})`, :math:`\mathbb E|S_{j,\text{pot}}^0| = m\,p_\text{pot}`.
-Neurons are independent, so :math:`|S_{j,\text{sure}}^0| \sim \mathrm{Bin}(m, p_\text{sure})`. A neuron is in
-at most one :math:`S_{j,\text{sure}}^0` (the other coordinates of a sure neuron are below the pot level,
-which is below the sure level when :math:`c_2 \ge 0`), so the total
-:math:`\sum_j |S_{j,\text{sure}}^0|` over :math:`k` independent seeds is exactly :math:`\mathrm{Bin}(km,\ d\,p_\text{sure})`,
-and :math:`\sum_j|S_{j,\text{pot}}^0| \sim \mathrm{Bin}(kmd, p_\text{pot})` (the :math:`kmd` coordinates are iid): a
-measured count is compared with the law through the exact Clopper–Pearson interval of a binomial
-proportion (:func:`flt_theory.systems.good_sets.clopper_pearson`).
+and :math:`p_\text{pot} = \operatorname{P}(|g| \ge \sqrt{(c_1-c_2)L})`,
+:math:`\mathbb E|S_{j,\text{pot}}^0| = m\,p_\text{pot}`. Neurons are independent, so
+:math:`|S_{j,\text{sure}}^0| \sim \mathrm{Bin}(m, p_\text{sure})`. A neuron is in at most one
+:math:`S_{j,\text{sure}}^0` (the other coordinates of a sure neuron are below the pot level, which is below the sure
+level when :math:`c_2 \ge 0`), so the total :math:`\sum_j |S_{j,\text{sure}}^0|` over :math:`k` independent seeds is
+exactly :math:`\mathrm{Bin}(km,\ d\,p_\text{sure})`, and
+:math:`\sum_j|S_{j,\text{pot}}^0| \sim \mathrm{Bin}(kmd, p_\text{pot})` (the :math:`kmd` coordinates are iid): a
+measured count is compared with the law through the exact Clopper–Pearson interval of a binomial proportion
+(:func:`flt_theory.systems.good_sets.clopper_pearson`).
 
 Structural laws. :math:`S_{j,\text{sure}}^t \subseteq S_{j,\text{pot}}^t` at every :math:`t` (the sure level
 :math:`(c_1+c_2)` is above the pot level :math:`(c_1-c_2)`); neurons enter the sure set from the pot set;
@@ -38,10 +39,10 @@ no neuron ever exits the highest set (the seminar's principle).
 
 Growth of good neurons (derived here). While :math:`f \approx 0` the logistic derivative is
 :math:`\tfrac12`, and a neuron that fires exactly on the samples with :math:`z_j \ne 0` gets
-:math:`\Delta\langle w_i, M_j\rangle\operatorname{sign}w^*_j = \tfrac\eta2\,\mathbb E[y z_j \operatorname{sign} w^*_j\,\mathbb 1(z_j\ne0)]
-= \tfrac\eta2\,\tfrac sd\,\rho_s` per step, where, for balanced :math:`|w^*_j| = 1` and odd :math:`s`,
-:math:`y` is the majority vote of the :math:`s` active signed features and :math:`z_j` changes it iff the
-other :math:`s-1` votes tie: :math:`\rho_s = \binom{s-1}{(s-1)/2} 2^{1-s}`. The growth is linear in :math:`t`
+:math:`\Delta\langle w_i, M_j\rangle\operatorname{sign}w^*_j = \tfrac\eta2\,\mathbb E[y z_j \operatorname{sign}
+w^*_j\,\mathbb 1(z_j\ne0)] = \tfrac\eta2\,\tfrac sd\,\rho_s` per step, where, for balanced :math:`|w^*_j| =
+1` and odd :math:`s`, :math:`y` is the majority vote of the :math:`s` active signed features and :math:`z_j` changes it
+iff the other :math:`s-1` votes tie: :math:`\rho_s = \binom{s-1}{(s-1)/2} 2^{1-s}`. The growth is linear in :math:`t`
 (the symmetric ReLU has slope 1 above threshold), at the rate
 
 .. math:: r^* = \frac{\eta\, s\, \rho_s}{2d}.
@@ -87,6 +88,7 @@ __all__ = [
     "LARGE_D_READING",
     "SOURCE",
     "expected_pot_size",
+    "expected_size",
     "expected_sure_size",
     "gaussian_tail",
     "good_set_laws",
@@ -97,8 +99,8 @@ __all__ = [
     "tie_probability",
 ]
 
-SOURCE = Source(authors="Allen-Zhu, Li", year=2020,
-                title="Feature purification: how adversarial training performs robust deep learning", arxiv="2005.10190")
+SOURCE = Source(authors="Allen-Zhu, Li", year=2020, arxiv="2005.10190",
+                title="Feature purification: how adversarial training performs robust deep learning")
 
 #: Named objects the set laws compare with (their LaTeX is what the laws print).
 SETS = {
@@ -113,12 +115,16 @@ SETS["sure0"] = sp.Symbol(r"S_{j,\mathrm{sure}}^{0}")
 
 #: "d sufficiently large", read through the sets' definition (module docstring).
 LARGE_D = Hypothesis(
-    text="d sufficiently large: a neuron's other d - 1 coordinates lie below the pot level w.h.p., (d - 1) p_pot(d) <= 0.05",
+    text="d sufficiently large: a neuron's other d - 1 coordinates lie below the pot level w.h.p., (d - 1) p_pot(d) <= "
+         "0.05",
     condition=(GOOD_SET_SYMBOLS["d"] - 1) * sp.erfc(sp.sqrt((GOOD_SET_SYMBOLS["c_1"] - GOOD_SET_SYMBOLS["c_2"])
                                                           * sp.log(GOOD_SET_SYMBOLS["d"]) / 2)) <= sp.Rational(1, 20),
-    where="Allen-Zhu & Li 2020 (arXiv 2005.10190): results for d sufficiently large, w.h.p. (theorem number not verified)")
-LARGE_D_READING = ("'w.h.p. for d sufficiently large' read as: the expected number of a neuron's other coordinates at the "
-                   "pot level is <= 0.05 (95%); constants c_1, c_2 as used; width, sparsity and step-size conditions of "
+    where="Allen-Zhu & Li 2020 (arXiv 2005.10190): results for d sufficiently large, w.h.p. (theorem number not "
+          "verified)")
+LARGE_D_READING = ("'w.h.p. for d sufficiently large' read as: the expected number of a neuron's other coordinates at "
+                   "the "
+                   "pot level is <= 0.05 (95%); constants c_1, c_2 as used; width, sparsity and step-size conditions "
+                   "of "
                    "the paper could not be verified and are not encoded")
 _EXACT = "derived here exactly (module docstring): holds at every d, m; no asymptotic condition"
 
@@ -141,7 +147,8 @@ def _number_or_symbol(value, name: str, caller: str, *, integer: bool = False, m
         raise InvalidParameterTypeError(f"The {name!r} parameter of {caller} must be an int. Got {value!r} instead.")
     if minimum is not None and (number < minimum or (strict and number == minimum)):
         relation = ">" if strict else ">="
-        raise InvalidParameterError(f"The {name!r} parameter of {caller} must be {relation} {minimum}. Got {value!r} instead.")
+        raise InvalidParameterError(f"The {name!r} parameter of {caller} must be {relation} {minimum}. Got {value!r} "
+                                    "instead.")
     return number
 
 
@@ -154,7 +161,8 @@ def _constants(c1, c2, caller: str):
 
 
 def gaussian_tail(a) -> sp.Expr:
-    r""":math:`\operatorname{P}(|g| \ge a) = \operatorname{erfc}(a/\sqrt 2)` for :math:`g \sim \mathcal N(0,1)`, :math:`a \ge 0`.
+    r""":math:`\operatorname{P}(|g| \ge a) = \operatorname{erfc}(a/\sqrt 2)` for :math:`g \sim \mathcal N(0,1)`,
+    :math:`a \ge 0`.
 
     >>> gaussian_tail(0), float(gaussian_tail(1.959963984540054)).__round__(6)
     (1, 0.05)
@@ -194,29 +202,36 @@ def pot_probability(d, c1, c2) -> sp.Expr:
     return gaussian_tail(sp.sqrt((c1 - c2) * sp.log(d)))
 
 
-def expected_sure_size(m, d, c1, c2) -> sp.Expr:
-    r""":math:`\mathbb E|S_{j,\text{sure}}^0| = m\,p_\text{sure}` (for each :math:`j`).
+def expected_size(which: str, m, d, c1, c2) -> sp.Expr:
+    r""":math:`\mathbb E|S_{j,w}^0| = m\,p_w` (for each :math:`j`) for the set :math:`w` = ``which``: ``"sure"``
+    (:func:`sure_probability`) or ``"pot"`` (:func:`pot_probability`).
 
-    >>> round(float(expected_sure_size(256, 32, 2.5, 0.5)), 5)
+    >>> round(float(expected_size("sure", 256, 32, 2.5, 0.5)), 5)
     0.1241
+    >>> round(float(expected_size("pot", 256, 32, 2.5, 0.5)), 4)
+    2.1681
     """
-    m = _number_or_symbol(m, "m", "expected_sure_size", integer=True, minimum=1)
-    return m * sure_probability(d, c1, c2)
+    probabilities = {"sure": sure_probability, "pot": pot_probability}
+    if which not in probabilities:
+        raise InvalidParameterError(f"The 'which' parameter of expected_size must be 'sure' or 'pot'. Got {which!r} "
+                                    "instead.")
+    m = _number_or_symbol(m, "m", f"expected_{which}_size", integer=True, minimum=1)
+    return m * probabilities[which](d, c1, c2)
+
+
+def expected_sure_size(m, d, c1, c2) -> sp.Expr:
+    r""":math:`\mathbb E|S_{j,\text{sure}}^0| = m\,p_\text{sure}` (for each :math:`j`; :func:`expected_size`)."""
+    return expected_size("sure", m, d, c1, c2)
 
 
 def expected_pot_size(m, d, c1, c2) -> sp.Expr:
-    r""":math:`\mathbb E|S_{j,\text{pot}}^0| = m\,p_\text{pot}` (for each :math:`j`).
-
-    >>> round(float(expected_pot_size(256, 32, 2.5, 0.5)), 4)
-    2.1681
-    """
-    m = _number_or_symbol(m, "m", "expected_pot_size", integer=True, minimum=1)
-    return m * pot_probability(d, c1, c2)
+    r""":math:`\mathbb E|S_{j,\text{pot}}^0| = m\,p_\text{pot}` (for each :math:`j`; :func:`expected_size`)."""
+    return expected_size("pot", m, d, c1, c2)
 
 
 def tie_probability(s: int) -> sp.Rational:
-    r""":math:`\rho_s = \mathbb E[y z_j \operatorname{sign} w^*_j \mid z_j \ne 0] = \binom{s-1}{(s-1)/2}2^{1-s}` (odd :math:`s`,
-    balanced :math:`|w^*_j| = 1`): the probability that the other :math:`s-1` votes tie.
+    r""":math:`\rho_s = \mathbb E[y z_j \operatorname{sign} w^*_j \mid z_j \ne 0] = \binom{s-1}{(s-1)/2}2^{1-s}` (odd
+    :math:`s`, balanced :math:`|w^*_j| = 1`): the probability that the other :math:`s-1` votes tie.
 
     >>> [tie_probability(s) for s in (1, 3, 5, 9)]
     [1, 1/2, 3/8, 35/128]
@@ -287,19 +302,25 @@ def good_set_laws(
     values = {sym["m"]: m, sym["d"]: d, sym["c_1"]: sp.nsimplify(c1), sym["c_2"]: sp.nsimplify(c2)}
     given = (rf"m = {m}", rf"d = {d}", rf"c_1 = {sp.latex(sp.nsimplify(c1))}", rf"c_2 = {sp.latex(sp.nsimplify(c2))}")
     rate = growth_rate(eta, s, d)
-    sure_total = sp.Tuple(sym["m"] * p_sure, sym["m"] * p_pot).subs({sym["c_1"]: values[sym["c_1"]], sym["c_2"]: values[sym["c_2"]]})
+    sure_total = sp.Tuple(sym["m"] * p_sure,
+                          sym["m"] * p_pot).subs({sym["c_1"]: values[sym["c_1"]], sym["c_2"]: values[sym["c_2"]]})
     return [
         Law(name="initial set sizes", lhs=r"(\mathbb{E}|S_{j,\mathrm{sure}}^{0}|,\ \mathbb{E}|S_{j,\mathrm{pot}}^{0}|)",
             relation="eq", value=tuple(sure_total),
-            conditions=(r"w_i^{(0)} \sim \mathcal{N}(0, \sigma_1^2 I_d)", r"M M^\top = I", *given[2:]), status="derived",
-            source=SOURCE, hypotheses_reading=_EXACT, words=f"E|S_sure^0| = m/2·P(|g| ≥ √((c1+c2) log d))·P(|g| < √((c1−c2) log d))^(d−1), "
+            conditions=(r"w_i^{(0)} \sim \mathcal{N}(0, \sigma_1^2 I_d)", r"M M^\top = I", *given[2:]),
+            status="derived",
+            source=SOURCE, hypotheses_reading=_EXACT,
+            words=f"E|S_sure^0| = m/2·P(|g| ≥ √((c1+c2) log d))·P(|g| < √((c1−c2) log d))^(d−1), "
                                  f"E|S_pot^0| = m·P(|g| ≥ √((c1−c2) log d)) at c1 = {c1:g}, c2 = {c2:g}"),
         Law(name="inclusion", lhs=r"S_{j,\mathrm{sure}}^{t}", relation="in", value=SETS["pot"],
             conditions=(r"c_2 \geq 0", r"\forall t, j"), source=SOURCE, status="derived",
-            hypotheses_reading="follows from the definitions of the sets whenever c_2 >= 0: exact at every size and step",
+            hypotheses_reading="follows from the definitions of the sets whenever c_2 >= 0: exact at every size and "
+                               "step",
             words="S_sure^t ⊆ S_pot^t at every step (by definition: the sure level is above the pot level)"),
-        Law(name="entry from the lower set", lhs=r"|S_{\mathrm{sure}}^{T}| / \max(1, |S_{\mathrm{sure}}^{0}|)", relation="geq",
-            value=2, conditions=(r"S_{j,\mathrm{sure}}^{t+1} \setminus S_{j,\mathrm{sure}}^{t} \subseteq S_{j,\mathrm{pot}}^{t}",
+        Law(name="entry from the lower set", lhs=r"|S_{\mathrm{sure}}^{T}| / \max(1, |S_{\mathrm{sure}}^{0}|)",
+            relation="geq",
+            value=2,
+            conditions=(r"S_{j,\mathrm{sure}}^{t+1} \setminus S_{j,\mathrm{sure}}^{t} \subseteq S_{j,\mathrm{pot}}^{t}",
                                  r"\eta\,\|\nabla_{w_i}\| \ll \sigma_3^{(t)}"), source=SOURCE, status="conjecture",
             hypotheses=(LARGE_D,), hypotheses_reading=LARGE_D_READING,
             words="neurons enter S_sure (it grows ≥ 2×) and every entry comes from S_pot (at a finite step: all but "
@@ -308,16 +329,19 @@ def good_set_laws(
             relation="eq", value=0, conditions=(r"\forall t", "small step size"), source=SOURCE, status="conjecture",
             hypotheses=(LARGE_D,), hypotheses_reading=LARGE_D_READING,
             words="no neuron ever exits S_sure (the literal principle)"),
-        Law(name="good-set growth", lhs=r"\Delta_t \langle w_i^{(t)}, M_j\rangle \operatorname{sign} w^*_j", relation="eq",
-            value=rate, conditions=(r"f \approx 0", r"i \in S_{j,\mathrm{sure}}",
+        Law(name="good-set growth", lhs=r"\Delta_t \langle w_i^{(t)}, M_j\rangle \operatorname{sign} w^*_j",
+            relation="eq", value=rate, conditions=(r"f \approx 0", r"i \in S_{j,\mathrm{sure}}",
                                     rf"\rho_s = \binom{{s-1}}{{(s-1)/2}} 2^{{1-s}} = {sp.latex(tie_probability(s))}",
                                     rf"s = {s}", rf"d = {d}"),
-            status="derived", source=SOURCE, hypotheses_reading=("derived here for the early phase f ≈ 0 (σ1 = 0.01/(m√d)); "
+            status="derived", source=SOURCE,
+            hypotheses_reading=("derived here for the early phase f ≈ 0 (σ1 = 0.01/(m√d)); "
                                                                  "the source states no rate"),
             words="good neurons' coordinate grows at r* = η s ρ_s/(2d) per step while f ≈ 0"),
         Law(name="linear accuracy", lhs=r"\Pr[\operatorname{sign}\langle M w^*, x\rangle = y]", relation="eq",
-            value=linear_accuracy(s, d, sigma0), conditions=(rf"s = {s}", rf"d = {d}", r"|w^*_j| = 1"), status="derived",
-            source=SOURCE, hypotheses_reading=_EXACT, words="accuracy of the linear model sign<Mw*, x> (exact Gaussian law)"),
+            value=linear_accuracy(s, d, sigma0), conditions=(rf"s = {s}", rf"d = {d}", r"|w^*_j| = 1"),
+            status="derived",
+            source=SOURCE, hypotheses_reading=_EXACT,
+            words="accuracy of the linear model sign<Mw*, x> (exact Gaussian law)"),
         Law(name="net beats linear", lhs=r"\Pr[\operatorname{sign} f(x) = y]", relation="geq", value=SETS["linear"],
             conditions=(r"\sigma_0 \sqrt{d} \gtrsim 1", "after training"), source=SOURCE, status="conjecture",
             hypotheses_reading=("stated as the motivation of the network (linear models are not expressive enough for "

@@ -13,11 +13,11 @@ Labels :math:`y = \operatorname{sign}\langle w^*, z\rangle` with balanced :math:
 :math:`|w^*_j| = 1` and :math:`s` odd, :math:`\langle w^*, z\rangle` is an odd integer, never 0, so :math:`y` is
 always defined and :math:`y = ` the majority vote of the :math:`s` active signed features.
 
-Network. :math:`f(x) = \sum_{i\le m} \big[\mathrm{ReLU}(\langle w_i,x\rangle - b_i) - \mathrm{ReLU}(-\langle w_i,x\rangle - b_i)\big]
-= \sum_i \operatorname{sign}(u_i)\,\psi(|u_i| - b_i)`, :math:`u_i = \langle w_i, x\rangle`, with
-:math:`\psi = \mathrm{ReLU}` or, for ``smoothing`` :math:`\varrho > 0`, the smoothed ReLU
-:math:`\psi(v) = v^2/(2\varrho)` on :math:`[0, \varrho]`, :math:`v - \varrho/2` above (:math:`C^1`, slope
-:math:`\min(1, v_+/\varrho)`). No second layer, as in the seed.
+Network. :math:`f(x) = \sum_{i\le m} \big[\mathrm{ReLU}(\langle w_i,x\rangle - b_i) -
+\mathrm{ReLU}(-\langle w_i,x\rangle - b_i)\big] = \sum_i \operatorname{sign}(u_i)\,\psi(|u_i| - b_i)`,
+:math:`u_i = \langle w_i, x\rangle`, with :math:`\psi = \mathrm{ReLU}` or, for ``smoothing`` :math:`\varrho > 0`,
+the smoothed ReLU :math:`\psi(v) = v^2/(2\varrho)` on :math:`[0, \varrho]`, :math:`v - \varrho/2` above
+(:math:`C^1`, slope :math:`\min(1, v_+/\varrho)`). No second layer, as in the seed.
 
 Thresholds (scheduled, not trained). At every step, :math:`b_i^{(t)}` is recomputed from the current
 weights and held fixed in the gradient:
@@ -41,14 +41,14 @@ The default :math:`\sigma_1 = 1/(m\sqrt d)` makes :math:`f \approx 0` at initial
 Good property sets. With :math:`C_{ij}^{(t)} = \langle w_i^{(t)}, M_j\rangle` and
 :math:`L = \log d`:
 
-* :math:`i \in S_{j,\text{sure}}^t` iff :math:`C_{ij}^2 \ge (c_1+c_2)\sigma_3^2 L`, :math:`C_{ij'}^2 < (c_1-c_2)\sigma_3^2 L`
-  for every :math:`j' \ne j`, and :math:`C_{ij} w^*_j > 0`;
+* :math:`i \in S_{j,\text{sure}}^t` iff :math:`C_{ij}^2 \ge (c_1+c_2)\sigma_3^2 L`,
+  :math:`C_{ij'}^2 < (c_1-c_2)\sigma_3^2 L` for every :math:`j' \ne j`, and :math:`C_{ij} w^*_j > 0`;
 * :math:`i \in S_{j,\text{pot}}^t` iff :math:`C_{ij}^2 \ge (c_1-c_2)\sigma_3^2 L`.
 
 The scale :math:`\sigma_3^{(t)}` ("the current scale of the coordinates") is
 
-* ``"neuron"`` (default): :math:`\sigma_{3,i}^{(t)} = \sigma_1\,\|w_i^{(t)}\| / \|w_i^{(0)}\|` (the RMS over :math:`j` of
-  neuron :math:`i`'s coordinates, normalised), so membership is a property of the neuron's direction;
+* ``"neuron"`` (default): :math:`\sigma_{3,i}^{(t)} = \sigma_1\,\|w_i^{(t)}\| / \|w_i^{(0)}\|` (the RMS over :math:`j`
+  of neuron :math:`i`'s coordinates, normalised), so membership is a property of the neuron's direction;
 * ``"global"``: :math:`\sigma_3^{(t)} = \sigma_1\,\mathrm{RMS}_{i,j}(C^{(t)}) / \mathrm{RMS}_{i,j}(C^{(0)})`, per seed
   (then a neuron can also leave :math:`S_\text{sure}` because the other neurons grew).
 
@@ -167,34 +167,38 @@ def default_sparsity(d: int) -> int:
 @dataclass(frozen=True, kw_only=True)
 class SparseCodingConfig:
     r"""Everything that determines a :func:`train_sparse_coding` run (with the seeds), validated through
-    :data:`PARAMS`, whose defaults it takes (keyword-only); ``sparsity defaults to :func:`default_sparsity` and ``sigma1`` to
-    :math:`1/(m\sqrt d)`. Joint conditions: ``sparsity <= d``, ``c1 > c2``.
+    :data:`PARAMS`, whose defaults it takes (keyword-only); ``sparsity`` defaults to :func:`default_sparsity` and
+    ``sigma1`` to :math:`1/(m\sqrt d)`. Joint conditions: ``sparsity <= d``, ``c1 > c2``.
 
     >>> SparseCodingConfig(d=16, m=4).sparsity, SparseCodingConfig(d=16, m=4).sigma1
     (3, 0.0625)
-    >>> SparseCodingConfig(d=16, m=4, c1=0.5, c2=0.5)
+    >>> SparseCodingConfig(d=16, m=4, c1=0.5, c2=0.5)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    flt_theory.errors.InvalidParameterError: The 'c1' parameter of SparseCodingConfig must be > c2 = 0.5. Got 0.5 instead.
+    flt_theory.errors.InvalidParameterError: The 'c1' parameter of SparseCodingConfig must be > c2 = 0.5. Got 0.5
+    instead.
     """
 
+    # the data: x = Mz + xi, y = sign<w*, z>
     d: int
-    m: int
     sparsity: int | None = PARAMS["sparsity"].default
     sigma0: float = PARAMS["sigma0"].default
-    sigma1: float | None = PARAMS["sigma1"].default
-    lr: float = PARAMS["lr"].default
-    steps: int = PARAMS["steps"].default
+    basis: str = PARAMS["basis"].default
+    spread: float = PARAMS["spread"].default
     n: int = PARAMS["n"].default
     n_test: int = PARAMS["n_test"].default
+    # the network, its thresholds and GD
+    sigma1: float | None = PARAMS["sigma1"].default
+    m: int
     threshold: float = PARAMS["threshold"].default
     threshold_rule: str = PARAMS["threshold_rule"].default
     smoothing: float = PARAMS["smoothing"].default
+    lr: float = PARAMS["lr"].default
+    steps: int = PARAMS["steps"].default
+    # the good sets
     c1: float = PARAMS["c1"].default
     c2: float = PARAMS["c2"].default
     scale: str = PARAMS["scale"].default
-    basis: str = PARAMS["basis"].default
-    spread: float = PARAMS["spread"].default
     device: str = "cpu"
     dtype: str = "float32"
 
@@ -209,7 +213,8 @@ class SparseCodingConfig:
         if self.sigma1 is None:
             object.__setattr__(self, "sigma1", 1.0 / (self.m * math.sqrt(self.d)))
         if not self.c1 > self.c2:
-            raise InvalidParameterError(f"The 'c1' parameter of {where} must be > c2 = {self.c2:g}. Got {self.c1:g} instead.")
+            raise InvalidParameterError(f"The 'c1' parameter of {where} must be > c2 = {self.c2:g}. Got {self.c1:g} "
+                                        "instead.")
 
 
 @dataclass(frozen=True, eq=False)
@@ -328,7 +333,8 @@ def coding_matrix(
     """
     d = check_int(d, "d", minimum=1, caller="coding_matrix")
     basis = PARAMS["basis"].check(basis, "coding_matrix")
-    return teacher_directions(seeds, d, d, basis="canonical" if basis == "identity" else "random", device=device, dtype=dtype)
+    return teacher_directions(seeds, d, d, basis="canonical" if basis == "identity" else "random", device=device,
+                              dtype=dtype)
 
 
 def label_weights(
@@ -402,13 +408,15 @@ def symmetric_relu(u: torch.Tensor, b: torch.Tensor, smoothing: float = 0.0) -> 
     excess = u.abs() - b
     if smoothing > 0:
         slope = (excess / smoothing).clamp(0.0, 1.0)
-        value = torch.where(excess > smoothing, excess - smoothing / 2, excess.clamp(min=0.0).square() / (2 * smoothing))
+        value = torch.where(excess > smoothing, excess - smoothing / 2,
+                            excess.clamp(min=0.0).square() / (2 * smoothing))
         return torch.sign(u) * value, slope
     return u - torch.clamp(u, -b, b), (excess > 0).to(u.dtype)
 
 
 def coordinate_scale(coords: torch.Tensor, coords0: torch.Tensor, sigma1: float, scale: str = "neuron") -> torch.Tensor:
-    r""":math:`\sigma_3^{(t)}` from :math:`C^{(t)}`, :math:`C^{(0)}` ``(seeds, m, d)``, broadcastable to ``(seeds, m, d)``.
+    r""":math:`\sigma_3^{(t)}` from :math:`C^{(t)}`, :math:`C^{(0)}` ``(seeds, m, d)``, broadcastable to
+    ``(seeds, m, d)``.
 
     >>> c0 = torch.arange(1.0, 41.0, dtype=torch.float64).reshape(2, 5, 4)
     >>> [round(v, 12) for v in coordinate_scale(3 * c0, c0, 0.5, "global").flatten().tolist()]
@@ -448,26 +456,10 @@ def good_sets(
 
 
 def train_sparse_coding(
-    seeds: int | Sequence[int],
-    *,
-    d: int,
-    m: int,
-    sparsity: int | None = None,
-    sigma0: float = 0.1,
-    sigma1: float | None = None,
-    lr: float = 0.02,
-    steps: int = 100,
-    n: int = 2048,
-    n_test: int = 4096,
-    threshold: float = 2.5,
-    threshold_rule: str = "mean-abs",
-    smoothing: float = 0.0,
-    c1: float = 2.5,
-    c2: float = 0.5,
-    scale: str = "neuron",
-    basis: str = "random",
-    spread: float = 0.0,
-    device: str | torch.device = "auto",
+    seeds: int | Sequence[int], *, d: int, m: int, sparsity: int | None = None, sigma0: float = 0.1,
+    sigma1: float | None = None, lr: float = 0.02, steps: int = 100, n: int = 2048, n_test: int = 4096,
+    threshold: float = 2.5, threshold_rule: str = "mean-abs", smoothing: float = 0.0, c1: float = 2.5, c2: float = 0.5,
+    scale: str = "neuron", basis: str = "random", spread: float = 0.0, device: str | torch.device = "auto",
     dtype: str | torch.dtype = "float32",
 ) -> SparseCodingResult:
     r"""Train the symmetric-ReLU network on sparse coding data by GD and record the good sets at every step.
@@ -573,25 +565,12 @@ def train_sparse_coding(
     linear = (test.x * (w_star[:, None, :] @ M)).sum(-1)
     empty = torch.zeros(0, len(seeds), device=dev, dtype=dt)
     return SparseCodingResult(
-        config=config,
-        M=M,
-        w_star=w_star,
-        weights0=weights0,
-        weights=weights,
-        thresholds=b,
-        sure_sizes=torch.stack(sure_sizes),
-        pot_sizes=torch.stack(pot_sizes),
-        sure0=sure0,
-        sure=sure,
-        pot=pot,
-        sigma3=torch.stack(sigma3_trace),
-        lucky_trace=torch.stack(lucky),
-        output_scale=torch.stack(scales) if scales else empty,
-        train_loss=torch.stack(losses) if losses else empty,
+        config=config, M=M, w_star=w_star, weights0=weights0, weights=weights, thresholds=b,
+        sure_sizes=torch.stack(sure_sizes), pot_sizes=torch.stack(pot_sizes), sure0=sure0, sure=sure, pot=pot,
+        sigma3=torch.stack(sigma3_trace), lucky_trace=torch.stack(lucky),
+        output_scale=torch.stack(scales) if scales else empty, train_loss=torch.stack(losses) if losses else empty,
         transitions=torch.cat(events) if events else torch.zeros(0, 5, dtype=torch.int64, device=dev),
-        outside_pot=outside_pot,
-        outside_sure=outside_sure,
-        fallen=fell.sum((-1, -2)),
+        outside_pot=outside_pot, outside_sure=outside_sure, fallen=fell.sum((-1, -2)),
         label_correlation=(y[..., None] * train.z).mean(-2) * torch.sign(w_star),
         test_accuracy=(torch.sign(f_test) == test.y).to(dt).mean(-1),
         linear_accuracy=(torch.sign(linear) == test.y).to(dt).mean(-1),

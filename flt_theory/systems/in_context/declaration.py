@@ -3,7 +3,8 @@ r"""The in-context system: one declaration of its experiments, claims, figures a
 (a) Concepts and semantics: a two-layer softmax transformer with the slide's parameterisation, trained on
 prompts sharing a concept (Bu, Huang, Han, Nitanda, Suzuki, Zhang, Wong 2024, arXiv 2411.02199). (b)
 Nonparametric ICL: linear attention over a two-layer feature map, pretrained on :math:`K` tasks
-:math:`\beta_i^\top f^\circ(x)` (Kim, Suzuki 2024, arXiv 2402.01258). Laws: :mod:`.laws`; models: :mod:`.model`.
+:math:`\beta_i^\top f^\circ(x)` (Kim, Suzuki 2024, arXiv 2402.01258). Laws: :mod:`.laws`; models: :mod:`.model`;
+reading the stored frame: :mod:`.readouts`; figures: :mod:`.figures`; ``flt simulate``: :mod:`.simulate`.
 
 Every claim is ONE stored measurement and ONE comparison called with the claim's law and with its wrong law;
 the comparison reads the prediction from the law (``law.relation`` and ``law.number()``, or
@@ -39,15 +40,16 @@ import pandas as pd
 import sympy as sp
 
 from ...compare.result import CheckResult, all_of
-from ...errors import FLTError, InvalidParameterError
 from ...runner import experiment
 from ...runner.cost import Cost
 from ...symbolic.law import Law
 from ..declaration import DEVICE_OPTION, Claim, Figure, Measurement, Option, RecordField, SimulateCommand, System
 from ..frames import ladder_by
-from ..levels import compare_level, draw_levels
+from ..levels import compare_level
 from . import laws, model
-from .figures import draw_risk_curve
+from .figures import draw_concepts, draw_risk_curve
+from .readouts import risk_curve
+from .simulate import simulate_document
 
 __all__ = ["SIZES", "SYSTEM", "compare_risk_curve", "risk_ladder", "simulate_document"]
 
@@ -61,7 +63,8 @@ SIZES: dict[str, dict[str, Any]] = {
                   tasks=(1, 2, 3, 8, 16, 32), k=4, d=6, width=64, feature_steps=1500, feature_seeds=12),
 }
 
-#: The declared parameters of (a) and (b) (:mod:`.model`): the experiments' converters and defaults, the options' bounds.
+#: The declared parameters of (a) and (b) (:mod:`.model`): the experiments' converters and defaults, the options'
+#: bounds.
 C, F = model.CONCEPT_PARAMS, model.FEATURE_PARAMS
 
 #: Tolerances: concept/semantic ratio "≈ 0" within 0.25 (measured ≈ 0.12, the W_Q cross-entry drift of .laws);
@@ -69,31 +72,64 @@ C, F = model.CONCEPT_PARAMS, model.FEATURE_PARAMS
 RATIO_TOLERANCE, ERROR_TOLERANCE, RISK_TOLERANCE = 0.25, 0.05, 0.15
 
 
-@experiment("in-context/concepts", cost=Cost(memory="8*seeds*batch*length*dim + 8*seeds*n_test*length*dim + 8*seeds*batch*length*width + 8*seeds*n_test*length*width + 8*seeds*concepts*dim",
-                 work="1e6*steps + steps*seeds*batch*length*width*dim + steps*seeds*batch*length*length*dim + seeds*n_test*length*width*dim"),
-            batched=True, params=model.CONCEPT_PARAMS)
+#: The declared costs of ``in-context/concepts`` (a), ``in-context/features`` (b) and ``flt simulate in-context``
+#: (:class:`~flt_theory.runner.cost.Cost`: bytes and operations, expressions in a point's parameters).
+CONCEPTS_COST = Cost(memory="8*seeds*batch*length*dim + 8*seeds*n_test*length*dim + 8*seeds*batch*length*width"
+                            " + 8*seeds*n_test*length*width + 8*seeds*concepts*dim",
+                     work="1e6*steps + steps*seeds*batch*length*width*dim + steps*seeds*batch*length*length*dim"
+                          " + seeds*n_test*length*width*dim")
+FEATURES_COST = Cost(memory="8*seeds*context*d + 8*seeds*n_test*d + 8*seeds*n_test*width + 8*seeds*width*d"
+                            " + 8*seeds*tasks*d",
+                     work="1e6*steps + steps*seeds*context*width*d + seeds*n_test*width*d")
+SIMULATE_COST = Cost(memory="8*seeds*length*dim*1e4 + 8*seeds*tasks*3e5",
+                     work="1e6*steps + 1e3*seeds*steps*length*length*dim + 1e6*feature_steps"
+                          " + 6e4*seeds*feature_steps*tasks")
+
+
+@experiment("in-context/concepts", cost=CONCEPTS_COST, batched=True, params=C)
 def concepts(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Changes of :math:`W_Q, W_K, w_O` along the dictionary and test errors after training (:mod:`.model`)."""
     return model.concept_rows(**params, seeds=seeds)
 
 
-@experiment("in-context/features", cost=Cost(memory="8*seeds*context*d + 8*seeds*n_test*d + 8*seeds*n_test*width + 8*seeds*width*d + 8*seeds*tasks*d",
-                 work="1e6*steps + steps*seeds*context*width*d + seeds*n_test*width*d"),
-            batched=True, params=model.FEATURE_PARAMS)
+@experiment("in-context/features", cost=FEATURES_COST, batched=True, params=F)
 def features(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Relative ICL risk on unseen and on pretraining tasks after pretraining on ``tasks`` tasks (:mod:`.model`)."""
     return model.features_rows(**params, seeds=seeds)
 
 
+#: The fields of a record of ``flt simulate in-context --json`` (listed by its ``--help``).
+RECORD_FIELDS = (
+    RecordField("part", "concepts (Bu et al. 2024) or features (Kim, Suzuki 2024)", "label"),
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("concepts", "(concepts) number of concepts K (null in features rows)", "count"),
+    RecordField("dim", "(concepts) dimension D (null in features rows)", "count"),
+    RecordField("length", "(concepts) demonstrations per prompt L (null in features rows)", "count"),
+    RecordField("d_aa_q", "(concepts) mean_k |a_k^T (W_Q - W_Q^0) a_k|: query change along concepts", "1"),
+    RecordField("d_aa_k", "(concepts) the same for W_K", "1"),
+    RecordField("d_bb_q", "(concepts) mean_k |b_k^T (W_Q - W_Q^0) b_k|: query change along semantics", "1"),
+    RecordField("d_bb_k", "(concepts) the same for W_K", "1"),
+    RecordField("concept_ratio", "(concepts) (d_aa_q + d_aa_k) / (d_bb_q + d_bb_k)", "1"),
+    RecordField("d_oc", "(concepts) mean_{r,k} |<w_O,r - w_O,r^0, c_k>|: output change along concept labels", "1"),
+    RecordField("d_od", "(concepts) the same along semantic labels d_k", "1"),
+    RecordField("output_both", "(concepts) min(d_oc, d_od)", "1"),
+    RecordField("error_id", "(concepts) test error in distribution", "fraction"),
+    RecordField("error_ood", "(concepts) test error out of distribution: recombined concept and semantics", "fraction"),
+    RecordField("tasks", "(features) pretraining tasks K (null in concepts rows)", "count"),
+    RecordField("risk_new", "(features) ICL risk on unseen tasks / E F_beta^2 (null in concepts rows)", "fraction"),
+    RecordField("risk_train", "(features) the same on the pretraining tasks (null in concepts rows)", "fraction"),
+)
+
+
 def compare_risk_curve(frame: pd.DataFrame, law: Law, *, tolerance: float = RISK_TOLERANCE) -> CheckResult:
     r"""At every measured :math:`K`: the whole 95% interval of the mean risk within
     ``law.number(K=K, k=k) ± tolerance``."""
-    k = int(frame["k"].iloc[0])
+    k, curve = risk_curve(frame)
     parts = []
-    for K in sorted(int(t) for t in frame["tasks"].unique()):
-        rows = frame[frame["tasks"] == K]
-        parts.append(compare_level(rows.assign(risk=rows["risk_new"]), law.replace(value=sp.Float(law.number(K=K, k=k))),
-                                   column="risk", tolerance=tolerance))
+    for K, rows in curve:
+        parts.append(compare_level(rows.assign(risk=rows["risk_new"]),
+                                   law.replace(value=sp.Float(law.number(K=K, k=k))), column="risk",
+                                   tolerance=tolerance))
     return all_of(f"unseen-task risk against K (k = {k})", law.text(), parts)
 
 
@@ -137,7 +173,8 @@ def _claims() -> list[Claim]:
               law=laws.output_learns_both, wrong_law=functools.partial(laws.output_learns_both, "approx"),
               measurement=_concept_measurement(),
               compare=functools.partial(compare_level, column="output_both", tolerance=0.05)),
-        Claim(name="out-of-distribution", words="prompts recombining concept k with the semantics of k' ≠ k are answered",
+        Claim(name="out-of-distribution",
+              words="prompts recombining concept k with the semantics of k' ≠ k are answered",
               law=laws.ood_error,
               wrong_law=lambda: laws.ood_error(sp.Rational(1, 2)).replace(
                   words="recombined prompts are at chance (error ≈ 1/2)"),
@@ -167,79 +204,10 @@ def _figures() -> list[Figure]:
                                       ("out-of-distribution", "error_ood", ERROR_TOLERANCE,
                                        "test error on recombined prompts")):
         out.append(Figure(name="levels", claim=claim,
-                          caption=f"{label}: one point per seed, mean with 95% CI; shaded: law (orange), wrong law (grey)",
-                          draw=functools.partial(_draw_concepts, column=column, tolerance=tol, label=label)))
+                          caption=f"{label}: one point per seed, mean with 95% CI; shaded: law (orange), "
+                                  "wrong law (grey)",
+                          draw=functools.partial(draw_concepts, column=column, tolerance=tol, label=label)))
     return out
-
-
-def _draw_concepts(fig, frame, law, wrong_law, check, control, *, column, tolerance, label) -> None:
-    first = frame.iloc[0]
-    draw_levels(fig, frame, law, wrong_law, check, control, column=column, tolerance=tolerance, label=label)
-    fig.axes[0].set_title(f"two-layer transformer, K = {first['concepts']} concepts, D = {first['dim']}, "
-                          f"L = {first['length']}, {frame['seed'].nunique()} seeds", fontsize=10)
-
-
-def simulate_document(*, part: str = "both", concepts: int = 3, dim: int = 12, length: int = 6, steps: int = 250,
-                      tasks: tuple[int, ...] = (1, 2, 8), feature_steps: int = 400, seeds: int = 3,
-                      device: str = "auto") -> dict[str, Any]:
-    """What ``flt simulate in-context --json`` prints: one record per (part, point, seed).
-
-    >>> doc = simulate_document(part="features", tasks=(1,), feature_steps=2, seeds=2, device="cpu")
-    >>> doc["system"], [(r["part"], r["tasks"], r["seed"]) for r in doc["records"]]
-    ('in-context', [('features', 1, 0), ('features', 1, 1)])
-    >>> simulate_document(dim=4)
-    Traceback (most recent call last):
-    ...
-    flt_theory.errors.InvalidParameterError: --dim: expected an integer >= 2 * concepts = 6; got 4
-    """
-    checks = [("part", part in ("concepts", "features", "both"), f"expected concepts, features or both; got {part!r}"),
-              ("tasks", bool(tasks), "give at least one number of tasks"),
-              ("seeds", seeds >= 1, f"expected an integer >= 1; got {seeds}")]
-    for option, ok, message in checks:
-        if not ok:
-            raise InvalidParameterError(f"--{option}: {message}")
-    model.CONCEPT_PARAMS.check_flags(dict(concepts=concepts, dim=dim, length=length, steps=steps), "simulate_document")
-    model.FEATURE_PARAMS.check_flags(dict(tasks=tasks, steps=feature_steps), "simulate_document",
-                                     flags={"steps": "feature-steps"})
-    if dim < 2 * concepts:
-        raise InvalidParameterError(f"--dim: expected an integer >= 2 * concepts = {2 * concepts}; got {dim}")
-    records: list[dict[str, Any]] = []
-    try:
-        if part in ("concepts", "both"):
-            rows = model.concept_rows(concepts=concepts, dim=dim, length=length, steps=steps, batch=64,
-                                      seeds=list(range(seeds)), device=device)
-            records += [{"part": "concepts", "concepts": concepts, "dim": dim, "length": length, "seed": s, **row}
-                        for s, row in enumerate(rows)]
-        if part in ("features", "both"):
-            for K in tasks:
-                rows = model.features_rows(tasks=int(K), steps=feature_steps, seeds=list(range(seeds)), device=device)
-                records += [{"part": "features", "tasks": int(K), "seed": s, **row} for s, row in enumerate(rows)]
-    except FLTError as exc:
-        raise InvalidParameterError(f"--device: {exc}" if "device" in str(exc) else f"--{part}: {exc}") from exc
-    return {"system": NAME, "records": records}
-
-
-#: The fields of a record of ``flt simulate in-context --json`` (listed by its ``--help``).
-RECORD_FIELDS = (
-    RecordField("part", "concepts (Bu et al. 2024) or features (Kim, Suzuki 2024)", "label"),
-    RecordField("seed", "the run's seed", "index"),
-    RecordField("concepts", "(concepts) number of concepts K (null in features rows)", "count"),
-    RecordField("dim", "(concepts) dimension D (null in features rows)", "count"),
-    RecordField("length", "(concepts) demonstrations per prompt L (null in features rows)", "count"),
-    RecordField("d_aa_q", "(concepts) mean_k |a_k^T (W_Q - W_Q^0) a_k|: query change along concepts", "1"),
-    RecordField("d_aa_k", "(concepts) the same for W_K", "1"),
-    RecordField("d_bb_q", "(concepts) mean_k |b_k^T (W_Q - W_Q^0) b_k|: query change along semantics", "1"),
-    RecordField("d_bb_k", "(concepts) the same for W_K", "1"),
-    RecordField("concept_ratio", "(concepts) (d_aa_q + d_aa_k) / (d_bb_q + d_bb_k)", "1"),
-    RecordField("d_oc", "(concepts) mean_{r,k} |<w_O,r - w_O,r^0, c_k>|: output change along concept labels", "1"),
-    RecordField("d_od", "(concepts) the same along semantic labels d_k", "1"),
-    RecordField("output_both", "(concepts) min(d_oc, d_od)", "1"),
-    RecordField("error_id", "(concepts) test error in distribution", "fraction"),
-    RecordField("error_ood", "(concepts) test error out of distribution (recombined concept and semantics)", "fraction"),
-    RecordField("tasks", "(features) pretraining tasks K (null in concepts rows)", "count"),
-    RecordField("risk_new", "(features) ICL risk on unseen tasks relative to E F_beta^2 (null in concepts rows)", "fraction"),
-    RecordField("risk_train", "(features) the same on the pretraining tasks (null in concepts rows)", "fraction"),
-)
 
 
 SYSTEM = System(
@@ -257,8 +225,7 @@ SYSTEM = System(
     figures=_figures(),
     simulate=SimulateCommand(
         fields=RECORD_FIELDS,
-        cost=Cost(memory="8*seeds*length*dim*1e4 + 8*seeds*tasks*3e5",
-                  work="1e6*steps + 1e3*seeds*steps*length*length*dim + 1e6*feature_steps + 6e4*seeds*feature_steps*tasks"),
+        cost=SIMULATE_COST,
         help=("(a) Train the concept/semantics transformer of Bu et al. 2024 (arXiv 2411.02199) and report the changes "
               "of W_Q, W_K along concepts a_k and semantics b_k, of w_O along c_k and d_k, and the test errors in and "
               "out of distribution; (b) pretrain linear-attention ICL with a two-layer feature map on K tasks (Kim & "
@@ -268,7 +235,8 @@ SYSTEM = System(
                    help="Which model(s) to run."),
             Option.of(C["concepts"], default=3), Option.of(C["dim"], default=12), Option.of(C["length"], default=6),
             Option.of(C["steps"], default=250, help="(a) SGD steps (64 fresh prompts each)."),
-            Option.of(F["tasks"], grid=True, default=(1, 2, 8), help="(b) numbers of pretraining tasks, comma-separated."),
+            Option.of(F["tasks"], grid=True, default=(1, 2, 8),
+                      help="(b) numbers of pretraining tasks, comma-separated."),
             Option.of(F["steps"], name="feature-steps", dest="feature_steps", default=400),
             Option(name="seeds", kind="int", default=3, minimum=1, help="Independent runs (seeds 0..S-1)."),
             DEVICE_OPTION,

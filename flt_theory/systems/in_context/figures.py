@@ -2,7 +2,11 @@ r"""Figures of the in-context claims, drawn from the claim's stored measurement 
 
 * ``unseen-task-risk``: the relative ICL risk on unseen tasks against the number :math:`K` of pretraining tasks
   (per seed and mean with 95% CI), the law :math:`\max(0, 1 - K/k)` with its tolerance band and the wrong law.
-* the concept/semantics claims use the per-seed level plot of :mod:`flt_theory.systems.levels`.
+* the concept/semantics claims use the per-seed level plot of :mod:`flt_theory.systems.levels`
+  (:func:`draw_concepts`), titled with the transformer's setting.
+
+Both read the frame through :mod:`.readouts`; drawn on a matplotlib ``Figure`` handed over by the report (object
+API; nothing global).
 """
 
 from __future__ import annotations
@@ -10,8 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...compare import mean_ci
+from ..levels import draw_levels
+from .readouts import concept_setting, risk_curve
 
-__all__ = ["draw_risk_curve"]
+__all__ = ["draw_concepts", "draw_risk_curve"]
 
 MEASURED, PREDICTED, CONTROL = "#1f4e9c", "#d9480f", "#7a7a7a"
 
@@ -19,10 +25,10 @@ MEASURED, PREDICTED, CONTROL = "#1f4e9c", "#d9480f", "#7a7a7a"
 def draw_risk_curve(fig, frame, law, wrong_law, check, control, *, tolerance: float) -> None:
     """Unseen-task risk against K with the law's curve and the wrong law's."""
     ax = fig.subplots()
-    ks = sorted(int(t) for t in frame["tasks"].unique())
-    k = int(frame["k"].iloc[0])
-    for K in ks:
-        values = frame[frame["tasks"] == K]["risk_new"].to_numpy(float)
+    k, curve = risk_curve(frame)
+    ks = [K for K, _ in curve]
+    for K, rows in curve:
+        values = rows["risk_new"].to_numpy(float)
         ax.plot(np.full_like(values, K), values, "o", color=MEASURED, alpha=0.35, ms=4)
         est = mean_ci(values, method="t")
         ax.errorbar([K], [est.value], yerr=[[est.value - est.ci[0]], [est.ci[1] - est.value]], fmt="s", color=MEASURED,
@@ -40,3 +46,11 @@ def draw_risk_curve(fig, frame, law, wrong_law, check, control, *, tolerance: fl
     ax.set_title("linear-attention ICL with a two-layer feature map (infinite-prompt limit)", fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, loc="best")
+
+
+def draw_concepts(fig, frame, law, wrong_law, check, control, *, column: str, tolerance: float, label: str) -> None:
+    """Per-seed values of ``column`` against the law's region and the wrong law's region, titled with the setting."""
+    first = concept_setting(frame)
+    draw_levels(fig, frame, law, wrong_law, check, control, column=column, tolerance=tolerance, label=label)
+    fig.axes[0].set_title(f"two-layer transformer, K = {first['concepts']} concepts, D = {first['dim']}, "
+                          f"L = {first['length']}, {first['seeds']} seeds", fontsize=10)

@@ -160,13 +160,13 @@ def concept_rows(*, concepts: int, dim: int, length: int, width: int = 8, sigma:
         loss = torch.nn.functional.softplus(-yq * _concept_output(params, x, yv, xq)).mean(-1).sum()
         grads = torch.autograd.grad(loss, trained)
         with torch.no_grad():
-            for p, g in zip(trained, grads):
+            for p, g in zip(trained, grads, strict=True):
                 p -= lr * g
     out: dict[str, torch.Tensor] = {}
     with torch.no_grad():
         for name, ood in (("error_id", False), ("error_ood", True)):
-            x, yv, xq, yq = concept_prompts(dictionary, seeds, batch=n_test, length=L, sigma=sigma, stream=f"icl/{name}",
-                                            ood=ood)
+            x, yv, xq, yq = concept_prompts(dictionary, seeds, batch=n_test, length=L, sigma=sigma,
+                                            stream=f"icl/{name}", ood=ood)
             out[name] = (_concept_output(params, x, yv, xq) * yq <= 0).to(_F64).mean(-1)
         quad = lambda w, v: torch.einsum("ski,sij,skj->sk", v, w, v).abs().mean(-1)  # noqa: E731
         dq, dk, do = (params[k] - start[k] for k in ("wq", "wk", "wo"))

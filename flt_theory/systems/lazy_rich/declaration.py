@@ -33,7 +33,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from ...compare import check_power_law
@@ -41,11 +40,12 @@ from ...compare.result import CheckResult
 from ...runner import experiment
 from ...runner.cost import Cost
 from ...symbolic.law import THIS_PROJECT, Law
-from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField, SimulateCommand, System
-from ..frames import ladder_by, local_slope_ladder, seed_table
+from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
+from ..frames import ladder_by, local_slope_ladder
 from . import model
 from .laws import TUTORIAL, lazy_rich_laws
-from .simulate import simulate_document, simulate_table
+from .readouts import rescaled, width_table
+from .simulate import RECORD_FIELDS, simulate_document, simulate_table
 
 __all__ = ["SIZES", "SYSTEM", "compare_slope", "exponent_ladder", "hypothesis_values", "width_ladder"]
 
@@ -66,7 +66,8 @@ SCALES = tuple(SIZES)
 SLOPE_TOLERANCE = 0.05
 
 
-@experiment("lazy-rich/train", cost=Cost(memory="8*seeds*width*d + 8*seeds*n*d + 8*seeds*n*width", work="1e6*steps + steps*seeds*n*width*d"),
+@experiment("lazy-rich/train", cost=Cost(memory="8*seeds*width*d + 8*seeds*n*d + 8*seeds*n*width",
+                                         work="1e6*steps + steps*seeds*n*width*d"),
             batched=True, params=model.PARAMS)
 def train(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Weight displacement (raw, relative, per neuron) and train loss after ``steps`` GD steps."""
@@ -76,7 +77,7 @@ def train(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
 def compare_slope(frame: pd.DataFrame, law: Law, *, reading: str) -> CheckResult:
     r"""Fitted slope of ``reading`` against :math:`\log N` (95% bootstrap CI over seeds) vs ``law.exponent("N")``,
     with :data:`SLOPE_TOLERANCE`."""
-    widths, y = seed_table(frame, "width", reading)
+    widths, y = width_table(frame, reading)
     return check_power_law(widths, y, law.exponent("N"), tolerance=SLOPE_TOLERANCE,
                            name=f"{reading} vs width ({law.name})")
 
@@ -85,7 +86,7 @@ def exponent_ladder(frame: pd.DataFrame, *, reading: str, law: str) -> list[dict
     r"""Rungs between adjacent widths: the local exponent of ``reading`` in :math:`N` per seed (mean, 95% interval;
     :func:`~flt_theory.systems.frames.local_slope_ladder`) at :math:`\sqrt{N_kN_{k+1}}`, ``predicted`` the exponent
     of the law named ``law`` (the exponent :func:`compare_slope` fits across all widths)."""
-    widths, table = seed_table(frame, "width", reading)
+    widths, table = width_table(frame, reading)
     return local_slope_ladder(widths, table, name="N", predicted=float(_law(law).exponent("N")))
 
 
@@ -97,10 +98,8 @@ def hypothesis_values(point: dict[str, Any]) -> dict[str, float]:
 def width_ladder(frame: pd.DataFrame, *, reading: str, exponent: float) -> list[dict[str, Any]]:
     r"""Rungs over the widths of ``frame``: the mean over seeds of ``reading`` times :math:`N^{-k}`, :math:`k` =
     ``exponent`` (the finding's rate), with its 95% interval; ``literal`` 0 (the slide's rate is lower by 1/2)."""
-    def scaled(rows: pd.DataFrame) -> np.ndarray:
-        return rows[reading].to_numpy(float) * rows["width"].to_numpy(float) ** -exponent
-
-    return ladder_by(frame, "width", scaled, size=lambda width: {"N": width}, literal=0.0)
+    return ladder_by(frame, "width", functools.partial(rescaled, reading=reading, exponent=exponent),
+                     size=lambda width: {"N": width}, literal=0.0)
 
 
 def _law(name: str) -> Law:
@@ -121,7 +120,8 @@ def _claims() -> list[Claim]:
         for param in ("ntk", "mf"):
             claims.append(Claim(
                 name=f"{key}-{param}",
-                words=f"{regime[param]}: the {key.replace('-', ' ')} of W scales as N^{_law(f'{reading} ({param})').exponent('N'):g} "
+                words=f"{regime[param]}: the {key.replace('-', ' ')} of W scales as "
+                      f"N^{_law(f'{reading} ({param})').exponent('N'):g} "
                       "— the reading for which the slide's O(1/√N) vs Ω(1) holds",
                 law=functools.partial(_law, f"{reading} ({param})"),
                 wrong_law=lambda reading=reading, param=param: _law(f"{reading} ({param})").replace(
@@ -129,35 +129,23 @@ def _claims() -> list[Claim]:
                     words=f"{reading.replace('_', ' ')} scales as in the {regime[other[param]]} regime"),
                 measurement=_measurement(param), compare=functools.partial(compare_slope, reading=reading),
                 ladder=functools.partial(exponent_ladder, reading=reading, law=f"{reading} ({param})")))
-    claims.append(Claim(
-        name="raw-frobenius-ntk",
-        words="NTK (lazy): the RAW ‖W(T) − W(0)‖_F is Θ(1), not O(1/√N) — the slide holds only per neuron or relative",
-        law=functools.partial(_law, "abs_change (ntk)"), wrong_law=functools.partial(_law, "slide (lazy)"),
-        measurement=_measurement("ntk"), compare=functools.partial(compare_slope, reading="abs_change"),
-        ladder=functools.partial(width_ladder, reading="abs_change", exponent=0.0)))
-    claims.append(Claim(
-        name="raw-frobenius-mf",
-        words="mean field (rich): the RAW ‖W(T) − W(0)‖_F grows like √N (Ω(1), but not Θ(1))",
-        law=functools.partial(_law, "abs_change (mf)"), wrong_law=functools.partial(_law, "slide (rich)"),
-        measurement=_measurement("mf"), compare=functools.partial(compare_slope, reading="abs_change"),
-        ladder=functools.partial(width_ladder, reading="abs_change", exponent=0.5)))
+    # the raw-norm findings: parameterisation, the slide's statement it contradicts, the finding's rate in N
+    findings = (
+        ("ntk", "lazy", 0.0, "NTK (lazy): the RAW ‖W(T) − W(0)‖_F is Θ(1), not O(1/√N) — the slide holds only per "
+                             "neuron or relative"),
+        ("mf", "rich", 0.5, "mean field (rich): the RAW ‖W(T) − W(0)‖_F grows like √N (Ω(1), but not Θ(1))"),
+    )
+    for param, slide, exponent, words in findings:
+        claims.append(Claim(
+            name=f"raw-frobenius-{param}", words=words,
+            law=functools.partial(_law, f"abs_change ({param})"), wrong_law=functools.partial(_law, f"slide ({slide})"),
+            measurement=_measurement(param), compare=functools.partial(compare_slope, reading="abs_change"),
+            ladder=functools.partial(width_ladder, reading="abs_change", exponent=exponent)))
     return claims
 
 
-#: The fields of a record of ``flt simulate lazy-rich`` (one record per width and seed), shown by its ``--help``.
-RECORD_FIELDS = (
-    RecordField("param", "parameterisation: ntk (output scale N^-1/2) or mf (mean field, N^-1)", "label"),
-    RecordField("width", "N: neurons of the hidden layer", "count"),
-    RecordField("seed", "the run's seed", "index"),
-    RecordField("abs_change", "||W(T) - W(0)||_F: how far the first layer moved in T steps", "units of W"),
-    RecordField("rel_change", "||W(T) - W(0)||_F / ||W(0)||_F", "1"),
-    RecordField("per_neuron_change", "mean over neurons of ||w_i(T) - w_i(0)||", "units of W"),
-    RecordField("train_loss", "L(T): half the mean squared training error after T steps", "squared units of y"),
-)
-
 SYSTEM = System(
-    name=NAME,
-    title="Lazy (NTK) vs rich (mean-field) training: how far the first layer moves",
+    name=NAME, title="Lazy (NTK) vs rich (mean-field) training: how far the first layer moves",
     summary=("A width-N two-layer network trained by GD on a fixed regression task in the NTK and mean-field "
              "parameterisations. ‖W(T) − W(0)‖ read as the raw Frobenius norm, relative to ‖W(0)‖_F and per neuron: "
              "the slide's O(1/√N) (lazy) vs Ω(1) (rich) holds for the relative and per-neuron readings."),
@@ -166,7 +154,8 @@ SYSTEM = System(
     claims=_claims(),
     experiments=("lazy-rich/train",),
     simulate=SimulateCommand(
-        cost=Cost(memory="8*seeds*widths*d + 8*seeds*n*d + 8*seeds*n*widths", work="1e6*steps + steps*seeds*n*widths*d"),
+        cost=Cost(memory="8*seeds*widths*d + 8*seeds*n*d + 8*seeds*n*widths",
+                  work="1e6*steps + steps*seeds*n*widths*d"),
         help=("Train a two-layer network of each width by full-batch GD in the NTK (1/sqrt(N) output, O(1) learning "
               "rate) or mean-field (1/N output, learning rate x N) parameterisation and report how far the first "
               "layer moved: raw Frobenius, relative to ||W(0)||_F and per neuron, with slopes in N."),
@@ -176,8 +165,8 @@ SYSTEM = System(
                       help="Widths N, comma-separated."),
             Option.of(P["steps"]),
             Option(name="seeds", kind="int", default=4, minimum=1, help="Independent runs (seeds 0..K-1)."),
-            Option.of(P["activation"]), Option.of(P["target"]), Option.of(P["d"]), Option.of(P["n"]), Option.of(P["lr"]),
-            DEVICE_OPTION,
+            Option.of(P["activation"]), Option.of(P["target"]), Option.of(P["d"]), Option.of(P["n"]),
+            Option.of(P["lr"]), DEVICE_OPTION,
         ),
         run=simulate_document,
         table=simulate_table,

@@ -102,7 +102,8 @@ def change_exponent(reading: str, param: str) -> sp.Rational:
     ([0, -1/2, -1/2], [1/2, 0, 0])
     """
     if reading not in READINGS:
-        raise InvalidParameterError(f"The 'reading' parameter must be one of {list(READINGS)}. Got {reading!r} instead.")
+        raise InvalidParameterError(f"The 'reading' parameter must be one of {list(READINGS)}. "
+                                    f"Got {reading!r} instead.")
     return READINGS[reading].subs(_ALPHA, output_exponent(param))
 
 
@@ -111,10 +112,11 @@ def lazy_rich_laws() -> dict[str, Law]:
     statement ``"slide (lazy)"`` / ``"slide (rich)"`` (read as the raw Frobenius norm).
 
     >>> laws = lazy_rich_laws()
-    >>> laws["rel_change (ntk)"].exponent("N"), laws["abs_change (ntk)"].exponent("N"), laws["slide (lazy)"].exponent("N")
-    (-0.5, 0, -0.5)
-    >>> laws["rel_change (ntk)"].latex()
-    '\\|W(T) - W(0)\\|_F / \\|W(0)\\|_F \\asymp \\frac{1}{\\sqrt{N}} \\quad (\\text{NTK: } f = N^{-1/2}\\sum_i a_i\\sigma(w_i\\cdot x),\\ \\eta = O(1))'
+    >>> [laws[name].exponent("N") for name in ("rel_change (ntk)", "abs_change (ntk)", "slide (lazy)")]
+    [-0.5, 0, -0.5]
+    >>> laws["rel_change (ntk)"].latex()  # doctest: +NORMALIZE_WHITESPACE
+    '\\|W(T) - W(0)\\|_F / \\|W(0)\\|_F \\asymp \\frac{1}{\\sqrt{N}} \\quad (\\text{NTK: } f = N^{-1/2}\\sum_i
+    a_i\\sigma(w_i\\cdot x),\\ \\eta = O(1))'
     """
     cond = {
         "ntk": r"\text{NTK: } f = N^{-1/2}\sum_i a_i\sigma(w_i\cdot x),\ \eta = O(1)",
@@ -130,16 +132,19 @@ def lazy_rich_laws() -> dict[str, Law]:
                 conditions=(cond[param],), status="derived" if holds else "finding",
                 source=TUTORIAL if holds else THIS_PROJECT,
                 hypotheses=() if holds else (WIDE,), hypotheses_reading=DERIVED_READING if holds else WIDE_READING,
-                words=f"{reading.replace('_', ' ')} ≍ N^{k} in the {'NTK' if param == 'ntk' else 'mean-field'} parameterisation",
+                words=f"{reading.replace('_', ' ')} ≍ N^{k} in the {'NTK' if param == 'ntk' else 'mean-field'} "
+                      "parameterisation",
             )
     laws["slide (lazy)"] = Law(
         name="slide (lazy)", lhs=_LHS["abs_change"], relation="asymp", value=1 / sp.sqrt(WIDTH),
-        conditions=(cond["ntk"],), source=TUTORIAL, status="conjecture", hypotheses=(WIDE,), hypotheses_reading=WIDE_READING,
+        conditions=(cond["ntk"],), source=TUTORIAL, status="conjecture", hypotheses=(WIDE,),
+        hypotheses_reading=WIDE_READING,
         words="lazy training: ‖W(t) − W(0)‖_F = O(1/√N) (the slide, raw norm; stated there without proof)",
     )
     laws["slide (rich)"] = Law(
         name="slide (rich)", lhs=_LHS["abs_change"], relation="asymp", value=_power(sp.Integer(0)),
-        conditions=(cond["mf"],), source=TUTORIAL, status="conjecture", hypotheses=(WIDE,), hypotheses_reading=WIDE_READING,
+        conditions=(cond["mf"],), source=TUTORIAL, status="conjecture", hypotheses=(WIDE,),
+        hypotheses_reading=WIDE_READING,
         words="feature learning: ‖W(t) − W(0)‖_F = Ω(1) (the slide, raw norm; stated there without proof)",
     )
     return laws

@@ -16,6 +16,7 @@ import numpy as np
 from ..._text import json_ready, table
 from ...compare import fit_power_law
 from ...errors import FLTError, InvalidParameterError
+from ..declaration import RecordField
 from .laws import READINGS, change_exponent
 from .model import PARAMS, training_rows
 
@@ -24,7 +25,8 @@ __all__ = ["simulate_document", "simulate_table"]
 
 def simulate_document(
     *, param: str = "ntk", widths: Sequence[int] = (64, 256, 1024), steps: int = 200, seeds: int = 4,
-    activation: str = "tanh", target: str = "tanh(2*z)", d: int = 16, n: int = 64, lr: float = 1.0, device: str = "auto",
+    activation: str = "tanh", target: str = "tanh(2*z)", d: int = 16, n: int = 64, lr: float = 1.0,
+    device: str = "auto",
 ) -> dict[str, Any]:
     """The JSON document of the command (module docstring).
 
@@ -81,6 +83,19 @@ def simulate_table(document: dict[str, Any]) -> str:
     if document["slopes"]:
         srows = [["reading", "slope in N", "95% CI", "predicted"]]
         for reading, s in document["slopes"].items():
-            srows.append([reading, f"{s['slope']:.4f}", f"[{s['slope_ci'][0]:.4f}, {s['slope_ci'][1]:.4f}]", f"{s['predicted']:g}"])
+            srows.append([reading, f"{s['slope']:.4f}", f"[{s['slope_ci'][0]:.4f}, {s['slope_ci'][1]:.4f}]",
+                          f"{s['predicted']:g}"])
         lines += ["", table(srows)]
     return "\n".join(lines)
+
+
+#: The fields of a record of ``flt simulate lazy-rich`` (one record per width and seed), shown by its ``--help``.
+RECORD_FIELDS = (
+    RecordField("param", "parameterisation: ntk (output scale N^-1/2) or mf (mean field, N^-1)", "label"),
+    RecordField("width", "N: neurons of the hidden layer", "count"),
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("abs_change", "||W(T) - W(0)||_F: how far the first layer moved in T steps", "units of W"),
+    RecordField("rel_change", "||W(T) - W(0)||_F / ||W(0)||_F", "1"),
+    RecordField("per_neuron_change", "mean over neurons of ||w_i(T) - w_i(0)||", "units of W"),
+    RecordField("train_loss", "L(T): half the mean squared training error after T steps", "squared units of y"),
+)

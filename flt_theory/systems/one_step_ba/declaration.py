@@ -34,10 +34,11 @@ from ...compare.result import CheckResult, all_of, make_result, within
 from ...runner import experiment
 from ...runner.cost import Cost
 from ...symbolic.law import THIS_PROJECT, Law
-from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
 from . import model
 from .laws import BA, LARGE_PSI, hermite_parts, one_step_laws
-from .simulate import simulate_document, simulate_table
+from .readouts import risks_by_step, values
+from .simulate import RECORD_FIELDS, simulate_document, simulate_table
 
 __all__ = ["SIZES", "SYSTEM", "compare_alignment", "compare_risk"]
 
@@ -62,13 +63,15 @@ ALIGNMENT_TOLERANCE = 0.03
 P = model.PARAMS
 
 
-@experiment("one-step-ba/risk", cost=Cost(memory="8*seeds*d*d + 16*seeds*psi*d*d + 8*seeds*n_test*d + 8*seeds*n_validation*d",
+@experiment("one-step-ba/risk",
+            cost=Cost(memory="8*seeds*d*d + 16*seeds*psi*d*d + 8*seeds*n_test*d + 8*seeds*n_validation*d",
                  work="seeds*d*d*d + seeds*psi*d*d*d + seeds*n_test*d*d + seeds*n_validation*d*d"),
             batched=True,
             params=P.subset("target", "activation", "d", "psi", "eta_tilde", "ridge", "noise", "n_test", "n_validation",
                             target=TARGET, activation=ACTIVATION, n_test=4096))
 def risk(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
-    r"""Test risk after one step of size :math:`\tilde\eta\sqrt N` and a ridge readout; linear ridge risk; spike alignment."""
+    r"""Test risk after one step of size :math:`\tilde\eta\sqrt N` and a ridge readout; linear ridge risk; spike
+    alignment."""
     return model.risk_rows(seeds, params["target"], eta_tilde=params["eta_tilde"], d=params["d"], psi=params["psi"],
                            activation=params["activation"], ridge=params["ridge"], noise=params["noise"],
                            n_test=params["n_test"], n_validation=params["n_validation"])
@@ -80,12 +83,12 @@ def compare_risk(frame: pd.DataFrame, law: Law) -> CheckResult:
     results = []
     several = frame["d"].nunique() > 1
     for (d, psi, eta), rows in frame.groupby(["d", "psi", "eta_tilde"]):
-        values = rows.sort_values("seed")["risk"].to_numpy(float)
+        risk = values(rows, "risk")
         name = (f"d={d:g}, " if several else "") + f"risk at psi={psi:g}, eta~={eta:g}"
         if law.relation == "geq":
-            results.append(check_at_least(values, bound, name=name))
+            results.append(check_at_least(risk, bound, name=name))
         else:
-            results.append(check_at_most(values, bound, mode="demonstrated", name=name))
+            results.append(check_at_most(risk, bound, mode="demonstrated", name=name))
     if law.relation == "geq":
         return all_of(f"{law.name}: every point", f">= {bound:.4g}", results)
     best = min(results, key=lambda r: r.measured)
@@ -99,12 +102,13 @@ def compare_alignment(frame: pd.DataFrame, law: Law) -> CheckResult:
     :data:`ALIGNMENT_TOLERANCE`."""
     results = []
     for (psi, noise), rows in frame.groupby(["psi", "noise"]):
-        est = mean_ci(rows.sort_values("seed")["spike_alignment"].to_numpy(float))
+        est = mean_ci(values(rows, "spike_alignment"))
         predicted = law.number(psi=float(psi), sigma_epsilon=float(noise))
         results.append(make_result(
-            name=f"alignment at psi={psi:g}", passed=within(predicted, *est.ci, ALIGNMENT_TOLERANCE), predicted=predicted,
-            measured=est.value, ci=est.ci, n_seeds=est.n_seeds,
-            summary=f"{est.value:.4f} [{est.ci[0]:.4f}, {est.ci[1]:.4f}] vs predicted {predicted:.4f} ± {ALIGNMENT_TOLERANCE:g}"))
+            name=f"alignment at psi={psi:g}", passed=within(predicted, *est.ci, ALIGNMENT_TOLERANCE),
+            predicted=predicted, measured=est.value, ci=est.ci, n_seeds=est.n_seeds,
+            summary=f"{est.value:.4f} [{est.ci[0]:.4f}, {est.ci[1]:.4f}] vs predicted {predicted:.4f} ± "
+                    f"{ALIGNMENT_TOLERANCE:g}"))
     return all_of(f"spike alignment {law.name}", tuple(r.predicted for r in results), results)
 
 
@@ -116,7 +120,7 @@ def gain_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
     bound = _law("one step beats random features").number()
     rungs = []
     for d, rows in frame.groupby("d"):
-        ests = [mean_ci(r.sort_values("seed")["risk"].to_numpy(float)) for _, r in rows.groupby("eta_tilde")]
+        ests = [mean_ci(risk) for risk in risks_by_step(rows)]
         best = min(ests, key=lambda e: e.value)
         rungs.append({"size": {"d": int(d)}, "estimate": best.value, "ci": list(best.ci), "literal": bound})
     return rungs
@@ -169,7 +173,8 @@ def _claims() -> list[Claim]:
         Claim(name="one-step-beats-rf",
               words="at ψ = 16 one step of size η = η̃√N brings the ridge risk below ‖P_>1 f*‖²",
               law=functools.partial(_law, "one step beats random features"), wrong_law=_rf_binds_step,
-              measurement=_measurement(lambda z: [{"d": z["d"], "psi": z["large_psi"], "eta_tilde": e, "n_test": z["n_test"]}
+              measurement=_measurement(lambda z: [{"d": z["d"], "psi": z["large_psi"], "eta_tilde": e,
+                                                   "n_test": z["n_test"]}
                                                   for e in z["etas"]]),
               compare=compare_risk),
         Claim(name="no-gain-small-psi",
@@ -193,29 +198,11 @@ def _claims() -> list[Claim]:
     ]
 
 
-#: The fields of a record of ``flt simulate one-step-ba`` (one record per step size and seed), shown by its ``--help``.
-RECORD_FIELDS = (
-    RecordField("d", "input dimension", "count"),
-    RecordField("width", "N: neurons of the first layer (N = d)", "count"),
-    RecordField("n", "samples of the step and of the readout, ceil(psi d)", "count"),
-    RecordField("psi", "sample ratio n/d", "1"),
-    RecordField("eta_tilde", "step size in units of sqrt(N): eta = eta_tilde sqrt(N); 0 is random features", "1"),
-    RecordField("seed", "the run's seed", "index"),
-    RecordField("risk", "test risk of the network after one step and the ridge readout", "squared units of y"),
-    RecordField("linear_risk", "test risk of the tuned linear ridge on (x, 1)", "squared units of y"),
-    RecordField("spike_alignment", "|<u_1, beta*>|: top left singular vector of the update vs the teacher", "1"),
-    RecordField("p_gt1_norm2", "||P_>1 f*||^2: the risk of the best linear predictor, predicted", "squared units of y"),
-    RecordField("predicted_alignment", "the spike alignment the law predicts (null where it does not apply)", "1"),
-    RecordField("ridge", "the readout's ridge lambda (tuned per seed with --ridge auto)", "1"),
-)
-
 SYSTEM = System(
-    name=NAME,
-    title="One giant step beats random features (Ba et al. 2022)",
+    name=NAME, sources=(BA, THIS_PROJECT), title="One giant step beats random features (Ba et al. 2022)",
     summary=("f*(x) = σ*(<x, β*>), a width N = d two-layer net f = aᵀσ(Wᵀx)/√N: one GD step W¹ = W⁰ − η√N∇_W with "
              "η = η̃√N on n = ψd samples, then ridge on the second layer. Random features stay above ‖P_>1 f*‖²; one "
              "large step goes below it once ψ is large; the step's spike aligns with β* as derived."),
-    sources=(BA, THIS_PROJECT),
     laws=lambda: list(one_step_laws(TARGET, ACTIVATION).values()),
     claims=_claims(),
     experiments=("one-step-ba/risk",),

@@ -4,7 +4,8 @@ Source: Ba, Erdogdu, Suzuki, Wang, Wu, Yang 2022, "High-dimensional asymptotics 
 one gradient step improves the representation", arXiv 2205.01445 (as presented in Han & Huang's AJCAI 2025
 feature-learning tutorial, with :math:`\sigma = \sigma^* = \tanh`).
 
-Hermite convention: probabilists' :math:`\mathrm{He}_j`, :math:`\mathbb E[\mathrm{He}_j\mathrm{He}_k] = j!\,\delta_{jk}`,
+Hermite convention: probabilists' :math:`\mathrm{He}_j`,
+:math:`\mathbb E[\mathrm{He}_j\mathrm{He}_k] = j!\,\delta_{jk}`,
 :math:`\mu_j(g) = \mathbb E_{z\sim\mathcal N(0,1)}[g(z)\mathrm{He}_j(z)]`. A single-index target
 :math:`f^*(x) = \sigma^*(\langle x, \beta^*\rangle)`, :math:`\|\beta^*\| = 1`, splits as
 :math:`f^* = \mu^*_0 + \mu^*_1\langle x, \beta^*\rangle + P_{>1} f^*` with
@@ -30,7 +31,8 @@ Laws (:func:`one_step_laws`):
   independent terms :math:`y_k x_k^\perp` with :math:`x_k^\perp` independent of :math:`y_k`, so
   :math:`\|v^\perp\|^2 \to \frac{d}{n}\,\mathbb E[y^2] = \mathbb E[y^2]/\psi` and
 
-  .. math:: |\langle u_1, \beta^*\rangle|^2 \;\to\; \frac{\psi\,(\mu^*_1)^2}{\psi\,(\mu^*_1)^2 + \mathbb E[(\sigma^*)^2] + \sigma_\varepsilon^2},
+  .. math:: |\langle u_1, \beta^*\rangle|^2 \;\to\;
+            \frac{\psi\,(\mu^*_1)^2}{\psi\,(\mu^*_1)^2 + \mathbb E[(\sigma^*)^2] + \sigma_\varepsilon^2},
 
   when :math:`\mu_1(\sigma) \ne 0` (the bulk of the gradient has operator norm :math:`O(N^{-1/2})` relative to
   the spike). The alignment depends on the student only through :math:`\mu_1(\sigma) \neq 0`; a target with
@@ -166,8 +168,9 @@ def one_step_laws(link: str | sp.Expr = "tanh", activation: str | sp.Expr = "tan
     r"""The system's laws for target link ``link`` and student ``activation`` (module docstring).
 
     >>> laws = one_step_laws("relu", "relu")
-    >>> laws["random-feature lower bound"].latex()
-    '\\inf_{\\lambda} \\mathcal{R}(\\hat f_{\\lambda}) \\geq \\frac{1}{4} - \\frac{1}{2 \\pi} \\quad (\\tilde\\eta = 0,\\ n, d, N \\to \\infty,\\ n/d = \\psi)'
+    >>> laws["random-feature lower bound"].latex()  # doctest: +NORMALIZE_WHITESPACE
+    '\\inf_{\\lambda} \\mathcal{R}(\\hat f_{\\lambda}) \\geq \\frac{1}{4} - \\frac{1}{2 \\pi} \\quad (\\tilde\\eta =
+    0,\\ n, d, N \\to \\infty,\\ n/d = \\psi)'
     >>> round(laws["one step beats random features"].number(), 6)
     0.090845
     """

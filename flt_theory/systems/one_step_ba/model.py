@@ -4,10 +4,11 @@ Source: Ba, Erdogdu, Suzuki, Wang, Wu, Yang 2022, "High-dimensional asymptotics 
 how one gradient step improves the representation", arXiv 2205.01445.
 
 Setting (their normalisation). Target :math:`f^*(x) = \sigma^*(\langle x, \beta^*\rangle)`, :math:`\|\beta^*\| = 1`,
-:math:`x \sim \mathcal N(0, I_d)`, labels :math:`y = f^*(x) + \varepsilon`, :math:`\varepsilon \sim \mathcal N(0, \sigma_\varepsilon^2)`.
-Student :math:`f(x) = \frac{1}{\sqrt N} a^\top \sigma(W^\top x)`, :math:`W \in \mathbb R^{d\times N}`,
-:math:`W_{ij} \sim \mathcal N(0, 1/d)`, :math:`a_i \sim \mathcal N(0, 1/N)`. One full-batch step on
-:math:`n` samples (stream ``"step"``),
+:math:`x \sim \mathcal N(0, I_d)`, labels :math:`y = f^*(x) + \varepsilon`,
+:math:`\varepsilon \sim \mathcal N(0, \sigma_\varepsilon^2)`. Student
+:math:`f(x) = \frac{1}{\sqrt N} a^\top \sigma(W^\top x)`, :math:`W \in \mathbb R^{d\times N}`,
+:math:`W_{ij} \sim \mathcal N(0, 1/d)`, :math:`a_i \sim \mathcal N(0, 1/N)`. One full-batch step on :math:`n` samples
+(stream ``"step"``),
 
 .. math::
 
@@ -29,17 +30,18 @@ Readout. Ridge on a fresh batch of :math:`n` samples (stream ``"ridge"``) with f
 :math:`(\Phi^\top\Phi/n + \lambda/N\, I)\,a = \Phi^\top y/n`, solved through one eigendecomposition of
 :math:`\Phi^\top\Phi/n` per seed for every :math:`\lambda` at once. ``ridge="auto"`` picks :math:`\lambda`
 from :data:`RIDGE_GRID` by the squared error against :math:`f^*` on a fresh validation batch (stream
-``"validation"``), per seed: the oracle-tuned ridge the paper's :math:`\inf_\lambda` refers to. The linear baseline is the same ridge on the features
-:math:`(x, 1)` (penalty :math:`\lambda\|\theta\|^2`), always tuned on the validation batch: it is the best
-linear predictor's finite-sample risk, whose limit is :math:`\|P_{>1} f^*\|^2`.
+``"validation"``), per seed: the oracle-tuned ridge the paper's :math:`\inf_\lambda` refers to. The linear baseline is
+the same ridge on the features :math:`(x, 1)` (penalty :math:`\lambda\|\theta\|^2`), always tuned on the validation
+batch: it is the best linear predictor's finite-sample risk, whose limit is :math:`\|P_{>1} f^*\|^2`.
 
 Risk. :math:`\mathcal R(\hat f) = \mathbb E_x(\hat f(x) - f^*(x))^2` (noise-free), estimated on
 ``n_test`` fresh points (stream ``"test"``), consumed in chunks.
 
-Spike. The step is close to rank one, :math:`\nabla_W \approx \frac{\mu_1(\sigma)}{\sqrt N}\big(\tfrac1n X^\top y\big)a^\top`
-plus a smaller bulk; ``spike_alignment`` is :math:`|\langle u_1, \beta^*\rangle|` with :math:`u_1` the top left
-singular vector of :math:`\nabla_W` (the same for every :math:`\tilde\eta > 0`: it is the direction every
-step moves along; it is reported at :math:`\tilde\eta = 0` too, as the direction the step would take).
+Spike. The step is close to rank one,
+:math:`\nabla_W \approx \frac{\mu_1(\sigma)}{\sqrt N}\big(\tfrac1n X^\top y\big)a^\top` plus a smaller bulk;
+``spike_alignment`` is :math:`|\langle u_1, \beta^*\rangle|` with :math:`u_1` the top left singular vector of
+:math:`\nabla_W` (the same for every :math:`\tilde\eta > 0`: it is the direction every step moves along; it is reported
+at :math:`\tilde\eta = 0` too, as the direction the step would take).
 
 Seeds are the leading dimension of every tensor; every draw comes from the seeded streams of
 :mod:`flt_theory.numeric.data` (``"teacher"``, ``"init-W"``, ``"init-a"``, ``"step"``, ``"ridge"``,
@@ -113,7 +115,8 @@ class OneStepConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class OneStepResult:
-    r"""Per-seed results of :func:`one_step_ba`.
+    r"""What :func:`one_step_ba` returns: per seed and step size the risk after one step and the ridge readout,
+    the ridge used and the relative update; per seed the linear ridge's risk and the spike's alignment.
 
     Attributes
     ----------
@@ -340,7 +343,8 @@ def _step_and_baseline(seeds: tuple[int, ...], target: Target, d: int, N: int, n
     # linear baseline: tuned ridge on (x, 1)
     feats = torch.cat([xr, torch.ones(S, n, 1, **opts)], dim=-1)
     lin_grid = torch.tensor(RIDGE_GRID, **opts)
-    lin_sols = ridge_solutions(feats.transpose(-1, -2) @ feats / n, (feats.transpose(-1, -2) @ yr.unsqueeze(-1)).squeeze(-1) / n, lin_grid)
+    lin_sols = ridge_solutions(feats.transpose(-1, -2) @ feats / n,
+                               (feats.transpose(-1, -2) @ yr.unsqueeze(-1)).squeeze(-1) / n, lin_grid)
     lin_val = torch.zeros(S, len(lin_grid), **opts)
     for xv in gaussian_chunks(seeds, n_validation, d, "validation", chunk_size=1024, **opts):
         fv = torch.cat([xv, torch.ones(S, xv.shape[1], 1, **opts)], dim=-1)

@@ -18,6 +18,7 @@ import numpy as np
 from ..._text import json_ready, table
 from ...compare import mean_ci
 from ...errors import FLTError, InvalidParameterError
+from ..declaration import RecordField
 from .laws import NOISE, PSI, p_gt1_norm2, spike_alignment_law
 from .model import PARAMS, one_step_ba
 
@@ -107,3 +108,20 @@ def simulate_table(document: dict[str, Any]) -> str:
         ("alignment", f"{align:.4f} (predicted {'-' if pred is None else f'{pred:.4f}'})"),
     ]
     return table(head) + "\n\n" + table(rows)
+
+
+#: The fields of a record of ``flt simulate one-step-ba`` (one record per step size and seed), shown by its ``--help``.
+RECORD_FIELDS = (
+    RecordField("d", "input dimension", "count"),
+    RecordField("width", "N: neurons of the first layer (N = d)", "count"),
+    RecordField("n", "samples of the step and of the readout, ceil(psi d)", "count"),
+    RecordField("psi", "sample ratio n/d", "1"),
+    RecordField("eta_tilde", "step size in units of sqrt(N): eta = eta_tilde sqrt(N); 0 is random features", "1"),
+    RecordField("seed", "the run's seed", "index"),
+    RecordField("risk", "test risk of the network after one step and the ridge readout", "squared units of y"),
+    RecordField("linear_risk", "test risk of the tuned linear ridge on (x, 1)", "squared units of y"),
+    RecordField("spike_alignment", "|<u_1, beta*>|: top left singular vector of the update vs the teacher", "1"),
+    RecordField("p_gt1_norm2", "||P_>1 f*||^2: the risk of the best linear predictor, predicted", "squared units of y"),
+    RecordField("predicted_alignment", "the spike alignment the law predicts (null where it does not apply)", "1"),
+    RecordField("ridge", "the readout's ridge lambda (tuned per seed with --ridge auto)", "1"),
+)

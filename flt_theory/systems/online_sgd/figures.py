@@ -1,7 +1,7 @@
 r"""Figures of the online-SGD claims, drawn from the claim's stored measurement (no re-simulation).
 
 :func:`draw_times`: the mean time to weak recovery (divided by the law's non-power factor, e.g. :math:`\log d`;
-plus the next-order term :math:`B\,d^{k/2}` where the claim's comparison adds it, :mod:`.times`) against :math:`d`
+plus the next-order term :math:`B\,d^{k/2}` where the claim's comparison adds it, :mod:`.readouts`) against :math:`d`
 on log–log axes, one point per seed and the mean with its 95% interval per :math:`d`, beside the
 slopes of the law (Ben Arous, Gheissari, Jagannath 2021, arXiv 2003.10409) and of the wrong law of the control,
 both drawn through the geometric centre of the means. :func:`draw_plateau`: the plateau of the multi-index claims
@@ -16,7 +16,7 @@ import numpy as np
 from ...compare import mean_ci
 from .laws import split_law
 from .leap_claims import plateau_slopes, plateau_times
-from .times import recovery_times
+from .readouts import recovery_times
 
 __all__ = ["PATHS", "draw_plateau", "draw_smoothing_paths", "draw_times", "smoothing_paths"]
 

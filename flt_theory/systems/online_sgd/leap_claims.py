@@ -54,7 +54,8 @@ from .leap_laws import learning_stages, order_law, plateau_law
 from .model import PARAMS
 from .multi_index import two_layer_online_sgd
 
-__all__ = ["LEAP_SIZES", "PLATEAU_TOLERANCE", "compare_order", "compare_plateau", "compare_plateau_slope", "leap_claims",
+__all__ = ["LEAP_SIZES", "PLATEAU_TOLERANCE", "compare_order", "compare_plateau", "compare_plateau_slope",
+           "leap_claims",
            "plateau_slopes", "plateau_times"]
 
 #: Slack of the exponent of the plateau in :math:`\log d` (module docstring: :math:`\beta_{\mathrm{eff}} = 0.79`

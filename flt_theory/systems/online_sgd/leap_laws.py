@@ -85,7 +85,8 @@ def learning_stages(target: str | Target) -> tuple[tuple[int, ...], ...]:
         if not pending:
             return tuple(stages)
         least = min(pending)
-        new = sorted({k for alpha, c in costs.items() if c == least for k, a in enumerate(alpha) if a and k not in learned})
+        new = sorted({k for alpha, c in costs.items() if c == least
+                      for k, a in enumerate(alpha) if a and k not in learned})
         stages.append(tuple(new))
         learned.update(new)
 

@@ -79,8 +79,8 @@ from ...numeric.seeds import fold_in
 from ...runner.params import Param, Params
 from .smoothing import SmoothedLoss, smoothed_loss_by_quadrature, smoothing_nodes
 
-__all__ = ["BLOCK_STEPS", "LOSSES", "MAX_SMOOTHING", "PARAMS", "THRESHOLD", "OnlineSGDResult", "PolynomialLink", "gradient_coefficient", "literal_online_sgd",
-           "online_sgd", "reduced_step"]
+__all__ = ["BLOCK_STEPS", "LOSSES", "MAX_SMOOTHING", "PARAMS", "THRESHOLD", "OnlineSGDResult", "PolynomialLink",
+           "gradient_coefficient", "literal_online_sgd", "online_sgd", "reduced_step"]
 
 #: Steps drawn per random block (seed contract in the module docstring).
 BLOCK_STEPS = 1024
@@ -99,7 +99,8 @@ PARAMS = Params(
     Param("d", "int", minimum=3, unit="count", help="Dimension."),
     Param("eta_tilde", "float", minimum=0, exclusive_minimum=True,
           help="eta_tilde in eta = eta_tilde d^(-max(1, k/2))."),
-    Param("overlap0", "float", minimum=0, default=1.0, help="Initial overlap times sqrt(d) (m0 = overlap0/sqrt(d) < 1)."),
+    Param("overlap0", "float", minimum=0, default=1.0,
+          help="Initial overlap times sqrt(d) (m0 = overlap0/sqrt(d) < 1)."),
     Param("loss", "choice", choices=LOSSES, default="correlation", help="Per-sample loss."),
     Param("max_steps", "int", minimum=1, unit="samples", help="Samples at most per run."),
     Param("smoothing", "float", minimum=0, maximum=MAX_SMOOTHING, default=0.0,
@@ -119,25 +120,17 @@ _DTYPE = torch.float64
 
 @dataclass(frozen=True, kw_only=True)
 class OnlineSGDResult:
-    r"""Per-seed results of :func:`online_sgd`.
+    r"""Per-seed results of :func:`online_sgd`: tensors of shape ``(seeds,)`` except the trace."""
 
-    Attributes
-    ----------
-    steps
-        Samples used until weak recovery, shape ``(seeds,)`` (int64; ``max_steps`` where censored).
-    censored
-        Whether ``max_steps`` ended first, shape ``(seeds,)`` (bool).
-    final_overlap
-        :math:`m` at the end of the seed's run, shape ``(seeds,)``: at its recovery step when
-        ``stop_at_recovery``, else after ``max_steps`` steps.
-    trace
-        With ``trace_every`` :math:`= k > 0`: :math:`m` after steps :math:`k, 2k, \dots` of the steps run, shape
-        ``(points, seeds)``; else None.
-    """
-
+    #: Samples used until weak recovery (int64; ``max_steps`` where censored).
     steps: torch.Tensor
+    #: Whether ``max_steps`` ended first (bool).
     censored: torch.Tensor
+    #: :math:`m` at the end of the seed's run: at its recovery step when ``stop_at_recovery``, else after
+    #: ``max_steps`` steps.
     final_overlap: torch.Tensor
+    #: With ``trace_every`` :math:`= k > 0`: :math:`m` after steps :math:`k, 2k, \dots` of the steps run, shape
+    #: ``(points, seeds)``; else None.
     trace: torch.Tensor | None = None
 
 
@@ -185,7 +178,8 @@ def _as_link(link: Link) -> Activation | PolynomialLink:
     return link if isinstance(link, PolynomialLink) else as_activation(link)
 
 
-def gradient_coefficient(loss: str, activation: Activation | PolynomialLink, u: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+def gradient_coefficient(loss: str, activation: Activation | PolynomialLink, u: torch.Tensor,
+                         y: torch.Tensor) -> torch.Tensor:
     r"""The scalar :math:`c` of :math:`\nabla_w L = c\,x` (module docstring).
 
     >>> act = as_activation("z")
@@ -223,7 +217,8 @@ def reduced_step(m: torch.Tensor, s: torch.Tensor, z1: torch.Tensor, z2: torch.T
     return a / norm, rest / norm
 
 
-def _check(d: int, eta: float, max_steps: int, overlap0: float, loss: str, caller: str) -> tuple[int, float, int, float]:
+def _check(d: int, eta: float, max_steps: int, overlap0: float, loss: str,
+           caller: str) -> tuple[int, float, int, float]:
     d = check_int(d, "d", minimum=3, caller=caller)
     eta = check_real(eta, "eta", minimum=0, caller=caller)
     max_steps = check_int(max_steps, "max_steps", minimum=1, caller=caller)
@@ -262,22 +257,10 @@ def _block(seeds: tuple[int, ...], block: int, d: int, device: torch.device) -> 
     return z[..., 0].contiguous(), z[..., 1].contiguous(), (2 * q).sqrt().transpose(0, 1).contiguous()
 
 
-def online_sgd(
-    link: Link,
-    d: int,
-    *,
-    eta: float,
-    seeds: int | Sequence[int],
-    max_steps: int,
-    loss: str = "correlation",
-    activation: Link | None = None,
-    overlap0: float = 1.0,
-    symmetric: bool = False,
-    stop_at_recovery: bool = True,
-    smoothing: float = 0.0,
-    trace_every: int = 0,
-    device: str | torch.device = "auto",
-) -> OnlineSGDResult:
+def online_sgd(link: Link, d: int, *, eta: float, seeds: int | Sequence[int], max_steps: int,
+               loss: str = "correlation", activation: Link | None = None, overlap0: float = 1.0,
+               symmetric: bool = False, stop_at_recovery: bool = True, smoothing: float = 0.0, trace_every: int = 0,
+               device: str | torch.device = "auto") -> OnlineSGDResult:
     r"""Spherical online SGD in reduced coordinates, batched over seeds (module docstring).
 
     Parameters

@@ -13,7 +13,8 @@ mean-field scaling
 
 student activation :math:`\sigma(u) = \tanh(u + b)` (``bias`` :math:`b = 1/2`: its Hermite coefficients of
 every degree are nonzero; a ReLU's third one vanishes, and the leap-2 step needs
-:math:`\mathbb E\,\sigma^{(3)} \ne 0`), square loss :math:`\tfrac12(y - \hat f)^2`, both layers trained by online SGD with the mean-field learning rate
+:math:`\mathbb E\,\sigma^{(3)} \ne 0`), square loss :math:`\tfrac12(y - \hat f)^2`, both layers trained by online
+SGD with the mean-field learning rate
 (the per-neuron gradient times :math:`p`):
 
 .. math:: w_j \leftarrow w_j + \eta\,(y - \hat f)\,a_j\,\sigma'(u_j)\,x, \qquad
@@ -75,21 +76,14 @@ _DTYPE = torch.float64
 
 @dataclass(frozen=True, kw_only=True)
 class MultiIndexResult:
-    r"""Per-seed results of :func:`two_layer_online_sgd`.
+    r"""Per-seed results of :func:`two_layer_online_sgd`, each of shape ``(seeds, r)``."""
 
-    Attributes
-    ----------
-    times
-        Samples until direction :math:`i` is learned, shape ``(seeds, r)`` (int64; ``max_steps`` where censored).
-    censored
-        Whether ``max_steps`` ended first, shape ``(seeds, r)`` (bool).
-    final_mass
-        :math:`M_i` at the reading where the seed's last direction was learned (after ``max_steps`` if one is
-        censored), shape ``(seeds, r)``.
-    """
-
+    #: Samples until direction :math:`i` is learned (int64; ``max_steps`` where censored).
     times: torch.Tensor
+    #: Whether ``max_steps`` ended first (bool).
     censored: torch.Tensor
+    #: :math:`M_i` at the reading where the seed's last direction was learned (after ``max_steps`` if one is
+    #: censored).
     final_mass: torch.Tensor
 
 

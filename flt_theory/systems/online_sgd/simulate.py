@@ -187,8 +187,9 @@ def simulate_table(document: dict[str, Any]) -> str:
                                         + (" (time / log d)" if fit["divided_by"] else ""))
     labels = (f"labels T(y) = {cfg['label_transform']}, sigma = He{document['information_exponent']}"
               if cfg.get("label_transform") else "sigma = g")
-    head = [("target", (f"g(z) = {cfg['target']}, y = g(<w*, x>), {labels}, {cfg['loss']} loss, eta = {cfg['eta']} "
-                        f"with eta_tilde = {cfg['eta_tilde']:g}, m0 = {cfg['overlap0']:g}/sqrt(d), {cfg['seeds']} seeds")),
+    head = [("target", (f"g(z) = {cfg['target']}, y = g(<w*, x>), {labels}, {cfg['loss']} loss, "
+                        f"eta = {cfg['eta']} with eta_tilde = {cfg['eta_tilde']:g}, "
+                        f"m0 = {cfg['overlap0']:g}/sqrt(d), {cfg['seeds']} seeds")),
             ("information exponent", f"k = {document['information_exponent']}"),
             ("predicted", f"n ~ {document['predicted_rate']} (exponent {document['predicted_exponent']:g})"),
             ("measured exponent", measured)]

@@ -9,7 +9,7 @@ information exponent :math:`k` (:func:`~.laws.link_exponent`) and the weak-recov
 
 with step size :math:`\eta = \tilde\eta\,d^{-\max(1, k/2)}` and start :math:`m_0 = a/\sqrt d`. The simulation
 (:func:`~.simulate.run_rows`, exact reduced dynamics) measures the samples to overlap 1/2 on a ladder of
-:math:`d`; :func:`~.declaration.compare_time` fits the exponent of the (restricted) mean time in :math:`d` (divided
+:math:`d`; :func:`~.recovery_claims.compare_time` fits the exponent of the (restricted) mean time in :math:`d` (divided
 by :math:`\log d` at :math:`k = 2`; plus the predicted next-order term :math:`B\,d^{k/2}` where it is a pure power,
 :func:`has_escape_term`) with a seed-bootstrap interval widened by its finite-size tolerance, and compares
 it with the prediction AND with the two wrong exponents :math:`e - 1` and :math:`e + 1` on the same measurement.
@@ -18,7 +18,7 @@ The prediction PASSES only when its law passes and both wrong laws are rejected
 exclude the law; else it is INCONCLUSIVE with the reason (a wrong law not rejected, or sizes over the time budget).
 
 Sizes (:func:`sizes_for`): for :math:`k \le 3` those of the system's claims ``recovery-time-k1/k2/k3``
-(:data:`~.declaration.SIZES`); for :math:`k \ge 4`, :math:`\tilde\eta = 0.05`, :math:`a = 2`, :math:`d = 32, 64,
+(:data:`~.recovery_claims.SIZES`); for :math:`k \ge 4`, :math:`\tilde\eta = 0.05`, :math:`a = 2`, :math:`d = 32, 64,
 128` (paper: to 256), ``max_steps`` :math:`= 10\,d^{k-1}`. The cost is estimated from the predicted time
 (:func:`estimated_seconds`) and a prediction over ``budget`` is not run.
 """
@@ -39,8 +39,8 @@ from ...errors import FLTError, InvalidParameterError
 from ...runner.store import ResultStore
 from ...symbolic.law import Law
 from ..declaration import Measurement
-from .declaration import SIZES, compare_time
 from .laws import D, escape_correction, link_exponent, recovery_law, split_law, time_value
+from .recovery_claims import SIZES, compare_time
 
 __all__ = ["DEFAULT_BUDGET", "SECONDS_PER_STEP", "OnlineSGDVerifyResult", "estimated_seconds", "has_escape_term",
            "sizes_for", "verify_target", "verify_text"]

@@ -7,16 +7,16 @@ Every claim is ONE stored measurement (the experiment ``optimizers/run`` at a li
 and signal norm) and ONE comparison called with the claim's law and with its wrong law. The wrong law is the
 *other optimizer's outcome*: the comparison reads the relation and the bound of the test error from the law.
 
-=================================  =========================================  ==============================================
-claim                              law                                        negative control
-=================================  =========================================  ==============================================
-``adam-overfits-noise``            Zou et al.: Adam test error ≥ 0.45         Adam generalises like GD (≤ 0.05)
-``sign-gd-overfits-noise``         Zou et al.: sign-GD test error ≥ 0.45      sign-GD generalises like GD (≤ 0.05)
-``gd-learns-signal``               Zou et al.: GD test error ≤ 0.05           GD overfits like Adam (≥ 0.45)
-``sign-gd-noise-rate``             derived: η s σ_ξ √(2/π) per step           Zou et al.'s literal η s σ_ξ
-``sam-below-gd-boundary``          Chen et al.: SAM ≤ 0.05 where GD ≥ 0.1     SAM overfits like GD (≥ 0.1)
-``label-noise-gd-low-snr``         Huang et al.: LNGD ≤ 0.05 where GD ≥ 0.1   LNGD overfits like GD (≥ 0.1)
-=================================  =========================================  ==============================================
+===========================  =========================================  ==============================================
+claim                        law                                        negative control
+===========================  =========================================  ==============================================
+``adam-overfits-noise``      Zou et al.: Adam test error ≥ 0.45         Adam generalises like GD (≤ 0.05)
+``sign-gd-overfits-noise``   Zou et al.: sign-GD test error ≥ 0.45      sign-GD generalises like GD (≤ 0.05)
+``gd-learns-signal``         Zou et al.: GD test error ≤ 0.05           GD overfits like Adam (≥ 0.45)
+``sign-gd-noise-rate``       derived: η s σ_ξ √(2/π) per step           Zou et al.'s literal η s σ_ξ
+``sam-below-gd-boundary``    Chen et al.: SAM ≤ 0.05 where GD ≥ 0.1     SAM overfits like GD (≥ 0.1)
+``label-noise-gd-low-snr``   Huang et al.: LNGD ≤ 0.05 where GD ≥ 0.1   LNGD overfits like GD (≥ 0.1)
+===========================  =========================================  ==============================================
 
 Sizes where the separations are clean (``small``; ``paper`` uses more seeds and larger n, d):
 
@@ -33,9 +33,9 @@ Sizes where the separations are clean (``small``; ``paper`` uses more seeds and 
   the law (a majority: exact binomial interval above 1/2, so at least 23 of 32 seeds), with GD's step limit 1500.
   The SAM and label-noise claims are read the same way at each ‖μ‖ (16 seeds, at least 13 must satisfy the law):
   label-noise GD reached test error 0 on 119 of 120 calibration seeds and 0.23 on the other, and with 6 seeds
-  read as a mean that one seed failed a whole seed set. Without feature noise (:math:`\alpha = 0`) the Adam/sign-GD test error is
-  seed-dependent (some seeds learn the signal too; measured at :math:`s = 6`, :math:`\sigma_\xi = 1`): Zou et al.'s
-  ":math:`\ge 1/2`" needs the feature noise.
+  read as a mean that one seed failed a whole seed set. Without feature noise (:math:`\alpha = 0`) the Adam/sign-GD
+  test error is seed-dependent (some seeds learn the signal too; measured at :math:`s = 6`, :math:`\sigma_\xi = 1`):
+  Zou et al.'s ":math:`\ge 1/2`" needs the feature noise.
 * SAM vs GD (ReLU, dense noise): :math:`n = 20`, :math:`d = 1000`, :math:`m = 10`, :math:`\tau = 2`, full-batch SAM
   throughout (Chen et al. switch to SGD after a SAM phase). GD's boundary (test error 0.1) lies between
   :math:`\|\mu\| = 2` (GD ≈ 0.21) and 4 (GD ≈ 0); SAM's test error is 0 at both. At the paper size
@@ -67,6 +67,7 @@ from ..declaration import Claim, Figure, Measurement, System
 from ..frames import per_seed
 from . import laws, model
 from .figures import draw_trajectories
+from .readouts import final_test_errors, fitted, noise_rate_ratio, signal_norms, train_losses
 from .simulate import SIMULATE
 
 __all__ = ["SIZES", "SYSTEM", "hypothesis_values", "per_seed"]
@@ -81,14 +82,15 @@ ZOU = dict(n=100, d=10**5, width=10, activation="relu(z)**3", sparsity=20, mu_no
 #: Step sizes and step limits (the limits close to the stopping steps, so the 16 recorded points cover the run).
 ZOU_STEPS = {"gd": dict(eta=5.0, max_steps=1500), "adam": dict(eta=0.01, max_steps=80),
              "sign-gd": dict(eta=0.01, max_steps=80)}
-SAM = dict(activation="relu", n=20, d=1000, width=10, sparsity=0, sigma_xi=1.0, feature_noise=0.0, eps=0.05, n_test=1000,
-           sam_radius=2.0)
+SAM = dict(activation="relu", n=20, d=1000, width=10, sparsity=0, sigma_xi=1.0, feature_noise=0.0, eps=0.05,
+           n_test=1000, sam_radius=2.0)
 SAM_STEPS = {"gd": 300, "sam": 2000}
 LABEL_NOISE = dict(activation="relu(z)**2", n=20, d=1000, width=10, sparsity=0, mu_norm=3.0, sigma_xi=1.0,
                    feature_noise=0.0, eta=0.06, n_test=1000, flip_prob=0.25)
 
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(seeds=16, zou_seeds=32, zou_n=100, zou_d=10**5, sam_d=1000, sam_mus=(2.0, 4.0), sam_steps=SAM_STEPS, ln_d=1000),
+    "small": dict(seeds=16, zou_seeds=32, zou_n=100, zou_d=10**5, sam_d=1000, sam_mus=(2.0, 4.0), sam_steps=SAM_STEPS,
+                  ln_d=1000),
     "paper": dict(seeds=32, zou_seeds=64, zou_n=200, zou_d=10**6, zou_gd=dict(max_steps=3000), sam_d=4000,
                   sam_mus=(2.0, 3.0, 4.0, 6.0), sam_steps={**SAM_STEPS, "sam": 8000}, ln_d=2000),
 }
@@ -115,7 +117,8 @@ def stored_coordinates(p: dict[str, Any]) -> float:
     r"""Coordinates a weight vector is stored on: :math:`\min(d, 1 + ns)` for sparse noise (:math:`e_1` and the union
     of the training supports, :mod:`.model`), :math:`d` for dense noise (``sparsity`` 0 or None).
 
-    >>> stored_coordinates({"n": 200, "d": 10**6, "sparsity": 20}), stored_coordinates({"n": 20, "d": 1000, "sparsity": 0})
+    >>> sparse, dense = {"n": 200, "d": 10**6, "sparsity": 20}, {"n": 20, "d": 1000, "sparsity": 0}
+    >>> stored_coordinates(sparse), stored_coordinates(dense)
     (4001, 1000)
     """
     return min(p["d"], 1 + p["n"] * (p.get("sparsity") or p["d"]))
@@ -137,10 +140,11 @@ _SIZES = {"support": lambda p: p.get("sparsity") or p["d"], "stored": stored_coo
 #: passes over the stored weights and, for sparse noise, about ten operations per gathered entry (seeds 2m n s); and
 #: the test error at every recorded step. Its calibration factor (measured seconds per declared second) is in
 #: :data:`~flt_theory.runner.cost.FACTORS_FILE`.
-COST = Cost(memory="32*seeds*n*stored + 192*seeds*width*stored + 32*seeds*n_test*width*gathered + 16*seeds*n_test*width "
-                   "+ 16*seeds*samples*width",
+COST = Cost(memory="32*seeds*n*stored + 192*seeds*width*stored + 32*seeds*n_test*width*gathered + "
+                   "16*seeds*n_test*width + 16*seeds*samples*width",
             work="1e6*max_steps + max_steps*seeds*n*width*support + 20*max_steps*seeds*width*stored + "
-                 "20*max_steps*seeds*n*width*gathered + seeds*n_test*width*support + samples*seeds*n_test*width*gathered",
+                 "20*max_steps*seeds*n*width*gathered + seeds*n_test*width*support + "
+                 "samples*seeds*n_test*width*gathered",
             derived=_SIZES)
 
 
@@ -188,16 +192,15 @@ def hypothesis_values(point: dict[str, Any]) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------------------------
-# reading the frame
-
-
+# checks of the frame's arrays (read by :mod:`.readouts`)
 
 
 def _test_error_check(errors: np.ndarray, law: Law, label: str) -> CheckResult:
     """The test errors against the law's relation and bound (demonstrated: the whole 95% CI on the law's side)."""
     bound = law.number()
     if law.relation == "geq":
-        return check_at_least(errors, bound, mode="demonstrated", bounds=(0, 1), name=f"{label}: test error ≥ {bound:g}")
+        return check_at_least(errors, bound, mode="demonstrated", bounds=(0, 1),
+                              name=f"{label}: test error ≥ {bound:g}")
     return check_at_most(errors, bound, mode="demonstrated", bounds=(0, 1), name=f"{label}: test error ≤ {bound:g}")
 
 
@@ -212,14 +215,13 @@ def _majority(frame: pd.DataFrame, law: Law, optimizer: str, *, fits: bool, **wh
     al.'s and Huang et al.'s statements hold with high probability over the draw, not on every draw (module
     docstring: on about 8% of the seeds GD lets one class memorise its noise at Zou et al.'s sizes; label-noise GD
     missed on 1 of 120 calibration seeds, test error 0.23)."""
-    errors = per_seed(frame, "test_error", optimizer=optimizer, **where)
+    errors = final_test_errors(frame, optimizer, **where)
     bound = law.number()
     holds = errors >= bound if law.relation == "geq" else errors <= bound
     statement = f"test error {'≥' if law.relation == 'geq' else '≤'} {bound:g}"
     if fits:
-        eps = float(frame["eps"].iloc[0])
-        holds &= per_seed(frame, "train_loss", optimizer=optimizer, **where) <= eps * (1 + 1e-6)
-        statement = f"training loss ≤ {eps:g} and {statement}"
+        holds &= fitted(frame, optimizer, **where)
+        statement = f"training loss ≤ {float(frame['eps'].iloc[0]):g} and {statement}"
     place = "".join(f", {k.replace('mu_norm', '‖μ‖')} = {v:g}" for k, v in where.items())
     return check_majority(holds, name=f"{optimizer}{place}: most seeds", statement=statement)
 
@@ -233,9 +235,7 @@ def compare_outcome(frame: pd.DataFrame, law: Law, *, optimizer: str) -> CheckRe
 def compare_rate(frame: pd.DataFrame, law: Law) -> CheckResult:
     r"""Sign-GD's early per-step increase of :math:`\langle w_{y_i,r}, \zeta_i\rangle` over ``law.number(eta, s,
     sigma_xi)`` at each row: the 95% interval of the ratio over seeds must contain 1 (consistent both ways)."""
-    rows = frame[frame["optimizer"] == "sign-gd"].sort_values("seed")
-    predicted = np.array([law.number(eta=r["eta"], s=r["sparsity"], sigma_xi=r["sigma_xi"]) for _, r in rows.iterrows()])
-    ratio = rows["noise_rate"].to_numpy(float) / predicted
+    ratio = noise_rate_ratio(frame, law)
     parts = [check_at_least(ratio, 1.0, bounds=(0, math.inf), name="measured/law ≥ 1"),
              check_at_most(ratio, 1.0, bounds=(0, math.inf), name="measured/law ≤ 1")]
     return all_of("sign-GD noise rate", law.text(), parts)
@@ -248,8 +248,8 @@ def compare_where_gd_harmful(frame: pd.DataFrame, law: Law, *, optimizer: str, f
     where GD is not harmful are reported, not checked; none harmful is a FAIL (out of the claim's regime)."""
     harmful_law = laws.gd_harmful_law()
     parts, benign = [], []
-    for mu in sorted(frame["mu_norm"].astype(float).unique()):
-        gd = per_seed(frame, "test_error", optimizer="gd", mu_norm=mu)
+    for mu in signal_norms(frame):
+        gd = final_test_errors(frame, "gd", mu_norm=mu)
         regime = _test_error_check(gd, harmful_law, f"‖μ‖ = {mu:g}: GD (regime)")
         if not regime.passed:
             benign.append(f"{mu:g}")
@@ -257,7 +257,7 @@ def compare_where_gd_harmful(frame: pd.DataFrame, law: Law, *, optimizer: str, f
         parts.append(regime)
         parts.append(_majority(frame, law, optimizer, fits=fits, mu_norm=mu))
         if not fits:
-            loss = per_seed(frame, "train_loss", optimizer=optimizer, mu_norm=mu)
+            loss = train_losses(frame, optimizer, mu_norm=mu)
             parts.append(check_at_least(loss, LOSS_FLOOR, mode="demonstrated", bounds=(0, math.inf),
                                         name=f"‖μ‖ = {mu:g}: {optimizer} training loss stays ≥ {LOSS_FLOOR:g}"))
     name = f"{optimizer} where GD overfits harmfully" + (f" [GD not harmful at ‖μ‖ = {', '.join(benign)}: not checked]"
@@ -283,7 +283,8 @@ def _measurement(points_fn, seeds: str = "seeds") -> Measurement:
 
 
 def _sam_points(s: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{**SAM, "d": s["sam_d"], "mu_norm": mu, "sigma0": 0.0, "eta": 0.0, "optimizer": opt, "max_steps": s["sam_steps"][opt]}
+    return [{**SAM, "d": s["sam_d"], "mu_norm": mu, "sigma0": 0.0, "eta": 0.0, "optimizer": opt,
+             "max_steps": s["sam_steps"][opt]}
             for mu in s["sam_mus"] for opt in ("gd", "sam")]
 
 
@@ -313,7 +314,8 @@ def _claims() -> list[Claim]:
     claims.append(Claim(
         name="gd-learns-signal",
         words="Zou et al.: on the same data GD fits the training set (loss ≤ ε) through the signal: test error ≤ 0.05",
-        law=laws.benign_law, wrong_law=lambda: _unlike(laws.benign_law(), laws.adam_overfits_law(), "GD overfits like Adam"),
+        law=laws.benign_law,
+        wrong_law=lambda: _unlike(laws.benign_law(), laws.adam_overfits_law(), "GD overfits like Adam"),
         measurement=zou, compare=functools.partial(compare_outcome, optimizer="gd")))
     claims.append(Claim(
         name="sign-gd-noise-rate",
@@ -330,8 +332,8 @@ def _claims() -> list[Claim]:
         compare=functools.partial(compare_where_gd_harmful, optimizer="sam", fits=True)))
     claims.append(Claim(
         name="label-noise-gd-low-snr",
-        words="Huang et al.: label-noise GD (ReLU^2) keeps a constant training loss and reaches test error ≤ 0.05 at an "
-              "SNR where GD overfits harmfully (steps above Kou et al.'s bound 1/(sigma_xi^2 d))",
+        words="Huang et al.: label-noise GD (ReLU^2) keeps a constant training loss and reaches test error ≤ 0.05 at "
+              "an SNR where GD overfits harmfully (steps above Kou et al.'s bound 1/(sigma_xi^2 d))",
         law=laws.label_noise_gd_law,
         wrong_law=lambda: _unlike(laws.label_noise_gd_law(), laws.gd_harmful_law(), "label-noise GD overfits like GD"),
         measurement=_measurement(_label_noise_points),
@@ -340,8 +342,8 @@ def _claims() -> list[Claim]:
 
 
 def _figures() -> list[Figure]:
-    caption = ("signal coefficient max γ and noise coefficient ρ̄ per optimizer (mean, 95% CI over seeds), and the final "
-               "test errors against the law's and the wrong law's bounds")
+    caption = ("signal coefficient max γ and noise coefficient ρ̄ per optimizer (mean, 95% CI over seeds), and the "
+               "final test errors against the law's and the wrong law's bounds")
     return [
         Figure(name="trajectories", claim="adam-overfits-noise", caption=caption, width=13.0, height=3.8,
                draw=functools.partial(draw_trajectories, optimizers=("gd", "adam", "sign-gd"))),
@@ -355,9 +357,9 @@ def _figures() -> list[Figure]:
 SYSTEM = System(
     name=NAME,
     title="Training choices on signal-noise data: GD, Adam, sign-GD, SAM, label-noise GD",
-    summary=("The two-layer CNN of the signal-noise system trained by GD, Adam, sign-GD, SAM or label-noise GD. On sparse "
-             "noise with feature noise (Zou et al. 2023) Adam and sign-GD fit the noise and fail at test while GD "
-             "learns the signal; sign-GD's noise rate is eta s sigma_xi sqrt(2/pi); SAM (Chen et al. 2023) and "
+    summary=("The two-layer CNN of the signal-noise system trained by GD, Adam, sign-GD, SAM or label-noise GD. On "
+             "sparse noise with feature noise (Zou et al. 2023) Adam and sign-GD fit the noise and fail at test while "
+             "GD learns the signal; sign-GD's noise rate is eta s sigma_xi sqrt(2/pi); SAM (Chen et al. 2023) and "
              "label-noise GD (Huang et al. 2025) generalise where GD overfits harmfully."),
     sources=(laws.ZOU_2023, laws.CHEN_2023, laws.KOU_2023, laws.HUANG_2025),
     laws=laws.optimizer_laws,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...compare import mean_ci
+from .readouts import runs, trajectory
 
 __all__ = ["draw_trajectories"]
 
@@ -33,25 +34,16 @@ def _band(values: np.ndarray, low: float = -np.inf, high: float = np.inf) -> tup
     return float(est.value), max(low, float(est.ci[0])), min(high, float(est.ci[1]))
 
 
-def _series(rows, key: str) -> tuple[np.ndarray, np.ndarray]:
-    """Steps and the values of ``key_k`` as (seeds, samples)."""
-    k = 0
-    columns = []
-    while f"{key}_{k}" in rows.columns:
-        columns.append(k)
-        k += 1
-    steps = rows[[f"step_{k}" for k in columns]].to_numpy(float).mean(0)
-    return steps, rows[[f"{key}_{k}" for k in columns]].to_numpy(float)
-
-
-def draw_trajectories(fig, frame, law, wrong_law, check, control, *, optimizers: tuple[str, ...], mu_norm: float | None = None) -> None:
+def draw_trajectories(fig, frame, law, wrong_law, check, control, *, optimizers: tuple[str, ...],
+                      mu_norm: float | None = None) -> None:
     """γ/ρ̄ trajectories per optimizer side by side, and the final test errors against the law and the wrong law."""
-    rows = frame if mu_norm is None else frame[np.isclose(frame["mu_norm"].astype(float), mu_norm)]
+    rows = frame if mu_norm is None else runs(frame, mu_norm=mu_norm)
     axes = fig.subplots(1, len(optimizers) + 1)
-    for ax, opt in zip(axes, optimizers):
-        sub = rows[rows["optimizer"] == opt].sort_values("seed")
-        for key, colour, label in (("gamma", GAMMA, "signal  max γ"), ("rho", RHO, "noise  ρ̄ = mean_i max_r ρ_(y_i,r,i)")):
-            steps, values = _series(sub, key)
+    for ax, opt in zip(axes, optimizers, strict=False):
+        sub = runs(rows, opt)
+        for key, colour, label in (("gamma", GAMMA, "signal  max γ"),
+                                   ("rho", RHO, "noise  ρ̄ = mean_i max_r ρ_(y_i,r,i)")):
+            steps, values = trajectory(sub, key)
             stats = np.array([_band(values[:, j]) for j in range(values.shape[1])])
             ax.plot(steps, stats[:, 0], "o-", ms=3, lw=1.8, color=colour, label=label)
             ax.fill_between(steps, stats[:, 1], stats[:, 2], color=colour, alpha=0.2, lw=0)
@@ -63,10 +55,11 @@ def draw_trajectories(fig, frame, law, wrong_law, check, control, *, optimizers:
     axes[0].legend(fontsize=7, loc="center left")
     ax = axes[-1]
     for k, opt in enumerate(optimizers):
-        mean, low, high = _band(rows[rows["optimizer"] == opt]["test_error"].to_numpy(float), 0.0, 1.0)
+        mean, low, high = _band(runs(rows, opt)["test_error"].to_numpy(float), 0.0, 1.0)
         err = np.nan_to_num(np.array([[mean - low], [high - mean]]), nan=0.0).clip(0)
         ax.errorbar([k], [mean], yerr=err, fmt="o", color="black", ms=7, capsize=5)
-    for lw_, colour, ls, the_law, tag in ((2.0, LAW, "--", law, "law"), (1.5, CONTROL, ":", wrong_law, "wrong law (control)")):
+    for lw_, colour, ls, the_law, tag in ((2.0, LAW, "--", law, "law"),
+                                          (1.5, CONTROL, ":", wrong_law, "wrong law (control)")):
         sign = "≥" if the_law.relation == "geq" else "≤"
         ax.axhline(the_law.number(), color=colour, lw=lw_, ls=ls, label=f"{tag}: {sign} {the_law.number():g}")
     ax.set_xticks(range(len(optimizers)), [_LABELS[o] for o in optimizers], fontsize=8, rotation=20)

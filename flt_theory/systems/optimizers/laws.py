@@ -72,9 +72,10 @@ __all__ = [
     "sign_gd_noise_rate_literal",
 ]
 
-ZOU_2023 = Source(authors="Zou, Cao, Li, Gu", year=2023,
-                  title="Understanding the generalization of Adam in learning neural networks with proper regularization",
-                  arxiv="2108.11371")
+ZOU_2023 = Source(
+    authors="Zou, Cao, Li, Gu", year=2023,
+    title="Understanding the generalization of Adam in learning neural networks with proper regularization",
+    arxiv="2108.11371")
 CHEN_2023 = Source(authors="Chen, Zhang, Kou, Chen, Hsieh, Gu", year=2023,
                    title="Why does sharpness-aware minimization generalize better than SGD?", arxiv="2310.07269")
 KOU_2023 = Source(authors="Kou, Chen, Chen, Gu", year=2023,
@@ -117,13 +118,16 @@ HYPOTHESES = {
     "sam-mu": _h("signal strength ||mu|| = Omega~(1), read ||mu|| >= 1", _mu >= 1,
                  "Chen et al. 2023, SAM theorem (benign overfitting of SAM)"),
     "kou-harmful": _h("GD's harmful side of the boundary: n ||mu||^4 <= sigma_xi^4 d",
-                      _n * _mu**4 <= _sx**4 * _d, "Kou et al. 2023, Theorem 4.1 harmful case (Chen et al.'s comparison)"),
+                      _n * _mu**4 <= _sx**4 * _d,
+                      "Kou et al. 2023, Theorem 4.1 harmful case (Chen et al.'s comparison)"),
     "kou-dim": _h("high dimension: d = Omega~(n^2), read d >= n^2", _d >= _n**2,
                   "Kou et al. 2023, Condition 4.1 (adopted by Chen et al. 2023 and Huang et al. 2025)"),
-    "relu2": _h("squared ReLU activation (q = 2)", sp.Eq(_q, 2), "Huang et al. 2025, Section 2 (the CNN of their theorems)"),
+    "relu2": _h("squared ReLU activation (q = 2)", sp.Eq(_q, 2),
+                "Huang et al. 2025, Section 2 (the CNN of their theorems)"),
     "low-snr": _h("low SNR where GD overfits harmfully: n SNR^2 = n ||mu||^2/(sigma_xi^2 d) <= 1",
                   _n * _mu**2 <= _sx**2 * _d, "Huang et al. 2025, main theorems (low-SNR regime)"),
-    "flip": _h("label-flip probability p < 1/2", _p < sp.Rational(1, 2), "Huang et al. 2025, label-noise GD (Section 3)"),
+    "flip": _h("label-flip probability p < 1/2", _p < sp.Rational(1, 2),
+               "Huang et al. 2025, label-noise GD (Section 3)"),
 }
 
 
@@ -153,12 +157,14 @@ def half_normal_mean() -> sp.Expr:
 
 
 def sign_gd_noise_rate() -> Law:
-    r"""Sign-GD, early phase: :math:`\mathbb E\,\Delta\langle w_{y_i,r}, \zeta_i\rangle = \eta s\sigma_\xi\sqrt{2/\pi}` per step.
+    r"""Sign-GD, early phase: :math:`\mathbb E\,\Delta\langle w_{y_i,r}, \zeta_i\rangle = \eta s\sigma_\xi\sqrt{2/\pi}`
+    per step.
 
     Derivation. The gradient of :math:`w_{j,r}` is
-    :math:`\frac jm\sum_i c_i[\sigma'(\langle w_{j,r}, y_i\mu\rangle)y_i\mu + \sigma'(\langle w_{j,r},\xi_i\rangle)\xi_i]`
-    with :math:`c_i = \ell'(y_if_i)y_i/n`. Its coordinate :math:`k \in \mathrm{supp}(\zeta_i)` collects only the
-    samples whose supports contain :math:`k`; with disjoint supports (probability
+    :math:`\frac jm\sum_i c_i[\sigma'(\langle w_{j,r}, y_i\mu\rangle)y_i\mu
+    + \sigma'(\langle w_{j,r},\xi_i\rangle)\xi_i]` with :math:`c_i = \ell'(y_if_i)y_i/n`. Its coordinate
+    :math:`k \in \mathrm{supp}(\zeta_i)` collects only the samples whose supports contain :math:`k`; with disjoint
+    supports (probability
     :math:`\to 1` when :math:`ns^2/d \to 0`, up to a fraction :math:`ns/d` of shared coordinates) that is sample
     :math:`i` alone, so :math:`\mathrm{sign}(g_k) = -\mathrm{sign}(\zeta_{i,k})` for a neuron with :math:`j = y_i`
     and :math:`\langle w_{j,r},\xi_i\rangle > 0` (:math:`\ell' < 0`, :math:`\sigma' > 0`). One sign step adds
@@ -180,21 +186,25 @@ def sign_gd_noise_rate() -> Law:
                status="derived", source=ZOU_2023, symbol_latex=_LATEX, hypotheses=hypotheses("disjoint"),
                hypotheses_reading="derived here; exact per step wherever the noise supports are disjoint (n s^2 <= d, "
                                   "constant 1); no condition of the source is used",
-               words="sign-GD moves <w_(y_i,r), zeta_i> by eta ||zeta_i||_1 per step: eta s sigma_xi sqrt(2/pi) on average")
+               words="sign-GD moves <w_(y_i,r), zeta_i> by eta ||zeta_i||_1 per step: eta s sigma_xi sqrt(2/pi) on "
+                     "average")
 
 
 def sign_gd_noise_rate_literal() -> Law:
-    r"""Zou et al.'s statement of the rate, :math:`\eta s\sigma_\xi` (the negative control of :func:`sign_gd_noise_rate`).
+    r"""Zou et al.'s statement of the rate, :math:`\eta s\sigma_\xi` (the negative control of
+    :func:`sign_gd_noise_rate`).
 
     >>> sign_gd_noise_rate_literal().number(eta=1, s=10, sigma_xi=1)
     10.0
     """
     return sign_gd_noise_rate().replace(name="sign-GD noise rate (literal)", value=_eta * _s * _sx, status="theorem",
-                                        words="sign-GD moves <w_(y_i,r), zeta_i> by eta s sigma_xi per step (the literal statement)")
+                                        words="sign-GD moves <w_(y_i,r), zeta_i> by eta s sigma_xi per step (the "
+                                              "literal statement)")
 
 
 def adam_overfits_law(optimizer: str = "Adam") -> Law:
-    r"""Adam / sign-GD on sparse signal-noise data: training loss :math:`\approx 0` and :math:`L_D^{0-1} \ge 1/2 - \delta`.
+    r"""Adam / sign-GD on sparse signal-noise data: training loss :math:`\approx 0` and
+    :math:`L_D^{0-1} \ge 1/2 - \delta`.
 
     Zou et al. state and prove :math:`L_D^{0-1} \ge 1/2` for Adam (Theorem 4.1; sign-GD is Adam with
     :math:`\beta_1 = \beta_2 = 0`, the limit their proof goes through); :math:`\delta` = :data:`DELTA` is the
@@ -205,7 +215,8 @@ def adam_overfits_law(optimizer: str = "Adam") -> Law:
     >>> adam_overfits_law("sign-GD").number()
     0.45
     """
-    return Law(name=f"{optimizer} overfits the noise", lhs=rf"L_D^{{0-1}}(W_{{\mathrm{{{optimizer}}}}})", relation="geq",
+    return Law(name=f"{optimizer} overfits the noise", lhs=rf"L_D^{{0-1}}(W_{{\mathrm{{{optimizer}}}}})",
+               relation="geq",
                value=sp.Rational(1, 2) - DELTA,
                conditions=(r"L_S \le \varepsilon", r"s\sigma_\xi \gg \|\mu\|", r"\alpha > 0", r"q \ge 3"),
                status="theorem", source=ZOU_2023, hypotheses=hypotheses("zou-q", "zou-alpha", "zou-dim", "zou-sign"),
@@ -247,17 +258,18 @@ def sam_law() -> Law:
 
     Status ``conjecture``: Chen et al. prove it for SAM *followed by SGD* with :math:`\|\mu\| = \tilde\Omega(1)`;
     here SAM runs full batch throughout (no SGD phase), a variant their theorem does not cover. Hypotheses: ReLU,
-    :math:`\|\mu\| \ge 1`, :math:`d \ge n^2`, and GD's harmful side :math:`n\|\mu\|^4 \le \sigma_\xi^4 d`. Why it works, visible in the measured :math:`\rho`: the ascent perturbation
-    :math:`\tau g/\|g\|` lowers every :math:`\langle w_{y_i,r}, \xi_i\rangle` that the step would raise, so the
-    noise activations seen by the gradient are deactivated and :math:`\rho` stays :math:`O(\tau)`, while the
+    :math:`\|\mu\| \ge 1`, :math:`d \ge n^2`, and GD's harmful side :math:`n\|\mu\|^4 \le \sigma_\xi^4 d`. Why it
+    works, visible in the measured :math:`\rho`: the ascent perturbation :math:`\tau g/\|g\|` lowers every
+    :math:`\langle w_{y_i,r}, \xi_i\rangle` that the step would raise, so the noise activations seen by the gradient
+    are deactivated and :math:`\rho` stays :math:`O(\tau)`, while the
     signal coordinate, shared by all samples, survives the perturbation.
 
     >>> sam_law().relation, sam_law().number()
     ('leq', 0.05)
     """
     return benign_law("SAM", source=CHEN_2023,
-                      conditions=(r"\sigma = \mathrm{ReLU}", r"\|\mu\| = \tilde\Omega(1)", r"n\|\mu\|^4 < \sigma_\xi^4 d",
-                                  r"L_S \le \varepsilon"),
+                      conditions=(r"\sigma = \mathrm{ReLU}", r"\|\mu\| = \tilde\Omega(1)",
+                                  r"n\|\mu\|^4 < \sigma_\xi^4 d", r"L_S \le \varepsilon"),
                       hypothesis_names=("relu", "sam-mu", "kou-dim", "kou-harmful")).replace(
         name="SAM generalises below GD's boundary", status="conjecture",
         words="SAM generalises (test error <= 0.05) at ||mu|| where GD overfits harmfully")

@@ -13,8 +13,8 @@ Data variants
 * ``sparsity=None`` — dense noise :math:`\xi \sim \mathcal N(0, \sigma_\xi^2(I - e_1e_1^\top))` (Cao et al. 2022,
   Kou et al. 2023).
 * ``sparsity=s`` — the sparse noise of Zou, Cao, Li, Gu 2023 (arXiv 2108.11371):
-  :math:`\zeta = \tilde\xi \odot b`, :math:`\tilde\xi \sim \mathcal N(0, \sigma_\xi^2 I)` and :math:`b \in \{0, 1\}^d` the
-  indicator of :math:`s` coordinates drawn uniformly without replacement among :math:`e_2, \dots, e_d`.
+  :math:`\zeta = \tilde\xi \odot b`, :math:`\tilde\xi \sim \mathcal N(0, \sigma_\xi^2 I)` and :math:`b \in \{0, 1\}^d`
+  the indicator of :math:`s` coordinates drawn uniformly without replacement among :math:`e_2, \dots, e_d`.
 * ``feature_noise=alpha`` adds Zou et al.'s feature noise to the noise patch: :math:`\xi = \zeta - \alpha y\mu`
   (the noise patch carries a weak copy of the signal with the wrong sign; with :math:`\alpha = 0` the
   noise patch is pure noise). Zou et al.'s proof of "Adam's test error :math:`\ge 1/2`" goes through it:
@@ -98,6 +98,7 @@ __all__ = [
     "OptimizerConfig",
     "OptimizerData",
     "OptimizerRun",
+    "final_columns",
     "make_data",
     "optimizer_rows",
     "train",
@@ -128,7 +129,8 @@ PARAMS = Params(
           help="Noise scale sigma_xi."),
     Param("sigma0", "float", minimum=0, exclusive_minimum=True, default=None, nullable=True,
           help="Initialisation scale (default 0.01/(sigma_xi sqrt(d)))."),
-    Param("feature_noise", "float", minimum=0, default=0.0, help="alpha of the feature noise -alpha y mu in the noise patch."),
+    Param("feature_noise", "float", minimum=0, default=0.0,
+          help="alpha of the feature noise -alpha y mu in the noise patch."),
     Param("eta", "float", minimum=0, exclusive_minimum=True, help="Step size."),
     Param("max_steps", "int", minimum=0, unit="steps", help="Step limit."),
     Param("eps", "float", minimum=0, default=0.0, help="Stop once the clean training loss is <= eps (0: never)."),
@@ -152,7 +154,8 @@ OPEN_BELOW = {"beta1": 1.0, "beta2": 1.0, "flip_prob": 0.5}
 def check_open_ends(values: dict, caller: str, *, flags: bool = False) -> None:
     r"""Refuse a value of :data:`OPEN_BELOW` at (or above) its open upper end (the declared range closes it):
     ``beta1, beta2 < 1`` (Adam divides by :math:`1 - \beta^t`), ``flip_prob < 1/2`` (labels stay informative);
-    ``flags``: the message starts with the option (``--flip-prob: ...``), as :meth:`~flt_theory.runner.Params.check_flags`.
+    ``flags``: the message starts with the option (``--flip-prob: ...``), as
+    :meth:`~flt_theory.runner.Params.check_flags`.
 
     >>> check_open_ends({"beta1": 1.0}, "demo")
     Traceback (most recent call last):
@@ -189,10 +192,11 @@ class OptimizerConfig:
 
     >>> OptimizerConfig(optimizer="sam", eta=0.1, max_steps=10).sam_radius
     0.05
-    >>> OptimizerConfig(optimizer="rmsprop", eta=0.1, max_steps=10)
+    >>> OptimizerConfig(optimizer="rmsprop", eta=0.1, max_steps=10)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    flt_theory.errors.InvalidParameterError: The 'optimizer' parameter of OptimizerConfig must be one of ('gd', 'adam', 'sign-gd', 'sam', 'label-noise-gd'). Got 'rmsprop' instead.
+    flt_theory.errors.InvalidParameterError: The 'optimizer' parameter of OptimizerConfig must be one of
+    ('gd', 'adam', 'sign-gd', 'sam', 'label-noise-gd'). Got 'rmsprop' instead.
     """
 
     optimizer: str
@@ -297,19 +301,9 @@ def _distinct_indices(rows: int, s: int, high: int, gen: torch.Generator) -> tor
 
 
 def make_data(
-    seeds: int | Sequence[int],
-    *,
-    n: int,
-    d: int,
-    width: int,
-    activation: str | int = "relu",
-    sparsity: int | None = None,
-    mu_norm: float,
-    sigma_xi: float = 1.0,
-    sigma0: float = 0.01,
-    feature_noise: float = 0.0,
-    n_test: int = 2000,
-    device: str | torch.device = "auto",
+    seeds: int | Sequence[int], *, n: int, d: int, width: int, activation: str | int = "relu",
+    sparsity: int | None = None, mu_norm: float, sigma_xi: float = 1.0, sigma0: float = 0.01,
+    feature_noise: float = 0.0, n_test: int = 2000, device: str | torch.device = "auto",
 ) -> OptimizerData:
     r"""Draw the data, the initial weights and the test draws of a batch of seeds (module docstring).
 
@@ -364,16 +358,18 @@ def make_data(
     if sparsity is None:
         z = dr.frame() @ dr.bartlett  # (S, d-1, K): the signal-noise literal vectors
         w0 = sigma0 * torch.cat([dr.init_e1[:, :, None], z[:, :, : 2 * m].transpose(1, 2)], dim=-1)
-        zeta = sigma_xi * torch.cat([torch.zeros(len(seeds), n, 1, dtype=torch.float64), z[:, :, 2 * m:].transpose(1, 2)], -1)
+        zeta = sigma_xi * torch.cat([torch.zeros(len(seeds), n, 1, dtype=torch.float64),
+                                     z[:, :, 2 * m:].transpose(1, 2)], -1)
         test = {"normals": torch.stack([torch.randn(n_test, 2 * m, generator=stream_generator(s, "optimizers/test"),
                                                     dtype=torch.float64) for s in seeds])}
     else:
-        w0, zeta, test, support, values = _sparse_draws(seeds, dr, n=n, d=d, m=m, s=sparsity, sigma_xi=sigma_xi, sigma0=sigma0,
-                                       n_test=n_test)
+        w0, zeta, test, support, values = _sparse_draws(seeds, dr, n=n, d=d, m=m, s=sparsity, sigma_xi=sigma_xi,
+                                                        sigma0=sigma0, n_test=n_test)
     dev = resolve_device(device)
     return OptimizerData(
         seeds=seeds, n=n, d=d, width=m, q=q, sparsity=sparsity, mu_norm=mu_norm, sigma_xi=sigma_xi, sigma0=sigma0,
-        feature_noise=alpha, y=dr.y.to(dev), zeta=zeta.to(dev), w0=w0.to(dev), test={k: v.to(dev) for k, v in test.items()},
+        feature_noise=alpha, y=dr.y.to(dev), zeta=zeta.to(dev), w0=w0.to(dev),
+        test={k: v.to(dev) for k, v in test.items()},
         support=None if support is None else support.to(dev), values=None if values is None else values.to(dev),
     )
 
@@ -382,10 +378,12 @@ def _sparse_draws(seeds, dr, *, n, d, m, s, sigma_xi, sigma0, n_test):
     """Sparse supports, values, stored coordinates and test draws, one generator per seed and stream."""
     per_seed = []
     for seed in seeds:
-        support = _distinct_indices(n, s, d - 1, stream_generator(seed, "optimizers/support"))  # noise coordinates 0..d-2
+        # noise coordinates 0..d-2
+        support = _distinct_indices(n, s, d - 1, stream_generator(seed, "optimizers/support"))
         values = sigma_xi * torch.randn(n, s, generator=stream_generator(seed, "optimizers/noise"), dtype=torch.float64)
         union, inverse = torch.unique(support, return_inverse=True)
-        init = sigma0 * torch.randn(2 * m, len(union), generator=stream_generator(seed, "optimizers/init"), dtype=torch.float64)
+        init = sigma0 * torch.randn(2 * m, len(union), generator=stream_generator(seed, "optimizers/init"),
+                                    dtype=torch.float64)
         tg = stream_generator(seed, "optimizers/test")
         t_support = _distinct_indices(n_test, s, d - 1, tg)
         t_values = sigma_xi * torch.randn(n_test, s, generator=tg, dtype=torch.float64)
@@ -417,7 +415,8 @@ def _sparse_draws(seeds, dr, *, n, d, m, s, sigma_xi, sigma0, n_test):
 
 
 def _noise_inner(data: OptimizerData, w: torch.Tensor, xi: torch.Tensor) -> torch.Tensor:
-    r""":math:`\langle w_{j,r}, \xi_i\rangle`, (S, 2m, n): a batched product (dense) or a gather over the supports (sparse)."""
+    r""":math:`\langle w_{j,r}, \xi_i\rangle`, (S, 2m, n): a batched product (dense) or a gather over the supports
+    (sparse)."""
     if data.support is None:
         return w @ xi.transpose(1, 2)
     S, m2, n, s = w.shape[0], w.shape[1], data.n, data.support.shape[-1]
@@ -442,7 +441,8 @@ def _noise_combination(data: OptimizerData, coef: torch.Tensor, xi: torch.Tensor
 
 
 def _outputs(data: OptimizerData, w: torch.Tensor, xi: torch.Tensor):
-    """``(a, b, f)``: :math:`\\langle w, \\mu\\rangle` (S, 2m), :math:`\\langle w, \\xi_i\\rangle` (S, 2m, n), outputs (S, n)."""
+    """``(a, b, f)``: :math:`\\langle w, \\mu\\rangle` (S, 2m), :math:`\\langle w, \\xi_i\\rangle` (S, 2m, n),
+    outputs (S, n)."""
     a = w[..., 0] * data.mu_norm
     b = _noise_inner(data, w, xi)
     act = sn.relu_power(a[:, :, None] * data.y[:, None, :], data.q) + sn.relu_power(b, data.q)
@@ -458,7 +458,8 @@ def _gradient(data: OptimizerData, w: torch.Tensor, xi: torch.Tensor, labels: to
     a, b, f = _outputs(data, w, xi)
     c = -labels * torch.sigmoid(-labels * f) / data.n  # dL/df_i, (S, n)
     jm = data.sign[None, :, None] / data.width
-    signal = (jm[..., 0] * (sn.relu_power_derivative(a[:, :, None] * data.y[:, None, :], data.q) * (c * data.y)[:, None, :]).sum(-1))
+    signal = (jm[..., 0] * (sn.relu_power_derivative(a[:, :, None] * data.y[:, None, :], data.q)
+                            * (c * data.y)[:, None, :]).sum(-1))
     grad = _noise_combination(data, jm * sn.relu_power_derivative(b, data.q) * c[:, None, :], xi)  # (S, 2m, D)
     grad[..., 0] = grad[..., 0] + signal * data.mu_norm
     return grad, f
@@ -481,7 +482,8 @@ def _test_error(data: OptimizerData, w: torch.Tensor) -> torch.Tensor:
     wrong = 0.0
     for y in (1.0, -1.0):
         noise = z - data.feature_noise * y * a[:, None, :]
-        out = ((sn.relu_power(y * a, data.q)[:, None, :] + sn.relu_power(noise, data.q)) * data.sign).sum(-1) / data.width
+        out = (((sn.relu_power(y * a, data.q)[:, None, :] + sn.relu_power(noise, data.q)) * data.sign).sum(-1)
+               / data.width)
         wrong = wrong + ((y * out) <= 0).to(out).mean(-1)
     return 0.5 * wrong
 
@@ -535,7 +537,8 @@ class OptimizerRun:
 
 def _coefficients(data: OptimizerData, w: torch.Tensor, chol: torch.Tensor, zeta_sq: torch.Tensor):
     r"""``(gamma (S, 2m), rho (S, 2m, n))`` of ``w`` (module docstring: least squares on :math:`\zeta_i/\|\zeta_i\|^2`),
-    ``chol`` the Cholesky factor of the Gram matrix of the :math:`\zeta_i` and ``zeta_sq`` :math:`\|\zeta_i\|^2` (S, n)."""
+    ``chol`` the Cholesky factor of the Gram matrix of the :math:`\zeta_i` and ``zeta_sq`` :math:`\|\zeta_i\|^2`
+    (S, n)."""
     delta = w - data.w0
     gamma = data.sign * delta[..., 0] * data.mu_norm
     inner = delta @ data.zeta.transpose(1, 2)  # (S, 2m, n) <Δw, ζ_k> = Σ_i c_i <ζ_i, ζ_k>
@@ -548,7 +551,8 @@ def _zeta_sq(data: OptimizerData) -> torch.Tensor:
 
 
 def _rho_summaries(data: OptimizerData, rho: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """``rho_bar``: mean over i of :math:`\\max_r \\rho_{y_i, r, i}`; ``rho_max``: :math:`\\max_{j,r,i}\\rho_{j,r,i}`."""
+    """``rho_bar``: mean over i of :math:`\\max_r \\rho_{y_i, r, i}`; ``rho_max``:
+    :math:`\\max_{j,r,i}\\rho_{j,r,i}`."""
     own = data.sign[None, :, None] == data.y[:, None, :]
     rho_own = torch.where(own, rho, torch.full_like(rho, -math.inf)).amax(1)  # (S, n)
     return rho_own.mean(-1), rho.flatten(1).amax(-1)
@@ -592,8 +596,9 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
     state = {"m": torch.zeros_like(w), "v": torch.zeros_like(w)}
     flips = None
     if cfg.optimizer == "label-noise-gd":
-        flips = torch.stack([torch.rand(max(cfg.max_steps, 1), data.n, generator=stream_generator(s, "optimizers/flips"),
-                                        dtype=torch.float64) < cfg.flip_prob for s in data.seeds]).to(data.y.device)
+        flips = torch.stack([torch.rand(max(cfg.max_steps, 1), data.n,
+                                        generator=stream_generator(s, "optimizers/flips"), dtype=torch.float64)
+                             < cfg.flip_prob for s in data.seeds]).to(data.y.device)
     active = torch.ones(S, dtype=torch.bool, device=w.device)
     steps = torch.full((S,), cfg.max_steps, dtype=torch.long, device=w.device)
     own = (data.sign[None, :, None] == data.y[:, None, :])
@@ -625,9 +630,9 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
         if record_every and (t % record_every == 0 or last):
             gamma, rho = _coefficients(data, w, chol, zeta_sq)
             rbar, rmax = _rho_summaries(data, rho)
-            records.append({"time": torch.full_like(loss, t), "step": torch.where(active | done, t, steps).to(loss), "train_loss": loss,
-                            "test_error": _test_error(data, w), "gamma_max": gamma.amax(-1), "rho_bar": rbar,
-                            "rho_max": rmax})
+            records.append({"time": torch.full_like(loss, t), "step": torch.where(active | done, t, steps).to(loss),
+                            "train_loss": loss, "test_error": _test_error(data, w), "gamma_max": gamma.amax(-1),
+                            "rho_bar": rbar, "rho_max": rmax})
         if last:
             break
         if cfg.optimizer == "label-noise-gd":
@@ -655,7 +660,8 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
         early = {"noise_rate": nan, "signal_rate": nan, "l1_noise": nan}
     gamma, rho = _coefficients(data, w, chol, zeta_sq)
     _, _, f = _outputs(data, w, xi)
-    trajectory = {key: torch.stack([r[key] for r in records]) for key in ("time",) + TRAJECTORY_KEYS} if records else None
+    trajectory = ({key: torch.stack([r[key] for r in records]) for key in ("time",) + TRAJECTORY_KEYS}
+                  if records else None)
     return OptimizerRun(data=data, config=cfg, w=w, steps=steps, train_loss=_loss(f, data.y),
                         train_error=((data.y * f) <= 0).to(f).mean(-1), test_error=_test_error(data, w), gamma=gamma,
                         rho=rho, early=early, trajectory=trajectory)
@@ -664,30 +670,22 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
 # ------------------------------------------------------------------------------------ rows of the runner
 
 
+def final_columns(run: OptimizerRun, *, early: bool = False) -> dict[str, list[float]]:
+    r"""The observables of ``run`` at the stop, one list entry per seed: ``steps, train_loss, train_error,
+    test_error, gamma_max`` (:math:`\max_{j,r}\gamma_{j,r}`), ``rho_bar, rho_max`` (:func:`_rho_summaries`) and,
+    with ``early``, the early-phase rates of ``run.early``."""
+    rho_bar, rho_max = _rho_summaries(run.data, run.rho)
+    cols = {"steps": run.steps, "train_loss": run.train_loss, "train_error": run.train_error,
+            "test_error": run.test_error, "gamma_max": run.gamma.amax(-1), "rho_bar": rho_bar, "rho_max": rho_max,
+            **(run.early if early else {})}
+    return {k: v.detach().cpu().tolist() for k, v in cols.items()}
+
+
 def optimizer_rows(
-    *,
-    optimizer: str,
-    n: int,
-    d: int,
-    width: int,
-    activation: str | int,
-    sparsity: int | None,
-    mu_norm: float,
-    sigma_xi: float,
-    sigma0: float,
-    feature_noise: float,
-    eta: float,
-    max_steps: int,
-    eps: float,
-    beta1: float = 0.9,
-    beta2: float = 0.999,
-    adam_eps: float = 1e-8,
-    sam_radius: float = 0.05,
-    flip_prob: float = 0.1,
-    n_test: int = 2000,
-    samples: int = 16,
-    seeds: Sequence[int],
-    device: str | torch.device = "auto",
+    *, optimizer: str, n: int, d: int, width: int, activation: str | int, sparsity: int | None, mu_norm: float,
+    sigma_xi: float, sigma0: float, feature_noise: float, eta: float, max_steps: int, eps: float, beta1: float = 0.9,
+    beta2: float = 0.999, adam_eps: float = 1e-8, sam_radius: float = 0.05, flip_prob: float = 0.1,
+    n_test: int = 2000, samples: int = 16, seeds: Sequence[int], device: str | torch.device = "auto",
 ) -> list[dict[str, float]]:
     r"""One row of floats per seed: ``steps, train_loss, train_error, test_error, gamma_max, rho_bar, rho_max,
     noise_rate, signal_rate, l1_noise`` (:class:`OptimizerRun`) and the trajectory at ``samples`` evenly spaced
@@ -708,10 +706,7 @@ def optimizer_rows(
     run = train(data, cfg, record_every=every)
     traj = {k: v.detach().cpu() for k, v in run.trajectory.items()}
     picks = torch.linspace(0, len(traj["step"]) - 1, samples).round().long().tolist()
-    rho_bar, rho_max = _rho_summaries(data, run.rho)
-    cols = {"steps": run.steps, "train_loss": run.train_loss, "train_error": run.train_error, "test_error": run.test_error,
-            "gamma_max": run.gamma.amax(-1), "rho_bar": rho_bar, "rho_max": rho_max, **run.early}
-    cols = {k: v.detach().cpu().tolist() for k, v in cols.items()}
+    cols = final_columns(run, early=True)
     rows = []
     for s in range(len(data.seeds)):
         row = {k: float(v[s]) for k, v in cols.items()}

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..._text import table
 from ...errors import FLTError, InvalidParameterError
+from ...numeric.signal_noise import record_cells
 from ..cnn_fields import CNN_RECORD_FIELDS
 from ..declaration import DEVICE_OPTION, Option, RecordField, SimulateCommand
 from .model import PARAMS
@@ -65,6 +66,21 @@ def _validate(*, optimizer: str, activation: str, n: int, d: int, width: int, sp
     return q
 
 
+#: The fields of a record of ``flt simulate signal-noise-optimizers --json`` (listed by its ``--help``).
+RECORD_FIELDS = CNN_RECORD_FIELDS + (
+    RecordField("optimizer", "gd, adam, sign-gd, sam or label-noise-gd", "label"),
+    RecordField("sparsity", "s nonzero noise coordinates (0: dense noise)", "count"),
+    RecordField("feature_noise", "alpha of the feature noise -alpha y mu in the noise patch", "1"),
+    RecordField("rho_bar", "mean over samples of max_r rho_{y_i,r,i}", "1"),
+    RecordField("train_error", "0-1 training error at the stop", "fraction"),
+    RecordField("beta1", "(adam) Adam's beta1", "1"),
+    RecordField("beta2", "(adam) Adam's beta2", "1"),
+    RecordField("adam_eps", "(adam) Adam's epsilon", "1"),
+    RecordField("sam_radius", "(sam) SAM's radius tau", "units of w"),
+    RecordField("flip_prob", "(label-noise-gd) per-step label flip probability", "fraction"),
+)
+
+
 def simulate_document(*, optimizer: str = "gd", activation: str = "relu", n: int = 20, d: int = 1000, width: int = 10,
                       sparsity: int | None = None, mu_norm: float = 2.0, sigma_xi: float = 1.0,
                       sigma0: float | None = None, feature_noise: float = 0.0, eta: float | str = "theory",
@@ -75,17 +91,20 @@ def simulate_document(*, optimizer: str = "gd", activation: str = "relu", n: int
     """What ``flt simulate signal-noise-optimizers`` prints with ``--json`` (module docstring).
 
     >>> doc = simulate_document(optimizer="sign-gd", activation="relu(z)**3", n=20, d=10**6, width=4, sparsity=6,
-    ...                         mu_norm=1.0, feature_noise=0.2, eta=0.01, max_steps=30, seeds=2, n_test=200, device="cpu")
-    >>> doc["system"], [r["seed"] for r in doc["records"]], doc["records"][0]["optimizer"], doc["records"][0]["sparsity"]
+    ...                         mu_norm=1.0, feature_noise=0.2, eta=0.01, max_steps=30, seeds=2, n_test=200,
+    ...                         device="cpu")
+    >>> first = doc["records"][0]
+    >>> doc["system"], [r["seed"] for r in doc["records"]], first["optimizer"], first["sparsity"]
     ('signal-noise-optimizers', [0, 1], 'sign-gd', 6)
-    >>> simulate_document(optimizer="sam", sam_radius=-1.0)
+    >>> simulate_document(optimizer="sam", sam_radius=-1.0)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    flt_theory.errors.InvalidParameterError: --sam-radius: The 'sam_radius' parameter of simulate_document must be a finite real number > 0. Got -1.0 instead.
+    flt_theory.errors.InvalidParameterError: --sam-radius: The 'sam_radius' parameter of simulate_document must be a
+    finite real number > 0. Got -1.0 instead.
     """
     from ...numeric.backend import NonFiniteError, resolve_device
     from ...numeric.signal_noise import snr
-    from .model import OptimizerConfig, make_data, train
+    from .model import OptimizerConfig, final_columns, make_data, train
 
     q = _validate(optimizer=optimizer, activation=activation, n=n, d=d, width=width, sparsity=sparsity, mu_norm=mu_norm,
                   sigma_xi=sigma_xi, sigma0=sigma0, feature_noise=feature_noise, eta=eta, eps=eps, max_steps=max_steps,
@@ -105,13 +124,9 @@ def simulate_document(*, optimizer: str = "gd", activation: str = "relu", n: int
     try:
         run = train(data, cfg, record_every=record_every if trajectory else 0)
     except NonFiniteError as exc:
-        raise InvalidParameterError(f"--eta: the {optimizer} run diverged at eta = {eta:g} ({exc}); use a smaller --eta") from exc
-    from .model import _rho_summaries
-
-    rho_bar, rho_max = _rho_summaries(data, run.rho)
-    cols = {"steps": run.steps, "train_loss": run.train_loss, "train_error": run.train_error, "test_error": run.test_error,
-            "gamma_max": run.gamma.amax(-1), "rho_bar": rho_bar, "rho_max": rho_max}
-    cols = {k: v.detach().cpu().tolist() for k, v in cols.items()}
+        raise InvalidParameterError(f"--eta: the {optimizer} run diverged at eta = {eta:g} ({exc}); "
+                                    "use a smaller --eta") from exc
+    cols = final_columns(run)
     base = {"optimizer": optimizer, **cfg.hyper_parameters(), "n": n, "d": d, "width": width, "q": q,
             "sparsity": sparsity or 0, "mu_norm": mu_norm, "snr": snr(mu_norm, sigma_xi, d), "sigma_xi": sigma_xi,
             "sigma0": s0, "feature_noise": feature_noise, "eta": float(eta), "eps": eps}
@@ -135,23 +150,8 @@ def simulate_table(document: dict[str, Any]) -> str:
     noise = f"sparse noise s = {cfg['sparsity']}" if cfg["sparsity"] else "dense noise"
     head = (f"signal-noise-optimizers: {cfg['optimizer']} on the ReLU^{cfg['q']} CNN, n = {cfg['n']}, d = {cfg['d']}, "
             f"m = {cfg['width']}, ||mu|| = {cfg['mu_norm']:g}, {noise}, eta = {cfg['eta']:.3g}")
-    rows = [keys] + [[f"{r[k]:.4g}" if isinstance(r[k], float) else str(r[k]) for k in keys] for r in document["records"]]
-    return head + "\n" + table(rows)
+    return head + "\n" + table([keys] + record_cells(document["records"], keys))
 
-
-#: The fields of a record of ``flt simulate signal-noise-optimizers --json`` (listed by its ``--help``).
-RECORD_FIELDS = CNN_RECORD_FIELDS + (
-    RecordField("optimizer", "gd, adam, sign-gd, sam or label-noise-gd", "label"),
-    RecordField("sparsity", "s nonzero noise coordinates (0: dense noise)", "count"),
-    RecordField("feature_noise", "alpha of the feature noise -alpha y mu in the noise patch", "1"),
-    RecordField("rho_bar", "mean over samples of max_r rho_{y_i,r,i}", "1"),
-    RecordField("train_error", "0-1 training error at the stop", "fraction"),
-    RecordField("beta1", "(adam) Adam's beta1", "1"),
-    RecordField("beta2", "(adam) Adam's beta2", "1"),
-    RecordField("adam_eps", "(adam) Adam's epsilon", "1"),
-    RecordField("sam_radius", "(sam) SAM's radius tau", "units of w"),
-    RecordField("flip_prob", "(label-noise-gd) per-step label flip probability", "fraction"),
-)
 
 SIMULATE = SimulateCommand(
     fields=RECORD_FIELDS,
@@ -167,14 +167,15 @@ SIMULATE = SimulateCommand(
         Option.of(PARAMS["n"], default=20),
         Option.of(PARAMS["d"], default=1000),
         Option.of(PARAMS["width"], default=10),
-        Option.of(PARAMS["sparsity"], help="s nonzero noise coordinates (Zou et al.'s sparse model; default: dense noise). "
-                                           "[count]"),
+        Option.of(PARAMS["sparsity"],
+                  help="s nonzero noise coordinates (Zou et al.'s sparse model; default: dense noise). [count]"),
         Option.of(PARAMS["mu_norm"], default=2.0),
         Option.of(PARAMS["sigma_xi"]),
         Option.of(PARAMS["sigma0"]),
         Option.of(PARAMS["feature_noise"]),
         Option(name="eta", kind="eta", default="theory",
-               help="Step: a number > 0, or 'theory' (GD family 0.3 min(n m/(sigma_xi^2 d), m/||mu||^2); Adam, sign-GD 0.01)."),
+               help="Step: a number > 0, or 'theory' (GD family 0.3 min(n m/(sigma_xi^2 d), m/||mu||^2); Adam, "
+                    "sign-GD 0.01)."),
         Option.of(PARAMS["eps"], default=0.01),
         Option.of(PARAMS["max_steps"], default=2000),
         *(Option.of(PARAMS[name]) for name in ("beta1", "beta2", "adam_eps", "sam_radius", "flip_prob", "seeds")),

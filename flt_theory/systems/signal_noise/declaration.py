@@ -51,8 +51,8 @@ Tolerances, and why. The ReLU slope in :math:`n` is compared with tolerance 0.02
 :math:`C \ne C'` of Kou et al. allows a finite-size drift, and the local slope between doublings of
 :math:`n` (16 → 128, :math:`d = 10^5`) moved by at most 0.02. The ReLU³ exponent in :math:`d` gets 0.05 (the
 :math:`\tilde\Omega` of Cao et al. hides log factors; measured −0.025 outside Condition 4.2 with GD, −0.0005
-:math:`[-0.0013, 0.0003]` inside, :math:`n = 8`, :math:`d = (16..1600)m^4n^4`, 16 seeds). The finding's comparison has no
-tolerance: the whole 95% interval must lie inside the open interval :math:`(-1/q, -1/(q+1))`, and the
+:math:`[-0.0013, 0.0003]` inside, :math:`n = 8`, :math:`d = (16..1600)m^4n^4`, 16 seeds). The finding's comparison has
+no tolerance: the whole 95% interval must lie inside the open interval :math:`(-1/q, -1/(q+1))`, and the
 literal :math:`-1/q` is tested without slack. Growth slopes: the 95% interval of measured/derived must lie
 within 2% of 1 (the early phase stops when an output reaches 0.05, where :math:`\ell'` is 2.5% below
 :math:`1/2`). Growth exponents: within 0.1.
@@ -99,8 +99,8 @@ NAME = "signal-noise"
 
 #: Sizes per scale.
 SIZES: dict[str, dict[str, Any]] = {
-    "small": dict(relu_ns=(16, 32, 64, 128), relu_d=10**5, relu_seeds=8, grid=12, relu_n=32, relu_ds=(10**4, 10**5, 10**6),
-                  relu_inside=False,
+    "small": dict(relu_ns=(16, 32, 64, 128), relu_d=10**5, relu_seeds=8, grid=12, relu_n=32,
+                  relu_ds=(10**4, 10**5, 10**6), relu_inside=False,
                   cubic_gd_ns=(16, 32, 64, 128, 256), cubic_gd_d=10**5,
                   cubic_width=10, cubic_ns=(), cubic_n=4, cubic_d_factors=(16, 1600), cubic_seeds=4,
                   cubic_iterations=6, cubic_snr_high=2.0, cubic_gd_seeds=8,
@@ -108,8 +108,9 @@ SIZES: dict[str, dict[str, Any]] = {
                   collapse_ns=(16, 64), collapse_ds=(10**4, 10**6), collapse_seeds=8, collapse_n_test=30_000),
     "paper": dict(relu_ns=(16, 32, 64, 128, 256), relu_d=10**6, relu_seeds=16, grid=16, relu_n=32,
                   relu_ds=(10**4, 10**5, 10**6, 10**7), relu_inside=True,
-                  cubic_gd_ns=(), cubic_gd_d=0, cubic_width=10, cubic_ns=(4, 8, 16, 40), cubic_n=8, cubic_d_factors=(16, 160, 1600), cubic_seeds=16,
-                  cubic_iterations=8, cubic_snr_high=1.2, cubic_gd_seeds=16, growth_seeds=16, label_seeds=32, iterations=10,
+                  cubic_gd_ns=(), cubic_gd_d=0, cubic_width=10, cubic_ns=(4, 8, 16, 40), cubic_n=8,
+                  cubic_d_factors=(16, 160, 1600), cubic_seeds=16, cubic_iterations=8, cubic_snr_high=1.2,
+                  cubic_gd_seeds=16, growth_seeds=16, label_seeds=32, iterations=10,
                   collapse_ns=(16, 32, 64, 128), collapse_ds=(10**4, 10**5, 10**6), collapse_seeds=12,
                   collapse_n_test=100_000),
 }
@@ -224,7 +225,8 @@ def _boundary_guard(params: dict[str, Any], seeds: int) -> None:
                                         f"may run). Got {params.get('max_time', 0.0)!r} instead.")
     elif not 0 < scale <= (1.0 if dynamics == "flow-projected" else math.inf):
         bound = "0 < eta_scale <= 1" if dynamics == "flow-projected" else "eta_scale > 0"
-        raise InvalidParameterError(f"The 'eta_scale' parameter of {where} must satisfy {bound}. Got {scale!r} instead.")
+        raise InvalidParameterError(
+            f"The 'eta_scale' parameter of {where} must satisfy {bound}. Got {scale!r} instead.")
 
 
 #: The declared parameters (:data:`.model.PARAMS`): each experiment's converters and defaults, the options' bounds
@@ -232,8 +234,10 @@ def _boundary_guard(params: dict[str, Any], seeds: int) -> None:
 P = model.PARAMS
 
 
-@experiment("signal-noise/boundary", guard=_boundary_guard, cost=Cost(memory="8*seeds*width*n*n + 8*seeds*n_test*width + 8*seeds*grid*n_test",
-                 work="1e6*max_steps*iterations + max_steps*iterations*seeds*width*n*n + 1e6*max_steps*grid + max_steps*grid*seeds*width*n*n + iterations*seeds*n_test*width + grid*seeds*n_test*width"),
+@experiment("signal-noise/boundary", guard=_boundary_guard,
+            cost=Cost(memory="8*seeds*width*n*n + 8*seeds*n_test*width + 8*seeds*grid*n_test",
+                      work="1e6*max_steps*iterations + max_steps*iterations*seeds*width*n*n + 1e6*max_steps*grid + "
+                           "max_steps*grid*seeds*width*n*n + iterations*seeds*n_test*width + grid*seeds*n_test*width"),
             batched=True,
             params=P.subset("activation", "n", "d", "width", "sigma0_sqrt_d", "eta_scale", "eps", "max_steps", "n_test",
                             "level", "snr_low", "snr_high", "iterations", "grid", "grid_low", "grid_high", "dynamics",
@@ -254,8 +258,9 @@ def boundary(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]
     return model.boundary_rows(n=n, d=d, width=m, eta=eta, sigma0=sigma0, seeds=seeds, **p)
 
 
-@experiment("signal-noise/error-curve", cost=Cost(memory="8*seeds*width*n*n + 8*seeds*n_test*width + 8*seeds*grid*n_test",
-                 work="1e6*max_steps*grid + max_steps*grid*seeds*width*n*n + grid*seeds*n_test*width"),
+@experiment("signal-noise/error-curve",
+            cost=Cost(memory="8*seeds*width*n*n + 8*seeds*n_test*width + 8*seeds*grid*n_test",
+                      work="1e6*max_steps*grid + max_steps*grid*seeds*width*n*n + grid*seeds*n_test*width"),
             batched=True,
             params=P.subset("activation", "n", "d", "width", "sigma0_sqrt_d", "eta_scale", "eps", "max_steps", "n_test",
                             "x_low", "x_high", "grid", eps=0.05, max_steps=2000))
@@ -269,7 +274,8 @@ def error_curve(params: dict[str, Any], seeds: list[int]) -> list[dict[str, floa
     return model.error_curve_rows(n=n, d=d, width=m, eta=eta, sigma0=sigma0, seeds=seeds, **p)
 
 
-@experiment("signal-noise/growth", cost=Cost(memory="8*seeds*width*n*n + 8*seeds*max_steps*width", work="1e6*max_steps + max_steps*seeds*width*n*n"),
+@experiment("signal-noise/growth", cost=Cost(memory="8*seeds*width*n*n + 8*seeds*max_steps*width",
+                                             work="1e6*max_steps + max_steps*seeds*width*n*n"),
             batched=True, params=P.subset("activation", "n", "d", "width", "snr", "sigma0_sqrt_d", "eta_scale",
                                           "label_noise", "max_steps", label_noise=0.0, max_steps=400))
 def growth(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
@@ -291,8 +297,9 @@ def growth(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
                             "eta_scale", "record_every", eps=0.01, max_steps=20000, n_test=4000, sigma0_sqrt_d=0.01,
                             eta_scale=0.3, record_every=20))
 def label_noise(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
-    r"""ReLU with label noise at :math:`\mathrm{SNR} = \sqrt{n\mathrm{SNR}^2/n}`, :math:`\eta = c\min(nm/d, m/\|\mu\|^2)`:
-    stage-I (minimum) and stage-II (final) test errors and the curve (:func:`.model.label_noise_rows`)."""
+    r"""ReLU with label noise at :math:`\mathrm{SNR} = \sqrt{n\mathrm{SNR}^2/n}`,
+    :math:`\eta = c\min(nm/d, m/\|\mu\|^2)`: stage-I (minimum) and stage-II (final) test errors and the curve
+    (:func:`.model.label_noise_rows`)."""
     n, d, m = params["n"], params["d"], params["width"]
     snr = math.sqrt(params["n_snr2"] / n)
     mu = snr * math.sqrt(d)
@@ -325,8 +332,8 @@ def boundary_hypothesis_values(p: dict[str, Any]) -> dict[str, float]:
     >>> v = boundary_hypothesis_values({**RELU_BOUNDARY, "n": 16, "d": 10**5, "width": 10})
     >>> round(v["eta"] * 10**5, 6), round(v["sigma0"] * math.sqrt(10**5), 6)
     (160.0, 0.003)
-    >>> boundary_hypothesis_values(cubic_inside_point(16, 10))["eta"], boundary_hypothesis_values({**RELU_INSIDE, "n": 16,
-    ...     "d": 10**6, "width": 10})["eta"]
+    >>> inside = {**RELU_INSIDE, "n": 16, "d": 10**6, "width": 10}
+    >>> boundary_hypothesis_values(cubic_inside_point(16, 10))["eta"], boundary_hypothesis_values(inside)["eta"]
     (0.0, 0.0)
     """
     n, d, m = p["n"], p["d"], p["width"]
@@ -372,8 +379,8 @@ def compare_boundary_slope(frame: pd.DataFrame, law: Law, *, variable: str, tole
     q = int(frame["activation"].map(activation_power).iloc[0])
     what = f"SNR* of ReLU^{q} against {variable} = {int(xs[0]):g}..{int(xs[-1]):g}{note}"
     if len(y) < 2:
-        return make_result(name=what, passed=False, predicted=str(law.value), measured=math.nan, ci=(math.nan, math.nan),
-                           n_seeds=len(y), summary="fewer than 2 seeds bracketed the boundary")
+        return make_result(name=what, passed=False, predicted=str(law.value), measured=math.nan,
+                           ci=(math.nan, math.nan), n_seeds=len(y), summary="fewer than 2 seeds bracketed the boundary")
     if isinstance(law.value, sp.Interval):
         low, high = float(law.value.inf), float(law.value.sup)
         fit = fit_power_law(xs, y)
@@ -381,7 +388,8 @@ def compare_boundary_slope(frame: pd.DataFrame, law: Law, *, variable: str, tole
         inside = (low < lo) and (hi < high)
         return make_result(name=f"{what}: exponent strictly inside ({fmt(low)}, {fmt(high)})", passed=inside,
                            predicted=(low, high), measured=fit.exponent, ci=fit.ci, n_seeds=len(y),
-                           summary=f"exponent {fmt(fit.exponent)} {fmt_ci(fit.ci)} vs ({fmt(low)}, {fmt(high)}) [demonstrated]",
+                           summary=f"exponent {fmt(fit.exponent)} {fmt_ci(fit.ci)} vs ({fmt(low)}, {fmt(high)}) "
+                                   "[demonstrated]",
                            details={"prefactor": fit.prefactor, "xs": xs.tolist()})
     exponent = predicted_exponent(law, variable)
     return check_power_law(xs, y, exponent, tolerance=tolerance,
@@ -466,7 +474,8 @@ def compare_collapse(frame: pd.DataFrame, law: Law, *, levels: tuple[float, ...]
                                         name=f"level {level:g}: SNR* ∝ n^{fmt(predicted[0])} d^{fmt(predicted[1])} "
                                              f"(tolerance {tolerance:g}{note})"))
     where = ", ".join(f"({n}, {d:.0e})" for n, d in points)
-    return all_of(f"ReLU test error at levels {', '.join(f'{v:g}' for v in levels)} over (n, d) = {where}", predicted, parts)
+    return all_of(f"ReLU test error at levels {', '.join(f'{v:g}' for v in levels)} over (n, d) = {where}", predicted,
+                  parts)
 
 
 def tail_powers(xs: np.ndarray, errors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -538,7 +547,8 @@ def compare_growth_slopes(frame: pd.DataFrame, law: Law) -> CheckResult:
         ratio = rows[column].to_numpy(float) / predicted[:, k]
         for check, bound in ((check_at_least, 1 - GROWTH_TOLERANCE), (check_at_most, 1 + GROWTH_TOLERANCE)):
             parts.append(check(ratio, bound, mode="consistent", bounds=(0, math.inf),
-                               name=f"slope of {label}: measured/law {'≥' if check is check_at_least else '≤'} {bound:g}"))
+                               name=f"slope of {label}: measured/law {'≥' if check is check_at_least else '≤'} "
+                                    f"{bound:g}"))
     tau = float(rows["label_noise"].iloc[0])
     return all_of(f"ReLU growth slopes (τ = {tau:g}) within {GROWTH_TOLERANCE:.0%}", law.text(), parts)
 
@@ -553,8 +563,10 @@ def compare_growth_exponent(frame: pd.DataFrame, law: Law) -> CheckResult:
     exponent = float(law.exponent(variable))
     values = frame.sort_values("seed")[column].to_numpy(float)
     label = "A = j⟨w, μ⟩" if variable == "A" else "γ"
-    parts = [check_at_least(values, exponent - EXPONENT_TOLERANCE, mode="demonstrated", name=f"exponent of Δ{label} ≥ {exponent - EXPONENT_TOLERANCE:g}"),
-             check_at_most(values, exponent + EXPONENT_TOLERANCE, mode="demonstrated", name=f"exponent of Δ{label} ≤ {exponent + EXPONENT_TOLERANCE:g}")]
+    parts = [check_at_least(values, exponent - EXPONENT_TOLERANCE, mode="demonstrated",
+                            name=f"exponent of Δ{label} ≥ {exponent - EXPONENT_TOLERANCE:g}"),
+             check_at_most(values, exponent + EXPONENT_TOLERANCE, mode="demonstrated",
+                           name=f"exponent of Δ{label} ≤ {exponent + EXPONENT_TOLERANCE:g}")]
     return all_of(f"ΔX ∝ X^{fmt(exponent)} for X = {label}", exponent, parts)
 
 
@@ -585,8 +597,8 @@ def compare_label_noise(frame: pd.DataFrame, law: Law) -> CheckResult:
     note = "; ".join(f"{o['point']}: final error {fmt(o['final_error'])} {fmt_ci(o['ci'])}" for o in outside)
     name = "label-noise two-stage curve" + (f" [OUT OF REGIME, not checked: {note}]" if outside else "")
     if not parts:
-        return make_result(name=name, passed=False, predicted=str(law.value), measured=math.nan, ci=(math.nan, math.nan),
-                           n_seeds=0, summary="no measured point lies in the law's regime",
+        return make_result(name=name, passed=False, predicted=str(law.value), measured=math.nan,
+                           ci=(math.nan, math.nan), n_seeds=0, summary="no measured point lies in the law's regime",
                            details={"out_of_regime": outside})
     result = all_of(name, law.text(), parts)
     result.details["out_of_regime"] = outside
@@ -630,7 +642,8 @@ def cubic_inside_point(n: int, width: int, d_factor: int = CUBIC_D_FACTOR) -> di
     >>> p["d"], p["sigma0_sqrt_d"], p["dynamics"]
     (10485760000, 0.0003125, 'flow')
     """
-    return {**CUBIC_INSIDE, "n": n, "width": width, "d": d_factor * width**4 * n**4, "sigma0_sqrt_d": 0.5 / (width**2 * n)}
+    return {**CUBIC_INSIDE, "n": n, "width": width, "d": d_factor * width**4 * n**4,
+            "sigma0_sqrt_d": 0.5 / (width**2 * n)}
 
 
 def _cubic_boundary(variable: str) -> Measurement:
@@ -676,25 +689,25 @@ def _label_noise_law() -> Law:
     return laws.label_noise_rise(**LABEL_NOISE_REGIME)
 
 
+def _relu_boundary_claim(name: str, variable: str, measurement: Measurement, tolerance: float, words: str) -> Claim:
+    """A ReLU boundary claim (Kou et al. 2023's slope in ``variable``; Cao et al.'s ReLU^3 law as the control)."""
+    return Claim(name=name, words=words, law=laws.kou_boundary, wrong_law=functools.partial(laws.cao_boundary, 3),
+                 measurement=measurement, extrapolation_note=RELU_EXTRAPOLATION,
+                 ladder=functools.partial(boundary_slope_ladder, variable=variable,
+                                          predicted=predicted_exponent(laws.kou_boundary(), variable)),
+                 compare=functools.partial(compare_boundary_slope, variable=variable, tolerance=tolerance))
+
+
 def _claims() -> list[Claim]:
     return [
-        Claim(name="relu-boundary-slope",
-              words=("ReLU (Kou et al. 2023): the benign/harmful boundary SNR* ∝ n^(-1/4) (n ||mu||^4 ~ sigma_xi^4 d); "
-                     "inside Condition 4.1 at paper scale (gradient flow, n = 16..256, d = 1e6)"),
-              law=laws.kou_boundary, wrong_law=functools.partial(laws.cao_boundary, 3),
-              measurement=_relu_boundary(), extrapolation_note=RELU_EXTRAPOLATION,
-              ladder=functools.partial(boundary_slope_ladder, variable="n",
-                                       predicted=predicted_exponent(laws.kou_boundary(), "n")),
-              compare=functools.partial(compare_boundary_slope, variable="n", tolerance=0.02)),
-        Claim(name="relu-boundary-d",
-              words=("ReLU (Kou et al. 2023): at fixed n the boundary SNR* ∝ d^(-1/4); with the slope in n, the boundary "
-                     "depends on n ||mu||^4/(sigma_xi^4 d) alone (the data collapse of the boundary); inside Condition 4.1 "
-                     "at paper scale (gradient flow, d = 1e4..1e7, n = 32)"),
-              law=laws.kou_boundary, wrong_law=functools.partial(laws.cao_boundary, 3),
-              measurement=_relu_boundary_d(), extrapolation_note=RELU_EXTRAPOLATION,
-              ladder=functools.partial(boundary_slope_ladder, variable="d",
-                                       predicted=predicted_exponent(laws.kou_boundary(), "d")),
-              compare=functools.partial(compare_boundary_slope, variable="d", tolerance=0.05)),
+        _relu_boundary_claim("relu-boundary-slope", "n", _relu_boundary(), 0.02,
+                             "ReLU (Kou et al. 2023): the benign/harmful boundary SNR* ∝ n^(-1/4) (n ||mu||^4 ~ "
+                             "sigma_xi^4 d); inside Condition 4.1 at paper scale (gradient flow, n = 16..256, "
+                             "d = 1e6)"),
+        _relu_boundary_claim("relu-boundary-d", "d", _relu_boundary_d(), 0.05,
+                             "ReLU (Kou et al. 2023): at fixed n the boundary SNR* ∝ d^(-1/4); with the slope in n, "
+                             "the boundary depends on n ||mu||^4/(sigma_xi^4 d) alone (the data collapse of the "
+                             "boundary); inside Condition 4.1 at paper scale (gradient flow, d = 1e4..1e7, n = 32)"),
         Claim(name="relu-collapse",
               words=("ReLU (derived here from Kou et al. 2023's bounds): the whole test-error curve is a function of "
                      "n ||mu||^4/(sigma_xi^4 d) alone: its level sets at errors 0.3..0.01 have SNR* ∝ (n d)^(-1/4) "
@@ -702,28 +715,28 @@ def _claims() -> list[Claim]:
               law=laws.kou_collapse, wrong_law=laws.snr2_collapse,
               measurement=_error_curve(), compare=compare_collapse),
         Claim(name="relu-exponential-tail",
-              words=("ReLU (derived here; Kou et al. 2023 bound it): the test error's tail is exponential in "
-                     "X = n ||mu||^4/(sigma_xi^4 d), "
-                     "err = X^(-1/2) exp(-X/C)(1 + O(1/X)): the local power of -log err in X is bracketed around 1 "
-                     "by the raw (below) and prefactor-corrected (above) estimates"),
-              law=laws.kou_tail, wrong_law=laws.subexponential_tail,
-              measurement=_error_curve(), compare=compare_tail),
+              law=laws.kou_tail, wrong_law=laws.subexponential_tail, measurement=_error_curve(), compare=compare_tail,
+              words=("ReLU (derived here; Kou et al. 2023 bound it): the test error's tail is exponential in X = n "
+                     "||mu||^4/(sigma_xi^4 d), err = X^(-1/2) exp(-X/C)(1 + O(1/X)): the local power of -log err in X "
+                     "is bracketed around 1 by the raw (below) and prefactor-corrected (above) estimates")),
         Claim(name="relu3-boundary-d",
-              words=("ReLU^3 (Cao et al. 2022), inside Condition 4.2 (gradient flow, d = 16..1600 m^4 n^4, sigma0 in the "
-                     "window): at fixed n the boundary SNR* does not depend on d"),
+              words=("ReLU^3 (Cao et al. 2022), inside Condition 4.2 (gradient flow, d = 16..1600 m^4 n^4, sigma0 in "
+                     "the window): at fixed n the boundary SNR* does not depend on d"),
               law=functools.partial(laws.cao_boundary, 3), wrong_law=laws.kou_boundary,
               measurement=_cubic_boundary("d"),
               compare=functools.partial(compare_boundary_slope, variable="d", tolerance=0.05)),
         Claim(name="relu3-boundary-slope",
-              words=("finding (Cao et al. 2022 read literally): the ReLU^3 boundary slope in log n lies strictly between "
-                     "-1/3 and -1/4, not at the literal -1/3 - INSIDE Condition 4.2 at paper scale (gradient flow, "
-                     "n = 4..40, d = 16 m^4 n^4, sigma0 in the window) and outside it at small (GD, n = 16..256, d = 1e5)"),
+              words=("finding (Cao et al. 2022 read literally): the ReLU^3 boundary slope in log n lies strictly "
+                     "between -1/3 and -1/4, not at the literal -1/3 - INSIDE Condition 4.2 at paper scale (gradient "
+                     "flow, n = 4..40, d = 16 m^4 n^4, sigma0 in the window) and outside it at small (GD, n = 16..256, "
+                     "d = 1e5)"),
               law=functools.partial(laws.relu_q_slope_finding, 3), wrong_law=functools.partial(laws.literal_slope, 3),
               measurement=_cubic_boundary("n"), extrapolation_note=CUBIC_SMALL_NOTE,
               ladder=functools.partial(boundary_slope_ladder, variable="n", literal=-1 / 3),
               compare=functools.partial(compare_boundary_slope, variable="n", tolerance=0.0)),
         Claim(name="relu-growth-slopes",
-              words="ReLU early phase: gamma grows by eta ||mu||^2 (1 - 2 tau)/(4m) and rho-bar by eta sigma_xi^2 (d-1)/(2nm) per step (2%)",
+              words=("ReLU early phase: gamma grows by eta ||mu||^2 (1 - 2 tau)/(4m) and rho-bar by eta sigma_xi^2 "
+                     "(d-1)/(2nm) per step (2%)"),
               law=laws.growth_slopes,
               wrong_law=lambda: laws.growth_slopes().replace(
                   value=(laws.signal_slope().subs(laws.SYMBOLS["tau"], 0), laws.noise_slope()),
@@ -733,46 +746,55 @@ def _claims() -> list[Claim]:
         Claim(name="relu3-growth-exponent",
               words=("finding, inside Cao et al. 2022's Condition 4.2 (d = 1e11, sigma0, eta in their bounds): "
                      "ReLU^3 early phase, Delta A ∝ A^2 for the overlap A = j<w, mu>, not for gamma alone"),
-              law=functools.partial(laws.growth_exponent, 3), wrong_law=functools.partial(laws.literal_gamma_recursion, 3),
+              law=functools.partial(laws.growth_exponent, 3),
+              wrong_law=functools.partial(laws.literal_gamma_recursion, 3),
               measurement=_growth("relu(z)**3", **CUBIC_GROWTH_INSIDE),
               compare=compare_growth_exponent),
         Claim(name="label-noise-rise",
-              words="ReLU, label noise 0.2 (Han et al. 2025): after memorising the flipped labels the test error rises to >= tau/2 "
-                    "(in regime d/n <= 2, n SNR^2 <= 2; other points reported out of regime)",
+              words="ReLU, label noise 0.2 (Han et al. 2025): after memorising the flipped labels the test error "
+                    "rises to >= tau/2 (in regime d/n <= 2, n SNR^2 <= 2; other points reported out of regime)",
               law=_label_noise_law,
-              wrong_law=lambda: _label_noise_law().replace(relation="leq", words="no rise: the final test error stays <= tau/2"),
+              wrong_law=lambda: _label_noise_law().replace(relation="leq",
+                                                           words="no rise: the final test error stays <= tau/2"),
               measurement=_label_noise(), compare=compare_label_noise, extrapolation_note=LABEL_NOISE_EXTRAPOLATION),
     ]
 
 
+#: The figures' captions, by claim.
+FIGURE_CAPTIONS = {
+    "relu-boundary-slope": ("final test error over (n, SNR), measured boundary SNR* (mean, 95% CI over seeds), law "
+                            "and wrong law"),
+    "relu-boundary-d": ("ReLU boundary SNR* against d at n = 32 (mean, 95% CI over seeds), law d^(-1/4) and wrong law "
+                        "(flat)"),
+    "relu-collapse": ("ReLU test error against X = n||μ||⁴/(σ_ξ⁴d) for every (n, d) (collapse) and against n SNR² (no "
+                      "collapse)"),
+    "relu-exponential-tail": ("ReLU test-error tail: -log err with and without the ½ log X prefactor against X; law "
+                              "(straight) and wrong law (√X)"),
+    "relu3-boundary-d": ("ReLU³ boundary SNR* against d = (16..1600) m⁴n⁴ inside Condition 4.2 (gradient flow; mean, "
+                         "95% CI over seeds), law (flat) and wrong law (d^(-1/4))"),
+    "relu3-boundary-slope": ("ReLU³ boundary SNR* against n (mean, 95% CI over seeds): the finding's wedge and the "
+                             "literal n^(-1/3)"),
+    "relu-growth-slopes": ("max γ and ρ̄ over the early phase (mean, 95% CI over seeds) with the derived slopes and the "
+                           "wrong one"),
+    "label-noise-rise": ("test error and fraction of flipped samples fitted along GD, per point (mean over seeds), τ/2 "
+                         "marked"),
+}
+
+
 def _figures() -> list[Figure]:
-    return [
-        Figure(name="phase-diagram", claim="relu-boundary-slope",
-               caption="final test error over (n, SNR), measured boundary SNR* (mean, 95% CI over seeds), law and wrong law",
-               draw=functools.partial(draw_boundary, variable="n"), width=7.2, height=5.0),
-        Figure(name="boundary-in-d", claim="relu-boundary-d",
-               caption="ReLU boundary SNR* against d at n = 32 (mean, 95% CI over seeds), law d^(-1/4) and wrong law (flat)",
-               draw=functools.partial(draw_boundary, variable="d")),
-        Figure(name="collapse", claim="relu-collapse",
-               caption="ReLU test error against X = n||μ||⁴/(σ_ξ⁴d) for every (n, d) (collapse) and against n SNR² (no collapse)",
-               draw=draw_collapse, width=9.0, height=4.2),
-        Figure(name="tail", claim="relu-exponential-tail",
-               caption="ReLU test-error tail: -log err with and without the ½ log X prefactor against X; law (straight) and wrong law (√X)",
-               draw=draw_tail, width=7.2, height=4.8),
-        Figure(name="boundary-in-d", claim="relu3-boundary-d",
-               caption="ReLU³ boundary SNR* against d = (16..1600) m⁴n⁴ inside Condition 4.2 (gradient flow; mean, 95% CI over "
-                       "seeds), law (flat) and wrong law (d^(-1/4))",
-               draw=functools.partial(draw_boundary, variable="d")),
-        Figure(name="boundary-in-n", claim="relu3-boundary-slope",
-               caption="ReLU³ boundary SNR* against n (mean, 95% CI over seeds): the finding's wedge and the literal n^(-1/3)",
-               draw=functools.partial(draw_boundary, variable="n")),
-        Figure(name="trajectories", claim="relu-growth-slopes",
-               caption="max γ and ρ̄ over the early phase (mean, 95% CI over seeds) with the derived slopes and the wrong one",
-               draw=draw_growth, width=8.0, height=4.0),
-        Figure(name="two-stage", claim="label-noise-rise",
-               caption="test error and fraction of flipped samples fitted along GD, per point (mean over seeds), τ/2 marked",
-               draw=draw_label_noise, width=8.0, height=4.4),
+    boundary = {variable: functools.partial(draw_boundary, variable=variable) for variable in ("n", "d")}
+    table = [  # name, claim, draw, size in inches ({}: the default)
+        ("phase-diagram", "relu-boundary-slope", boundary["n"], dict(width=7.2, height=5.0)),
+        ("boundary-in-d", "relu-boundary-d", boundary["d"], {}),
+        ("collapse", "relu-collapse", draw_collapse, dict(width=9.0, height=4.2)),
+        ("tail", "relu-exponential-tail", draw_tail, dict(width=7.2, height=4.8)),
+        ("boundary-in-d", "relu3-boundary-d", boundary["d"], {}),
+        ("boundary-in-n", "relu3-boundary-slope", boundary["n"], {}),
+        ("trajectories", "relu-growth-slopes", draw_growth, dict(width=8.0, height=4.0)),
+        ("two-stage", "label-noise-rise", draw_label_noise, dict(width=8.0, height=4.4)),
     ]
+    return [Figure(name=name, claim=claim, caption=FIGURE_CAPTIONS[claim], draw=draw, **dims)
+            for name, claim, draw, dims in table]
 
 
 def _all_laws() -> list[Law]:
@@ -792,7 +814,8 @@ SYSTEM = System(
     sources=(laws.CAO_2022, laws.KOU_2023, laws.HAN_2025),
     laws=_all_laws,
     claims=_claims(),
-    experiments=("signal-noise/boundary", "signal-noise/error-curve", "signal-noise/growth", "signal-noise/label-noise"),
+    experiments=("signal-noise/boundary", "signal-noise/error-curve", "signal-noise/growth",
+                 "signal-noise/label-noise"),
     figures=_figures(),
     simulate=SIMULATE,
 )

@@ -43,6 +43,17 @@ def _band(values: np.ndarray, low: float = -np.inf, high: float = np.inf) -> tup
     return float(est.value), max(low, float(est.ci[0])), min(high, float(est.ci[1]))
 
 
+def _log_axes(axes, *, y: bool = False, xlabel: str | None = None) -> None:
+    """Log scale in x (and in y with ``y``), ``xlabel`` when given, and a light grid, on each of ``axes``."""
+    for ax in axes:
+        ax.set_xscale("log")
+        if y:
+            ax.set_yscale("log")
+        if xlabel is not None:
+            ax.set_xlabel(xlabel)
+        ax.grid(alpha=0.3, which="both")
+
+
 def _slope_of(law, variable: str) -> float:
     """The exponent of ``variable`` a boundary law predicts: the value itself for a law about the slope (a number)."""
     value = sp.sympify(law.value)
@@ -83,14 +94,15 @@ def draw_boundary(fig, frame, law, wrong_law, check, control, *, variable: str) 
                         label=f"law (finding): exponent in ({wedge[0]:.3g}, {wedge[1]:.3g})")
     else:
         b = _slope_of(law, variable)
-        ax.plot(line_x, line(b), "-", color=PREDICTED, lw=2.2, label=f"law: SNR* ∝ {variable}^({b:.3g}) ({law.source.authors.split(',')[0]} et al.)")
+        ax.plot(line_x, line(b), "-", color=PREDICTED, lw=2.2,
+                label=f"law: SNR* ∝ {variable}^({b:.3g}) ({law.source.authors.split(',')[0]} et al.)")
     b_wrong = _slope_of(wrong_law, variable)
-    ax.plot(line_x, line(b_wrong), "--", color=CONTROL, lw=1.8, label=f"wrong law (control): SNR* ∝ {variable}^({b_wrong:.3g})")
+    ax.plot(line_x, line(b_wrong), "--", color=CONTROL, lw=1.8,
+            label=f"wrong law (control): SNR* ∝ {variable}^({b_wrong:.3g})")
     fitted = check.get("measured") if isinstance(check, dict) else None
     if isinstance(fitted, (int, float)):
         ax.plot([], [], " ", label=f"fitted exponent {fitted:.3f}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
+    _log_axes((ax,), y=True)
     first = frame.iloc[0]
     if variable == "n":
         ax.set_xlabel("training samples n (log scale)")
@@ -98,9 +110,9 @@ def draw_boundary(fig, frame, law, wrong_law, check, control, *, variable: str) 
         ax.set_xlabel("dimension d (log scale)")
     ax.set_ylabel("SNR = ||μ|| / (σ_ξ √d)  (dimensionless, log scale)")
     fixed = f"d = {int(first['d']):.0e}" if variable == "n" else f"n = {int(first['n'])}"
-    ax.set_title(f"{first['activation']}: boundary where the final test error = {first['level']:g}; {fixed}, m = {first['width']}",
+    ax.set_title(f"{first['activation']}: boundary where the final test error = {first['level']:g}; {fixed}, "
+                 f"m = {first['width']}",
                  fontsize=9)
-    ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=7, loc="lower left")
 
 
@@ -116,7 +128,7 @@ def draw_growth(fig, frame, law, wrong_law, check, control) -> None:
     axes = fig.subplots(1, 2)
     for i, (ax, key, label) in enumerate(zip(axes, ("gamma", "rho"),
                                              ("max_{j,r} γ_{j,r}  (signal coefficient, units of ⟨w, μ⟩)",
-                                              "ρ̄ = mean_i max_r ρ_{ỹ_i,r,i}  (units of ⟨w, ξ_i⟩)"))):
+                                              "ρ̄ = mean_i max_r ρ_{ỹ_i,r,i}  (units of ⟨w, ξ_i⟩)"), strict=True)):
         values = np.stack([rows[f"{key}_{k}"].to_numpy(float) for k in ks], axis=1)  # (seeds, samples)
         stats = np.array([_band(values[:, j]) for j in range(len(ks))])
         ax.plot(steps[shown], stats[shown, 0], "o", color=MEASURED, ms=5, label=f"measured (mean, {len(rows)} seeds)")
@@ -129,7 +141,8 @@ def draw_growth(fig, frame, law, wrong_law, check, control) -> None:
         ax.set_ylabel(label, fontsize=8)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, loc="upper left")
-    fig.suptitle(f"ReLU early phase: n = {first['n']}, d = {int(first['d']):.0e}, m = {first['width']}, τ = {first['label_noise']:g}, "
+    fig.suptitle(f"ReLU early phase: n = {first['n']}, d = {int(first['d']):.0e}, m = {first['width']}, "
+                 f"τ = {first['label_noise']:g}, "
                  f"η = {first['eta']:.3g}, ||μ|| = {first['mu_norm']:.3g}", fontsize=9)
 
 
@@ -141,7 +154,7 @@ def draw_label_noise(fig, frame, law, wrong_law, check, control) -> None:
     ax, ax2 = fig.subplots(1, 2)
     points = frame[["n", "d", "n_snr2", "label_noise"]].drop_duplicates().sort_values(["n_snr2", "d"]).to_numpy()
     tau = float(points[0][3])
-    for colour, (n, d, n_snr2, _) in zip(_PALETTE, points):
+    for colour, (n, d, n_snr2, _) in zip(_PALETTE, points, strict=False):
         rows = frame[(frame["d"] == d) & np.isclose(frame["n_snr2"], n_snr2)].sort_values("seed")
         snr = sp.sqrt(sp.nsimplify(n_snr2) / int(n))
         inside = math.isfinite(value_in_regime(law, tau=tau, d=int(d), n=int(n), snr=snr))
@@ -150,17 +163,14 @@ def draw_label_noise(fig, frame, law, wrong_law, check, control) -> None:
         errors = np.stack([rows[f"error_{k}"].to_numpy(float) for k in ks], axis=1)
         fitted = np.stack([rows[f"fitted_{k}"].to_numpy(float) for k in ks], axis=1)
         grid = np.geomspace(1, steps.max(), 60)
-        mean_err = np.mean([np.interp(grid, s, e) for s, e in zip(steps, errors)], axis=0)
-        mean_fit = np.mean([np.interp(grid, s, f) for s, f in zip(steps, fitted)], axis=0)
+        mean_err = np.mean([np.interp(grid, s, e) for s, e in zip(steps, errors, strict=True)], axis=0)
+        mean_fit = np.mean([np.interp(grid, s, f) for s, f in zip(steps, fitted, strict=True)], axis=0)
         style = "-" if inside else ":"
         ax.plot(grid, mean_err, style, color=colour, lw=2.2 if inside else 1.5, label=label)
         ax2.plot(grid, mean_fit, style, color=colour, lw=2.2 if inside else 1.5, label=label)
     ax.axhline(tau / 2, color=PREDICTED, lw=1.8, ls="--", label=f"law: final error ≥ τ/2 = {tau / 2:g} (wrong law: ≤)")
     ax.axhline(tau, color=CONTROL, lw=1, ls=":", label=f"τ = {tau:g} (flipped fraction)")
-    for a in (ax, ax2):
-        a.set_xscale("log")
-        a.set_xlabel("GD step t (log scale)")
-        a.grid(alpha=0.3, which="both")
+    _log_axes((ax, ax2), xlabel="GD step t (log scale)")
     ax.set_ylabel("test error against the true label (fraction)")
     ax2.set_ylabel("fraction of flipped training samples fitted")
     ax.legend(fontsize=7, loc="upper left")
@@ -176,20 +186,18 @@ def draw_collapse(fig, frame, law, wrong_law, check, control) -> None:
     they do not); mean and 95% CI over seeds, log scales."""
     curves = error_curves(frame)
     left, right = fig.subplots(1, 2, sharey=True)
-    for colour, ((n, d), (xs, errors)) in zip(_PALETTE, sorted(curves.items())):
+    for colour, ((n, d), (xs, errors)) in zip(_PALETTE, sorted(curves.items()), strict=False):
         stats = np.array([_band(errors[:, k], 0.0, 0.5) for k in range(len(xs))])
         label = f"n = {n}, d = {d:.0e}"
         for ax, x in ((left, xs), (right, np.sqrt(n * xs / d))):
             ax.plot(x, stats[:, 0], "o-", color=colour, ms=3.5, lw=1.4, label=label)
             ax.fill_between(x, np.maximum(stats[:, 1], 1e-12), stats[:, 2], color=colour, alpha=0.18, lw=0)
-    for ax in (left, right):
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.grid(alpha=0.3, which="both")
+    _log_axes((left, right), y=True)
     left.set_xlabel("X = n ||μ||⁴ / (σ_ξ⁴ d)  (law's variable, log scale)")
     right.set_xlabel("n SNR² = √(n X / d)  (wrong law's variable, log scale)")
     left.set_ylabel("final test error (fraction misclassified, log scale)")
-    left.legend(fontsize=7, loc="lower left", title=f"mean, 95% CI over {frame['seed'].nunique()} seeds", title_fontsize=7)
+    left.legend(fontsize=7, loc="lower left", title=f"mean, 95% CI over {frame['seed'].nunique()} seeds",
+                title_fontsize=7)
     first = frame.iloc[0]
     fig.suptitle(f"ReLU, m = {first['width']}: the whole test-error curve is a function of X alone "
                  f"(law, Kou et al.), not of n SNR² (wrong law)", fontsize=9)
@@ -201,11 +209,12 @@ def draw_tail(fig, frame, law, wrong_law, check, control) -> None:
     wrong law's :math:`\sqrt X` through the same two end points."""
     curves = error_curves(frame)
     ax = fig.subplots()
-    for colour, ((n, d), (xs, errors)) in zip(_PALETTE, sorted(curves.items())):
+    for colour, ((n, d), (xs, errors)) in zip(_PALETTE, sorted(curves.items()), strict=False):
         shown = xs >= 0.5
         with np.errstate(divide="ignore"):
             raw = -np.log(errors).mean(axis=0)[shown]
-        ax.plot(xs[shown], raw - 0.5 * np.log(xs[shown]), "o-", color=colour, ms=4, lw=1.5, label=f"n = {n}, d = {d:.0e}")
+        ax.plot(xs[shown], raw - 0.5 * np.log(xs[shown]), "o-", color=colour, ms=4, lw=1.5,
+                label=f"n = {n}, d = {d:.0e}")
         ax.plot(xs[shown], raw, ":", color=colour, lw=1.2)
     ax.plot([], [], "k:", lw=1.2, label="dotted: raw −log err (no prefactor)")
     xs, errors = next(iter(curves.values()))

@@ -89,8 +89,8 @@ CAO_2022 = Source(
     arxiv="2202.06526",
 )
 KOU_2023 = Source(
-    authors="Kou, Chen, Chen, Gu", year=2023, title="Benign overfitting in two-layer ReLU convolutional neural networks",
-    arxiv="2303.04145",
+    authors="Kou, Chen, Chen, Gu", year=2023,
+    title="Benign overfitting in two-layer ReLU convolutional neural networks", arxiv="2303.04145",
 )
 HAN_2025 = Source(
     authors="Han, Huang, Zhou, Niu, Chen, Yan, Takeda, Suzuki", year=2025,
@@ -106,7 +106,8 @@ _n, _d, _m, _q, _mu, _sx, _eta, _tau, _snr, _A, _xi2 = (SYMBOLS[k] for k in SYMB
 #: The initialisation scale sigma_0, read only by the hypotheses.
 _s0 = SYMBOLS["sigma0"] = sp.Symbol("sigma0", positive=True)
 
-#: How a step-size hypothesis reads a gradient-flow run (``dynamics="flow"``, :mod:`flt_theory.numeric.signal_noise_flow`).
+#: How a step-size hypothesis reads a gradient-flow run (``dynamics="flow"``,
+#: :mod:`flt_theory.numeric.signal_noise_flow`).
 FLOW_READING = ("; a gradient-flow run is read as eta -> 0+ (eta = 0): the flow is the limit of GD at every admissible "
                 "step, within O(eta sigma_p^2 d) of each, so it satisfies the bound")
 
@@ -204,7 +205,8 @@ def signal_increment(q: int | sp.Expr = _q) -> sp.Expr:
     with :math:`A > 0`, as a function of :math:`A` (symbol ``A``).
 
     Derivation. GD gives
-    :math:`\Delta\gamma_{j,r} = -\frac{\eta\|\mu\|^2}{nm}\sum_i \ell'_i\tilde y_i y_i\sigma'(y_i\langle w_{j,r},\mu\rangle)`.
+    :math:`\Delta\gamma_{j,r} =
+    -\frac{\eta\|\mu\|^2}{nm}\sum_i \ell'_i\tilde y_i y_i\sigma'(y_i\langle w_{j,r},\mu\rangle)`.
     With :math:`\xi \perp \mu`, :math:`\langle w_{j,r},\mu\rangle = \langle w^0_{j,r},\mu\rangle + j\gamma_{j,r}`, so
     :math:`\Delta A = \Delta\gamma`. For :math:`A > 0` only the samples with :math:`y_i = j` activate the
     neuron (:math:`\sigma'(y_i\langle w,\mu\rangle) = \sigma'(A)`); there are :math:`n/2` of them (balanced
@@ -221,7 +223,9 @@ def signal_increment(q: int | sp.Expr = _q) -> sp.Expr:
     >>> signal_increment(3)
     3*A**2*eta*mu**2*(1 - 2*tau)/(4*m)
     """
-    return sp.simplify(-_eta * _mu**2 / (_n * _m) * logistic_slope_at_zero() * (_n / 2) * q * _A ** (q - 1)) * (1 - 2 * _tau)
+    return sp.simplify(
+        -_eta * _mu**2 / (_n * _m) * logistic_slope_at_zero() * (_n / 2) * q * _A ** (q - 1)
+    ) * (1 - 2 * _tau)
 
 
 def noise_increment(q: int | sp.Expr = _q) -> sp.Expr:
@@ -394,9 +398,9 @@ def kou_tail() -> Law:
     covariance :math:`\sigma_\xi^2 G`, :math:`G` the Gram matrix of the filters, whose scale is
     :math:`\bar\rho^2 n/(\sigma_\xi^2 d)`; both coefficients grow linearly with
     :math:`\gamma/\bar\rho \approx n\|\mu\|^2/(2\sigma_\xi^2 d)` (:func:`kou_boundary`), so the margin over the
-    spread is :math:`t \propto \sqrt X`. :math:`N` is piecewise linear in the Gaussian vector, so the event :math:`\{N \le -S\}`
-    is bounded by a piecewise-linear surface which, at its most likely point :math:`z^*` (the set of active
-    filters fixed), is generically one hyperplane at Mahalanobis distance :math:`t' \propto t`; hence
+    spread is :math:`t \propto \sqrt X`. :math:`N` is piecewise linear in the Gaussian vector, so the event
+    :math:`\{N \le -S\}` is bounded by a piecewise-linear surface which, at its most likely point :math:`z^*` (the
+    set of active filters fixed), is generically one hyperplane at Mahalanobis distance :math:`t' \propto t`; hence
     :math:`P = \Phi(-t')(1 + O(t'^{-2}))` with :math:`t'^2 = 2X/C`, and the Gaussian tail
     :math:`\Phi(-t) = \varphi(t)/t\,(1 + O(t^{-2}))` gives the prefactor :math:`X^{-1/2}` and the relative
     correction :math:`O(1/X)` (with :math:`\Phi(-t) = \varphi(t)/t\,(1 - t^{-2} + \dots)`: a factor
@@ -418,7 +422,8 @@ def kou_tail() -> Law:
         status="derived",
         conditions=(r"\sigma = \mathrm{ReLU}", r"X = n\|\mu\|^4/(\sigma_\xi^4 d) \gg 1", r"\text{small } \sigma_0"),
         hypotheses=kou_hypotheses(), hypotheses_reading=READING + "; o(1) read as <= 1",
-        words="ReLU: the test error decays exponentially in X = n ||mu||^4/(sigma_xi^4 d), err = X^(-1/2) exp(-X/C) (1 + O(1/X))",
+        words=("ReLU: the test error decays exponentially in X = n ||mu||^4/(sigma_xi^4 d), err = X^(-1/2) exp(-X/C) "
+               "(1 + O(1/X))"),
     )
 
 
@@ -431,7 +436,8 @@ def subexponential_tail() -> Law:
     """
     return kou_tail().replace(
         name="sub-exponential tail", value=sp.sqrt(_X) / _C, source=THIS_PROJECT, status="conjecture",
-        words="wrong law: the test error decays like exp(-c sqrt(X)), exponentially in the margin-to-spread ratio sqrt(X)",
+        words=("wrong law: the test error decays like exp(-c sqrt(X)), exponentially in the margin-to-spread ratio "
+               "sqrt(X)"),
     )
 
 
@@ -531,8 +537,9 @@ def relu_q_slope_finding(q: int) -> Law:
     deviation was not an effect of the violated hypotheses.
 
     >>> law = relu_q_slope_finding(3)
-    >>> law.value, law.latex().split(r"\subseteq")[1].strip()
-    (Interval.open(-1/3, -1/4), '\\left(- \\frac{1}{3}, - \\frac{1}{4}\\right) \\quad (\\sigma = \\mathrm{ReLU}^{3},\\ \\text{Condition 4.2 (gradient flow)})')
+    >>> law.value, law.latex().split(r"\subseteq")[1].strip()  # doctest: +NORMALIZE_WHITESPACE
+    (Interval.open(-1/3, -1/4), '\\left(- \\frac{1}{3}, - \\frac{1}{4}\\right) \\quad
+    (\\sigma = \\mathrm{ReLU}^{3},\\ \\text{Condition 4.2 (gradient flow)})')
     """
     return Law(
         name=f"ReLU^{q} boundary slope (finding)",
@@ -584,7 +591,8 @@ def growth_slopes() -> Law:
         source=KOU_2023,
         status="derived",
         conditions=(r"\sigma = \mathrm{ReLU}", r"\text{early phase: } |f(x_i)| \leq 0.05"),
-        words="ReLU early phase: gamma grows by eta ||mu||^2 (1 - 2 tau)/(4m), rho-bar by eta sigma_xi^2 (d-1)/(2nm) per step",
+        words=("ReLU early phase: gamma grows by eta ||mu||^2 (1 - 2 tau)/(4m), rho-bar by eta sigma_xi^2 (d-1)/(2nm) "
+               "per step"),
         hypotheses_reading=("derived here from the GD update with -l'(0) = 1/2; it assumes only the early phase "
                             "(|f(x_i)| <= 0.05), which the measurement enforces step by step: no source hypotheses "
                             "apply"),

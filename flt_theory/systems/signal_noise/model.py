@@ -83,10 +83,13 @@ PARAMS = Params(
     Param("grid", "int", minimum=0, unit="count", help="Points of the test-error grid (0: none)."),
     Param("grid_low", "float", minimum=0, default=0.0, help="Lower end of the phase-diagram SNR grid."),
     Param("grid_high", "float", minimum=0, default=0.0, help="Upper end of the phase-diagram SNR grid."),
-    Param("dynamics", "choice", choices=DYNAMICS, default="gd", help="How a run trains (GD, its flow, projected flow)."),
+    Param("dynamics", "choice", choices=DYNAMICS, default="gd",
+          help="How a run trains (GD, its flow, projected flow)."),
     Param("max_time", "float", minimum=0, maximum=1e15, default=0.0, help="Natural time a gradient-flow run may run."),
-    Param("rtol", "float", minimum=0, exclusive_minimum=True, default=1e-4, help="Relative tolerance of the flow's RK45."),
-    Param("x_low", "float", minimum=0, exclusive_minimum=True, help="Lower end of the grid of X = n||mu||^4/(sigma_xi^4 d)."),
+    Param("rtol", "float", minimum=0, exclusive_minimum=True, default=1e-4,
+          help="Relative tolerance of the flow's RK45."),
+    Param("x_low", "float", minimum=0, exclusive_minimum=True,
+          help="Lower end of the grid of X = n||mu||^4/(sigma_xi^4 d)."),
     Param("x_high", "float", minimum=0, exclusive_minimum=True, help="Upper end of the grid of X."),
     Param("snr", "float", minimum=0, exclusive_minimum=True, help="Signal-to-noise ratio ||mu||/(sigma_xi sqrt(d))."),
     Param("n_snr2", "float", minimum=0, exclusive_minimum=True, help="n SNR^2 (the label-noise point's SNR)."),
@@ -114,16 +117,8 @@ def final_test_error(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, mu_norm: torch
 
 
 def boundary_mu_norm(
-    dr: SignalNoiseDraw,
-    cfg: SignalNoiseConfig,
-    *,
-    level: float = 0.1,
-    low: float,
-    high: float,
-    iterations: int = 12,
-    dynamics: str = "gd",
-    max_time: float = 0.0,
-    rtol: float = 1e-4,
+    dr: SignalNoiseDraw, cfg: SignalNoiseConfig, *, level: float = 0.1, low: float, high: float, iterations: int = 12,
+    dynamics: str = "gd", max_time: float = 0.0, rtol: float = 1e-4,
 ) -> torch.Tensor:
     r"""Per-seed :math:`\|\mu\|^*` where the final test error crosses ``level``, by bisection in
     :math:`\log\|\mu\|` over ``[low, high]`` (all seeds bisected together, each with its own midpoint;
@@ -187,7 +182,8 @@ def measure_final(params: dict, seed: int) -> dict[str, float]:
     return {key: float(rec[key]) for key in keys}
 
 
-def measure_boundary(params: dict, seed: int, *, level: float, low: float, high: float, iterations: int = 10) -> dict[str, float]:
+def measure_boundary(params: dict, seed: int, *, level: float, low: float, high: float,
+                     iterations: int = 10) -> dict[str, float]:
     r"""Runner experiment body: the bisected :math:`\|\mu\|^*` of one seed where the final test error
     crosses ``level`` (``mu_star``, ``snr_star``; NaN when the bracket does not straddle ``level``)."""
     dr, cfg = _config_and_draw(params, seed)
@@ -247,29 +243,10 @@ def measure_growth(params: dict, seed: int, *, output_cap: float = 0.05, max_ste
 
 
 def boundary_rows(
-    *,
-    activation: str | int,
-    n: int,
-    d: int,
-    width: int,
-    sigma0: float,
-    eta: float,
-    eps: float,
-    max_steps: int,
-    n_test: int,
-    level: float,
-    snr_low: float,
-    snr_high: float,
-    iterations: int,
-    grid: int = 0,
-    grid_low: float = 0.0,
-    grid_high: float = 0.0,
-    sigma_xi: float = 1.0,
-    dynamics: str = "gd",
-    max_time: float = 0.0,
-    rtol: float = 1e-4,
-    seeds: Sequence[int],
-    device: str | torch.device = "auto",
+    *, activation: str | int, n: int, d: int, width: int, sigma0: float, eta: float, eps: float, max_steps: int,
+    n_test: int, level: float, snr_low: float, snr_high: float, iterations: int, grid: int = 0, grid_low: float = 0.0,
+    grid_high: float = 0.0, sigma_xi: float = 1.0, dynamics: str = "gd", max_time: float = 0.0, rtol: float = 1e-4,
+    seeds: Sequence[int], device: str | torch.device = "auto",
 ) -> list[dict[str, float]]:
     r"""Per seed: the bisected boundary :math:`\mathrm{SNR}^*` where the final test error crosses ``level``
     (``snr_star``, ``mu_star``; NaN when ``[snr_low, snr_high]`` does not straddle it) and, with
@@ -293,8 +270,8 @@ def boundary_rows(
                             **how)
     rows = [{"snr_star": float(s) / scale, "mu_star": float(s)} for s in star.cpu().tolist()]
     grid = check_int(grid, "grid", minimum=0, caller="boundary_rows")
-    _add_error_grid(rows, dr, cfg, log_grid(grid_low or snr_low, grid_high or snr_high, grid), lambda snr: snr * scale, "snr",
-                    **how)
+    _add_error_grid(rows, dr, cfg, log_grid(grid_low or snr_low, grid_high or snr_high, grid), lambda snr: snr * scale,
+                    "snr", **how)
     return rows
 
 
@@ -314,33 +291,20 @@ def _add_error_grid(rows: list[dict[str, float]], dr: SignalNoiseDraw, cfg: Sign
     for k, value in enumerate(values):
         mu = torch.full((len(dr.seeds),), mu_norm_of(value))
         errors = final_test_error(dr, cfg, mu, **how).cpu().tolist()
-        for row, err in zip(rows, errors):
+        for row, err in zip(rows, errors, strict=True):
             row[f"{key}_{k}"], row[f"err_{k}"] = value, float(err)
 
 
 def error_curve_rows(
-    *,
-    activation: str | int,
-    n: int,
-    d: int,
-    width: int,
-    sigma0: float,
-    eta: float,
-    eps: float,
-    max_steps: int,
-    n_test: int,
-    x_low: float,
-    x_high: float,
-    grid: int,
-    sigma_xi: float = 1.0,
-    test_estimator: str = "radial",
-    seeds: Sequence[int],
-    device: str | torch.device = "auto",
+    *, activation: str | int, n: int, d: int, width: int, sigma0: float, eta: float, eps: float, max_steps: int,
+    n_test: int, x_low: float, x_high: float, grid: int, sigma_xi: float = 1.0, test_estimator: str = "radial",
+    seeds: Sequence[int], device: str | torch.device = "auto",
 ) -> list[dict[str, float]]:
     r"""Per seed, the final test error ``err_k`` at ``grid`` log-spaced values ``x_k`` of Kou et al.'s collapse
     variable :math:`X = n\|\mu\|^4/(\sigma_\xi^4 d)` from ``x_low`` to ``x_high``, i.e. at
-    :math:`\|\mu\| = \sigma_\xi (X d/n)^{1/4}` — one draw per seed shared by every :math:`X` (common random numbers); the test error by the ``"radial"`` estimator by default (errors down to
-    :math:`10^{-8}` resolved, module docstring).
+    :math:`\|\mu\| = \sigma_\xi (X d/n)^{1/4}` — one draw per seed shared by every :math:`X` (common random
+    numbers); the test error by the ``"radial"`` estimator by default (errors down to :math:`10^{-8}` resolved,
+    module docstring).
 
     >>> rows = error_curve_rows(activation="relu", n=16, d=4000, width=4, sigma0=1e-5, eta=0.02, eps=0.05,
     ...                         max_steps=3000, n_test=2000, x_low=0.1, x_high=4.0, grid=2, seeds=[0, 1], device="cpu")
@@ -370,21 +334,9 @@ def _masked_slope(x: torch.Tensor, y: torch.Tensor, mask: torch.Tensor) -> torch
 
 
 def growth_rows(
-    *,
-    activation: str | int,
-    n: int,
-    d: int,
-    width: int,
-    mu_norm: float,
-    sigma0: float,
-    eta: float,
-    label_noise: float = 0.0,
-    sigma_xi: float = 1.0,
-    max_steps: int = 400,
-    output_cap: float = 0.05,
-    samples: int = 16,
-    seeds: Sequence[int],
-    device: str | torch.device = "auto",
+    *, activation: str | int, n: int, d: int, width: int, mu_norm: float, sigma0: float, eta: float,
+    label_noise: float = 0.0, sigma_xi: float = 1.0, max_steps: int = 400, output_cap: float = 0.05, samples: int = 16,
+    seeds: Sequence[int], device: str | torch.device = "auto",
 ) -> list[dict[str, float]]:
     r"""Early-phase growth per seed (the batched form of :func:`measure_growth`): over the steps before any
     training output leaves ``[-output_cap, output_cap]`` (so :math:`\ell' = -1/2` within 2.5%),
@@ -400,7 +352,8 @@ def growth_rows(
 
     >>> rows = growth_rows(activation="relu", n=40, d=10**5, width=10, mu_norm=16.0, sigma0=3e-6, eta=8e-6,
     ...                    max_steps=100, samples=4, seeds=[0, 1], device="cpu")
-    >>> rows[0]["early_steps"], round(rows[0]["gamma_slope"] / (8e-6 * 16.0**2 / (4 * 10)), 2)  # slope / (eta mu^2/(4m))
+    >>> slope_unit = 8e-6 * 16.0**2 / (4 * 10)  # eta mu^2/(4m)
+    >>> rows[0]["early_steps"], round(rows[0]["gamma_slope"] / slope_unit, 2)
     (53.0, 0.99)
     """
     dr = draw(list(seeds), n=n, d=d, width=width, label_noise=label_noise, n_test=1, device=device)
@@ -434,28 +387,16 @@ def growth_rows(
     for s in range(len(dr.seeds)):
         row = {key: float(val[s]) for key, val in out.items()}
         for k, step in enumerate(picks):
-            row[f"step_{k}"], row[f"gamma_{k}"], row[f"rho_{k}"] = float(step), float(gamma[step, s].amax()), float(rho_mean[step, s])
+            row[f"step_{k}"], row[f"gamma_{k}"] = float(step), float(gamma[step, s].amax())
+            row[f"rho_{k}"] = float(rho_mean[step, s])
         rows.append(row)
     return rows
 
 
 def label_noise_rows(
-    *,
-    n: int,
-    d: int,
-    width: int,
-    mu_norm: float,
-    sigma0: float,
-    eta: float,
-    label_noise: float,
-    eps: float,
-    max_steps: int,
-    n_test: int,
-    record_every: int = 10,
-    samples: int = 24,
-    sigma_xi: float = 1.0,
-    seeds: Sequence[int],
-    device: str | torch.device = "auto",
+    *, n: int, d: int, width: int, mu_norm: float, sigma0: float, eta: float, label_noise: float, eps: float,
+    max_steps: int, n_test: int, record_every: int = 10, samples: int = 24, sigma_xi: float = 1.0,
+    seeds: Sequence[int], device: str | torch.device = "auto",
 ) -> list[dict[str, float]]:
     r"""ReLU with label noise, per seed: the test error at the stop (``final_error``, stage II), its
     minimum over the recorded steps (``min_error``, the early-stopped stage I), ``rise`` (their
@@ -469,7 +410,8 @@ def label_noise_rows(
     (1.0, True)
     """
     dr = draw(list(seeds), n=n, d=d, width=width, label_noise=label_noise, n_test=n_test, device=device)
-    cfg = SignalNoiseConfig(q=1, mu_norm=mu_norm, sigma_xi=sigma_xi, sigma0=sigma0, eta=eta, eps=eps, max_steps=max_steps)
+    cfg = SignalNoiseConfig(q=1, mu_norm=mu_norm, sigma_xi=sigma_xi, sigma0=sigma0, eta=eta, eps=eps,
+                            max_steps=max_steps)
     run = train(dr, cfg, record_every=check_int(record_every, "record_every", minimum=1, caller="label_noise_rows"))
     traj = {k: v.cpu() for k, v in run.trajectory.items()}  # (records, S)
     samples = check_int(samples, "samples", minimum=2, caller="label_noise_rows")

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..._text import table
 from ...errors import FLTError, InvalidParameterError
+from ...numeric.signal_noise import record_cells
 from ...runner.cost import Cost
 from ..cnn_fields import CNN_RECORD_FIELDS
 from ..declaration import DEVICE_OPTION, Option, RecordField, SimulateCommand
@@ -32,6 +33,15 @@ __all__ = ["MAX_WORK", "SIMULATE", "simulate_document", "simulate_table", "theor
 
 #: Largest ``seeds * max_steps * width * n^2`` (multiply-adds of the reduced dynamics) per grid point.
 MAX_WORK = 2e13
+
+
+#: The fields of a record of ``flt simulate signal-noise --json`` (listed by its ``--help``).
+RECORD_FIELDS = CNN_RECORD_FIELDS + (
+    RecordField("label_noise", "fraction tau of training labels flipped", "fraction"),
+    RecordField("flipped_fitted", "fraction of the flipped training labels the network fits (sign of its output)",
+                "fraction"),
+    RecordField("project", "whether the exact reduced (projected) dynamics was used", "bool"),
+)
 
 
 def theory_eta(n: int, d: int, width: int, mu_norm: float, sigma_xi: float = 1.0) -> float:
@@ -57,15 +67,16 @@ def _validate(*, activation: str, n: Sequence[int], d: int, width: int, mu_norm:
     try:
         q = activation_power(activation)
     except FLTError as exc:
-        raise _blame("activation", f"expected 'relu' or 'relu(z)**q' with an integer 1 <= q <= 8; got {activation!r}") from exc
+        raise _blame("activation",
+                     f"expected 'relu' or 'relu(z)**q' with an integer 1 <= q <= 8; got {activation!r}") from exc
     PARAMS.check_flags({"n": list(n), "d": d, "width": width, "mu_norm": list(mu_norm), "sigma_xi": sigma_xi,
-                        "sigma0": sigma0, "eps": eps, "max_steps": max_steps, "label_noise": label_noise, "seeds": seeds,
-                        "n_test": n_test, "record_every": record_every}, "simulate_document")
+                        "sigma0": sigma0, "eps": eps, "max_steps": max_steps, "label_noise": label_noise,
+                        "seeds": seeds, "n_test": n_test, "record_every": record_every}, "simulate_document")
     if not label_noise < 0.5:
         raise InvalidParameterError(f"--label-noise: expected a fraction in [0, 0.5); got {label_noise}")
     if not all(x < d for x in n):
-        raise InvalidParameterError(f"--d: expected d > n (the noise patches must be linearly independent); got d = {d}, "
-                                    f"n = {max(n)}")
+        raise InvalidParameterError(f"--d: expected d > n (the noise patches must be linearly independent); "
+                                    f"got d = {d}, n = {max(n)}")
     for size in n:
         flips = round(label_noise * size)
         if flips - flips // 2 > size - size // 2 or flips // 2 > size // 2:
@@ -89,10 +100,11 @@ def simulate_document(*, activation: str = "relu", n: Sequence[int], d: int, wid
     ...                         n_test=500, device="cpu")
     >>> doc["system"], [r["seed"] for r in doc["records"]], doc["records"][0]["q"], doc["records"][0]["test_error"]
     ('signal-noise', [0, 1], 1, 0.0)
-    >>> simulate_document(n=[20], d=10, mu_norm=[1.0])
+    >>> simulate_document(n=[20], d=10, mu_norm=[1.0])  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    flt_theory.errors.InvalidParameterError: --d: expected d > n (the noise patches must be linearly independent); got d = 10, n = 20
+    flt_theory.errors.InvalidParameterError: --d: expected d > n (the noise patches must be linearly independent);
+    got d = 10, n = 20
     """
     from ...numeric.backend import NonFiniteError, resolve_device
     from ...numeric.signal_noise import run_records
@@ -118,8 +130,8 @@ def simulate_document(*, activation: str = "relu", n: Sequence[int], d: int, wid
                                        seeds=seeds, n_test=n_test, project=project, trajectory=trajectory,
                                        record_every=record_every, device=resolved)
             except NonFiniteError as exc:
-                raise InvalidParameterError(f"--eta: the GD diverged at n = {size}, ||mu|| = {mu:g}, eta = {step:g} ({exc}); "
-                                            "use a smaller --eta") from exc
+                raise InvalidParameterError(f"--eta: the GD diverged at n = {size}, ||mu|| = {mu:g}, eta = {step:g} "
+                                            f"({exc}); use a smaller --eta") from exc
     config = {"activation": activation, "q": q, "n": list(n), "d": d, "width": width, "mu_norm": list(mu_norm),
               "sigma_xi": sigma_xi, "sigma0": s0, "eta": eta, "eps": eps, "max_steps": max_steps,
               "label_noise": label_noise, "seeds": seeds, "n_test": n_test, "project": project, "device": resolved}
@@ -134,16 +146,8 @@ def simulate_table(document: dict[str, Any]) -> str:
     head = (f"signal-noise: ReLU^{cfg['q']} CNN, d = {cfg['d']}, m = {cfg['width']}, sigma_xi = {cfg['sigma_xi']:g}, "
             f"sigma0 = {cfg['sigma0']:.3g}, label noise = {cfg['label_noise']:g}, stop at loss <= {cfg['eps']:g} "
             f"or {cfg['max_steps']} steps")
-    rows = [keys] + [[f"{r[k]:.4g}" if isinstance(r[k], float) else str(r[k]) for k in keys] for r in document["records"]]
-    return head + "\n" + table(rows)
+    return head + "\n" + table([keys] + record_cells(document["records"], keys))
 
-
-#: The fields of a record of ``flt simulate signal-noise --json`` (listed by its ``--help``).
-RECORD_FIELDS = CNN_RECORD_FIELDS + (
-    RecordField("label_noise", "fraction tau of training labels flipped", "fraction"),
-    RecordField("flipped_fitted", "fraction of the flipped training labels the network fits (sign of its output)", "fraction"),
-    RecordField("project", "whether the exact reduced (projected) dynamics was used", "bool"),
-)
 
 SIMULATE = SimulateCommand(
     fields=RECORD_FIELDS,
@@ -156,10 +160,12 @@ SIMULATE = SimulateCommand(
           "memorisation), fraction of flipped labels fitted; --trajectory adds the per-step records."),
     options=(
         Option(name="activation", default="relu", help="'relu' or 'relu(z)**q' (q = 1..8), the filters' activation."),
-        Option.of(PARAMS["n"], grid=True, required=True, help="Training samples, comma-separated for a grid: 32,64,128."),
+        Option.of(PARAMS["n"], grid=True, required=True,
+                  help="Training samples, comma-separated for a grid: 32,64,128."),
         Option.of(PARAMS["d"], required=True, help="Dimension d (> n; any size, the cost does not depend on it)."),
         Option.of(PARAMS["width"], default=20),
-        Option.of(PARAMS["mu_norm"], grid=True, required=True, help="Signal norm(s) ||mu||, comma-separated for a grid."),
+        Option.of(PARAMS["mu_norm"], grid=True, required=True,
+                  help="Signal norm(s) ||mu||, comma-separated for a grid."),
         Option.of(PARAMS["sigma_xi"]),
         Option.of(PARAMS["sigma0"]),
         Option(name="eta", kind="eta", default="theory",

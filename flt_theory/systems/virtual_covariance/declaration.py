@@ -45,11 +45,12 @@ from ...runner import experiment
 from ...runner.cost import Cost, count
 from ...runner.registry import strict_int
 from ...symbolic.law import THIS_PROJECT, Law
-from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, RecordField, SimulateCommand, System
+from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
 from ..frames import ladder_by, local_slope_ladder
-from . import model
+from . import laws, model
 from .laws import CHA_LEE, GAMMA, derivative_bounds, lipschitz_constant, residual_laws, theorem3_laws, vcl_laws
-from .simulate import simulate_document, simulate_table
+from .readouts import layers, loss_ratio, residual_table, typical_residual, typical_residual_table
+from .simulate import RECORD_FIELDS, simulate_document, simulate_table
 
 __all__ = ["SIZES", "SYSTEM", "coefficients_of", "compare_exact", "compare_order", "compare_theorem3", "compare_vcl",
            "first_order_ladder", "order_ladder", "residual_values", "theorem3_values"]
@@ -97,7 +98,8 @@ def _ints(text: str) -> tuple[int, ...]:
 _WIDTH_SIZES = {"width": lambda p: max(_ints(p["widths"])), "layers": lambda p: len(_ints(p["widths"]))}
 
 
-@experiment("virtual-covariance/residual", cost=Cost(memory="8*seeds*batch*width*layers + 8*seeds*width*width*layers", work="1e4*layers + seeds*batch*width*width*layers",
+@experiment("virtual-covariance/residual", cost=Cost(memory="8*seeds*batch*width*layers + 8*seeds*width*width*layers",
+                                                     work="1e4*layers + seeds*batch*width*width*layers",
                  derived=_WIDTH_SIZES),
             batched=True, params=P.subset("activation", "batch", "cov", "gamma"), types={"widths": _widths})
 def residual(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
@@ -106,7 +108,9 @@ def residual(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]
                                batch=params["batch"], cov=params["cov"], gamma=params["gamma"])
 
 
-@experiment("virtual-covariance/theorem3", cost=Cost(memory="8*seeds*width*width*layers", work="1e4*layers*seeds + seeds*width*width*layers", derived=_WIDTH_SIZES),
+@experiment("virtual-covariance/theorem3",
+            cost=Cost(memory="8*seeds*width*width*layers", work="1e4*layers*seeds + seeds*width*width*layers",
+                      derived=_WIDTH_SIZES),
             batched=True, params=P.subset("activation", "h_norm", "zero_units"), defaults={"widths": "10,12,12,3"},
             types={"widths": _widths})
 def theorem3(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
@@ -129,11 +133,6 @@ def training(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]
 # comparisons: each reads its prediction from the law it is given
 
 
-def _layers(frame: pd.DataFrame) -> list[int]:
-    return sorted(int(c.split("_l")[-1]) for c in frame.columns if c.startswith("residual_l")
-                  and frame[c].notna().any())
-
-
 def compare_order(frame: pd.DataFrame, law: Law) -> CheckResult:
     r"""Slope of the residual in :math:`\gamma`, per configuration and layer, against ``law.exponent("gamma")``
     (tolerance :data:`SLOPE_TOLERANCE`: the residual is a polynomial in :math:`\gamma`)."""
@@ -141,9 +140,8 @@ def compare_order(frame: pd.DataFrame, law: Law) -> CheckResult:
     results = []
     for (widths, activation, batch), rows in frame.groupby(["widths", "activation", "batch"]):
         gammas = sorted(rows["gamma"].unique())
-        for layer in _layers(rows):
-            column = f"residual_l{layer}"
-            y = np.stack([rows[rows["gamma"] == g].sort_values("seed")[column].to_numpy(float) for g in gammas], axis=1)
+        for layer in layers(rows):
+            y = residual_table(rows, gammas, layer)
             y = y[np.all(y > 0, axis=1)]  # a layer whose gradients all vanish has R = 0 identically: no slope
             if len(y) < 2:
                 continue
@@ -195,12 +193,13 @@ def compare_exact(frame: pd.DataFrame, law: Law) -> CheckResult:
         try:
             c_w, c_h, k = coefficients_of(law, B=float(row["batch"]))
         except ValueError as exc:
-            return make_result(name=f"exact residual {law.name}", passed=False, predicted=str(law.value), measured=float("nan"),
+            return make_result(name=f"exact residual {law.name}", passed=False, predicted=str(law.value),
+                               measured=float("nan"),
                                ci=(float("nan"), float("nan")), n_seeds=int(frame["seed"].nunique()), summary=str(exc))
         predicted = (c_w, c_h)
         gamma = float(row["gamma"])
         scale = gamma ** (k - 2)
-        for layer in _layers(frame):
+        for layer in layers(frame):
             if row.get(f"degenerate_l{layer}", 0.0):
                 continue  # R = 0 = any gamma^k (c_W 0 + c_H 0): nothing to compare
             tolerance = EXACT_ULPS * row[f"rounding_l{layer}"]
@@ -237,11 +236,10 @@ def compare_theorem3(frame: pd.DataFrame, law: Law) -> CheckResult:
 def compare_vcl(frame: pd.DataFrame, law: Law) -> CheckResult:
     r""":math:`L_{\rm VCL}(T)/L_{\rm GD}(T)` against ``law.number()`` on the side of ``law.relation``
     (demonstrated: the whole CI), and VCL descending (:math:`L_{\rm VCL}(T) < L(0)`, demonstrated)."""
-    rows = frame.sort_values("seed")
-    ratio = rows["loss_vcl"].to_numpy(float) / rows["loss_gd"].to_numpy(float)
+    ratio = loss_ratio(frame, "loss_vcl", "loss_gd")
     check = check_at_least if law.relation == "geq" else check_at_most
     order = check(ratio, law.number(), mode="demonstrated", name=f"L_VCL/L_GD {law.relation} {law.number():g}")
-    descent = check_at_most(rows["loss_vcl"].to_numpy(float) / rows["loss_0"].to_numpy(float), 1.0, mode="demonstrated",
+    descent = check_at_most(loss_ratio(frame, "loss_vcl", "loss_0"), 1.0, mode="demonstrated",
                             name="L_VCL(T)/L(0) <= 1")
     return all_of(f"vcl vs gd {law.name}", f"L_VCL/L_GD {law.relation} {law.number():g}", [order, descent])
 
@@ -250,31 +248,18 @@ def first_order_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
     r"""Rungs in :math:`1/\gamma`: per seed the geometric mean over configurations and layers of
     :math:`\|R(\gamma)\|_F/\gamma`, its mean and 95% interval over seeds; ``literal`` 0 (an :math:`O(\gamma^2)` residual
     sends it to 0 as :math:`\gamma \to 0`)."""
-    return ladder_by(frame, "gamma", lambda rows: _typical_residual(rows) / float(rows["gamma"].iloc[0]),
+    return ladder_by(frame, "gamma", lambda rows: typical_residual(rows) / float(rows["gamma"].iloc[0]),
                      size=lambda gamma: {"1/gamma": 1.0 / gamma}, literal=0.0, descending=True)
 
 
 def order_ladder(frame: pd.DataFrame, *, law: str) -> list[dict[str, Any]]:
     r"""Rungs in :math:`1/\gamma` between adjacent step sizes: the local order of the residual, per seed
     :math:`\log(\bar R(\gamma_{k+1})/\bar R(\gamma_k))/\log(\gamma_{k+1}/\gamma_k)` for :math:`\bar R` the
-    geometric mean over configurations and layers (:func:`_typical_residual`), mean and 95% interval over seeds
+    geometric mean over configurations and layers (:func:`.readouts.typical_residual`), mean and 95% interval over seeds
     (:func:`~flt_theory.systems.frames.local_slope_ladder`); ``predicted`` the exponent of the law named ``law``."""
-    gammas = np.array(sorted(float(g) for g in frame["gamma"].unique()))
-    table = np.stack([_typical_residual(frame[np.isclose(frame["gamma"].astype(float), g)]) for g in gammas], axis=1)
+    gammas, table = typical_residual_table(frame)
     return local_slope_ladder(gammas, table, name="1/gamma", predicted=float(_law(law).exponent("gamma")),
                               size=lambda gamma: {"1/gamma": 1.0 / gamma})
-
-
-def _typical_residual(rows: pd.DataFrame) -> np.ndarray:
-    r"""Per seed (in seed order): the geometric mean over the configurations and layers of ``rows`` of the
-    positive :math:`\|R\|_F` (a layer whose gradients all vanish has :math:`R = 0` at every :math:`\gamma`)."""
-    columns = [f"residual_l{layer}" for layer in _layers(rows)]
-    out = []
-    for _, seed_rows in rows.groupby("seed"):
-        values = seed_rows[columns].to_numpy(float).ravel()
-        values = values[np.isfinite(values) & (values > 0)]
-        out.append(float(np.exp(np.mean(np.log(values)))))
-    return np.asarray(out)
 
 
 def residual_values(point: dict[str, Any]) -> dict[str, float]:
@@ -302,7 +287,8 @@ def _theorem3_law(activation: str, form: str) -> Law:
     if form in ("corrected", "literal"):
         return laws[f"theorem 3 ({form})"]
     return laws["theorem 3 (corrected)"].replace(
-        name="theorem 3 without ||h|| = 1", value=(laws["ratio bound (literal)"].value, sp.Integer(0)), status="theorem",
+        name="theorem 3 without ||h|| = 1", value=(laws["ratio bound (literal)"].value, sp.Integer(0)),
+        status="theorem",
         source=CHA_LEE, words="the weak bound with the constant L² for any ‖h‖ (Theorem 3 without its normalisation)")
 
 
@@ -334,7 +320,8 @@ def _claims() -> list[Claim]:
               measurement=_residual_measurement("summed"), compare=compare_order,
               ladder=functools.partial(order_ladder, law="residual order (summed)")),
         Claim(name="residual-order-mean",
-              words="with the batch-AVERAGED virtual covariance the residual is only O(γ) (B ≥ 2): Theorem 2 needs the sum",
+              words="with the batch-AVERAGED virtual covariance the residual is only O(γ) (B ≥ 2): Theorem 2 needs the "
+                    "sum",
               law=functools.partial(_law, "residual order (mean)"),
               wrong_law=functools.partial(_law, "residual order (summed)"),
               measurement=_residual_measurement("mean"), compare=compare_order, ladder=first_order_ladder),
@@ -349,7 +336,8 @@ def _claims() -> list[Claim]:
         claims.append(Claim(
             name=f"theorem3-{activation}",
             words=f"Theorem 3 ({activation}, ‖h‖ = 1) holds only weakly: |Δσ| ≤ L²|Δh|, Δσ·Δh ≥ 0 — the strict "
-                  "inequality fails at zero gradients" + (" and on active units, sign equality on dead units" if activation == "relu" else ""),
+                  "inequality fails at zero gradients"
+                  + (" and on active units, sign equality on dead units" if activation == "relu" else ""),
             law=functools.partial(_theorem3_law, activation, "corrected"),
             wrong_law=functools.partial(_theorem3_law, activation, "literal"),
             measurement=_theorem3_measurement(activation, (1.0,)), compare=compare_theorem3))
@@ -357,57 +345,35 @@ def _claims() -> list[Claim]:
         name="theorem3-norm",
         words="for ‖h‖ ≠ 1 (outside the theorem's hypotheses: Theorem 3 assumes ‖h‖ = 1) the bound becomes L²‖h‖² "
               "(tanh and the ReLU equality case): an extension of Theorem 3, not a correction",
-        extrapolation_note=("outside Theorem 3's hypotheses by design: the claim is about ‖h_{l-1}‖ = 0.5 and 2, which the "
-                            "theorem excludes (‖h‖ = 1); at ‖h‖ = 1 the same law is checked inside by theorem3-tanh and "
+        extrapolation_note=("outside Theorem 3's hypotheses by design: the claim is about ‖h_{l-1}‖ = 0.5 and 2, which "
+                            "the "
+                            "theorem excludes (‖h‖ = 1); at ‖h‖ = 1 the same law is checked inside by theorem3-tanh "
+                            "and "
                             "theorem3-relu. No size makes these points inside; nothing to extrapolate in cost"),
         law=functools.partial(_theorem3_law, "relu", "corrected"),
         wrong_law=functools.partial(_theorem3_law, "relu", "unnormalised"),
         measurement=_theorem3_measurement("relu", (0.5, 2.0)), compare=compare_theorem3))
     claims.append(Claim(
         name="vcl-slower-than-gd",
-        words="the VCL (orthogonal Procrustes) update lowers the loss but, at equal γ, less than GD: L_VCL(T) ≥ L_GD(T)",
+        words="the VCL (orthogonal Procrustes) update lowers the loss but, at equal γ, less than GD: "
+              "L_VCL(T) ≥ L_GD(T)",
         law=functools.partial(_law, "vcl vs gd"),
         wrong_law=lambda: _law("vcl vs gd").replace(relation="leq", words="VCL trains at least as fast as GD"),
-        measurement=Measurement(experiment="virtual-covariance/training", seeds={s: SIZES[s]["train_seeds"] for s in SCALES},
+        measurement=Measurement(experiment="virtual-covariance/training",
+                                seeds={s: SIZES[s]["train_seeds"] for s in SCALES},
                                 points=_points(lambda z: [{**z["train"], "activation": "tanh"}])),
         compare=compare_vcl))
     return claims
 
 
 def _weight_only() -> sp.Expr:
-    from .laws import _matrices
-
-    W, H, D = _matrices()
+    W, H, D = laws._matrices()
     return GAMMA**2 * H * D.T * D * H.T
 
 
 def _all_laws() -> list[Law]:
     return [*residual_laws().values(), *theorem3_laws("tanh").values(), *vcl_laws().values()]
 
-
-#: The fields of a record of ``flt simulate virtual-covariance``, shown by its ``--help``: one record per seed, layer
-#: and gamma (residual mode, Theorem 2), or one record of element counts (``--theorem3``, Theorem 3).
-RECORD_FIELDS = (
-    RecordField("seed", "residual mode: the run's seed", "index"),
-    RecordField("layer", "residual mode: layer l of the network", "index"),
-    RecordField("gamma", "residual mode: step size gamma of the update", "1"),
-    RecordField("residual", "residual mode: ||W_l+^T W_l+ - W_l^T W_l - [cov(H_l+) - cov(H_l)]||_F (Theorem 2)",
-                "squared units of W"),
-    RecordField("nets", "theorem-3 mode: random nets drawn", "count"),
-    RecordField("h_norm", "theorem-3 mode: ||h_0|| of the input", "1"),
-    RecordField("lipschitz", "theorem-3 mode: Lipschitz constant L of the activation", "1"),
-    RecordField("bound", "theorem-3 mode: L^2, the literal constant of |d sigma| <= bound |d h|", "1"),
-    RecordField("corrected_bound", "theorem-3 mode: L^2 ||h||^2, the corrected constant", "1"),
-    RecordField("elements", "theorem-3 mode: elements (d sigma, d h) compared", "count"),
-    RecordField("strict_violations", "theorem-3 mode: elements where |d sigma| < bound |d h| fails", "count"),
-    RecordField("weak_violations", "theorem-3 mode: elements where |d sigma| <= bound |d h| fails", "count"),
-    RecordField("corrected_weak_violations", "theorem-3 mode: weak violations of the corrected bound", "count"),
-    RecordField("sign_strict_violations", "theorem-3 mode: elements where sgn d sigma != sgn d h", "count"),
-    RecordField("sign_weak_violations", "theorem-3 mode: elements where d sigma and d h have opposite signs", "count"),
-    RecordField("max_ratio", "theorem-3 mode: max |d sigma| / |d h| over d h != 0", "1"),
-    RecordField("max_ratio_low", "theorem-3 mode: max_ratio with d sigma lowered by its rounding floor", "1"),
-    RecordField("max_ratio_high", "theorem-3 mode: max_ratio with d sigma raised by its rounding floor", "1"),
-)
 
 SYSTEM = System(
     name=NAME,
@@ -421,7 +387,8 @@ SYSTEM = System(
     experiments=("virtual-covariance/residual", "virtual-covariance/theorem3", "virtual-covariance/training"),
     simulate=SimulateCommand(
         cost=Cost(memory="8*seeds*batch*widths*layers + 8*seeds*widths*widths*layers + 8*widths*widths*layers",
-                  work="1e4*layers*seeds + seeds*batch*widths*widths*layers + 1e4*nets*layers + nets*widths*widths*layers",
+                  work="1e4*layers*seeds + seeds*batch*widths*widths*layers + 1e4*nets*layers + "
+                       "nets*widths*widths*layers",
                   derived={"layers": count("widths")}),
         help=("Theorem 2 of Cha & Lee (virtual covariance learning; arXiv 2605.06258): the Frobenius norm of "
               "(W+)'W+ - W'W - [cov~(h+) - cov~(h)] per seed, layer and step size, with its slope in gamma; or, "

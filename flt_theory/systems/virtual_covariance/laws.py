@@ -48,10 +48,10 @@ inequality whenever :math:`g_i = 0` (both sides 0) and, for ReLU, on every unit 
 Feature Learning Equation, and its theorem numbers were not checked here). Theorem 2 states no condition beyond one
 GD step of size :math:`\gamma > 0` on a differentiable loss (:data:`GD_STEP`); its "order :math:`\gamma^2`" is read as
 :math:`\gamma \to 0`, and the identity above holds at every :math:`\gamma`. Theorem 3 assumes :math:`\sigma` increasing
-(:data:`INCREASING`, read as :math:`\inf\sigma' \ge 0`, computed exactly by :func:`derivative_bounds`), :math:`L`-Lipschitz
-(:math:`L = \sup\sigma'`, finite whenever :func:`lipschitz_constant` returns) and :math:`\|h_{l-1}\| = 1`
-(:data:`UNIT_INPUT`). The findings on Theorem 3 at :math:`\|h\| = 1` are inside these hypotheses; the
-:math:`\|h\| \ne 1` finding is outside them by design (it extends the theorem, it does not correct it).
+(:data:`INCREASING`, read as :math:`\inf\sigma' \ge 0`, computed exactly by :func:`derivative_bounds`),
+:math:`L`-Lipschitz (:math:`L = \sup\sigma'`, finite whenever :func:`lipschitz_constant` returns) and
+:math:`\|h_{l-1}\| = 1` (:data:`UNIT_INPUT`). The findings on Theorem 3 at :math:`\|h\| = 1` are inside these
+hypotheses; the :math:`\|h\| \ne 1` finding is outside them by design (it extends the theorem, it does not correct it).
 """
 
 from __future__ import annotations
@@ -102,12 +102,14 @@ GD_STEP = Hypothesis(text="one GD step of size gamma > 0 on a differentiable los
 #: Theorem 3's hypotheses: sigma increasing, and a unit-norm input of the layer.
 INCREASING = Hypothesis(text="sigma increasing (inf sigma' >= 0; L-Lipschitz with L = sup sigma')",
                         condition=_SLOPE_MIN >= 0, where="Theorem 3")
-UNIT_INPUT = Hypothesis(text="unit-norm input of the layer, ||h_{l-1}|| = 1", condition=sp.Eq(H_NORM, 1), where="Theorem 3")
+UNIT_INPUT = Hypothesis(text="unit-norm input of the layer, ||h_{l-1}|| = 1", condition=sp.Eq(H_NORM, 1),
+                        where="Theorem 3")
 THEOREM2_READING = ("Theorem 2 states no condition beyond one GD step: 'order gamma^2' is read as gamma -> 0 and every "
                     "gamma > 0 is inside; the residual is an exact polynomial in gamma")
 THEOREM3_READING = ("exact conditions, no asymptotics: ||h|| = 1 exactly, inf sigma' >= 0 computed by sympy; the "
                     "Lipschitz constant is sup sigma', so that hypothesis holds whenever L is finite")
-EXACT_READING = "derived here as an exact identity (sympy matrix algebra): it holds at every size and step, no condition"
+EXACT_READING = ("derived here as an exact identity (sympy matrix algebra): it holds at every size and step, "
+                 "no condition")
 
 
 def _matrices():
@@ -130,7 +132,8 @@ def residual_expansion(cov: str = "summed") -> dict[int, sp.MatrixExpr]:
     [1, 2]
     """
     if cov not in ("summed", "mean"):
-        raise UnsupportedError(f"The 'cov' parameter of residual_expansion must be 'summed' or 'mean'. Got {cov!r} instead.")
+        raise UnsupportedError(f"The 'cov' parameter of residual_expansion must be 'summed' or 'mean'. Got {cov!r} "
+                               "instead.")
     W, H, D = _matrices()
     w_plus = W - GAMMA * D * H.T
     h_plus = H - GAMMA * W.T * D
@@ -194,7 +197,8 @@ def residual_laws() -> dict[str, Law]:
             value=GAMMA**mean,
             conditions=(r"\widetilde{\mathrm{cov}}(H) = \tfrac1B H H^\top \text{ (mean)}", r"B \geq 2"),
             status="finding", source=THIS_PROJECT, hypotheses=(GD_STEP,), hypotheses_reading=THEOREM2_READING,
-            words=f"batch-averaged virtual covariance: residual only O(γ^{mean}) for B ≥ 2 — Theorem 2 needs the summed reading",
+            words=f"batch-averaged virtual covariance: residual only O(γ^{mean}) for B ≥ 2 — Theorem 2 needs the "
+                  "summed reading",
         ),
     }
 
@@ -273,13 +277,16 @@ def theorem3_laws(activation: str | sp.Expr = "tanh") -> dict[str, Law]:
     return {
         "theorem 3 (literal)": Law(
             name="theorem 3 (literal)", lhs=pair, relation="eq", value=(lip**2, sp.Integer(1)),
-            conditions=(cond, r"\|h_{l-1}\| = 1", r"|\Delta\sigma_i| < c|\Delta h_i|,\ \mathrm{sgn}\,\Delta\sigma_i = \mathrm{sgn}\,\Delta h_i\ (s = 1)"),
+            conditions=(cond, r"\|h_{l-1}\| = 1",
+                        r"|\Delta\sigma_i| < c|\Delta h_i|,\ \mathrm{sgn}\,\Delta\sigma_i = \mathrm{sgn}\,\Delta "
+                        r"h_i\ (s = 1)"),
             source=CHA_LEE, **t3,
             words="Theorem 3 as stated: |Δσ| < L²|Δh| and sgn Δσ = sgn Δh for every element (‖h‖ = 1)",
         ),
         "theorem 3 (corrected)": Law(
             name="theorem 3 (corrected)", lhs=pair, relation="eq", value=(lip**2 * H_NORM**2, sp.Integer(0)),
-            conditions=(cond, r"R = \|h_{l-1}\| \text{ any}", r"|\Delta\sigma_i| \le c|\Delta h_i|,\ \Delta\sigma_i\Delta h_i \ge 0\ (s = 0)"),
+            conditions=(cond, r"R = \|h_{l-1}\| \text{ any}",
+                        r"|\Delta\sigma_i| \le c|\Delta h_i|,\ \Delta\sigma_i\Delta h_i \ge 0\ (s = 0)"),
             status="finding", source=THIS_PROJECT, **t3,
             words="what holds: |Δσ| ≤ L²‖h‖²|Δh| and Δσ·Δh ≥ 0 (weak inequality, weak sign agreement, any ‖h‖)",
         ),
@@ -289,7 +296,8 @@ def theorem3_laws(activation: str | sp.Expr = "tanh") -> dict[str, Law]:
         ),
         "ratio bound (corrected)": Law(
             name="ratio bound (corrected)", lhs=r"\max_i |\Delta\sigma_i|/|\Delta h_i|", relation="leq",
-            value=lip**2 * H_NORM**2, conditions=(cond, r"R = \|h_{l-1}\|"), status="finding", source=THIS_PROJECT, **t3,
+            value=lip**2 * H_NORM**2, conditions=(cond, r"R = \|h_{l-1}\|"), status="finding", source=THIS_PROJECT,
+            **t3,
             words=f"max |Δσ|/|Δh| ≤ L²‖h‖² (= {lip**2}·R²), with equality for ReLU on units active before and after",
         ),
     }

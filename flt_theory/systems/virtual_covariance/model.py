@@ -117,12 +117,14 @@ def init_weights(
     scale = check_real(scale, "scale", minimum=0.0, strict_minimum=True, caller="init_weights")
     seeds = as_seeds(seeds)
     return [
-        seeded_normal(seeds, (widths[l + 1], widths[l]), f"{stream}{l}", device=device, dtype=dtype) * (scale / math.sqrt(widths[l]))
-        for l in range(len(widths) - 1)
+        seeded_normal(seeds, (widths[layer + 1], widths[layer]), f"{stream}{layer}", device=device, dtype=dtype)
+        * (scale / math.sqrt(widths[layer]))
+        for layer in range(len(widths) - 1)
     ]
 
 
-def forward(weights: Sequence[torch.Tensor], x: torch.Tensor, act: Activation) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+def forward(weights: Sequence[torch.Tensor], x: torch.Tensor, act: Activation) -> tuple[list[torch.Tensor],
+                                                                                        list[torch.Tensor]]:
     r"""Hidden states :math:`H_0 = x, \dots, H_L` (each ``(seeds, B, d_l)``) and pre-activations
     :math:`Z_1, \dots, Z_L`."""
     hs, zs = [x], []
@@ -166,20 +168,20 @@ def backprop(weights: Sequence[torch.Tensor], x: torch.Tensor, y: torch.Tensor, 
     delta = (hs[-1] - y) * act.grad(zs[-1]) / batch
     deltas: list[torch.Tensor] = [delta]
     grad_h: list[torch.Tensor] = []
-    for l in range(len(weights) - 1, -1, -1):
-        g = deltas[0] @ weights[l]
+    for layer in range(len(weights) - 1, -1, -1):
+        g = deltas[0] @ weights[layer]
         grad_h.insert(0, g)
-        if l > 0:
-            deltas.insert(0, g * act.grad(zs[l - 1]))
-    grad_w = [deltas[l].transpose(-1, -2) @ hs[l] for l in range(len(weights))]
+        if layer > 0:
+            deltas.insert(0, g * act.grad(zs[layer - 1]))
+    grad_w = [deltas[layer].transpose(-1, -2) @ hs[layer] for layer in range(len(weights))]
     loss = ((hs[-1] - y) ** 2).sum((-1, -2)) / (2 * batch)
     return Backprop(weights, hs, zs, deltas, grad_w, grad_h, loss)
 
 
 def gram_residuals(bp: Backprop, gammas: Sequence[float], cov: str = "summed") -> torch.Tensor:
-    r""":math:`\|(W_l^+)^\top W_l^+ - W_l^\top W_l - [\widetilde{\mathrm{cov}}(H_l^+) - \widetilde{\mathrm{cov}}(H_l)]\|_F`
-    for every layer and every :math:`\gamma`, shape ``(seeds, layers, len(gammas))``, computed from the
-    definitions (no expansion).
+    r""":math:`\|(W_l^+)^\top W_l^+ - W_l^\top W_l - [\widetilde{\mathrm{cov}}(H_l^+) -
+    \widetilde{\mathrm{cov}}(H_l)]\|_F` for every layer and every :math:`\gamma`, shape ``(seeds, layers,
+    len(gammas))``, computed from the definitions (no expansion).
 
     >>> act = as_activation("tanh")
     >>> ws = init_weights(2, [3, 4, 2], device="cpu")
@@ -192,7 +194,8 @@ def gram_residuals(bp: Backprop, gammas: Sequence[float], cov: str = "summed") -
     ref = bp.weights[0]
     gam = torch.as_tensor([float(g) for g in gammas], dtype=ref.dtype, device=ref.device).view(1, -1, 1, 1)
     out = []
-    for w, h, gw, gh in zip(bp.weights, bp.hs, bp.grad_w, bp.grad_h):
+    # hs also holds the output h_L, which no weight takes as input: zip stops at the last weight
+    for w, h, gw, gh in zip(bp.weights, bp.hs, bp.grad_w, bp.grad_h, strict=False):
         scale = 1.0 if cov == "summed" else 1.0 / h.shape[-2]
         wp = w.unsqueeze(1) - gam * gw.unsqueeze(1)
         hp = h.unsqueeze(1) - gam * gh.unsqueeze(1)
@@ -202,7 +205,8 @@ def gram_residuals(bp: Backprop, gammas: Sequence[float], cov: str = "summed") -
     return torch.stack(out, dim=1)
 
 
-def vcl_update(w: torch.Tensor, h: torch.Tensor, grad_h: torch.Tensor, gamma: float, cov: str = "summed") -> torch.Tensor:
+def vcl_update(w: torch.Tensor, h: torch.Tensor, grad_h: torch.Tensor, gamma: float,
+               cov: str = "summed") -> torch.Tensor:
     r"""The VCL (orthogonal Procrustes) update of one layer (module docstring), shape of ``w``.
 
     >>> w = init_weights(1, [3, 4], device="cpu")[0]
@@ -262,9 +266,9 @@ def train(
         bp = backprop(weights, x, y, act)
         losses.append(bp.loss)
         if method == "gd":
-            weights = [w - gamma * g for w, g in zip(weights, bp.grad_w)]
+            weights = [w - gamma * g for w, g in zip(weights, bp.grad_w, strict=True)]
         else:
-            weights = [vcl_update(w, h, g, gamma, cov) for w, h, g in zip(weights, bp.hs, bp.grad_h)]
+            weights = [vcl_update(w, h, g, gamma, cov) for w, h, g in zip(weights, bp.hs, bp.grad_h, strict=False)]
     return check_finite(torch.stack(losses, dim=-1), "the training loss", "lower gamma")
 
 
@@ -289,8 +293,8 @@ def theorem3_elements(
     zero-gradient case). Returns :math:`\Delta\sigma = \sigma(W_0^+h_0) - \sigma(W_0h_0)` and
     :math:`\Delta h = h_1^+ - h_1 = -\gamma\nabla_{h_1}L`, each ``(seeds, d_1)``; with ``with_floor`` also the
     rounding floor of :math:`\Delta\sigma` (64 ulps of what its computation subtracts:
-    :math:`64\epsilon[(|W||h| + |W^+||h|)_i\max(|\sigma'(z_i)|, |\sigma'(z^+_i)|) + |\sigma(z_i)| + |\sigma(z^+_i)|]`), below
-    which a difference of :math:`\Delta\sigma` from :math:`c|\Delta h|` or from 0 is not resolved.
+    :math:`64\epsilon[(|W||h| + |W^+||h|)_i\max(|\sigma'(z_i)|, |\sigma'(z^+_i)|) + |\sigma(z_i)| + |\sigma(z^+_i)|]`),
+    below which a difference of :math:`\Delta\sigma` from :math:`c|\Delta h|` or from 0 is not resolved.
 
     >>> ds, dh = theorem3_elements(3, activation="relu", device="cpu")
     >>> ds.shape, bool((dh[:, 0] == 0).all())
@@ -299,7 +303,8 @@ def theorem3_elements(
     widths = check_widths(widths, "theorem3_elements")
     if len(widths) < 3:
         raise InvalidParameterError(
-            f"The 'widths' parameter of theorem3_elements needs a hidden layer (at least 3 widths). Got {widths!r} instead."
+            f"The 'widths' parameter of theorem3_elements needs a hidden layer (at least 3 widths). Got {widths!r} "
+            "instead."
         )
     h_norm, zero_units = PARAMS.check(dict(h_norm=h_norm, zero_units=zero_units), caller="theorem3_elements").values()
     zero_units = check_int(zero_units, "zero_units", minimum=0, maximum=widths[1], caller="theorem3_elements")
@@ -311,7 +316,8 @@ def theorem3_elements(
     x = seeded_normal(seeds, (1, widths[0]), "x", **opts)
     x = x * (h_norm / x.norm(dim=-1, keepdim=True))
     y = seeded_normal(seeds, (1, widths[-1]), "y", **opts)
-    lo, hi = (math.log(check_real(g, "gamma_range", minimum=0.0, strict_minimum=True, caller="theorem3_elements")) for g in gamma_range)
+    lo, hi = (math.log(check_real(g, "gamma_range", minimum=0.0, strict_minimum=True,
+                                  caller="theorem3_elements")) for g in gamma_range)
     u = torch.special.ndtr(seeded_normal(seeds, (1, 1), "gamma", **opts))  # uniform(0, 1)
     gamma = torch.exp(lo + (hi - lo) * u)
     bp = backprop(weights, x, y, act)
@@ -399,13 +405,14 @@ def residual_rows(
     r"""Per seed and layer ``l``: ``residual_l{l}`` (:func:`gram_residuals` at ``gamma``) and its least-squares
     coordinates on the two candidate second-order terms,
     :math:`R \approx c_W\,\gamma^2(\nabla_W L)^\top\nabla_W L + c_H\,\gamma^2(\nabla_H L)(\nabla_H L)^\top`
-    (``c_weight_l{l}``, ``c_virtual_l{l}``), with the relative misfit ``misfit_l{l}`` :math:`= \|R - \text{fit}\|_F/\|R\|_F`.
-    Any law of that form is then checked from the stored numbers alone.
+    (``c_weight_l{l}``, ``c_virtual_l{l}``), with the relative misfit ``misfit_l{l}``
+    :math:`= \|R - \text{fit}\|_F/\|R\|_F`. Any law of that form is then checked from the stored numbers alone.
     ``rounding_l{l}`` is :math:`\epsilon(\|W^\top W\|_F + \|H^\top H\|_F)/\|R\|_F`, the float64 resolution of
-    that comparison. ``degenerate_l{l}`` is 1 when every gradient of the layer vanishes (e.g. all ReLU outputs dead): then
-    :math:`R = 0` identically and carries no order and no coefficient.
+    that comparison. ``degenerate_l{l}`` is 1 when every gradient of the layer vanishes (e.g. all ReLU outputs dead):
+    then :math:`R = 0` identically and carries no order and no coefficient.
 
-    >>> rows = residual_rows([0, 1], widths=(3, 4, 2), activation="tanh", batch=2, cov="summed", gamma=0.1, device="cpu")
+    >>> rows = residual_rows([0, 1], widths=(3, 4, 2), activation="tanh", batch=2, cov="summed", gamma=0.1,
+    ...                      device="cpu")
     >>> round(rows[0]["c_weight_l0"], 9), round(rows[0]["c_virtual_l0"], 9), rows[0]["misfit_l0"] < 1e-12
     (1.0, -1.0, True)
     """
@@ -413,11 +420,13 @@ def residual_rows(
     cov = _cov(cov, "residual_rows")
     bp = batch_backprop(seeds, widths=widths, activation=activation, batch=batch, device=device, dtype=dtype)
     rows: list[dict[str, float]] = [{} for _ in seeds]
-    for l, (w, h, gw, gh) in enumerate(zip(bp.weights, bp.hs, bp.grad_w, bp.grad_h)):
+    for layer, (w, h, gw, gh) in enumerate(zip(bp.weights, bp.hs, bp.grad_w, bp.grad_h, strict=False)):
         scale = 1.0 if cov == "summed" else 1.0 / h.shape[-2]
         wp, hp = w - gamma * gw, h - gamma * gh
-        res = (wp.transpose(-1, -2) @ wp - w.transpose(-1, -2) @ w) - scale * (hp.transpose(-1, -2) @ hp - h.transpose(-1, -2) @ h)
-        basis = torch.stack([gamma**2 * gw.transpose(-1, -2) @ gw, gamma**2 * gh.transpose(-1, -2) @ gh], dim=1).flatten(-2)
+        res = ((wp.transpose(-1, -2) @ wp - w.transpose(-1, -2) @ w)
+               - scale * (hp.transpose(-1, -2) @ hp - h.transpose(-1, -2) @ h))
+        basis = torch.stack([gamma**2 * gw.transpose(-1, -2) @ gw, gamma**2 * gh.transpose(-1, -2) @ gh],
+                            dim=1).flatten(-2)
         gram = basis @ basis.transpose(-1, -2)  # (S, 2, 2)
         rhs = basis @ res.flatten(-2).unsqueeze(-1)
         coef = (torch.linalg.pinv(gram) @ rhs).squeeze(-1)  # (S, 2); pinv: a vanishing gradient gives 0, not NaN
@@ -429,9 +438,9 @@ def residual_rows(
         rounding = eps * grams / torch.where(norm > 0, norm, torch.ones_like(norm))
         degenerate = basis.flatten(1).abs().amax(-1) == 0  # every gradient of the layer vanishes: R = 0 identically
         for s in range(len(rows)):
-            rows[s].update({f"residual_l{l}": float(norm[s]), f"c_weight_l{l}": float(coef[s, 0]),
-                            f"c_virtual_l{l}": float(coef[s, 1]), f"misfit_l{l}": float(misfit[s]),
-                            f"degenerate_l{l}": float(degenerate[s]), f"rounding_l{l}": float(rounding[s])})
+            rows[s].update({f"residual_l{layer}": float(norm[s]), f"c_weight_l{layer}": float(coef[s, 0]),
+                            f"c_virtual_l{layer}": float(coef[s, 1]), f"misfit_l{layer}": float(misfit[s]),
+                            f"degenerate_l{layer}": float(degenerate[s]), f"rounding_l{layer}": float(rounding[s])})
     return rows
 
 
@@ -467,4 +476,5 @@ def training_rows(
     summed reading) from the same initialisation on the same task (:func:`train`)."""
     kw = dict(widths=widths, activation=activation, gamma=gamma, steps=steps, n=n, device=device, dtype=dtype)
     gd, vcl = train(list(seeds), method="gd", **kw), train(list(seeds), method="vcl", **kw)
-    return [{"loss_0": float(gd[s, 0]), "loss_gd": float(gd[s, -1]), "loss_vcl": float(vcl[s, -1])} for s in range(gd.shape[0])]
+    return [{"loss_0": float(gd[s, 0]), "loss_gd": float(gd[s, -1]),
+             "loss_vcl": float(vcl[s, -1])} for s in range(gd.shape[0])]

@@ -21,6 +21,7 @@ from ..._text import json_ready, table
 from ...compare import fit_power_law
 from ...errors import FLTError, InvalidParameterError
 from ...numeric.backend import to_numpy
+from ..declaration import RecordField
 from .laws import lipschitz_constant, residual_order
 from .model import PARAMS, batch_backprop, check_widths, gram_residuals, theorem3_elements, violation_counts
 
@@ -63,13 +64,13 @@ def simulate_document(
     except FLTError as exc:
         raise _blame("--activation" if "activation" in str(exc) else "--device", exc) from exc
     res = to_numpy(gram_residuals(bp, list(gammas), cov))  # (seeds, layers, gammas)
-    records = [{"seed": s, "layer": l, "gamma": float(g), "residual": float(res[s, l, i])}
-               for s in range(seeds) for l in range(res.shape[1]) for i, g in enumerate(gammas)]
+    records = [{"seed": s, "layer": layer, "gamma": float(g), "residual": float(res[s, layer, i])}
+               for s in range(seeds) for layer in range(res.shape[1]) for i, g in enumerate(gammas)]
     order = residual_order(cov) if (cov == "summed" or batch > 1) else residual_order("summed")
     slopes = []
-    for l in range(res.shape[1]):
-        entry: dict[str, Any] = {"layer": l, "predicted_order": order, "slope": None, "slope_ci": None}
-        y = res[:, l, :]
+    for layer in range(res.shape[1]):
+        entry: dict[str, Any] = {"layer": layer, "predicted_order": order, "slope": None, "slope_ci": None}
+        y = res[:, layer, :]
         if len(set(gammas)) >= 2 and seeds >= 2 and np.all(y > 0):
             fit = fit_power_law(np.asarray(gammas, float), y)
             entry.update(slope=fit.exponent, slope_ci=list(fit.cis[0]))
@@ -116,11 +117,38 @@ def simulate_table(document: dict[str, Any]) -> str:
                 f"||h_0|| = {cfg['h_norm']:g} (violations of |dsigma| < L^2 |dh| and sgn dsigma = sgn dh, per element)")
         return head + "\n" + table(rows)
     rows = [["seed", "layer", "gamma", "residual"]]
-    rows += [[str(r["seed"]), str(r["layer"]), f"{r['gamma']:.3g}", f"{r['residual']:.6g}"] for r in document["records"]]
+    rows += [[str(r["seed"]), str(r["layer"]), f"{r['gamma']:.3g}",
+              f"{r['residual']:.6g}"] for r in document["records"]]
     slope_rows = [["layer", "slope in gamma", "95% CI", "predicted"]]
     for s in document["slopes"]:
         ci = "-" if s["slope_ci"] is None else f"[{s['slope_ci'][0]:.4f}, {s['slope_ci'][1]:.4f}]"
-        slope_rows.append([str(s["layer"]), "-" if s["slope"] is None else f"{s['slope']:.4f}", ci, str(s["predicted_order"])])
+        slope_rows.append([str(s["layer"]), "-" if s["slope"] is None else f"{s['slope']:.4f}", ci,
+                           str(s["predicted_order"])])
     head = (f"Theorem 2 residual, widths {cfg['widths']}, {cfg['activation']}, batch {cfg['batch']}, cov~ {cfg['cov']} "
             f"({cfg['pairing']})")
     return "\n".join([head, table(rows), "", table(slope_rows)])
+
+
+#: The fields of a record of ``flt simulate virtual-covariance``, shown by its ``--help``: one record per seed, layer
+#: and gamma (residual mode, Theorem 2), or one record of element counts (``--theorem3``, Theorem 3).
+RECORD_FIELDS = (
+    RecordField("seed", "residual mode: the run's seed", "index"),
+    RecordField("layer", "residual mode: layer l of the network", "index"),
+    RecordField("gamma", "residual mode: step size gamma of the update", "1"),
+    RecordField("residual", "residual mode: ||W_l+^T W_l+ - W_l^T W_l - [cov(H_l+) - cov(H_l)]||_F (Theorem 2)",
+                "squared units of W"),
+    RecordField("nets", "theorem-3 mode: random nets drawn", "count"),
+    RecordField("h_norm", "theorem-3 mode: ||h_0|| of the input", "1"),
+    RecordField("lipschitz", "theorem-3 mode: Lipschitz constant L of the activation", "1"),
+    RecordField("bound", "theorem-3 mode: L^2, the literal constant of |d sigma| <= bound |d h|", "1"),
+    RecordField("corrected_bound", "theorem-3 mode: L^2 ||h||^2, the corrected constant", "1"),
+    RecordField("elements", "theorem-3 mode: elements (d sigma, d h) compared", "count"),
+    RecordField("strict_violations", "theorem-3 mode: elements where |d sigma| < bound |d h| fails", "count"),
+    RecordField("weak_violations", "theorem-3 mode: elements where |d sigma| <= bound |d h| fails", "count"),
+    RecordField("corrected_weak_violations", "theorem-3 mode: weak violations of the corrected bound", "count"),
+    RecordField("sign_strict_violations", "theorem-3 mode: elements where sgn d sigma != sgn d h", "count"),
+    RecordField("sign_weak_violations", "theorem-3 mode: elements where d sigma and d h have opposite signs", "count"),
+    RecordField("max_ratio", "theorem-3 mode: max |d sigma| / |d h| over d h != 0", "1"),
+    RecordField("max_ratio_low", "theorem-3 mode: max_ratio with d sigma lowered by its rounding floor", "1"),
+    RecordField("max_ratio_high", "theorem-3 mode: max_ratio with d sigma raised by its rounding floor", "1"),
+)

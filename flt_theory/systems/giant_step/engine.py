@@ -40,10 +40,10 @@ Given :math:`U`, :math:`M^\top \Xi = \sum_\mu m_\mu \xi_\mu^\top` is Gaussian wi
 :math:`\mathbb E[(M^\top\Xi)_{i\cdot}^\top (M^\top\Xi)_{j\cdot}] = (M^\top M)_{ij}\,(I - QQ^\top)`: the
 matrix normal :math:`\mathcal{MN}_{p\times d}(0, M^\top M, I - QQ^\top)`. With any :math:`L` such that
 :math:`L L^\top = M^\top M` (here the symmetric square root :math:`V \Lambda^{1/2} V^\top`, exact also
-when :math:`M^\top M` is singular, as at the symmetric initialisation: ``_psd_factor``) and :math:`Z` a :math:`p \times d` standard Gaussian matrix
-(stream ``"step{t}/noise"``), :math:`L Z (I - QQ^\top)` has the same mean and the same covariance
-:math:`L L^\top \otimes (I - QQ^\top)^2 = M^\top M \otimes (I - QQ^\top)`, so it has the same law given
-:math:`U`. The projected step draws :math:`U` (stream ``"step{t}/u"``, :math:`n \times k`) and
+when :math:`M^\top M` is singular, as at the symmetric initialisation: ``_psd_factor``) and :math:`Z` a
+:math:`p \times d` standard Gaussian matrix (stream ``"step{t}/noise"``), :math:`L Z (I - QQ^\top)` has the
+same mean and the same covariance :math:`L L^\top \otimes (I - QQ^\top)^2 = M^\top M \otimes (I - QQ^\top)`, so it has
+the same law given :math:`U`. The projected step draws :math:`U` (stream ``"step{t}/u"``, :math:`n \times k`) and
 :math:`Z`, and returns :math:`W^t + \frac{\eta_t}{n}\mathrm{diag}(a/p)\big[(M^\top U) Q^\top + L Z (I -
 QQ^\top)\big]`: the joint law of :math:`(U, W^{t+1})` given :math:`(W^t, W^*)` equals the dense one.
 Each step uses fresh samples independent of the past and a fresh basis from :math:`W^t`, so by
@@ -61,7 +61,7 @@ sample the dense step costs about :math:`d(2p + c)` and the projected one :math:
 k(3p + c)`, with :math:`c` the cost of one Gaussian draw in multiply-adds (tens to hundreds on a CPU),
 so the projected step is faster as soon as :math:`k` is well below :math:`d`; the per-step overhead
 :math:`O(p^2 d + dk^2)` is negligible once :math:`n \gg p + k`. Both paths are bit-for-bit reproducible
-per seed and independent of which seeds share the batch (the seed contract of :mod:`.data`); they
+per seed and independent of which seeds share the batch (the seed contract of :mod:`flt_theory.numeric.data`); they
 give different random numbers for the same seed, so stored results say which path produced them
 (the ``method`` field of :class:`GiantStepConfig`).
 
@@ -97,7 +97,7 @@ solution, through the pseudo-inverse of the Gram matrix). Test error: mean squar
 per seed (no factor 1/2).
 
 Divergence. A step whose weights, or their squared norms, are not finite in the working dtype (too
-large :math:`\eta`) raises :class:`~.backend.NonFiniteError`, a
+large :math:`\eta`) raises :class:`~flt_theory.numeric.backend.NonFiniteError`, a
 :class:`~flt_theory.errors.DivergenceError` whose message names ``eta`` and its value.
 
 Work budget. :func:`check_budget` estimates the peak memory and the time of a run from its sizes,
@@ -114,11 +114,10 @@ from dataclasses import dataclass, replace
 import sympy as sp
 import torch
 
-from .._validation import check_int, check_real, env_limit, physical_memory
-from ..errors import InvalidParameterError, InvalidParameterTypeError
-from ..symbolic.target import Target
-from .activation import Activation
-from .backend import (
+from ..._validation import check_int, check_real, env_limit, physical_memory
+from ...errors import InvalidParameterError, InvalidParameterTypeError
+from ...numeric.activation import Activation
+from ...numeric.backend import (
     NonFiniteError,
     available_cores,
     check_finite,
@@ -126,9 +125,17 @@ from .backend import (
     resolve_device,
     resolve_dtype,
 )
-from .data import BLOCK_ROWS, as_seeds, default_chunk_size, gaussian_chunks, seeded_normal, teacher_directions
-from .student import Student
-from .teacher import Teacher
+from ...numeric.data import (
+    BLOCK_ROWS,
+    as_seeds,
+    default_chunk_size,
+    gaussian_chunks,
+    seeded_normal,
+    teacher_directions,
+)
+from ...numeric.student import Student
+from ...numeric.teacher import Teacher
+from ...symbolic.target import Target
 
 __all__ = [
     "METHODS",
@@ -303,7 +310,8 @@ def _estimate(d, n, p, seeds, steps, r, n_ridge, n_test, ridge, itemsize, method
             "p x p Gram matrices and their factorisations, seeds x p x p",
             {"seeds": seeds, "p": p},
         ),
-        (3 * seeds * d * k if method == "projected" else 0, "the projection basis, seeds x d x (p + r)", {"d": d, "p": p}),
+        (3 * seeds * d * k if method == "projected" else 0, "the projection basis, seeds x d x (p + r)",
+         {"d": d, "p": p}),
     ]
     gemm_rate, draw_rate = RATES[kind]
     if kind == "cpu":
@@ -349,7 +357,7 @@ def check_budget(
 
     Memory counts every tensor the run holds at its peak, in the working dtype: the weights of all
     :math:`T + 1` steps (kept, then stacked), the step's work space, one chunk of inputs with one
-    random block (:data:`~.data.BLOCK_ROWS` rows, drawn whole even when :math:`n` is smaller) and its
+    random block (:data:`~flt_theory.numeric.data.BLOCK_ROWS` rows, drawn whole even when :math:`n` is smaller) and its
     pre-activations, the :math:`p \times p` Gram matrices, and for ``"projected"`` the basis. Time is
     FLOPs and Gaussian draws over the rates of :data:`RATES` (per CPU thread; a dense :math:`p \times p`
     factorisation counts :math:`20p^3`): an order of magnitude, not a promise.
@@ -363,7 +371,7 @@ def check_budget(
     device
         ``"cpu"`` or ``"cuda"`` (rates and default memory limit; nothing is touched).
     threads
-        CPU threads assumed (default: :func:`~.backend.available_cores`).
+        CPU threads assumed (default: :func:`~flt_theory.numeric.backend.available_cores`).
     max_bytes, max_seconds
         Limits; default ``$FLT_MAX_MEMORY`` (bytes, suffix K/M/G/T allowed), else half the physical
         memory (the device's memory on CUDA), and ``$FLT_MAX_SECONDS``, else :data:`MAX_SECONDS`.
@@ -396,7 +404,8 @@ def check_budget(
     itemsize = torch.finfo(resolve_dtype(dtype)).bits // 8
     kind = device.type if isinstance(device, torch.device) else str(device).split(":")[0]
     if kind not in RATES:
-        raise InvalidParameterError(f"The 'device' parameter of check_budget must be 'cpu' or 'cuda'. Got {device!r} instead.")
+        raise InvalidParameterError(
+            f"The 'device' parameter of check_budget must be 'cpu' or 'cuda'. Got {device!r} instead.")
     threads = available_cores() if threads is None else check_int(threads, "threads", minimum=1, caller="check_budget")
     resolved = choose_method(method, d=d, p=p, r=r)
     if max_bytes is None:
@@ -435,7 +444,8 @@ def check_budget(
         raise InvalidParameterError(
             f"The {max(params, key=params.get)!r} parameter is too large: the giant-step run ({what}) would take "
             f"about {seconds:.3g} s on {threads} {kind} thread(s), over the limit of {max_seconds:.3g} s, mostly "
-            f"for {description}. Use smaller sizes, raise the limit with max_seconds or ${SECONDS_ENV}, or force the run."
+            f"for {description}. Use smaller sizes, raise the limit with max_seconds or ${SECONDS_ENV}, or force "
+            "the run."
         )
     return budget
 
@@ -450,7 +460,7 @@ def gradient_step(
     student, teacher
         Current student and the teacher, batched over the same seeds.
     chunks
-        Iterable of input chunks ``(seeds, chunk, d)`` (e.g. :func:`~.data.gaussian_chunks`);
+        Iterable of input chunks ``(seeds, chunk, d)`` (e.g. :func:`~flt_theory.numeric.data.gaussian_chunks`);
         :math:`n` is their total number of rows.
     eta
         Step size :math:`\eta`.
@@ -483,7 +493,8 @@ def _accumulate(
     weights = student.weights
     w_t = weights.transpose(1, 2)
     grad = torch.zeros_like(weights)
-    gram = torch.zeros(*weights.shape[:2], weights.shape[1], device=weights.device, dtype=weights.dtype) if with_gram else None
+    gram = (torch.zeros(*weights.shape[:2], weights.shape[1], device=weights.device, dtype=weights.dtype)
+            if with_gram else None)
     loss = torch.zeros(weights.shape[0], device=weights.device, dtype=weights.dtype)
     pre = torch.empty(0, device=weights.device, dtype=weights.dtype)  # reused while the chunk size repeats
     n = 0
@@ -506,7 +517,7 @@ def _accumulate(
 def distinct_rows(weights: torch.Tensor) -> torch.Tensor:
     r"""The rows of ``weights`` ``(seeds, p, d)`` without the mirror half of the symmetric initialisation.
 
-    At :math:`t = 0` the student has :math:`w_{p/2+i} = w_i` (:mod:`.student`), so
+    At :math:`t = 0` the student has :math:`w_{p/2+i} = w_i` (:mod:`flt_theory.numeric.student`), so
     :math:`[W; W^*]` is rank deficient and the columns of its QR factor beyond the rank are arbitrary —
     LAPACK fills them differently with a different thread count, and the inputs drawn on them with it:
     the same seed would give different numbers. Dropping the duplicate half keeps the span and makes
@@ -701,7 +712,8 @@ def _step_sizes(eta: object, steps: int, p: int, d: int, leap_index: int) -> tup
             raise InvalidParameterError(f"The 'eta' parameter has {len(eta)} step sizes for steps={steps}.")
         return tuple(check_real(e, "eta", minimum=0, caller="giant_steps") for e in eta)
     raise InvalidParameterTypeError(
-        f"The 'eta' parameter must be a number, a sequence of numbers or 'theory'. Got {eta!r} of type {type(eta).__name__} instead."
+        f"The 'eta' parameter must be a number, a sequence of numbers or 'theory'. Got {eta!r} of type "
+        f"{type(eta).__name__} instead."
     )
 
 
@@ -763,7 +775,7 @@ def giant_steps(
         the span of :math:`W^t` and :math:`W^*`, plus the exact conditional law of the rest; same
         distribution of every output) or ``"auto"``: :func:`choose_method` (module docstring).
     threads
-        Torch CPU threads, also the Gaussian sampler's workers (:func:`~.backend.configure_threads`;
+        Torch CPU threads, also the Gaussian sampler's workers (:func:`~flt_theory.numeric.backend.configure_threads`;
         default: ``$FLT_THREADS`` if set, else torch's current setting).
 
     Raises
@@ -795,7 +807,7 @@ def giant_steps(
     n = check_int(n, "n", minimum=1, caller="giant_steps")
     steps = check_int(steps, "steps", minimum=0, caller="giant_steps")
     if leap_index is None:  # the target's own leap index (derived symbolically; an explicit value wins)
-        from ..symbolic.leap import leap_index as _leap_index
+        from ...symbolic.leap import leap_index as _leap_index
 
         leap_index = _leap_index(target) if isinstance(eta, str) else 1
     leap_index = check_int(leap_index, "leap_index", minimum=1, caller="giant_steps")
@@ -832,7 +844,8 @@ def giant_steps(
             basis = projection_basis(distinct_rows(student.weights), teacher.w_star)
             k = basis.shape[-1]
             noise = seeded_normal(seeds, (p, d), f"step{t}/noise", device=dev, dtype=dt) if k < d else None
-            w, loss = projected_gradient_step(student, teacher, data(n, f"step{t}/u", k), eta_t, basis=basis, noise=noise)
+            w, loss = projected_gradient_step(student, teacher, data(n, f"step{t}/u", k), eta_t, basis=basis,
+                                              noise=noise)
         _check_step(loss, w, t, eta_t)
         if renormalize:
             w = w / torch.linalg.vector_norm(w, dim=-1, keepdim=True)
@@ -852,33 +865,11 @@ def giant_steps(
         a = fit_second_layer(fit_student, fit_teacher, data(n_ridge, "ridge" + suffix, columns), ridge)
         error = test_error(replace(fit_student, a=a), fit_teacher, data(n_test, "test" + suffix, columns))
 
-    config = GiantStepConfig(
-        d=d,
-        p=p,
-        n=n,
-        steps=steps,
-        eta=etas,
-        leap_index=leap_index,
-        activation=str(student.activation),
-        seeds=seeds,
-        ridge=ridge,
-        n_ridge=n_ridge,
-        n_test=n_test,
-        renormalize=renormalize,
-        teacher_basis=teacher_basis,
-        chunk_size=chunk,
-        device=str(dev),
-        dtype=str(dt).removeprefix("torch."),
-        method=method,
-    )
+    config = GiantStepConfig(d=d, p=p, n=n, steps=steps, eta=etas, leap_index=leap_index,
+                             activation=str(student.activation), seeds=seeds, ridge=ridge, n_ridge=n_ridge,
+                             n_test=n_test, renormalize=renormalize, teacher_basis=teacher_basis, chunk_size=chunk,
+                             device=str(dev), dtype=str(dt).removeprefix("torch."), method=method)
     empty = torch.empty(0, len(seeds), device=dev, dtype=dt)
-    return GiantStepResult(
-        config=config,
-        teacher=teacher,
-        weights=torch.stack(weights),
-        a0=student.a,
-        activation=student.activation,
-        train_loss=torch.stack(losses) if losses else empty,
-        a=a,
-        test_error=error,
-    )
+    return GiantStepResult(config=config, teacher=teacher, weights=torch.stack(weights), a0=student.a,
+                           activation=student.activation, train_loss=torch.stack(losses) if losses else empty, a=a,
+                           test_error=error)

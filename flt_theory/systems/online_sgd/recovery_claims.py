@@ -1,0 +1,197 @@
+r"""The single-index claims of the online-SGD system: the weak-recovery time of one neuron against :math:`d`
+(Ben Arous, Gheissari, Jagannath 2021, arXiv 2003.10409; Damian, Nichani, Ge, Lee 2023, arXiv 2305.10633; Damian,
+Pillaud-Vivien, Lee, Bruna 2024, arXiv 2403.05529; laws :mod:`.laws`, simulation :mod:`.model`, readouts
+:mod:`.readouts`). The claims, their measurements and the censoring rule are described in :mod:`.declaration`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import pandas as pd
+import sympy as sp
+
+from ...compare import check_power_law
+from ...compare.result import CheckResult, make_result
+from ...runner import experiment
+from ...runner.cost import Cost
+from ...symbolic.law import Law
+from ..declaration import Claim, Measurement
+from ..frames import local_slope_ladder
+from . import model
+from .laws import BAGJ, DNGL, D, label_transform_law, recovery_law, smoothed_recovery_law, split_law
+from .readouts import recovery_times
+from .simulate import run_rows
+
+__all__ = ["MAX_CENSORED_FRACTION", "SCALES", "SIZES", "SLOPE_TOLERANCE", "claim_name", "compare_time", "law_of",
+           "recovery", "recovery_claims", "time_ladder"]
+
+#: Per claim: target, eta_tilde, overlap0, and per scale the d ladder, seeds and max_steps (a function of d).
+SIZES: dict[str, dict[str, Any]] = {
+    "k1": dict(target="z", eta_tilde=0.5, overlap0=1.0, max_steps=lambda d: 40 * d,
+               small=dict(ds=(64, 128, 256, 512, 1024), seeds=64),
+               paper=dict(ds=(256, 512, 1024, 2048, 4096, 8192), seeds=128)),
+    "k2": dict(target="He2(z)", eta_tilde=0.2, overlap0=1.0, max_steps=lambda d: int(40 * d * math.log(d)),
+               small=dict(ds=(64, 128, 256, 512), seeds=64),
+               paper=dict(ds=(256, 512, 1024, 2048, 4096, 8192), seeds=128)),
+    # The next-order term B d^(3/2) of the mean time is added before the fit (escape_correction).
+    "k3": dict(target="He3(z)", eta_tilde=0.05, overlap0=2.0, max_steps=lambda d: 4 * d * d, escape=True,
+               small=dict(ds=(32, 64, 128), seeds=256),
+               paper=dict(ds=(64, 128, 256, 512), seeds=256)),
+    # Damian, Nichani, Ge, Lee 2023: the smoothed loss at lambda = smoothing * d^(1/4).
+    "smoothed-k3": dict(target="He3(z)", eta_tilde=0.05, overlap0=1.0, smoothing=1.0,
+                        max_steps=lambda d: int(20 * d**1.5),
+                        small=dict(ds=(32, 64, 128), seeds=128),
+                        paper=dict(ds=(64, 128, 256, 512, 1024), seeds=128)),
+    # The same at k = 4, with the smaller step its linear escape needs (RETRACTION_HYPOTHESIS of .laws).
+    "smoothed-k4": dict(target="He4(z)", eta_tilde=0.01, overlap0=1.0, smoothing=1.0,
+                        max_steps=lambda d: int(2 * d * d * math.log(d)),
+                        small=dict(ds=(32, 64, 128), seeds=64),
+                        paper=dict(ds=(64, 128, 256, 512), seeds=128)),
+    # Damian, Pillaud-Vivien, Lee, Bruna 2024: He4 labels transformed to T(y) of generative exponent 2.
+    "transform-k4": dict(target="He4(z)", eta_tilde=0.2, overlap0=1.0, transform=1,
+                         max_steps=lambda d: int(100 * d * math.log(d)),
+                         small=dict(ds=(128, 256, 512), seeds=32),
+                         paper=dict(ds=(128, 256, 512), seeds=128)),
+}
+SCALES = ("small", "paper")
+
+#: Slack of the fitted exponent: the escape time from m0 = a/√d to 1/2 carries O(d^{-1/2}) corrections (the
+#: integral of dm/m^(k-1) between the two ends) and, at k = 2, an additive constant beside log d whose share
+#: drifts with d. Measured local slopes, pooled over the 1280 seeds of a calibration: k = 3: 2.37 (d = 32→64),
+#: 2.06 (64→128) against the limit 2, fitted 2.2 ± 0.15 across 20 seed sets of 64 — the predicted d^(3/2) term
+#: (:func:`~.laws.escape_correction`), which the k = 3 claim now adds back: T + B d^(3/2) over 1024 seeds, capped
+#: at 4 d², is 0.71, 0.73, 0.72, 0.70, 0.69 d² at d = 32, 48, 64, 96, 128; k = 2 (time / log d): 1.17, 1.08, 0.98
+#: (d = 64→512) against 1; k = 1: 1.06 [1.05, 1.08] against 1.
+SLOPE_TOLERANCE = 0.15
+#: Largest fraction of censored runs per d: below it the mean is the restricted mean E[min(T, max_steps)] (a
+#: censored run counts as max_steps); above it the comparison fails. The k = 3 runs whose overlap is pushed below 0
+#: by the noise (the odd link's drift vanishes there) are the only censored ones measured: 6 of 3840 at
+#: max_steps = 10 d²; 0.6–1.4% at 3 d² and 0.4–1.0% at 5 d² (1024 seeds per d, d = 32 … 128).
+MAX_CENSORED_FRACTION = 1 / 32
+
+
+#: The declared parameters (:data:`.model.PARAMS`): the experiments' converters and defaults, the options' bounds.
+P = model.PARAMS
+
+
+@experiment("online-sgd/recovery", cost=Cost(memory="64*seeds*d", work="1e3*max_steps + max_steps*seeds*d"),
+            batched=True, params=P.subset("target", "d", "eta_tilde", "overlap0", "loss", "max_steps", "smoothing",
+                                          "transform"))
+def recovery(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
+    r"""Samples to weak recovery (overlap 1/2), censoring flag and final overlap, per seed
+    (:func:`.simulate.run_rows`)."""
+    return run_rows(seeds, target=params["target"], d=params["d"], eta_tilde=params["eta_tilde"],
+                    overlap0=params["overlap0"], loss=params["loss"], max_steps=params["max_steps"],
+                    smoothing=params["smoothing"], transform=bool(params["transform"]))
+
+
+def compare_time(frame: pd.DataFrame, law: Law, *, escape: bool = False) -> CheckResult:
+    r"""The exponent in :math:`d` of the (restricted) mean weak-recovery time, divided by the law's non-power factor
+    (e.g. :math:`\log d`), against the law's power of :math:`d` (:func:`~.laws.split_law`): seed-bootstrap CI
+    widened by :data:`SLOPE_TOLERANCE`. With ``escape``, the next-order term :math:`B\,d^{k/2}` of the mean time
+    that the theory predicts (:func:`~.laws.escape_correction`, from the frame's link and :math:`\tilde\eta`, the
+    same for every law compared) is added to each time first. Fails when more than :data:`MAX_CENSORED_FRACTION` of
+    the runs at some :math:`d` are censored (module docstring)."""
+    exponent, rest = split_law(law)
+    ds, y = recovery_times(frame, rest, escape)
+    fraction = frame.groupby("d")["censored"].mean()
+    name = f"time exponent in d, {law.name}"
+    if float(fraction.max()) > MAX_CENSORED_FRACTION:
+        return make_result(name=name, passed=False, predicted=exponent, measured=float("nan"),
+                           ci=(float("nan"), float("nan")), n_seeds=int(frame["seed"].nunique()),
+                           summary=f"censored runs {fraction.max():.3g} of the seeds at d = {int(fraction.idxmax())} > "
+                                   f"{MAX_CENSORED_FRACTION:.3g}: the mean time is a lower bound; raise max_steps")
+    return check_power_law(ds, y, exponent, tolerance=SLOPE_TOLERANCE, name=name)
+
+
+def time_ladder(frame: pd.DataFrame, claim_law: Law, *, escape: bool = False) -> list[dict[str, Any]]:
+    r"""Local exponents of the (log-divided; with ``escape``, corrected as in :func:`compare_time`) time between
+    adjacent :math:`d`, with the law's exponent as ``predicted``: the finite-size drift of the slope towards the
+    limit, rung by rung."""
+    exponent, rest = split_law(claim_law)
+    ds, y = recovery_times(frame, rest, escape)
+    return local_slope_ladder(ds, y, name="d", predicted=exponent)
+
+
+def law_of(key: str) -> Law:
+    spec = SIZES[key]
+    if spec.get("transform"):
+        return label_transform_law(spec["target"])
+    return (smoothed_recovery_law if spec.get("smoothing") else recovery_law)(spec["target"])
+
+
+def _wrong(key: str, value: sp.Expr, words: str, source=BAGJ) -> Law:
+    return law_of(key).replace(name=f"wrong rate n ≍ {value}", value=value, words=words, source=source)
+
+
+def _measurement(key: str) -> Measurement:
+    spec = SIZES[key]
+
+    extra = {name: spec[name] for name in ("smoothing", "loss", "transform") if name in spec}
+
+    def points(scale: str) -> list[dict[str, Any]]:
+        return [{"target": spec["target"], "d": d, "eta_tilde": spec["eta_tilde"], "overlap0": spec["overlap0"],
+                 "max_steps": spec["max_steps"](d)} | extra for d in spec[scale]["ds"]]
+
+    return Measurement(experiment="online-sgd/recovery", points={s: points(s) for s in SCALES},
+                       seeds={s: spec[s]["seeds"] for s in SCALES})
+
+
+def claim_name(key: str) -> str:
+    return f"recovery-time-{key}" if key in ("k1", "k2", "k3") else f"time-{key}"
+
+
+def _claim(key: str, words: str, wrong, power_note: str = "") -> Claim:
+    law = functools.partial(law_of, key)
+    escape = bool(SIZES[key].get("escape"))
+    return Claim(name=claim_name(key), words=words, law=law, wrong_law=wrong, measurement=_measurement(key),
+                 compare=functools.partial(compare_time, escape=escape),
+                 ladder=lambda frame: time_ladder(frame, law_of(key), escape=escape), power_note=power_note)
+
+
+def recovery_claims() -> list[Claim]:
+    return [
+        _claim("k1", "g = z (k = 1): online SGD reaches overlap 1/2 after n ≍ d samples",
+               lambda: _wrong("k1", sp.sqrt(D), "n ≍ d^(k/2) = √d")),
+        _claim("k2", "g = He2 (k = 2): n ≍ d log d samples to overlap 1/2",
+               lambda: _wrong("k2", D**2, "n ≍ d², the rate of information exponent 3")),
+        _claim("k3", "g = He3 (k = 3): n ≍ d^(k−1) = d² samples to overlap 1/2 (not the CSQ rate d^(3/2))",
+               lambda: _wrong("k3", D ** sp.Rational(3, 2), "plain online SGD reaches the CSQ rate n ≍ d^(k/2) = "
+                              "d^(3/2) (the smoothed loss's rate, Damian et al. 2023)", source=DNGL),
+               power_note=("before the escape term the fit at d ≤ 128 (64 seeds, cap 10 d²) read 2.2 ± 0.15 across "
+                           "seed sets (local slopes 2.37, 2.06: the predicted −B d^(3/2) term fading), and calibration "
+                           "rejected the exponent −0.5 mutant in 14/20 seed sets, +0.5 in 0/20. T + B d^(3/2) with "
+                           "256 seeds and the cap 4 d² reads 1.99 ± 0.03 (bootstrap of 1024 seeds), so at the "
+                           "family-wise level the ±0.5 mutants sit about 0.25 outside the widened interval")),
+        _claim("smoothed-k3", "g = He3 (k = 3), smoothed correlation loss with λ = d^(1/4): n ≍ d^(k/2) = d^(3/2) "
+                              "samples to overlap 1/2 (plain online SGD: d²)",
+               lambda: _wrong("smoothed-k3", D**2, "smoothing does not help: the plain online-SGD rate "
+                              "n ≍ d^(k−1) = d²"),
+               power_note=("at 32 seeds the fitted exponent scatters by 0.075 across seed sets and calibration "
+                           "rejected the exponent +0.5 mutant (the control's d²) in 17/20 seed sets; 128 seeds: "
+                           "0.033 (bootstrap of 256 seeds, 1.52 at d = 32, 64, 128)")),
+        _claim("smoothed-k4", "g = He4 (k = 4), smoothed correlation loss with λ = d^(1/4) and η̃ = 1/100: n ≍ "
+                              "d^(k/2) = d² samples to overlap 1/2, up to a log (plain online SGD: d³)",
+               lambda: _wrong("smoothed-k4", D**3, "smoothing does not help: the plain online-SGD rate "
+                              "n ≍ d^(k−1) = d³"),
+               power_note=("at η̃ = 0.05 (inside the paper's η̃ = O(1), outside the retraction hypothesis) the "
+                           "same fit reads 2.46 [2.38, 2.55] at d = 64 … 512 (128 seeds), neither law: the "
+                           "retraction takes 0.77 of the linear drift and the mean time is 3 to 8 times the "
+                           "deterministic escape, growing with d; at η̃ = 0.01 the ratio falls from 1.63 to 1.32 "
+                           "(d = 64 → 512, the retraction's share shrinking) and the local slopes read 1.92, "
+                           "2.10, 1.91 (64 seeds). Calibration (20 seed sets of 64 at d = 32, 64, 128): the "
+                           "exponent ±1 mutants rejected 20/20, +0.5 (the plain k = 3 rate's distance) 19/20, −0.5 "
+                           "13/20: the times' coefficient of variation is 0.5 to 0.6, and at the family-wise level "
+                           "the interval's half-width with its tolerance is about 0.4")),
+        _claim("transform-k4", "g = He4 (information exponent 4, generative exponent 2): online SGD of the student "
+                               "He2 on the labels T(y) = standardised y² needs n ≍ d log d samples (on y: d³)",
+               lambda: _wrong("transform-k4", D**3, "the label transform does not help: the information-exponent "
+                              "rate n ≍ d^(k−1) = d³ of y itself"),
+               power_note=("local slopes of time / log d: 0.65 (d = 64→128), 0.92 (128→256), 1.01 (256→512) at 32 "
+                           "seeds, hence the ladder from d = 128; at d = 1024 the mean time jumps (slope 1.57): "
+                           "T(y) is a degree-8 polynomial of z, and its rare huge values kick w off at η̃ = 0.2, so "
+                           "larger d needs a smaller η̃ or a bounded transform (E[He2(z) | y])")),
+    ]
