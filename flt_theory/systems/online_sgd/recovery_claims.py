@@ -183,7 +183,7 @@ def recovery_claims() -> list[Claim]:
                            "deterministic escape, growing with d; at η̃ = 0.01 the ratio falls from 1.63 to 1.32 "
                            "(d = 64 → 512, the retraction's share shrinking) and the local slopes read 1.92, "
                            "2.10, 1.91 (64 seeds). Calibration (20 seed sets of 64 at d = 32, 64, 128): the "
-                           "exponent ±1 mutants rejected 20/20, +0.5 (the plain k = 3 rate's distance) 19/20, −0.5 "
+                           "exponent ±1 mutants rejected 20/20, +0.5 19/20, −0.5 "
                            "13/20: the times' coefficient of variation is 0.5 to 0.6, and at the family-wise level "
                            "the interval's half-width with its tolerance is about 0.4")),
         _claim("transform-k4", "g = He4 (information exponent 4, generative exponent 2): online SGD of the student "
