@@ -107,3 +107,42 @@ def test_escape_term_removes_the_predicted_drift_only():
     assert claim.evaluate(frame).passed and not claim.evaluate(frame, claim.the_wrong_law).passed
     pure = _frame(ds, 3.0 * ds**1.5, target="He3(z)", eta_tilde=eta)
     assert claim.evaluate(pure, claim.the_wrong_law).passed and not claim.evaluate(pure).passed
+
+
+def _deterministic_escape_time(link_coefficients: dict[int, float], d: float, a: float, eta_tilde: float) -> float:
+    """η⁻¹ ∫ ds / (Φ'(s)(1 − s²)) from a/√d to 1/2, η = η̃ d^(-3/2), with Φ'(m) = Σ c_j² m^(j−1)/(j−1)! and c_j =
+    E[g He_j] by Gauss–Hermite quadrature in numpy (independent of the symbolic path of escape_correction)."""
+    from math import factorial
+
+    from numpy.polynomial import hermite_e
+    from scipy.integrate import quad
+
+    nodes, weights = hermite_e.hermegauss(60)
+    weights = weights / weights.sum()
+    g = sum(c * hermite_e.hermeval(nodes, [0] * j + [1]) for j, c in link_coefficients.items())
+    cj = [float((weights * g * hermite_e.hermeval(nodes, [0] * j + [1])).sum()) for j in range(12)]
+
+    def drift(s):
+        return sum(cj[j] ** 2 * s ** (j - 1) / factorial(j - 1) for j in range(1, 12)) * (1 - s * s)
+
+    integral = quad(lambda s: 1 / drift(s), a / math.sqrt(d), 0.5, limit=200, epsabs=0, epsrel=1e-11)[0]
+    return integral * d**1.5 / eta_tilde
+
+
+@pytest.mark.parametrize("link,coefficients", [("He3(z)", {3: 1.0}), ("He3(z) + He8(z)", {3: 1.0, 8: 1.0})])
+def test_escape_correction_matches_the_deterministic_flow(link, coefficients):
+    """Independent of how escape_correction is computed: the deterministic escape from a/√d is τ d² − B d^(3/2) +
+    O(d), τ = 1/(18 a η̃), so (T + B d^(3/2) − τ d²)/d settles to a constant as d grows; a B that misses a term of
+    the link (He8's) leaves a d^(1/2) drift."""
+    a, eta_tilde = 2.0, 0.05
+    tau = 1 / (18 * a * eta_tilde)
+
+    def residual(b, d):
+        return (_deterministic_escape_time(coefficients, d, a, eta_tilde) + b * d**1.5 - tau * d * d) / d
+
+    b = escape_correction(link, eta_tilde)
+    near, far = residual(b, 1e6), residual(b, 1e8)
+    assert far == pytest.approx(near, rel=0.02)
+    if link != "He3(z)":
+        b_he3 = escape_correction("He3(z)", eta_tilde)
+        assert abs(residual(b_he3, 1e8) - residual(b_he3, 1e6)) > 10 * abs(far - near)

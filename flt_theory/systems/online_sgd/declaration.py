@@ -67,7 +67,7 @@ from .laws import BAGJ, DNGL, DPVLB
 from .leap_claims import leap_claims
 from .leap_laws import ABM
 from .model import PARAMS as P
-from .recovery_claims import SIZES, claim_name, law_of, recovery_claims
+from .recovery_claims import SIZES, claim_name, law_of, recovery_claims, uses_escape_term
 from .simulate import simulate_document, simulate_table
 
 __all__ = ["RECORD_FIELDS", "SYSTEM"]
@@ -105,11 +105,11 @@ SYSTEM = System(
     claims=recovery_claims() + leap_claims(),
     experiments=("online-sgd/recovery", "online-sgd/multi-index"),
     figures=tuple(Figure(name="times", claim=claim_name(key),
-                         draw=functools.partial(draw_times, escape=bool(SIZES[key].get("escape"))),
+                         draw=functools.partial(draw_times, escape=uses_escape_term(key)),
                          caption="samples to overlap 1/2 against d (log-log; one point per seed, mean with 95% CI), "
                                  "with the slopes of the law and of the wrong law"
                                  + ("; each time plus the next-order term B d^(k/2) the comparison adds (red open "
-                                    "circles: the means without it)" if SIZES[key].get("escape") else ""))
+                                    "circles: the means without it)" if uses_escape_term(key) else ""))
                   for key in SIZES)
     + tuple(Figure(name="plateau", claim=name, draw=draw_plateau,
                    caption="the plateau (mean-field time from learning z1 to learning every direction) against d, "

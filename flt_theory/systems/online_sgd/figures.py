@@ -37,7 +37,7 @@ def _seed_points(ax, sizes: np.ndarray, table: np.ndarray) -> list[float]:
 
 def draw_times(fig, frame, law, wrong_law, check, control, *, escape: bool = False) -> None:
     """Log–log time to weak recovery against d with the predicted slopes (module docstring); with ``escape``, the
-    times plus the next-order term B d^(k/2) that the comparison adds (:func:`.times.recovery_times`), the raw means
+    times plus the next-order term B d^(k/2) that the comparison adds (:func:`.readouts.recovery_times`), the raw means
     beside them (open circles)."""
     exponent, rest = split_law(law)
     wrong_exponent, _ = split_law(wrong_law)

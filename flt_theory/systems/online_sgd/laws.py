@@ -57,6 +57,7 @@ __all__ = [
     "DNGL",
     "ETA_TILDE",
     "escape_correction",
+    "has_escape_term",
     "HYPOTHESES",
     "OVERLAP0",
     "D",
@@ -125,11 +126,11 @@ SMOOTHED_HYPOTHESES: dict[str, Hypothesis] = {
     "high dimension": HYPOTHESES["high dimension"],
 }
 #: Even :math:`k \ge 4` only (:func:`smoothed_time_value`): the escape is exponential with the rate of the smoothed
-#: loss's linear drift, so the retraction's contraction (a share :math:`\propto \tilde\eta` of it) must stay a
+#: loss's linear drift, so the retraction's contraction (a share growing with :math:`\tilde\eta`) must stay a
 #: minor part of it.
 RETRACTION_HYPOTHESIS = Hypothesis(
     text=("the retraction's contraction stays below half the smoothed loss's linear drift at even k (read as "
-          "η̃ ≤ 1/50: share 0.36 to 0.45 at d = 64 … 256 for He4, 0.18 to 0.28 at η̃ = 1/100)"),
+          "η̃ ≤ 1/50: share 0.45 at d = 64 falling to 0.36 at d = 256 for He4; 0.28 to 0.18 at η̃ = 1/100)"),
     condition=ETA_TILDE <= sp.Rational(1, 50), latex=r"\tilde\eta \le 1/50",
     where=("step size of the main theorem of arXiv 2305.10633 (η ≤ d^(−k/2) λ^(2k−2) up to constants and polylog "
            "factors), its constant read through this project's derivation (smoothed_time_value)"))
@@ -230,15 +231,21 @@ def escape_correction(link: str | sp.Expr, eta_tilde: float) -> float:
 
     >>> round(escape_correction("He3(z)", 0.05), 6)
     1.611882
+
+    Every Hermite term of the link enters the drift (the degree is the polynomial's, not a truncation):
+
+    >>> round(escape_correction("He3(z) + He8(z)", 0.05), 4)
+    8.2528
     """
     k = link_exponent(link)
     if k < 3:
         raise InvalidParameterError(f"The 'target' parameter {link!r}: the escape correction needs information "
                                     f"exponent k >= 3. Got k = {k} instead.")
-    c = hermite_coefficients(_link(link), k + 4).exact
-    if c is None:
-        raise InvalidParameterError(f"The 'target' parameter {link!r}: the escape correction needs exact Hermite "
-                                    "coefficients (a polynomial link).")
+    polynomial = polynomial_coefficients(link)
+    if polynomial is None:
+        raise InvalidParameterError(f"The 'target' parameter {link!r}: the escape correction needs a polynomial "
+                                    "link (its drift is then a finite sum of Hermite terms).")
+    c = hermite_coefficients(_link(link), len(polynomial) - 1).exact
     m = sp.Symbol("m", positive=True)
     drift = sum(sp.sympify(cj) ** 2 * m ** (j - 1) / sp.factorial(j - 1) for j, cj in enumerate(c) if j and cj)
     leading = c[k] ** 2 / sp.factorial(k - 1)
@@ -248,6 +255,23 @@ def escape_correction(link: str | sp.Expr, eta_tilde: float) -> float:
                                     "not a pure power of d (its remainder is not integrable at m = 0).")
     bracket = sp.Integer(2) ** (k - 2) / ((k - 2) * leading) - sp.Integral(rest, (m, 0, sp.Rational(1, 2)))
     return float(bracket.evalf(30)) / float(eta_tilde)
+
+
+def has_escape_term(link: str | sp.Expr, eta_tilde: float) -> bool:
+    r"""Whether the comparison of plain online SGD's time adds the predicted next-order term :math:`B\,d^{k/2}`
+    (:func:`escape_correction`): at :math:`k \ge 3` where that term is a pure power of :math:`d` (e.g.
+    :math:`\mathrm{He}_3`; not :math:`\mathrm{He}_4`, whose next term carries a :math:`\log d`).
+
+    >>> has_escape_term("He3(z)", 0.05), has_escape_term("He4(z)", 0.05), has_escape_term("z", 0.5)
+    (True, False, False)
+    """
+    if link_exponent(link) < 3:
+        return False
+    try:
+        escape_correction(link, eta_tilde)
+    except InvalidParameterError:
+        return False
+    return True
 
 
 def _time_law(**fields) -> Law:
@@ -280,7 +304,7 @@ def smoothed_time_value(k: int) -> sp.Expr:
     slope :math:`2 + 1/(\ln d + b/a)` stays within 0.11 of 2 for :math:`d \ge 32`, so the law keeps the paper's
     :math:`d^{k/2}` and the claim's finite-size tolerance covers the log. Even :math:`k` has a second condition
     (:data:`RETRACTION_HYPOTHESIS`): the
-    retraction contracts :math:`m` by a share :math:`\propto\tilde\eta` of that same linear drift (by quadrature
+    retraction contracts :math:`m` by a share of that same linear drift, growing with :math:`\tilde\eta` (by quadrature
     of one step, He4: 0.18 at :math:`\tilde\eta = 0.01`, 0.77 at 0.05, :math:`d = 256`); at
     :math:`\tilde\eta = 0.05` the escape is left to the noise and the mean time is 3 to 8 times the
     deterministic one, growing with :math:`d` (fitted exponent 2.46 at :math:`d = 64 \dots 512`).

@@ -45,6 +45,7 @@ import sympy as sp
 
 from ...compare import check_at_least, check_at_most, check_majority, check_power_law
 from ...compare.result import CheckResult, make_result
+from ...errors import InvalidParameterError
 from ...runner import experiment
 from ...runner.cost import Cost
 from ...symbolic.law import Law
@@ -136,7 +137,11 @@ def compare_plateau_slope(frame: pd.DataFrame, law: Law) -> CheckResult:
     :math:`t \asymp \log d` passes when the data show :math:`B > 0` (the lower end of the CI of the mean slope
     above 0, ``demonstrated``); a law :math:`t \asymp 1` (the plateau does not grow) passes unless they show it
     (``consistent``: the CI reaches down to 0). Fails when a run is censored."""
-    grows = sp_log_power(law) == 1
+    beta = sp_log_power(law)
+    if beta not in (0, 1):
+        raise InvalidParameterError(f"The plateau slope reads t = A + B log d: its law must be a constant or log d. "
+                                    f"Got (log d)^{beta} instead.")
+    grows = beta == 1
     name = f"plateau slope in log d, {law.name}: t = A + B log d with B {'> 0' if grows else '= 0'}"
     censored = _censored(frame, name, "> 0" if grows else "<= 0")
     if censored is not None:
@@ -146,16 +151,25 @@ def compare_plateau_slope(frame: pd.DataFrame, law: Law) -> CheckResult:
     return check_at_most(plateau_slopes(frame), 0.0, name=name)
 
 
-def sp_log_power(law: Law) -> int:
-    r"""The power :math:`\beta` of a law's value :math:`(\log d)^\beta` (0 for a constant).
+def sp_log_power(law: Law) -> sp.Rational:
+    r"""The power :math:`\beta` of a law's value :math:`c\,(\log d)^\beta`, :math:`c > 0` (0 for a constant); any
+    other value (a power of :math:`d`, a product) is refused rather than read as one.
 
     >>> sp_log_power(plateau_law("z1 + z1*z2*z3")), sp_log_power(plateau_law("z1 + z1*z2 + z1*z2*z3"))
     (1, 0)
+    >>> sp_log_power(plateau_law("z1 + z1*z2*z3").replace(value=sp.sqrt(D)))
+    Traceback (most recent call last):
+    ...
+    flt_theory.errors.InvalidParameterError: A plateau law must be a constant or a power of log d. Got sqrt(d) instead.
     """
-    value = law.value
+    value = sp.sympify(law.value)
     if not value.free_symbols:
-        return 0
-    return int(value.as_base_exp()[1])
+        return sp.Integer(0)
+    coefficient, rest = value.as_coeff_Mul()  # a constant factor (a mutant's scale) leaves the power of log d
+    base, power = rest.as_base_exp()
+    if not coefficient > 0 or base != sp.log(D) or not power.is_Rational:
+        raise InvalidParameterError(f"A plateau law must be a constant or a power of log d. Got {value} instead.")
+    return power
 
 
 def _in_order(frame: pd.DataFrame, stages) -> np.ndarray:

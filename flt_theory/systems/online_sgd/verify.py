@@ -39,10 +39,10 @@ from ...errors import FLTError, InvalidParameterError
 from ...runner.store import ResultStore
 from ...symbolic.law import Law
 from ..declaration import Measurement
-from .laws import D, escape_correction, link_exponent, recovery_law, split_law, time_value
+from .laws import D, has_escape_term, link_exponent, recovery_law, split_law, time_value
 from .recovery_claims import SIZES, compare_time
 
-__all__ = ["DEFAULT_BUDGET", "SECONDS_PER_STEP", "OnlineSGDVerifyResult", "estimated_seconds", "has_escape_term",
+__all__ = ["DEFAULT_BUDGET", "SECONDS_PER_STEP", "OnlineSGDVerifyResult", "estimated_seconds",
            "sizes_for", "verify_target", "verify_text"]
 
 #: Default time budget in seconds.
@@ -71,23 +71,6 @@ def sizes_for(k: int, scale: str = "small") -> dict[str, Any]:
                     overlap0=spec["overlap0"], max_steps=spec["max_steps"])
     return dict(ds=_HIGH_K[scale]["ds"], seeds=_HIGH_K[scale]["seeds"], eta_tilde=_HIGH_K["eta_tilde"],
                 overlap0=_HIGH_K["overlap0"], max_steps=lambda d: 10 * d ** (k - 1))
-
-
-def has_escape_term(target: str, k: int, eta_tilde: float) -> bool:
-    r"""Whether the comparison adds the predicted next-order term :math:`B\,d^{k/2}` of the mean time
-    (:func:`~.laws.escape_correction`): at :math:`k \ge 3` where that term is a pure power of :math:`d` (e.g.
-    :math:`\mathrm{He}_3`; not :math:`\mathrm{He}_4`, whose next term carries a :math:`\log d`).
-
-    >>> has_escape_term("He3(z)", 3, 0.05), has_escape_term("He4(z)", 4, 0.05), has_escape_term("z", 1, 0.5)
-    (True, False, False)
-    """
-    if k < 3:
-        return False
-    try:
-        escape_correction(target, eta_tilde)
-    except InvalidParameterError:
-        return False
-    return True
 
 
 def estimated_seconds(k: int, sizes: dict[str, Any]) -> float:
@@ -227,7 +210,7 @@ def verify_target(target: str, *, scale: str = "small", seeds: int | None = None
     else:
         start = time.perf_counter()
         frame = _measurement(target, sizes).run(scale, store=store if store is not None else ResultStore(":memory:"))
-        compare = functools.partial(compare_time, escape=has_escape_term(target, k, sizes["eta_tilde"]))
+        compare = functools.partial(compare_time, escape=has_escape_term(target, sizes["eta_tilde"]))
         check = compare(frame, law)
         entry = _entry(law, wrongs, time.perf_counter() - start, check, [compare(frame, w) for w in wrongs])
     return OnlineSGDVerifyResult(algorithm="online-sgd", target=target, information_exponent=k, scale=scale,
