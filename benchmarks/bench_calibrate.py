@@ -36,7 +36,7 @@ def main() -> None:
     parser.add_argument("--serial-repeats", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=2)
     args = parse_with_threads(parser)
-    from flt_theory.report.calibrate import calibrate
+    from flt_theory.checking.calibrate import calibrate
 
     print(f"flt calibrate benchmark: {args.system}, {args.repeats} repeats, {args.threads} torch thread(s) per "
           f"process, load average {os.getloadavg()[0]:.2f}")

@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("--systems", default="giant-step", help="comma-separated systems (default giant-step); 'all' "
                                                                 "for every one")
     args = parse_with_threads(parser)
-    from flt_theory.report import check
+    from flt_theory.checking import check
     from flt_theory.systems import systems
 
     names = [s.name for s in systems()] if args.systems == "all" else args.systems.split(",")

@@ -136,7 +136,7 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(args.threads)
-    from flt_theory.report.check import resolve_claims
+    from flt_theory.checking.check import resolve_claims
 
     claims = resolve_claims(args.paths or None)
     load = os.getloadavg()[0]

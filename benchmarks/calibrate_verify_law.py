@@ -37,7 +37,7 @@ def main() -> None:
     parser.add_argument("--only", action="append", default=None, help="a system to run (repeatable)")
     parser.add_argument("--law", action="append", default=None, help="only this restated law (repeatable)")
     args = parser.parse_args()
-    from flt_theory.report.verify_law import verify_law
+    from flt_theory.laws_check.verify import verify_law
 
     for system, law, over, fix, seeds in CASES:
         if (args.only and system not in args.only) or (args.law and law not in args.law):

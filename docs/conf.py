@@ -54,17 +54,16 @@ html_copy_source = False
 nitpicky = True
 nitpick_ignore_regex = [
     # other libraries (no intersphinx: the build is offline)
-    ("py:.*", r"'?(sympy|numpy|np|pandas|pd|scipy|torch|mpmath|click|collections|typing|os|fractions|pathlib)"
+    ("py:.*", r"'?(sympy|sp|numpy|np|npt|pandas|pd|scipy|torch|mpmath|click|collections|typing|os|fractions|pathlib)"
               r"(\..*)?'?"),
     # numpydoc type phrases that are no names: "array_like, shape (seeds, d)", "{'a', 'b'}", "optional"
     ("py:class", r"[a-z_ ]+|\{.*|.*\}|'.*'|.*->.*"),
     # type aliases in the annotations
     ("py:class", r"ArrayLike|RngLike|Bounds|Mode|LawLike|Comparison|~?P"),
     # standard-library types that a hint names by their short name (``from pathlib import Path``)
-    ("py:class", r"Path"),
+    ("py:class", r"Path|Fraction"),
+    # sympy's polynomial ring types, imported for hints only (sympy.polys.rings, no documented page of its own)
+    ("py:class", r"PolyRing|PolyElement"),
     # private classes in a hint (autodoc documents no private name, so these can never resolve)
     ("py:class", r"flt_theory(\.\w+)*\._\w+"),
-    # runner/params.py's module docstring names Params.options, which became Option.of(param) in the systems layer;
-    # the file is hashed into every simulation's code fingerprint, so the word is mended with its next code change
-    ("py:meth", r"Params\.options"),
 ]

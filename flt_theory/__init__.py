@@ -54,9 +54,9 @@ _SYSTEMS_API = ("Claim", "Measurement", "Option", "SimulateCommand", "System")
 _LAZY = {
     **{name: f"{__name__}.symbolic:{name}" for name in _SYMBOLIC_API},
     **{name: f"{__name__}.systems:{name}" for name in _SYSTEMS_API},
-    "check": f"{__name__}.report:check",
+    "check": f"{__name__}.checking.check:check",
     "verify": f"{__name__}.systems.giant_step.verify:verify",
-    "verify_law": f"{__name__}.report.verify_law:verify_law",
+    "verify_law": f"{__name__}.laws_check.verify:verify_law",
     "measure_mass": f"{__name__}.systems.giant_step.simulate:measure_mass",
     "giant_step_laws": f"{__name__}.systems.giant_step.laws:giant_step_laws",
 }

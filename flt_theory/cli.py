@@ -13,12 +13,13 @@ Commands (``flt COMMAND --help`` for details)::
     flt claims [--json | --markdown]                  the catalogue of claims
     flt sweep EXPERIMENT -p NAME=V1,V2                run a registered experiment on a grid (resumable)
 
-This module holds the group and the generic ``claims``; every heavier command is imported when first named, from
-:data:`LAZY_COMMANDS` (``hermite``, ``leap`` in :mod:`flt_theory.commands.symbolic`, ``simulate`` in
-:mod:`flt_theory.commands.simulate`, ``verify`` in :mod:`flt_theory.commands.verify`, ``check``, ``sweep``,
-``calibrate`` in :mod:`flt_theory.report.cli`) or from a system's own ``commands.py`` (:func:`system_commands`: the
-giant-step system's ``staircase``, ``limits``, ``laws``, ``tour``), so ``flt --version`` and ``flt --help`` import no
-sympy, numpy or torch.
+This module holds the group only; every command lives in :mod:`flt_theory.commands` and is imported when first named,
+from :data:`LAZY_COMMANDS` (``hermite``, ``leap`` in :mod:`flt_theory.commands.symbolic`, ``simulate`` in
+:mod:`flt_theory.commands.simulate`, ``verify`` in :mod:`flt_theory.commands.verify`, ``check`` and ``calibrate`` in
+:mod:`flt_theory.commands.check`, ``sweep`` in :mod:`flt_theory.commands.sweep`, ``claims`` in
+:mod:`flt_theory.commands.claims`) or from the commands a system declares in its ``commands.py``
+(:func:`system_commands`: the giant-step system's ``staircase``, ``limits``, ``laws``, ``tour``, in
+:mod:`flt_theory.commands.giant_step`), so ``flt --version`` and ``flt --help`` import no sympy, numpy or torch.
 
 ``TARGET`` is a function of ``z1 .. zr`` in the restricted grammar of
 :mod:`flt_theory.symbolic.parser` (e.g. ``"z1 + He2(z2) + He2(z1)*z2"``); ``--links "z + He2(z); z -
@@ -51,7 +52,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .commands.base import InputError as _InputError, emit_json as _emit_json, one_line as _one_line
+from .commands.base import InputError, one_line
 from .errors import FLTError, UnsupportedError
 
 __all__ = ["LAZY_COMMANDS", "cli", "main", "system_commands"]
@@ -62,20 +63,23 @@ __all__ = ["LAZY_COMMANDS", "cli", "main", "system_commands"]
 #: help against the command's own, and that ``flt --version`` and ``flt --help`` import none of them). A system adds
 #: its own commands beside these through its ``commands.py`` (:func:`system_commands`).
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
-    "calibrate": ("flt_theory.report.cli:calibrate_command",
+    "calibrate": ("flt_theory.commands.check:calibrate_command",
                   "False rejections, mutation panel and power of each claim's check."),
-    "check": ("flt_theory.report.cli:check_command", "Run the claims with their negative controls; write a report."),
+    "check": ("flt_theory.commands.check:check_command",
+              "Run the claims with their negative controls; write a report."),
+    "claims": ("flt_theory.commands.claims:claims_command",
+               "The catalogue of claims: laws, status, sources, negative controls."),
     "hermite": ("flt_theory.commands.symbolic:hermite_command", "Hermite coefficients mu_0..mu_K of a 1-D function."),
     "leap": ("flt_theory.commands.symbolic:leap_command", "Leap index, information exponent, leap complexity."),
     "simulate": ("flt_theory.commands.simulate:simulate_group",
                  "Simulate a system and measure the observables of its laws."),
-    "sweep": ("flt_theory.report.cli:sweep_command", "Run a registered experiment on a grid × seeds (resumable)."),
+    "sweep": ("flt_theory.commands.sweep:sweep_command", "Run a registered experiment on a grid × seeds (resumable)."),
     "verify": ("flt_theory.commands.verify:verify_command",
                "Check predictions by simulation: a target's giant-step laws, or a system's law."),
 }
 
-#: The commands defined in this module (imported with it: they import nothing heavy).
-_EAGER = ("claims",)
+#: The commands defined in this module (imported with it): none, every command lives in :mod:`flt_theory.commands`.
+_EAGER: tuple[str, ...] = ()
 
 #: The folder of the system packages, each ``<name>/`` possibly with a ``commands.py``.
 _SYSTEMS_FOLDER = Path(__file__).resolve().parent / "systems"
@@ -83,23 +87,25 @@ _SYSTEMS_FOLDER = Path(__file__).resolve().parent / "systems"
 
 @lru_cache(maxsize=4)
 def system_commands(folder: Path = _SYSTEMS_FOLDER) -> dict[str, tuple[str, str]]:
-    """The commands the system folders add: name -> ("module:attribute", short help), from the literal ``COMMANDS``
-    table (name -> (attribute, short help)) of each ``<folder>/<system>/commands.py``, read from its source with
-    :func:`ast.literal_eval`, without importing the system (which would import sympy and torch). Only the systems
-    inside this package add commands; systems found through ``FLT_THEORY_SYSTEMS`` or entry points add ``flt
-    simulate`` subcommands and claims, not top-level commands. A name taken twice is an
-    :class:`~flt_theory.errors.UnsupportedError`."""
+    """The commands the system folders declare: name -> ("module:attribute", short help), from the literal
+    ``COMMANDS`` table (name -> (attribute, short help)) of each ``<folder>/<system>/commands.py``, read from its
+    source with :func:`ast.literal_eval`, without importing the system (which would import sympy and torch). The
+    attribute is a click command of ``flt_theory.commands.<system>``: a system declares its commands, their code lives
+    with the other commands (nothing under ``systems/`` imports them). Only the systems inside this package add
+    commands; systems found through ``FLT_THEORY_SYSTEMS`` or entry points add ``flt simulate`` subcommands and claims,
+    not top-level commands. A name taken twice is an :class:`~flt_theory.errors.UnsupportedError`."""
     import ast
 
     found: dict[str, tuple[str, str]] = {}
     for path in sorted(folder.glob("*/commands.py")):
-        module = f"{__package__}.systems.{path.parent.name}.commands"
+        declared = f"{__package__}.systems.{path.parent.name}.commands"
+        module = f"{__package__}.commands.{path.parent.name}"
         for node in ast.parse(path.read_text(encoding="utf-8"), str(path)).body:
             if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "COMMANDS" for t in node.targets):
                 for name, (attribute, short_help) in ast.literal_eval(node.value).items():
                     taken = found.get(name, LAZY_COMMANDS.get(name, ("flt_theory.cli",) if name in _EAGER else None))
                     if taken is not None:
-                        raise UnsupportedError(f"{module}: the command name {name!r} is already taken by {taken[0]}")
+                        raise UnsupportedError(f"{declared}: the command name {name!r} is already taken by {taken[0]}")
                     found[name] = (f"{module}:{attribute}", short_help)
     return found
 
@@ -146,24 +152,24 @@ class _FLTGroup(click.Group):
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
             code = rv if isinstance(rv, int) else 0
-        except click.UsageError as exc:
-            hint = "" if isinstance(exc, _InputError) or exc.ctx is None else f" (see '{exc.ctx.command_path} --help')"
-            click.echo(f"flt: error: {_one_line(exc.format_message())}{hint}", err=True)
+        except click.UsageError as exc:  # an InputError names its parameter; click's own usage errors get a pointer
+            hint = "" if isinstance(exc, InputError) or exc.ctx is None else f" (see '{exc.ctx.command_path} --help')"
+            click.echo(f"flt: error: {one_line(exc.format_message())}{hint}", err=True)
             code = exc.exit_code
         except click.ClickException as exc:
-            click.echo(f"flt: error: {_one_line(exc.format_message())}", err=True)
+            click.echo(f"flt: error: {one_line(exc.format_message())}", err=True)
             code = exc.exit_code
         except click.Abort:
             click.echo("flt: interrupted", err=True)
             code = 130
         except FLTError as exc:  # not attributed to a parameter by a command
-            click.echo(f"flt: error: {_one_line(str(exc))}", err=True)
+            click.echo(f"flt: error: {one_line(str(exc))}", err=True)
             code = 2
         except Exception as exc:  # a bug: still one line, traceback on request
             if os.environ.get("FLT_DEBUG"):
                 raise
             click.echo(
-                f"flt: internal error: {type(exc).__name__}: {_one_line(str(exc))[:300]} "
+                f"flt: internal error: {type(exc).__name__}: {one_line(str(exc))[:300]} "
                 "(set FLT_DEBUG=1 for the traceback and please report it)",
                 err=True,
             )
@@ -184,28 +190,6 @@ def cli(ctx: click.Context) -> None:
     """
     if ctx.invoked_subcommand is None:
         click.echo(ctx.get_help())
-
-
-@cli.command("claims", short_help="The catalogue of claims: laws, status, sources, negative controls.")
-@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
-@click.option("--markdown", "as_markdown", is_flag=True, help="Print the catalogue as Markdown (CLAIMS.md).")
-def claims_command(as_json: bool, as_markdown: bool) -> None:
-    """Every claim of every system, from the registry: key, law (words and LaTeX), status, source,
-    regime of validity and the wrong law of its negative control."""
-    from ._text import table
-    from .report.catalogue import catalogue, catalogue_markdown
-
-    if as_json and as_markdown:
-        raise click.UsageError("--json and --markdown are mutually exclusive; give one of them")
-    if as_markdown:
-        click.echo(catalogue_markdown(), nl=False)
-        return
-    entries = catalogue()
-    if as_json:
-        _emit_json(entries)
-        return
-    click.echo(table([("claim", "status", "law (in words)")]
-                    + [(e["key"], e["status"], e["words"]) for e in entries]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

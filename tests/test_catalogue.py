@@ -7,8 +7,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from flt_theory.checking.catalogue import catalogue, catalogue_markdown
 from flt_theory.cli import cli
-from flt_theory.report.catalogue import catalogue, catalogue_markdown
 from flt_theory.systems import registered_claims
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,8 +51,8 @@ def test_shipped_records_are_current():
     recorded verdict (small or paper) or calibration stale. After a change: ``flt check --scale small --record
     flt_theory/report/verdict_record.json``, then ``flt check --restamp-from BEFORE.json`` and ``flt calibrate
     --restamp-from BEFORE.json`` (README: the calibration and the paper record), and re-run what stays stale."""
-    from flt_theory.report.power import load_record, power_rows
-    from flt_theory.report.scale_record import load_verdicts, verdict_rows
+    from flt_theory.checking.power import load_record, power_rows
+    from flt_theory.checking.scale_record import load_verdicts, verdict_rows
 
     claims = registered_claims()
     verdicts = load_verdicts()

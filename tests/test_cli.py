@@ -11,6 +11,7 @@ import math
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -308,6 +309,35 @@ def test_errors_are_one_line_exit_2(runner, args, fragment):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("args,param", [
+    (["check", "giant-step/nope"], "PATHS"),  # flt check had an InputError class of its own (issue 39)
+    (["sweep", "giant-step/norm-growth", "-p", "kappa"], "--param"),
+    (["verify"], "TARGET"),
+    (["limits", "z1", "--kappa-n", "2", "--kappa-p", "0", "--steps", "2"], "--kappa-n"),
+])
+def test_one_input_error_handled_one_way(runner, args, param):
+    """Every command raises the one :class:`~flt_theory.commands.base.InputError`, printed one way: ``flt: error:
+    PARAM: message``, naming its parameter, without click's pointer to ``--help`` (which its usage errors keep)."""
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.startswith(f"flt: error: {param}: ") and "--help')" not in result.stderr, result.stderr
+    usage = runner.invoke(cli, ["staircase", "z1", "--d", "3"])
+    assert usage.exit_code == 2 and usage.stderr.rstrip().endswith("(see 'flt staircase --help')")
+
+
+def test_every_command_lives_under_commands():
+    """Every command ``flt`` loads, the systems' included, is a click command of :mod:`flt_theory.commands`; a system
+    only declares its commands (its ``commands.py`` imports nothing: no arrow from the systems up to the commands)."""
+    table = {**LAZY_COMMANDS, **system_commands()}
+    assert {"staircase", "limits", "laws", "tour", "claims", "check", "verify"} <= set(table)
+    assert all(target.startswith("flt_theory.commands.") for target, _ in table.values()), table
+    import ast
+
+    declared = Path(__file__).resolve().parent.parent / "flt_theory" / "systems" / "giant_step" / "commands.py"
+    tree = ast.parse(declared.read_text(encoding="utf-8"))
+    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) and n.module != "__future__"]
+
+
 def test_internal_error_is_one_line_exit_1(runner, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom\nsecond line")
@@ -446,8 +476,8 @@ def test_a_system_command_name_taken_twice_is_refused(tmp_path):
         system_commands(tmp_path)
     (tmp_path / "b" / "commands.py").unlink()
     with pytest.raises(UnsupportedError, match=r"systems\.c\.commands: the command name 'mine' is already taken by "
-                                               r"flt_theory\.systems\.a\.commands:cmd"):
+                                               r"flt_theory\.commands\.a:cmd"):
         system_commands(tmp_path)
     (tmp_path / "c" / "commands.py").unlink()
     system_commands.cache_clear()
-    assert system_commands(tmp_path) == {"mine": ("flt_theory.systems.a.commands:cmd", "help")}
+    assert system_commands(tmp_path) == {"mine": ("flt_theory.commands.a:cmd", "help")}

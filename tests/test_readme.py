@@ -23,7 +23,7 @@ def test_example_is_at_most_20_lines_and_runs(tmp_path, capsys):
     path.write_text(code, encoding="utf-8")
     runpy.run_path(str(path), run_name="__main__")
     assert capsys.readouterr().out.strip() == "True"
-    from flt_theory.report import check
+    from flt_theory.checking import check
 
     store = tmp_path / "store.sqlite"
     table = check([str(path)], store=store)

@@ -4,12 +4,13 @@
   changed so that an unchanged page is not re-read):
 
   - ``systems/<name>.md``, one page per system of the registry (:mod:`flt_theory.systems.registry`): its
-    sources, every claim from the catalogue (:func:`flt_theory.report.catalogue.catalogue`: the law and the wrong
+    sources, every claim from the catalogue (:func:`flt_theory.checking.catalogue.catalogue`: the law and the wrong
     law of its negative control as math, status, source, hypotheses, measurement), every law of the system
     (LaTeX rendered by MathJax), and the help of its ``flt simulate`` subcommand as the CLI prints it;
   - ``api/`` pages: the names of ``flt_theory.__all__`` (documented where they are defined) and one page per
     module of the layers of :data:`API_PACKAGES`: :mod:`flt_theory.symbolic`, :mod:`flt_theory.numeric`,
-    :mod:`flt_theory.compare`, :mod:`flt_theory.runner` and :mod:`flt_theory.report` (autodoc).
+    :mod:`flt_theory.compare`, :mod:`flt_theory.runner`, :mod:`flt_theory.checking`, :mod:`flt_theory.laws_check`
+    and :mod:`flt_theory.report` (autodoc).
 
 * The ``flt-example`` directive runs a script of ``docs/examples/`` (``python SCRIPT``, or ``pytest SCRIPT``
   with the ``:pytest:`` flag, which also shows what the tests print) in a temporary folder, shows its source
@@ -141,7 +142,7 @@ def _rst_title(text: str, char: str = "=") -> list[str]:
 
 #: The layers whose modules get one API page each.
 API_PACKAGES = ("flt_theory.symbolic", "flt_theory.numeric", "flt_theory.compare", "flt_theory.runner",
-                "flt_theory.report")
+                "flt_theory.checking", "flt_theory.laws_check", "flt_theory.report")
 #: Every module or package documented in full (the errors, then the layers).
 API_PAGES = ("flt_theory.errors",) + API_PACKAGES
 
@@ -202,7 +203,7 @@ def write_if_changed(path: Path, text: str) -> None:
 
 def generate(app: Any) -> None:
     """Write the generated pages into ``<srcdir>/_generated`` (``builder-inited``)."""
-    from flt_theory.report.catalogue import catalogue
+    from flt_theory.checking.catalogue import catalogue
     from flt_theory.systems import registry
 
     root = Path(app.srcdir) / GENERATED

@@ -40,8 +40,10 @@ CONVENTION = "probabilists' He_j, E[He_j He_k] = j! delta_jk"
 
 
 class InputError(click.UsageError):
-    """Bad input attributed to one parameter; printed as ``flt: error: PARAM: message`` (``param`` None:
-    the message already names it, as the errors of the systems' simulate commands do)."""
+    """Bad input attributed to one parameter, the one input error of every ``flt`` command; printed as ``flt: error:
+    PARAM: message`` with exit code 2 (``param`` None: the message already names it, as the errors of the systems'
+    simulate commands do). Unlike click's own usage errors it carries no pointer to ``--help``: it names what to
+    change."""
 
     def __init__(self, param: str | None, message: str):
         super().__init__(message if param is None else f"{param}: {message}")

@@ -17,6 +17,7 @@ import numpy as np
 
 from .._text import json_ready, table
 from ..errors import FLTError
+from ..systems import discover
 from .base import Bounded, InputError, emit_json, one_line, range_text
 
 __all__ = ["simulate_group"]
@@ -162,8 +163,6 @@ class _SimulateGroup(click.Group):
     """``flt simulate``: a subcommand per discovered system that declares one."""
 
     def _systems(self) -> dict:
-        from ..systems import discover
-
         return {name: s for name, s in discover().items() if s.simulate is not None}
 
     def list_commands(self, ctx: click.Context) -> list[str]:

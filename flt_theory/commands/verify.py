@@ -10,23 +10,36 @@ Two forms, one command:
 * ``flt verify --system SYSTEM --law "OBS ~ EXPR" [--over NAME=V1,V2,...]... [--fix NAME=VALUE]...`` checks a
   researcher's own power law for an observable of any system, with its mutation panel (each exponent ± 1/2 and
   ± 1, a varied symbol EXPR lacks at ± 1/2) on the same measurement, on a grid designed from ``--budget`` and the
-  experiment's cost model when ``--over`` is not given (:func:`flt_theory.report.verify_law.verify_law`);
+  experiment's cost model when ``--over`` is not given (:func:`flt_theory.laws_check.verify.verify_law`);
   ``OBS = EXPR``, ``OBS <= EXPR``, ``OBS >= EXPR`` check the value itself (constant included) without a fit;
 * ``flt verify --system SYSTEM --law "PARAM* ~ EXPR" --where "OBS = LEVEL" ...`` checks a level-set law: PARAM is
   solved at every grid point for where the seed-mean of OBS crosses LEVEL (one crossing per seed group), and the
   crossings' power law is checked the same way.
 
-Exit code 0 when everything checked passes, 1 otherwise (a fail or an inconclusive), 2 on bad input.
+Exit code 0 when everything checked passes, 1 otherwise (a fail or an inconclusive), 2 on bad input. The options are
+read into one :class:`VerifyRequest`.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
+from typing import Any
+
 import click
 
+from .._display import latex_document
+from .._text import json_ready
+from ..checking.check import check_latex_path
 from ..errors import FLTError
+from ..laws_check.design import plan_text
+from ..laws_check.verify import verify_law
+from ..report.law_figure import write_law_report
+from ..systems.giant_step.verify import verify, verify_latex_table, verify_text
+from ..systems.online_sgd.verify import verify_target, verify_text as online_sgd_text
 from .base import Bounded, InputError, emit_json
 
-__all__ = ["ALGORITHMS", "parse_assignment", "verify_command"]
+__all__ = ["ALGORITHMS", "VerifyRequest", "parse_assignment", "verify_command"]
 
 #: Values of ``--algorithm`` (the training algorithm whose predictions ``flt verify TARGET`` checks).
 ALGORITHMS = ("giant-step", "online-sgd")
@@ -54,7 +67,7 @@ def parse_assignment(text: str, *, many: bool) -> tuple[str, list[float] | float
     return name, numbers if many else numbers[0]
 
 
-def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict:
+def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict[str, Any]:
     result = {}
     for text in texts:
         try:
@@ -65,6 +78,37 @@ def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict:
             raise InputError(option, f"{name} is given twice")
         result[name] = value
     return result
+
+
+@dataclasses.dataclass(frozen=True)
+class VerifyRequest:
+    """The options of ``flt verify`` (their help: ``flt verify --help``): TARGET's predictions, or with ``system`` and
+    ``law`` a system's law (:meth:`for_system_law` says which)."""
+
+    target: str | None
+    system: str | None
+    law: str | None
+    where: str | None
+    groups: int | None
+    over: tuple[str, ...]
+    fix: tuple[str, ...]
+    alpha: float
+    algorithm: str
+    activation: str
+    steps: int
+    scale: str
+    budget: float
+    seeds: int | None
+    latex_file: str | None
+    as_json: bool
+    report_dir: str | None
+    tolerance: float
+    store: str | None
+
+    @property
+    def for_system_law(self) -> bool:
+        """Whether the request names a system's law (``--system`` or ``--law``) rather than TARGET's predictions."""
+        return self.system is not None or self.law is not None
 
 
 @click.command("verify", short_help="Check predictions by simulation: a target's giant-step laws, or a system's law.")
@@ -115,11 +159,7 @@ def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict:
               help="With --system: SQLite results store; a second run on the same grid reuses its measurements "
                    "(default: DIR/measurements.sqlite with --report, else none).")
 @click.pass_context
-def verify_command(ctx: click.Context, target: str | None, system: str | None, law: str | None, where: str | None,
-                   groups: int | None, over: tuple[str, ...], fix: tuple[str, ...], alpha: float, activation: str,
-                   steps: int, scale: str, budget: float, seeds: int | None, latex_file: str | None, as_json: bool,
-                   report_dir: str | None = None, store: str | None = None, tolerance: float = 0.0,
-                   algorithm: str = "giant-step") -> None:
+def verify_command(ctx: click.Context, **options: Any) -> None:
     """Check predictions by simulation, each against a deliberately wrong law on the same measurement.
 
     flt verify TARGET: derive every giant-step prediction for TARGET (one-step threshold kappa* = leap index, or
@@ -141,110 +181,93 @@ def verify_command(ctx: click.Context, target: str | None, system: str | None, l
     flt verify TARGET --algorithm online-sgd: TARGET is a link g(z); its information exponent k gives the samples
     online SGD needs to reach overlap 1/2 (d, d log d, d^(k-1) for k = 1, 2, >= 3), fitted on a ladder of d and
     checked against the exponents +-1."""
-    if algorithm != "giant-step" and (system is not None or law is not None):
+    request = VerifyRequest(**options)
+    if request.algorithm != "giant-step" and request.for_system_law:
         raise InputError("--algorithm", "applies to TARGET only (a --system law names its own experiment)")
-    if system is not None or law is not None:
-        _verify_system_law(ctx, target, system, law, where, groups, over, fix, alpha, budget, seeds, latex_file,
-                           as_json, report_dir, store, tolerance)
-        return
-    if target is None:
+    if request.for_system_law:
+        ctx.exit(_verify_system_law(request))
+    if request.target is None:
         raise InputError("TARGET", "give a TARGET, or --system SYSTEM --law 'OBS ~ EXPR'")
-    for option, given in (("--over", over), ("--fix", fix), ("--where", where), ("--groups", groups),
-                          ("--report", report_dir), ("--store", store), ("--tolerance", tolerance)):
+    for option, given in (("--over", request.over), ("--fix", request.fix), ("--where", request.where),
+                          ("--groups", request.groups), ("--report", request.report_dir), ("--store", request.store),
+                          ("--tolerance", request.tolerance)):
         if given:
             raise InputError(option, "applies to --system SYSTEM --law 'OBS ~ EXPR' only")
-    if algorithm == "online-sgd":
-        _verify_online_sgd(ctx, target, scale, budget, seeds, latex_file, as_json)
-        return
-    from ..systems.giant_step.verify import verify, verify_latex_table, verify_text
+    if request.algorithm == "online-sgd":
+        ctx.exit(_verify_online_sgd(ctx, request.target, request))
+    ctx.exit(_verify_giant_step(request.target, request))
 
+
+def _verify_giant_step(target: str, request: VerifyRequest) -> int:
+    """``flt verify TARGET`` (module docstring): the verdicts on stdout, the LaTeX table in ``--latex FILE``; returns
+    the exit code."""
     try:
-        if latex_file is not None:
-            from ..report.check import check_latex_path
-
-            check_latex_path(latex_file)  # before anything runs
-        document = verify(target, activation=activation, steps=steps, scale=scale, budget=budget, seeds=seeds)
+        if request.latex_file is not None:
+            check_latex_path(request.latex_file)  # before anything runs
+        document = verify(target, activation=request.activation, steps=request.steps, scale=request.scale,
+                          budget=request.budget, seeds=request.seeds)
     except FLTError as exc:
         message = str(exc)
         raise InputError(None if message.startswith(("TARGET", "--")) else "TARGET", message) from exc
-    if latex_file is not None:
-        from .._display import latex_document
-
-        with open(latex_file, "w", encoding="utf-8") as handle:
+    if request.latex_file is not None:
+        with open(request.latex_file, "w", encoding="utf-8") as handle:
             handle.write(latex_document(verify_latex_table(document)))
-    if as_json:
-        from .._text import json_ready
-
+    if request.as_json:
         emit_json(json_ready(document))
     else:
         click.echo(verify_text(document))
-    ctx.exit(0 if document["passed"] else 1)
+    return 0 if document["passed"] else 1
 
 
-def _verify_online_sgd(ctx: click.Context, target: str, scale: str, budget: float, seeds: int | None,
-                       latex_file: str | None, as_json: bool) -> None:
-    """``flt verify TARGET --algorithm online-sgd`` (module docstring)."""
+def _verify_online_sgd(ctx: click.Context, target: str, request: VerifyRequest) -> int:
+    """``flt verify TARGET --algorithm online-sgd`` (module docstring); returns the exit code."""
     for option in ("activation", "steps"):
         if ctx.get_parameter_source(option) is not click.core.ParameterSource.DEFAULT:
             raise InputError(f"--{option}", "applies to the giant-step predictions only (online SGD trains the link "
                                             "itself, one step per sample)")
-    if latex_file is not None:
+    if request.latex_file is not None:
         raise InputError("--latex", "is written for the giant-step predictions only")
-    from ..systems.online_sgd.verify import verify_target, verify_text
-
     try:
-        document = verify_target(target, scale=scale, seeds=seeds, budget=budget)
+        document = verify_target(target, scale=request.scale, seeds=request.seeds, budget=request.budget)
     except FLTError as exc:
         message = str(exc)
         raise InputError(None if message.startswith(("TARGET", "--")) else "TARGET", message) from exc
-    if as_json:
-        from .._text import json_ready
-
+    if request.as_json:
         emit_json(json_ready(dict(document)))
     else:
-        click.echo(verify_text(document))
-    ctx.exit(0 if document["passed"] else 1)
+        click.echo(online_sgd_text(document))
+    return 0 if document["passed"] else 1
 
 
-def _verify_system_law(ctx: click.Context, target: str | None, system: str | None, law: str | None,
-                       where: str | None, groups: int | None, over: tuple[str, ...], fix: tuple[str, ...],
-                       alpha: float, budget: float, seeds: int | None,
-                       latex_file: str | None, as_json: bool, report_dir: str | None = None,
-                       store: str | None = None, tolerance: float = 0.0) -> None:
+def _verify_system_law(request: VerifyRequest) -> int:
     """``flt verify --system SYSTEM --law LAW`` (module docstring): the plan on stderr before the run, the result
-    (or one JSON document) on stdout, the report in ``report_dir``."""
-    if target is not None:
+    (or one JSON document) on stdout, the report in ``--report DIR``; returns the exit code."""
+    if request.target is not None:
         raise InputError("TARGET", "give either TARGET or --system SYSTEM --law 'OBS ~ EXPR', not both")
-    if system is None or law is None:
-        raise InputError("--system" if system is None else "--law", "--system and --law go together")
-    if latex_file is not None:
+    if request.system is None or request.law is None:
+        raise InputError("--system" if request.system is None else "--law", "--system and --law go together")
+    if request.latex_file is not None:
         raise InputError("--latex", "is written for TARGET's predictions only")
-    import os
-
-    from ..report.verify_law import plan_text, verify_law
-
-    if report_dir is not None:
+    store = request.store
+    if request.report_dir is not None:
         try:
-            os.makedirs(report_dir, exist_ok=True)
+            os.makedirs(request.report_dir, exist_ok=True)
         except OSError as exc:
-            raise InputError("--report", f"cannot create the folder {report_dir!r}: {exc.strerror}") from None
-        store = os.path.join(report_dir, "measurements.sqlite") if store is None else store
+            raise InputError("--report", f"cannot create the folder {request.report_dir!r}: {exc.strerror}") from None
+        store = os.path.join(request.report_dir, "measurements.sqlite") if store is None else store
     try:
-        result = verify_law(system, law, where=where, groups=groups, over=_assignments("--over", over, many=True),
-                            fix=_assignments("--fix", fix, many=False), seeds=seeds or 8, alpha=alpha, budget=budget,
-                            store=store, tolerance=tolerance,
+        result = verify_law(request.system, request.law, where=request.where, groups=request.groups,
+                            over=_assignments("--over", request.over, many=True),
+                            fix=_assignments("--fix", request.fix, many=False), seeds=request.seeds or 8,
+                            alpha=request.alpha, budget=request.budget, store=store, tolerance=request.tolerance,
                             on_plan=lambda plan: click.echo(plan_text(plan), err=True))
     except FLTError as exc:
         message = str(exc)
         raise InputError(None if message.startswith("--") else "--system", message) from exc
-    if report_dir is not None:
-        from ..report.law_figure import write_law_report
-
-        click.echo(f"report: {write_law_report(result, report_dir)}", err=True)
-    if as_json:
-        from .._text import json_ready
-
+    if request.report_dir is not None:
+        click.echo(f"report: {write_law_report(result, request.report_dir)}", err=True)
+    if request.as_json:
         emit_json(json_ready(dict(result)))
     else:
         click.echo(str(result))
-    ctx.exit(0 if result.passed else 1)
+    return 0 if result.passed else 1

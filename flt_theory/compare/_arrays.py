@@ -7,7 +7,7 @@ finite real array of shape (seeds, points). Got shape (3,) instead."``
 from __future__ import annotations
 
 import numbers
-from typing import Literal
+from typing import Literal, TypeGuard, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -124,17 +124,22 @@ def check_bounds(bounds: object, caller: str) -> Bounds | None:
     if bounds is None:
         return None
     what = "must be a pair (low, high) of reals (either may be infinite) or None"
-    if isinstance(bounds, (str, bytes)) or np.shape(bounds) != (2,):
+    if isinstance(bounds, (str, bytes)) or np.shape(cast(ArrayLike, bounds)) != (2,):
         raise InvalidParameterTypeError(f"{_where('bounds', caller)} {what}. Got {bounds!r} instead.")
-    low, high = bounds  # type: ignore[misc]
-    if not all(isinstance(end, numbers.Real) and not isinstance(end, bool) for end in (low, high)):
+    first, second = cast("tuple[object, object]", bounds)  # a pair: its shape is (2,)
+    if not (_is_real(first) and _is_real(second)):
         raise InvalidParameterTypeError(f"{_where('bounds', caller)} {what}. Got {bounds!r} instead.")
-    low, high = float(low), float(high)
+    low, high = float(first), float(second)
     if not low < high:  # also catches NaN
         raise InvalidParameterError(
             f"{_where('bounds', caller)} must be a pair (low, high) with low < high. Got ({low}, {high}) instead."
         )
     return low, high
+
+
+def _is_real(end: object) -> TypeGuard[numbers.Real]:
+    """Whether ``end`` is a real number (a bool is not)."""
+    return isinstance(end, numbers.Real) and not isinstance(end, bool)
 
 
 def check_within(array: np.ndarray, bounds: Bounds | None, name: str, caller: str) -> np.ndarray:
@@ -163,7 +168,7 @@ def check_mode(mode: object, caller: str) -> Mode:
         raise InvalidParameterError(
             f"{_where('mode', caller)} must be 'consistent' or 'demonstrated'. Got {mode!r} instead."
         )
-    return mode  # type: ignore[return-value]
+    return mode
 
 
 def check_nonnegative(value: float, name: str, caller: str) -> float:
@@ -181,4 +186,4 @@ def is_scalar(value: object) -> bool:
     >>> is_scalar(0.5), is_scalar([0.5, 0.4])
     (True, False)
     """
-    return isinstance(value, numbers.Real) or np.ndim(value) == 0
+    return isinstance(value, numbers.Real) or np.ndim(cast(ArrayLike, value)) == 0

@@ -65,10 +65,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 from scipy import special, stats
 
 from .._validation import check_int, check_real
@@ -191,7 +191,8 @@ def to_unbounded(values: ArrayLike, bounds: Bounds) -> np.ndarray:
     ([-inf, 0.0, inf], [0.0])
     """
     low, high = bounds
-    x = np.clip(np.asarray(values, dtype=float), low, high)  # a mean may leave [a, b] by one rounding
+    # a mean may leave [a, b] by one rounding
+    x: NDArray[np.float64] = np.clip(np.asarray(values, dtype=float), low, high)
     with np.errstate(divide="ignore", invalid="ignore"):
         if math.isfinite(low) and math.isfinite(high):
             return np.log(x - low) - np.log(high - x)
@@ -209,15 +210,16 @@ def from_unbounded(z: ArrayLike, bounds: Bounds) -> np.ndarray:
     [0.0, 0.5, 1.0]
     """
     low, high = bounds
-    z = np.asarray(z, dtype=float)
+    w: NDArray[np.float64] = np.asarray(z, dtype=float)
     with np.errstate(over="ignore"):
         if math.isfinite(low) and math.isfinite(high):
-            return np.clip(low + (high - low) * special.expit(z), low, high)
+            unit: NDArray[np.float64] = special.expit(w)
+            return np.clip(low + (high - low) * unit, low, high)
         if math.isfinite(low):
-            return low + np.exp(z)
+            return low + np.exp(w)
         if math.isfinite(high):
-            return high - np.exp(-z)
-    return z
+            return high - np.exp(-w)
+    return w
 
 
 def _derivative(value: float, bounds: Bounds) -> float:
@@ -430,7 +432,8 @@ def bootstrap_groups(
     arrays = [
         as_array(group, f"groups[{i}]", caller, shape="(seeds, ...)", min_len=2) for i, group in enumerate(groups)
     ]
-    batched = statistic if vectorized else _batch(statistic)
+    # vectorized: ``statistic`` already maps batches of resamples to one value per resample
+    batched = cast("Callable[..., np.ndarray]", statistic) if vectorized else _batch(statistic)
     dist = bootstrap_distribution(arrays, batched, n_resamples=n_resamples, rng=rng, bounds=bounds)
     if dist.point.ndim != 0:
         raise InvalidParameterError(

@@ -35,9 +35,10 @@ two-sided interval decides), for a family-wise level across claims (:mod:`.famil
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from .._validation import check_real
 from ..errors import InvalidParameterError, InvalidParameterTypeError
@@ -109,7 +110,9 @@ def _check_bound(
     estimate = mean_interval(values, confidence=confidence, n_resamples=n_resamples, rng=rng, bounds=bounds)
     relation = ">=" if at_least else "<="
     shifted = bound - slack if at_least else bound + slack
-    details = {"bound": bound, "slack": slack, "mode": mode, "method": estimate.method, "scale": _scale(bounds)}
+    details: dict[str, Any] = {
+        "bound": bound, "slack": slack, "mode": mode, "method": estimate.method, "scale": _scale(bounds)
+    }
     if bounds is not None:
         details["bounds"] = bounds
     if mode == "consistent":
@@ -264,7 +267,7 @@ def check_ordering(
     ]
 
     def gaps(*batches: np.ndarray) -> np.ndarray:
-        means = np.stack([b.mean(axis=1) for b in batches], axis=-1)
+        means: NDArray[np.float64] = np.stack([b.mean(axis=1) for b in batches], axis=-1)
         return means[:, :-1] - means[:, 1:]
 
     dist = bootstrap_distribution(groups, gaps, n_resamples=n_resamples, rng=rng)
@@ -275,7 +278,7 @@ def check_ordering(
 
     passed = ordered(low, high)
     cis = tuple((float(lo), float(hi)) for lo, hi in zip(low, high))
-    details: dict = {"means": [float(g.mean()) for g in groups], "mode": mode}
+    details: dict[str, Any] = {"means": [float(g.mean()) for g in groups], "mode": mode}
     details["labels"] = [f"gap {i}-{i + 1}" for i in range(len(groups) - 1)]
     if mode == "consistent":
         details["p_value"] = p_value_by_inversion(lambda level: ordered(*dist.interval(level)))

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -238,7 +239,9 @@ def _verdict(
     def passes(cis: Sequence[tuple[float, float]]) -> bool:
         return all(within(p, lo, hi, tolerance) for p, (lo, hi) in zip(predicted, cis))
 
-    details = {"prefactor": fit.prefactor, "confidence_per_exponent": fit.confidence, "tolerance": tolerance}
+    details: dict[str, Any] = {
+        "prefactor": fit.prefactor, "confidence_per_exponent": fit.confidence, "tolerance": tolerance
+    }
     if not one:
         details["labels"] = list(labels)
     if fit.cis_at is not None:

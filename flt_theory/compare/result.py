@@ -288,9 +288,9 @@ def all_of(name: str, predicted: Any, results: "list[CheckResult]") -> CheckResu
     message = f"{name}: " + (f"all {len(results)} parts PASS" if passed else "FAIL — " + " | ".join(failing))
     entries = [entry for r in results for entry in r.entries()]
     details: dict[str, Any] = {"parts": [r.to_dict() for r in results], "labels": [label for label, _, _ in entries]}
-    p_values = [r.details.get("p_value") for r in results]
-    if results and all(isinstance(p, numbers.Real) for p in p_values):
-        details["p_value"] = min(1.0, len(results) * float(min(p_values)))  # type: ignore[type-var]
+    p_values = [p for p in (r.details.get("p_value") for r in results) if isinstance(p, numbers.Real)]
+    if results and len(p_values) == len(results):  # every part reports one
+        details["p_value"] = min(1.0, len(results) * float(min(p_values)))
     if isinstance(predicted, numbers.Real) and not isinstance(predicted, bool):
         predicted = float(predicted)
     return CheckResult(

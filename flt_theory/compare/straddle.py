@@ -128,8 +128,8 @@ def seeds_to_reject(result: CheckResult | Mapping[str, Any]) -> int | None:
     if isinstance(result, CheckResult):
         result = result.to_dict()
     needs = [seeds_to_decide(side) for leaf in _leaves(result) for side in _band_sides(leaf)]
-    needs = [n for n in needs if n is not None]
-    return min(needs) if needs else None
+    decided = [n for n in needs if n is not None]
+    return min(decided) if decided else None
 
 
 def _leaves(result: Mapping[str, Any], failing_only: bool = False) -> Iterator[Mapping[str, Any]]:

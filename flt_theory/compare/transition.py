@@ -302,18 +302,27 @@ def check_transition(
     curves = {d: _curve(curves_by_d[d], f"curves_by_d[{d}]", kappas, caller) for d in ds}
     level = None if level is None else check_real(level, "level", caller=caller)
     n_seeds = min(len(c) for c in curves.values())
-    options = {"confidence": confidence, "n_resamples": n_resamples, "rng": as_generator(rng)}
+    generator = as_generator(rng)  # one stream for every crossing, in order
+    steepness: dict[str, tuple[float, ...]] | dict[str, float]
     try:
         if level is None:  # keys "d-d'" for successive sizes
             pairs = {f"{a}-{b}": (a, b) for a, b in zip(ds, ds[1:])}
-            crossings = {key: curves_crossing(kappas, curves[a], curves[b], **options) for key, (a, b) in pairs.items()}
+            crossings = {
+                key: curves_crossing(kappas, curves[a], curves[b], confidence=confidence, n_resamples=n_resamples,
+                                     rng=generator)
+                for key, (a, b) in pairs.items()
+            }
             steepness = {
                 key: tuple(_steepness(kappas, curves[e], crossings[key].value) for e in pair)
                 for key, pair in pairs.items()
             }
             sharpens = all(small < large for small, large in steepness.values())
         else:  # keys "d"
-            crossings = {str(d): crossing_point(kappas, curves[d], level, **options) for d in ds}
+            crossings = {
+                str(d): crossing_point(kappas, curves[d], level, confidence=confidence, n_resamples=n_resamples,
+                                       rng=generator)
+                for d in ds
+            }
             steepness = {str(d): _steepness(kappas, curves[d], crossings[str(d)].value) for d in ds}
             slopes = list(steepness.values())
             sharpens = all(small < large for small, large in zip(slopes, slopes[1:]))

@@ -171,8 +171,8 @@ def decide(result: CheckResult | Mapping[str, Any], level: float | None = None) 
     sides = () if at is not None else straddling_sides(result)  # a p-value's failure is always decided
     if not sides:
         return Verdict(FAIL, at, p, reason="the data exclude the law")
-    needs = [seeds_to_decide(s) for s in sides]
-    need = None if None in needs else max(needs)
+    needs = [n for n in (seeds_to_decide(s) for s in sides) if n is not None]
+    need = max(needs) if len(needs) == len(sides) else None  # None where some side cannot be decided
     shown = "; ".join(f"{s.label}: {s.value:.4g} [{s.ci[0]:.4g}, {s.ci[1]:.4g}] vs "
                       f"{'>=' if s.at_least else '<='} {s.bound:.4g}" for s in sides)
     return Verdict(INCONCLUSIVE, at, p, sides, need, reason=f"interval straddles its bound ({shown})",

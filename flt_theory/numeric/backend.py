@@ -25,6 +25,7 @@ whose thread shares a core with another process waits for it at every barrier.
 from __future__ import annotations
 
 import os
+from typing import TypedDict
 
 import torch
 
@@ -32,6 +33,7 @@ from ..errors import DivergenceError, InvalidParameterError, InvalidParameterTyp
 from ..symbolic.evaluate import Backend
 
 __all__ = [
+    "TensorOptions",
     "THREADS_ENV",
     "TORCH",
     "NonFiniteError",
@@ -70,6 +72,13 @@ _DTYPES = {"float32": torch.float32, "float64": torch.float64}
 class NonFiniteError(DivergenceError, FloatingPointError):
     """A simulation produced NaN or infinite values (training diverged, or the target overflowed);
     a :class:`~flt_theory.errors.DivergenceError`."""
+
+
+class TensorOptions(TypedDict):
+    """The keywords ``device=``, ``dtype=`` that every tensor of a run is made with (``torch.zeros(..., **opts)``)."""
+
+    device: torch.device
+    dtype: torch.dtype
 
 
 def available_cores() -> int:

@@ -192,15 +192,19 @@ def gaussian_chunks(
     return _chunk_iterator(seeds, n, d, stream, min(size, n), bool(reuse_buffer), dev, dt)
 
 
-def _chunk_iterator(seeds, n, d, stream, size, reuse, device, dtype) -> Iterator[torch.Tensor]:
+def _chunk_iterator(
+    seeds: tuple[int, ...], n: int, d: int, stream: str, size: int, reuse: bool, device: torch.device,
+    dtype: torch.dtype,
+) -> Iterator[torch.Tensor]:
     rows = BLOCK_ROWS[device.type]
-    cache, cached = None, -1  # the block split by a chunk boundary
+    cache: torch.Tensor | None = None  # the block split by a chunk boundary
+    cached = -1
     buffer = torch.empty((len(seeds), size, d), device=device, dtype=dtype) if reuse else None
     for start in range(0, n, size):
         stop = min(n, start + size)
         chunk = (
             buffer
-            if reuse and stop - start == size
+            if buffer is not None and stop - start == size  # not None: ``reuse``
             else torch.empty((len(seeds), stop - start, d), device=device, dtype=dtype)
         )
         tasks = []
@@ -214,6 +218,7 @@ def _chunk_iterator(seeds, n, d, stream, size, reuse, device, dtype) -> Iterator
                     cache = torch.empty((len(seeds), rows, d), device=device, dtype=dtype)
                 _draw_all(tasks + [(cache[i], s, stream, block) for i, s in enumerate(seeds)])
                 tasks, cached = [], block
+            assert cache is not None  # drawn when ``cached`` was set
             chunk[:, lo - start : hi - start] = cache[:, lo - block * rows : hi - block * rows]
         _draw_all(tasks)
         yield chunk

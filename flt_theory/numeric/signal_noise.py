@@ -109,6 +109,7 @@ import numbers
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import torch
 
@@ -294,13 +295,14 @@ def draw(
         parts["h"].append(torch.randn(n, generator=init, dtype=torch.float64))
         parts["r"].append(bartlett_factor(d - 1, k, _generator(seed, "wishart")))
         parts["t"].append(torch.randn(n_test, 2 * m, generator=_generator(seed, "test"), dtype=torch.float64))
-    to = dict(device=dev, dtype=dt)
-    y = torch.stack(parts["y"]).to(**to)
+    y = torch.stack(parts["y"]).to(device=dev, dtype=dt)
     flipped = torch.stack(parts["flip"]).to(dev)
     return SignalNoiseDraw(
         seeds=seeds, n=n, d=d, width=m, label_noise=tau, y=y, y_obs=torch.where(flipped, -y, y), flipped=flipped,
-        init_e1=torch.stack(parts["g"]).to(**to), noise_e1=torch.stack(parts["h"]).to(**to),
-        bartlett=torch.stack(parts["r"]).to(**to), test_normals=torch.stack(parts["t"]).to(**to),
+        init_e1=torch.stack(parts["g"]).to(device=dev, dtype=dt),
+        noise_e1=torch.stack(parts["h"]).to(device=dev, dtype=dt),
+        bartlett=torch.stack(parts["r"]).to(device=dev, dtype=dt),
+        test_normals=torch.stack(parts["t"]).to(device=dev, dtype=dt),
     )
 
 
@@ -719,7 +721,7 @@ def run_records(
     sigma0: float = 0.01, eta: float = 1.0, eps: float = 0.01, max_steps: int = 5000, label_noise: float = 0.0,
     seeds: int | Sequence[int] = 1, n_test: int = 10_000, project: bool = True, trajectory: bool = False,
     record_every: int = 1, device: str | torch.device = "auto", dtype: str | torch.dtype = "float64",
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     r"""One record per seed (the JSON contract of ``flt simulate signal-noise``): ``n, d, width, q, mu_norm,
     snr, eta, label_noise, seed, steps, train_loss, test_error, gamma_max, rho_max, flipped_fitted`` and,
     with ``trajectory``, ``"trajectory"``: a list of ``{step, train_loss, test_error, gamma_max, rho_max,
@@ -737,15 +739,15 @@ def run_records(
     )
     every = check_int(record_every, "record_every", minimum=1, caller="run_records")
     run = train(dr, cfg, record_every=every if trajectory else 0)
-    cols = {
+    tensors = {
         "steps": run.steps, "train_loss": run.train_loss, "test_error": run.test_error, "gamma_max": run.gamma_max,
         "rho_max": run.rho_max, "flipped_fitted": run.flipped_fitted,
     }
-    cols = {key: val.detach().cpu().tolist() for key, val in cols.items()}
+    cols = {key: val.detach().cpu().tolist() for key, val in tensors.items()}
     traj = None if run.trajectory is None else {k: v.detach().cpu().tolist() for k, v in run.trajectory.items()}
     records = []
     for s, seed in enumerate(dr.seeds):
-        rec = {
+        rec: dict[str, Any] = {
             "n": dr.n, "d": dr.d, "width": dr.width, "q": cfg.q, "mu_norm": cfg.mu_norm,
             "snr": snr(cfg.mu_norm, cfg.sigma_xi, dr.d), "sigma_xi": cfg.sigma_xi, "sigma0": cfg.sigma0, "eta": cfg.eta,
             "eps": cfg.eps, "label_noise": dr.label_noise, "project": cfg.project, "seed": seed,

@@ -109,6 +109,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from typing import Any, Protocol, cast
 
 import numpy as np
 import torch
@@ -179,13 +180,25 @@ class FlowRun(ReducedState):
 class _CachedSign(SignalNoiseDraw):
     """The draw with its neuron signs computed once (the RHS reads them at every evaluation)."""
 
+    _sign: torch.Tensor
+
     def __init__(self, dr: SignalNoiseDraw) -> None:
         super().__init__(**{f.name: getattr(dr, f.name) for f in dataclasses.fields(dr)})
-        object.__setattr__(self, "_sign", SignalNoiseDraw.sign.fget(dr))
+        object.__setattr__(self, "_sign", super().sign)  # the draw's own property, on the same fields
 
     @property
     def sign(self) -> torch.Tensor:
         return self._sign
+
+
+class _Event(Protocol):
+    """An event function of :func:`scipy.integrate.solve_ivp`: a root of ``event(t, y)`` ends the run where
+    ``terminal``, crossings counted in ``direction``."""
+
+    terminal: bool
+    direction: int
+
+    def __call__(self, t: float, y: np.ndarray) -> float: ...
 
 
 class _Losses:
@@ -250,10 +263,10 @@ def gradient_flow(
     geo = _geometry(dr, cfg, mu)
     seeds, m2, n = len(dr.seeds), 2 * dr.width, dr.n
     split = seeds * m2
-    to = dict(device=dr.y.device, dtype=dr.y.dtype)
+    device, dtype = dr.y.device, dr.y.dtype
 
     def unpack(y: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
-        t = torch.as_tensor(y, **to)
+        t = torch.as_tensor(y, device=device, dtype=dtype)
         return t[:split].reshape(seeds, m2), t[split:].reshape(seeds, m2, n)
 
     rate_cfg = _rate_config(dr, cfg)
@@ -266,12 +279,13 @@ def gradient_flow(
     losses = _Losses(unpack, fast, cfg, geo)
     log_eps = math.log(cfg.eps) if cfg.eps > 0 else -math.inf
 
-    def event(s: int, terminal: bool):
+    def event(s: int, terminal: bool) -> _Event:
         def crossing(t: float, y: np.ndarray) -> float:
             loss = losses(t, y)
             return float(np.log(loss.max() if terminal else loss[s]) - log_eps)
-        crossing.terminal, crossing.direction = terminal, -1
-        return crossing
+        marked = cast(_Event, crossing)  # solve_ivp reads the two attributes set here
+        marked.terminal, marked.direction = terminal, -1
+        return marked
 
     events = [event(s, False) for s in range(seeds)] + [event(-1, True)] if cfg.eps > 0 else None
     y0 = np.zeros(split + split * n)
@@ -293,7 +307,7 @@ def gradient_flow(
     a, b = _inner(dr, geo, gamma_all, rho_all)
     f = _outputs(dr, cfg.q, a, b)
     return FlowRun(draw=dr, config=cfg, mu_norm=mu, gamma=gamma_all, rho=rho_all, f=f,
-                   time=torch.as_tensor(times, **to), train_loss=_loss(dr, f),
+                   time=torch.as_tensor(times, device=device, dtype=dtype), train_loss=_loss(dr, f),
                    test_error=_test_error(dr, cfg, geo, gamma_all, rho_all, a), evaluations=int(sol.nfev))
 
 
@@ -340,7 +354,7 @@ def projected_flow(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, *, mu_norm: torc
     active = torch.ones(seeds, dtype=torch.bool, device=gamma.device)
     stop_gamma, stop_rho = gamma.clone(), rho.clone()
     stop_step = torch.full((seeds,), float(cfg.max_steps)).to(gamma)
-    prev = (gamma, rho, None)
+    prev: tuple[torch.Tensor, torch.Tensor, torch.Tensor | None] = (gamma, rho, None)  # the state a step before
     log_eps = math.log(cfg.eps) if cfg.eps > 0 else -math.inf
     for t in range(cfg.max_steps + 1):
         a, b = _inner(dr, geo, gamma, rho)
@@ -350,7 +364,11 @@ def projected_flow(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, *, mu_norm: torc
         if t == cfg.max_steps:
             done = active
         if bool(done.any()):
-            theta = _crossing_fraction(prev[2], loss, log_eps) if t > 0 else torch.ones_like(loss)
+            if t > 0:
+                assert prev[2] is not None  # the loss of the step before, set by every step
+                theta = _crossing_fraction(prev[2], loss, log_eps)
+            else:
+                theta = torch.ones_like(loss)
             theta = torch.where(done & (loss > cfg.eps), 1.0, theta)  # stopped by max_steps: the last iterate
             stop_gamma = torch.where(done[:, None], prev[0] + theta[:, None] * (gamma - prev[0]), stop_gamma)
             stop_rho = torch.where(done[:, None, None], prev[1] + theta[:, None, None] * (rho - prev[1]), stop_rho)
@@ -410,5 +428,6 @@ def gd_flow_gap(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, eta: float, *, rtol
 def _one_seed(dr: SignalNoiseDraw, s: int) -> SignalNoiseDraw:
     """Seed ``s`` of a draw as a draw of its own."""
     batched = {f.name: getattr(dr, f.name) for f in dataclasses.fields(dr)}
-    return SignalNoiseDraw(**{key: (val[s:s + 1] if isinstance(val, torch.Tensor) else val)
-                              for key, val in batched.items()} | {"seeds": dr.seeds[s:s + 1]})
+    fields: dict[str, Any] = {key: (val[s:s + 1] if isinstance(val, torch.Tensor) else val)
+                              for key, val in batched.items()} | {"seeds": dr.seeds[s:s + 1]}
+    return SignalNoiseDraw(**fields)

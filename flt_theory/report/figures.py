@@ -34,7 +34,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 __all__ = [
     "Comparison",
@@ -134,7 +134,7 @@ def _as_dict(result: Any) -> dict[str, Any]:
     return result.to_dict() if hasattr(result, "to_dict") else dict(result)
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -394,6 +394,7 @@ def comparisons(result: Any) -> list[Comparison]:
     passed = r.get("passed")
     tolerance = _num(details.get("tolerance", 0.0)) or 0.0
     mode = str(details.get("mode", ""))
+    pred: float | None
     if isinstance(measured, (list, tuple)):
         out = []
         for i, entry in enumerate(entries(r)):
@@ -414,7 +415,6 @@ def comparisons(result: Any) -> list[Comparison]:
     (entry,) = entries(r)
     value, (low, high), label = _num(entry["estimate"]), entry["ci"], entry["label"]
     low, high = _num(low), _num(high)
-    pred: float | None
     per_mass = None
     if _is_number(predicted) and "count" in details and "trials" in details:
         pred, rel, kind = float(predicted), "=", "count"
@@ -467,6 +467,7 @@ def _merge_two_sided(rows: list[Comparison]) -> list[Comparison]:
             if (lower.predicted == upper.predicted) and lower.tolerance == upper.tolerance:
                 label += f" = {_g(lower.predicted)}" + (f" ± {_g(lower.tolerance)}" if lower.tolerance else "")
             else:
+                assert lower.predicted is not None and upper.predicted is not None  # two bounds that differ
                 label += f" in [{_g(lower.predicted - lower.tolerance)}, {_g(upper.predicted + upper.tolerance)}]"
             out.append(replace(lower, label=label, relation="in", upper=upper.predicted,
                                tolerance=max(lower.tolerance, upper.tolerance), passed=passed))

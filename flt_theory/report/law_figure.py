@@ -47,7 +47,7 @@ def _line(x: np.ndarray, y: np.ndarray, slope: float) -> tuple[np.ndarray, np.nd
 
 
 def plot_law(result: Mapping[str, Any], path: str | Path | None = None) -> Any:
-    """The fit figure of a :class:`~flt_theory.report.verify_law.LawVerification` (module docstring); the path
+    """The fit figure of a :class:`~flt_theory.laws_check.verify.LawVerification` (module docstring); the path
     written, or the matplotlib Figure with ``path=None``."""
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 

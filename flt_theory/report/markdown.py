@@ -13,6 +13,10 @@ Every estimate keeps its own interval and label: the tables show each entry of a
 check as ``label: value [low, high]``; ``results.json`` lists them per claim under ``entries``
 (``label``, ``estimate``, ``ci``), and the names, labels, predictions and messages of the
 checks it stores are plain text (the LaTeX of each law stays under ``law_latex``).
+
+What the report shows but does not compute is given to :func:`write_report` by the run that writes it
+(:func:`flt_theory.checking.check.write_check_report`): the provenance, each claim's declared figures, and the lines
+of the recorded calibration and verdicts.
 """
 
 from __future__ import annotations
@@ -25,12 +29,12 @@ import io
 import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._display import markdown_cell
 from ..errors import InvalidParameterError
-from ..runner.provenance import static_provenance, worker_provenance
 from .figures import (
     carries_information,
     entries,
@@ -123,22 +127,12 @@ def _seeds_text(seeds: Sequence[int]) -> str:
 
 def _md_cell(text: Any) -> str:
     """A table cell of report.md: no doubled backslash in math (:func:`flt_theory._display.markdown_cell`)."""
-    from .._display import markdown_cell
-
     return markdown_cell(text)
 
 
-def _declared_figures(claim: Claim) -> list:
-    from ..systems import registry
-
-    try:
-        return registry.get_system(claim.system).figures_of(claim.name)
-    except InvalidParameterError:  # a claim of the user's own file: no declared figures
-        return []
-
-
-def _figures(directory: Path, claim: Claim, run: dict[str, Any], row: dict[str, Any]) -> list[tuple[str, str]]:
-    """Draw the claim's figures (the generic comparison, then the system's declared ones from the
+def _figures(directory: Path, claim: Claim, run: dict[str, Any], row: dict[str, Any],
+             figures_of: Callable[[Claim], Sequence[Any]]) -> list[tuple[str, str]]:
+    """Draw the claim's figures (the generic comparison, then the ones its system declares, ``figures_of``, from the
     measured frame); ``[(caption, relative path)]``. The generic figure is left out where it would
     carry nothing beyond the table (every entry exact); its caption names the wrong law only
     where the figure draws it."""
@@ -165,7 +159,7 @@ def _figures(directory: Path, claim: Claim, run: dict[str, Any], row: dict[str, 
                     "(orange line) and, for a finding, the literal statement (grey dashed)", f"figures/{path.name}"))
     elif run.get("ladder"):
         out.append((f"size ladder not drawn: {run['ladder'].get('error')}", ""))
-    for spec in _declared_figures(claim):
+    for spec in figures_of(claim):
         path = directory / "figures" / f"{name}-{spec.name}.png"
         try:
             fig = new_figure(spec.width, spec.height)
@@ -206,7 +200,8 @@ def _readable(result: Any) -> Any:
 
 
 def _markdown_table_html(lines: Sequence[str]) -> str:
-    """The lines of :func:`.power.power_markdown` as HTML, in their order: paragraphs, the pipe table, bullet lists
+    """The lines of :func:`flt_theory.report.power.calibration_markdown` as HTML, in their order: paragraphs, the pipe
+    table, bullet lists
     (backticks as code)."""
     e = html.escape
 
@@ -299,16 +294,26 @@ def write_report(
     scale: str,
     *,
     seed_base: int = 0,
+    provenance: Mapping[str, Any],
+    figures_of: Callable[[Claim], Sequence[Any]],
+    calibration: Sequence[str],
+    recorded: Sequence[str],
 ) -> Path:
-    """Write the report folder; return the path of ``report.md``."""
+    """Write the report folder; return the path of ``report.md``.
+
+    ``provenance``: where and with what the run happened (``flt_version``, ``git_commit``, the library versions,
+    ``python_version``, ``device``, ``host``: :mod:`flt_theory.runner.provenance`); ``figures_of``: a claim's declared
+    figures (:class:`~flt_theory.systems.declaration.Figure`), drawn from its measured frame; ``calibration`` and
+    ``recorded``: the Markdown lines of the recorded calibration and verdicts, shown as recorded, not measured by this
+    run."""
     directory = prepare_report_dir(report_dir)
     for stale in (directory / "figures").glob("*.png"):
         stale.unlink()
     frame = frame.copy()
     frame["labels"] = [_labels(run["check"]) for run in runs]
     rows = frame.to_dict("records")
-    figures = [_figures(directory, c, r, row) for c, r, row in zip(claims, runs, rows)]
-    prov = {**static_provenance(), **worker_provenance({})}
+    figures = [_figures(directory, c, r, row, figures_of) for c, r, row in zip(claims, runs, rows)]
+    prov = dict(provenance)
     when = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     n_pass = sum(bool(r["passed"]) for r in rows)
     total = sum(float(r["seconds"]) for r in rows)
@@ -345,14 +350,8 @@ def write_report(
                f"({r['computed']} points computed, {r['reused']} read from the store)", ""]
         for caption, rel in figs:
             md += [f"![{caption}]({rel})" if rel else f"*{caption}*", ""]
-    from .power import load_record, power_markdown
-
-    calibration = power_markdown(load_record(), list(claims))
-    md += ["## Calibration (recorded, not measured by this run)", ""] + calibration + [""]
-    from .scale_record import load_verdicts, record_markdown
-
-    recorded = record_markdown(load_verdicts(), list(claims))
-    md += ["## Verdicts recorded at each scale (not measured by this run)", ""] + recorded + [""]
+    md += ["## Calibration (recorded, not measured by this run)", ""] + list(calibration) + [""]
+    md += ["## Verdicts recorded at each scale (not measured by this run)", ""] + list(recorded) + [""]
     md += ["## Plain-text table", "", "```", format_table(frame, wide=True), "```", ""]
     report = directory / "report.md"
     report.write_text("\n".join(md), encoding="utf-8")
@@ -395,8 +394,8 @@ def write_report(
         "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;font-size:0.9em;vertical-align:top}"
         ".pass{color:#2b8a3e;font-weight:bold}.fail{color:#c92a2a;font-weight:bold}.inconclusive{color:#b35c00;font-weight:bold}img{max-width:100%}"
-        ".formula{margin:1em 0 1em 1.5em}.law-text{font-family:serif;font-size:1.15em}"
-        "</style></head><body>" + "\n".join(body) + "</body></html>\n"
+        ".formula{margin:1em 0 1em 1.5em}.law-text{font-family:serif;font-size:1.15em}" "</style></head><body>" +
+        "\n".join(body) + "</body></html>\n"
     )
     (directory / "report.html").write_text(page, encoding="utf-8")
     results = {"scale": scale, "seed_base": seed_base, "provenance": {**prov, "finished_at": when},

@@ -1,199 +1,24 @@
-r"""The recorded verdicts of the claims at each scale: what ``flt check --record FILE`` ran, where and when.
+r"""The catalogue's table of recorded verdicts: per claim, its verdict at each scale side by side.
 
-A verdict at the ``paper`` scale (each claim at its source's sizes) takes hours on two CPU cores, so, like the
-calibration (:mod:`.power`), it is *recorded* rather than re-run by every ``flt check``: :data:`RECORD` holds one
-entry per claim and scale — the verdict, the measured estimate with its interval, whether the points lie inside
-the source's hypotheses, the wall time of the measurement, the hardware and the commit. ``flt check --record FILE``
-merges the claims it ran into the file, so a record is built up over several runs (each resumable through
-``--store``); the catalogue (``CLAIMS.md``) shows the recorded small- and paper-scale verdicts side by side.
-
-Every entry carries the two fingerprints the calibration record carries (:func:`.power.claim_fingerprint` of
-the claim at that scale: experiment, points, seeds, law, wrong law, comparison; and the code fingerprint of its
-simulation): an entry whose claim or code changed since it was recorded is shown as *stale*, never as a
-verdict of the current code. Claims are decided at the family-wise level of the whole catalogue,
-:math:`\alpha/K` with :math:`K` the number of registered claims, as a full ``flt check`` run decides them, so a
-verdict does not depend on which claims were run together.
+Written from the rows :mod:`flt_theory.checking.scale_record` decides from the record of ``flt check --record FILE``
+(recorded, stale with the reason, or not run). A recorded cell shows the verdict, the estimate with its interval,
+whether the points lie inside the source's hypotheses, the wall time and where it was measured; † marks a verdict
+carried over a change of code that changed none of its numbers, ‡ one re-decided among the catalogue's present
+number of claims.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-import json
-import os
-import platform
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
+from .table import measured_text
 
-    from ..systems.declaration import Claim
-
-__all__ = [
-    "RECORD", "check_record_path", "code_fingerprints", "hardware", "load_verdicts", "merge_verdicts",
-    "record_markdown", "verdict_entries", "verdict_rows", "write_verdicts",
-]
-
-#: The record shipped with the package (read by ``CLAIMS.md`` and the report).
-RECORD = Path(__file__).with_name("verdict_record.json")
-
-#: The fields of a verdict-table row (:func:`.check.verdict_frame`) kept in an entry.
-_KEPT = ("verdict", "passed", "check", "control", "predicted", "measured", "ci", "n_seeds", "level", "p_check",
-         "p_control", "in_hypotheses", "scope", "message", "control_message", "computed", "reused")
-
-
-def hardware() -> dict[str, Any]:
-    """Where a verdict was measured: the processor, the cores this process may use, torch's threads, the device
-    (``cuda`` and its name where torch sees a GPU), the host name."""
-    import torch
-
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            cpu = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), cpu)
-    except OSError:
-        pass
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
-    return {"cpu": cpu, "cores": cores, "torch_threads": torch.get_num_threads(), "device": "cuda" if gpu else "cpu",
-            "gpu": gpu, "host": platform.node()}
-
-
-def code_fingerprints(claims: list[Claim]) -> dict[str, str]:
-    """Claim key -> the code fingerprint of its simulation, read now: taken before a run and compared after it, so
-    that a file edited during the run cannot pass for the code that ran."""
-    from .power import claim_code_fingerprint
-
-    return {c.key: claim_code_fingerprint(c) for c in claims}
-
-
-def verdict_entries(
-    frame: pd.DataFrame, claims: list[Claim], scale: str, *, jobs: int = 1, before: dict[str, str] | None = None,
-    decided: dict[str, Any] | None = None,
-) -> list[dict[str, Any]]:
-    """One record entry per claim of the verdict table ``frame`` (:func:`.check.check` at ``scale``).
-
-    ``seconds`` is the wall time of the claim's measurement and comparison in this run; where every row came from
-    the store (``computed`` 0) the time is not a measurement of the run, and ``seconds`` is None (a merge keeps
-    the time of the run that computed them). ``before``: the code fingerprints taken before the run
-    (:func:`code_fingerprints`); a claim whose code changed during the run is recorded as such (stale).
-    ``decided``: how the verdicts were decided (``alpha``, ``seed_base``, ``family``), stored with each entry."""
-    from ..runner.provenance import static_provenance
-    from .power import claim_fingerprint
-
-    date = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-    where = {**hardware(), "jobs": jobs}
-    commit = static_provenance().get("git_commit")
-    by_key = {c.key: c for c in claims}
-    entries = []
-    for row in json.loads(frame.to_json(orient="records")):
-        claim = by_key[row["claim"]]
-        entries.append({
-            "claim": claim.key, "scale": scale, **{k: row.get(k) for k in _KEPT},
-            "seconds": row["seconds"] if row.get("computed") else None,
-            "fingerprint": claim_fingerprint(claim, scale), "code_fingerprint": _code_of(claim, before),
-            **dict(decided or {}),
-            "created": date, "git_commit": commit, "hardware": where,
-        })
-    return entries
-
-
-def _code_of(claim: Claim, before: dict[str, str] | None) -> str:
-    from .power import claim_code_fingerprint
-
-    now = claim_code_fingerprint(claim)
-    return now if before is None or before.get(claim.key) == now else "changed during the run"
-
-
-def load_verdicts(path: str | Path | None = None) -> dict[str, Any] | None:
-    """The recorded verdicts (``{"entries": [...]}``), or None when there is no record."""
-    path = Path(path) if path is not None else RECORD
-    if not path.is_file():
-        return None
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def merge_verdicts(record: dict[str, Any] | None, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """``record`` with ``entries`` replacing those of the same claim and scale (order: the record's, new ones last).
-
-    An entry without a measured time (its rows all came from the store) keeps the time of the entry it replaces
-    when that one measured the same claim and code."""
-    old = {(e["claim"], e["scale"]): e for e in (record or {}).get("entries", [])}
-    merged = dict(old)
-    for entry in entries:
-        key = (entry["claim"], entry["scale"])
-        before = old.get(key)
-        if (
-            entry["seconds"] is None
-            and before is not None
-            and (before["fingerprint"], before["code_fingerprint"]) == (entry["fingerprint"], entry["code_fingerprint"])
-        ):
-            entry = {**entry, "seconds": before["seconds"], "hardware": before["hardware"]}
-        merged[key] = entry
-    return {"entries": list(merged.values())}
-
-
-def check_record_path(path: str | Path) -> None:
-    """Refuse, before anything runs, a record that could not be written or read afterwards (``--record``)."""
-    from ..errors import InvalidParameterError
-
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    if (
-        path.is_dir()
-        or not folder.is_dir()
-        or not os.access(folder, os.W_OK)
-        or (path.exists() and not os.access(path, os.W_OK))
-    ):
-        raise InvalidParameterError(f"--record: cannot write {str(path)!r}: its folder does not exist or is not "
-                                    "writable")
-    try:
-        load_verdicts(path)
-    except (OSError, ValueError) as exc:
-        raise InvalidParameterError(f"--record: {str(path)!r} is not a verdict record: {exc}") from None
-
-
-def write_verdicts(path: str | Path, frame: pd.DataFrame, claims: list[Claim], scale: str, *, jobs: int = 1,
-                   before: dict[str, str] | None = None, decided: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Merge the verdicts of ``frame`` into the record at ``path`` (created when absent); returns the record."""
-    path = Path(path)
-    record = merge_verdicts(load_verdicts(path), verdict_entries(frame, claims, scale, jobs=jobs, before=before,
-                                                                 decided=decided))
-    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    return record
-
-
-def verdict_rows(record: dict[str, Any] | None, claims: list[Claim], scale: str) -> list[dict[str, Any]]:
-    """Per claim, its recorded verdict at ``scale``: ``status`` is ``recorded`` (with the entry), ``stale`` (with
-    the reason) or ``not run``."""
-    from ..systems import registry
-    from .power import claim_code_fingerprint, claim_fingerprint
-
-    entries = {e["claim"]: e for e in (record or {}).get("entries", []) if e["scale"] == scale}
-    family = sum(len(system.claims) for system in registry.systems())
-    rows = []
-    for claim in claims:
-        entry = entries.get(claim.key)
-        if entry is None:
-            rows.append({"claim": claim.key, "status": "not run"})
-        elif entry["fingerprint"] != claim_fingerprint(claim, scale):
-            rows.append({"claim": claim.key, "status": "stale", "reason": "the claim changed", "entry": entry})
-        elif entry["code_fingerprint"] != claim_code_fingerprint(claim):
-            rows.append(
-                {"claim": claim.key, "status": "stale", "reason": "its simulation's code changed", "entry": entry}
-            )
-        elif entry.get("family", family) != family:
-            rows.append({"claim": claim.key, "status": "stale", "entry": entry,
-                         "reason": f"decided among {entry['family']} claims, the catalogue now has {family}"})
-        else:
-            rows.append({"claim": claim.key, "status": "recorded", "entry": entry})
-    return rows
+__all__ = ["verdicts_markdown"]
 
 
 def _measured_text(entry: dict[str, Any]) -> str:
     """The estimate with its interval, as the verdict table prints it (a number is a measurement)."""
-    from .table import measured_text
-
     return measured_text(entry.get("measured"), entry.get("ci"))
 
 
@@ -216,10 +41,10 @@ def _cell(row: dict[str, Any]) -> str:
             f"{time} ({where}, {entry['created'][:10]})")
 
 
-def record_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[str]:
-    """Markdown lines: per claim, its recorded small- and paper-scale verdicts side by side."""
-    from ..systems.declaration import SCALES
-
+def verdicts_markdown(record: dict[str, Any] | None, claims: Sequence[Any],
+                      by_scale: Mapping[str, Sequence[dict[str, Any]]]) -> list[str]:
+    """Markdown lines: per claim, its recorded verdicts at each scale side by side, from ``by_scale`` (scale -> one
+    row per claim of ``claims``, in order: :func:`flt_theory.checking.scale_record.verdict_rows`)."""
     head = ["Recorded by `flt check PATHS --scale SCALE --record flt_theory/report/verdict_record.json` (decided at "
             "the family-wise level of the whole catalogue). A verdict whose claim or simulation changed since it was "
             "recorded is marked stale; 'not run' means no run at that scale has been recorded. † carried over a change "
@@ -228,11 +53,10 @@ def record_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[
             "re-running (no p-value between the old and the new level).", ""]
     if record is None:
         return head + ["No verdict is recorded yet."]
-    by_scale = {scale: verdict_rows(record, claims, scale) for scale in SCALES}
-    lines = head + ["| claim | " + " | ".join(f"{scale} scale" for scale in SCALES) + " |",
-                    "|---|" + "---|" * len(SCALES)]
+    lines = head + ["| claim | " + " | ".join(f"{scale} scale" for scale in by_scale) + " |",
+                    "|---|" + "---|" * len(by_scale)]
     for i, claim in enumerate(claims):
-        lines.append(f"| `{claim.key}` | " + " | ".join(_cell(by_scale[scale][i]) for scale in SCALES) + " |")
+        lines.append(f"| `{claim.key}` | " + " | ".join(_cell(rows[i]) for rows in by_scale.values()) + " |")
     recorded = {scale: sum(r["status"] == "recorded" for r in rows) for scale, rows in by_scale.items()}
     lines += [
         "",

@@ -82,7 +82,7 @@ def format_table(frame: pd.DataFrame, *, wide: bool = False) -> str:
     entry is shown with its label and its own interval."""
     header = ("claim", "law (in words)", "predicted", "measured [95% CI]", "verdict", "negative control", "hypotheses")
     widths = (None, 58, 30, 44, None, None, None) if not wide else (None,) * 7
-    rows = [header]
+    rows: list[tuple[str, ...]] = [header]
     for rec in frame.to_dict("records"):
         measured = measured_text(rec["measured"], rec["ci"], None if wide else 2, rec.get("labels"))
         cells = (rec["claim"], plain_text(rec["law"]), plain_text(rec["predicted"]), measured,

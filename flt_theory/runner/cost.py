@@ -115,6 +115,8 @@ class Cost:
     memory: str
     work: str
     derived: Mapping[str, Callable[[Mapping[str, object]], float]] = field(default_factory=dict, repr=False)
+    _memory: tuple[Term, ...] = field(init=False, repr=False, compare=False)  # ``memory`` parsed
+    _work: tuple[Term, ...] = field(init=False, repr=False, compare=False)  # ``work`` parsed
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_memory", _parse(self.memory))
@@ -149,11 +151,15 @@ def _size(value: object) -> float:
 
 def count(name: str) -> Callable[[Mapping[str, object]], float]:
     """A ``Cost.derived`` entry: how many values the list parameter ``name`` holds (1 for a scalar)."""
-    return lambda params: float(len(params[name])) if isinstance(params.get(name), (list, tuple)) else 1.0
+    def counted(params: Mapping[str, object]) -> float:
+        value = params.get(name)
+        return float(len(value)) if isinstance(value, (list, tuple)) else 1.0
+
+    return counted
 
 
-def _evaluate(terms: tuple[Term, ...], values: Mapping[str, float]) -> list[tuple[float, tuple[tuple[str, int], ...]]]:
-    out = []
+def _evaluate(terms: tuple[Term, ...], values: Mapping[str, float]) -> list[Term]:
+    out: list[Term] = []
     for coefficient, factors in terms:
         total = coefficient
         for name, power in factors:
@@ -210,7 +216,7 @@ def _bytes_text(n_bytes: float) -> str:
     return f"{n_bytes:.3g} bytes"
 
 
-def _dominant(terms: list, values: Mapping[str, float], cost: Cost, params: Mapping[str, object],
+def _dominant(terms: list[Term], values: Mapping[str, float], cost: Cost, params: Mapping[str, object],
               blame: Collection[str] | None) -> str:
     """The largest factor of the largest term, among the names in ``blame`` (None: any) — the sizes the user can
     change; a derived size is named by the parameter it was read from."""
@@ -246,7 +252,7 @@ def check_cost(cost: Cost, params: Mapping[str, object], *, what: str,
     n_bytes = math.inf if math.isnan(n_bytes) else n_bytes
     seconds = operations / OPS_PER_SECOND * calibration_factor(what) if not math.isnan(operations) else math.inf
 
-    def too_large(terms: list, need: str) -> InvalidParameterError:
+    def too_large(terms: list[Term], need: str) -> InvalidParameterError:
         name = _dominant(terms, values, cost, params, blame)
         size = _size(params.get(name, values.get(name)))
         return InvalidParameterError(f"{label(name)} is too large ({size:.3g}): {what} would {need}")

@@ -105,7 +105,7 @@ class InProcessBackend(Backend):
 
     name = "in-process"
 
-    def imap_unordered(self, fn, items):
+    def imap_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         if os.environ.get("FLT_THREADS", "").strip():
             from ..numeric.backend import configure_threads
 
@@ -150,10 +150,10 @@ class PoolBackend(Backend):
             initargs=(self.threads, list(sys.path), os.getpid()),
         )
 
-    def imap_unordered(self, fn, items):
+    def imap_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         it = iter(items)
         window = 4 * self.workers
-        pending: set[cf.Future] = set()
+        pending: set[cf.Future[Any]] = set()
 
         def fill() -> None:
             for item in it:
@@ -226,25 +226,27 @@ class DaskBackend(Backend):
         elif scheduler == "local":
             n = jobs if jobs > 1 else _cores()
             try:
-                self._cluster = distributed.LocalCluster(**local_cluster_options(n))
-                self.client = distributed.Client(self._cluster)
+                # distributed's constructors carry no annotations (here and below)
+                self._cluster = distributed.LocalCluster(**local_cluster_options(n))  # type: ignore[no-untyped-call]
+                self.client = distributed.Client(self._cluster)  # type: ignore[no-untyped-call]
             except Exception as exc:  # noqa: BLE001 - any start failure is reported the same way
                 self.close()
                 raise BackendError(f"could not start a local Dask cluster: {type(exc).__name__}: {exc}") from None
         else:
             try:
-                self.client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT)
+                self.client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
             except (OSError, TimeoutError, ValueError) as exc:
                 raise BackendError(
                     f"could not connect to the Dask scheduler at {scheduler!r}: {type(exc).__name__}: {exc}"
                 ) from None
-        self.workers = max(1, sum(self.client.nthreads().values()))
+        # distributed's Client.nthreads carries no annotations
+        self.workers = max(1, sum(self.client.nthreads().values()))  # type: ignore[no-untyped-call]
 
-    def imap_unordered(self, fn, items):
-        from distributed import as_completed
+    def imap_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        from distributed import Future, as_completed
 
         it = iter(items)
-        outstanding: set = set()
+        outstanding: set[Future[tuple[list[Any], float]]] = set()
         per_item: list[float] = []  # running estimate of one item's seconds
 
         def chunk_size() -> int:
@@ -252,7 +254,7 @@ class DaskBackend(Backend):
                 return 1
             return max(1, min(MAX_CHUNK, int(TARGET_TASK_SECONDS / max(per_item[0], 1e-6))))
 
-        def submit(tasks: int) -> list:
+        def submit(tasks: int) -> list[Future[tuple[list[Any], float]]]:
             futures = []
             for _ in range(tasks):
                 chunk = list(itertools.islice(it, chunk_size()))
@@ -262,17 +264,18 @@ class DaskBackend(Backend):
             outstanding.update(futures)
             return futures
 
-        queue = as_completed(submit(4 * self.workers), with_results=True)
+        # distributed's as_completed carries no annotations (its constructor, batches, update)
+        queue = as_completed(submit(4 * self.workers), with_results=True)  # type: ignore[no-untyped-call]
         try:
-            for batch in queue.batches():
+            for batch in queue.batches():  # type: ignore[no-untyped-call]
                 for future, (results, seconds) in batch:
                     outstanding.discard(future)
                     per_item[:] = [seconds if not per_item else 0.7 * per_item[0] + 0.3 * seconds]
                     yield from results
-                queue.update(submit(len(batch)))
+                queue.update(submit(len(batch)))  # type: ignore[no-untyped-call]
         finally:
             for future in outstanding:
-                future.cancel()
+                future.cancel()  # type: ignore[no-untyped-call]  # distributed's Future.cancel: unannotated
 
     def close(self) -> None:
         client = getattr(self, "client", None)
@@ -290,7 +293,7 @@ class _Borrowed(Backend):
     def __init__(self, backend: Backend):
         self.backend, self.name, self.workers = backend, backend.name, backend.workers
 
-    def imap_unordered(self, fn, items):
+    def imap_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         return self.backend.imap_unordered(fn, items)
 
 

@@ -8,7 +8,7 @@ One :class:`Param` per parameter feeds every place that used to restate it (afte
   ``experiment(name, params=...)`` takes the converters and the defaults from a :class:`Params`;
 * the validation of a config object — :meth:`Params.validate` checks (and normalises) the declared fields of a
   frozen dataclass in its ``__post_init__``;
-* the options of ``flt simulate SYSTEM`` and their bounds — :meth:`Params.options`
+* the options of ``flt simulate SYSTEM`` and their bounds — ``Option.of(param)`` in the systems layer
   (:class:`~flt_theory.systems.declaration.Option` objects carrying their :class:`Param`);
 * the cost guard, which validates the options through their :class:`Param` before it evaluates a declared cost;
 * a generated invalid-value test — :meth:`Param.invalid_values` (below the minimum, above the maximum, the wrong
@@ -35,7 +35,7 @@ import math
 import numbers
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, SupportsInt, cast
 
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 
@@ -69,7 +69,8 @@ def _parse(value: Any, kind: str) -> int | float | None:
         return float(value)
     if isinstance(value, numbers.Integral):
         return int(value)
-    return int(value) if math.isfinite(float(value)) and float(value).is_integer() else None
+    # typeshed's numbers.Real promises __trunc__, not __int__; the reals met here (float, numpy's) have __int__
+    return int(cast(SupportsInt, value)) if math.isfinite(float(value)) and float(value).is_integer() else None
 
 
 def _number(value: float) -> str:
@@ -111,12 +112,12 @@ class Param:
     minimum: float | None = None
     maximum: float | None = None
     exclusive_minimum: bool = False
-    choices: tuple = ()
+    choices: tuple[object, ...] = ()
     default: Any = REQUIRED
     unit: str = "1"
     help: str = ""
     nullable: bool = field(default=False, repr=False)
-    words: tuple = ()
+    words: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
@@ -149,7 +150,7 @@ class Param:
         what = "an int" if self.kind == "int" else "a finite real number"
         return what + (" " + " and ".join(parts) if parts else "") + "".join(f" or {w!r}" for w in self.words)
 
-    def _refuse(self, value: Any, caller: str | None, error: type) -> Exception:
+    def _refuse(self, value: Any, caller: str | None, error: type[Exception]) -> Exception:
         where = f"The {self.name!r} parameter" + (f" of {caller}" if caller else "")
         return error(f"{where} must be {self.describe()}{' or None' if self.nullable else ''}. Got {value!r} instead.")
 
@@ -224,7 +225,7 @@ class Param:
         return int(value) if self.kind == "int" else float(value)
 
 
-class Params(Mapping):
+class Params(Mapping[str, Param]):
     """The declared parameters of an experiment or a config, by name (a read-only mapping name -> :class:`Param`).
 
     >>> P = Params(Param("n", "int", minimum=2), Param("eta", "float", minimum=0, exclusive_minimum=True, default=0.1))
@@ -237,7 +238,7 @@ class Params(Mapping):
     """
 
     def __init__(self, *params: Param):
-        self._params = {}
+        self._params: dict[str, Param] = {}
         for p in params:
             if not isinstance(p, Param):
                 raise InvalidParameterTypeError(f"Params takes Param objects. Got {p!r} instead.")

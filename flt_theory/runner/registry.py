@@ -28,7 +28,7 @@ import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 from .cost import OPS_PER_SECOND, Cost, CostEstimate, calibration_factor, check_cost
@@ -49,7 +49,12 @@ __all__ = [
     "strict_int",
 ]
 
-ExperimentFunction = Callable[[dict, int], Mapping[str, float]]
+#: An experiment ``f(params, seed) -> {name: value}``.
+SeedExperiment = Callable[[dict[str, Any], int], Mapping[str, float]]
+#: A batched experiment ``f(params, seeds) -> [{name: value}, ...]``, one mapping per seed, in order.
+BatchedExperiment = Callable[[dict[str, Any], list[int]], Sequence[Mapping[str, float]]]
+ExperimentFunction = SeedExperiment | BatchedExperiment
+_Function = TypeVar("_Function", bound=ExperimentFunction)
 
 #: Column names of the results table that no parameter may take. Results may not take these nor
 #: ``device``/``dtype`` (parameters may: they are what the provenance records; the DataFrame then
@@ -95,7 +100,7 @@ class Experiment:
     types: Mapping[str, Callable[[Any], Any]] | None = None
     description: str = ""
     batched: bool = False
-    guard: Callable[[Mapping[str, Any], int], Any] | None = None
+    guard: Callable[[dict[str, Any], int], Any] | None = None
     version: int = 0
     cost: Cost | None = None
 
@@ -192,8 +197,9 @@ class Experiment:
         seed) and validate each result."""
         params = self.normalize(params)
         seeds = [int(s) for s in seeds]
-        if self.batched:
-            values = self.function(dict(params), list(seeds))
+        values: Sequence[object]
+        if self.batched:  # the flag says which kind of function it is
+            values = cast(BatchedExperiment, self.function)(dict(params), list(seeds))
             if (
                 not isinstance(values, Sequence)
                 or isinstance(values, (str, bytes, Mapping))
@@ -204,7 +210,8 @@ class Experiment:
                     "instead."
                 )
         else:
-            values = [self.function(dict(params), seed) for seed in seeds]
+            per_seed = cast(SeedExperiment, self.function)
+            values = [per_seed(dict(params), seed) for seed in seeds]
         return [check_values(self.name, v, params) for v in values]
 
 
@@ -245,11 +252,11 @@ def experiment(
     types: Mapping[str, Callable[[Any], Any]] | None = None,
     description: str | None = None,
     batched: bool = False,
-    guard: Callable[[Mapping[str, Any], int], Any] | None = None,
+    guard: Callable[[dict[str, Any], int], Any] | None = None,
     version: int = 0,
     cost: Cost | None = None,
     params: Params | None = None,
-) -> Callable[[ExperimentFunction], ExperimentFunction]:
+) -> Callable[[_Function], _Function]:
     """Register ``f(params: dict, seed: int) -> dict[str, float]`` under ``name`` (a decorator).
 
     With ``batched=True`` the function is ``f(params: dict, seeds: list[int]) -> list[dict]`` (one
@@ -293,7 +300,7 @@ def experiment(
                 raise InvalidParameterTypeError(f"types[{key!r}] of experiment {name!r} must be callable. Got "
                                                 f"{convert!r} instead.")
 
-    def register(function: ExperimentFunction) -> ExperimentFunction:
+    def register(function: _Function) -> _Function:
         if not callable(function):
             raise InvalidParameterTypeError(f"experiment {name!r} must decorate a function. Got {function!r} instead.")
         old = _REGISTRY.get(name)

@@ -214,7 +214,7 @@ class ResultStore:
         The file is not a results store of flt_theory; it is left untouched.
     """
 
-    def __init__(self, path: str | os.PathLike = ":memory:", *, readonly: bool = False):
+    def __init__(self, path: str | os.PathLike[str] = ":memory:", *, readonly: bool = False):
         if not isinstance(path, (str, os.PathLike)):
             raise InvalidParameterTypeError(
                 f"The 'store' parameter must be a path, ':memory:' or a ResultStore. Got {path!r} of type "
@@ -358,7 +358,7 @@ class ResultStore:
             f"half-written and {kept}. Free space or fix permissions, then re-run the same command to resume."
         )
 
-    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[tuple]:
+    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         try:
             return self._conn.execute(sql, tuple(args)).fetchall()
         except sqlite3.DatabaseError as exc:
@@ -455,7 +455,7 @@ class ResultStore:
         code = ("", ()) if code_fingerprint is None else (f" AND {self._fingerprint} IS ?", (code_fingerprint,))
         if ids is not None:
             ids = list(ids)
-            found: dict[str, tuple] = {}
+            found: dict[str, tuple[Any, ...]] = {}
             for start in range(0, len(ids), _CHUNK):
                 chunk = ids[start : start + _CHUNK]
                 for raw in self._read(

@@ -69,6 +69,8 @@ def expand_grid(grid: Mapping[str, Any]) -> list[dict[str, Any]]:
 #: The runner's own cost per (point, seed), checked before the seed list is built (bytes for a task tuple, a
 #: stored row and a row of the returned frame; operations for its bookkeeping).
 ROWS_COST = Cost(memory="2000*points*seeds", work="1e5*points*seeds")
+#: One task of a sweep: (row id, normalised parameters, seed, the parameters' canonical JSON).
+_Task = tuple[str, dict[str, Any], int, str]
 
 
 def _seed_list(seeds: int | Iterable[int]) -> list[int]:
@@ -122,7 +124,7 @@ class _NoBar:
         pass
 
 
-def _open_store(store: str | os.PathLike | ResultStore | None) -> tuple[ResultStore, bool]:
+def _open_store(store: str | os.PathLike[str] | ResultStore | None) -> tuple[ResultStore, bool]:
     if isinstance(store, ResultStore):
         return store, False
     return ResultStore(":memory:" if store is None else store), True
@@ -134,7 +136,7 @@ def sweep(
     *,
     points: Sequence[Mapping[str, Any]] | None = None,
     seeds: int | Iterable[int] = 1,
-    store: str | os.PathLike | ResultStore | None = None,
+    store: str | os.PathLike[str] | ResultStore | None = None,
     jobs: int = 1,
     scheduler: Any = None,
     progress: bool | None = None,
@@ -190,6 +192,7 @@ def sweep(
     exp = get_experiment(experiment)
     if grid is not None and points is not None:
         raise InvalidParameterError("Give the sweep a 'grid' or a list of 'points', not both.")
+    raw_points: Sequence[Mapping[str, Any]]
     if points is None:
         raw_points = expand_grid(grid if grid is not None else {})
     else:
@@ -243,18 +246,18 @@ def sweep(
     return frame
 
 
-def _batches(exp: Experiment, todo: list) -> list[list]:
+def _batches(exp: Experiment, todo: list[_Task]) -> list[list[_Task]]:
     """The tasks of ``todo`` as batches: one per point for a batched experiment, else one per seed."""
     if not exp.batched:
         return [[t] for t in todo]
-    groups: dict[str, list] = {}
+    groups: dict[str, list[_Task]] = {}
     for t in todo:
         groups.setdefault(t[3], []).append(t)
     return list(groups.values())
 
 
-def _run(exp: Experiment, todo: list, st: ResultStore, total: int, jobs: int, scheduler: Any, progress: bool | None,
-         code: str) -> int:
+def _run(exp: Experiment, todo: list[_Task], st: ResultStore, total: int, jobs: int, scheduler: Any,
+         progress: bool | None, code: str) -> int:
     static = static_provenance()
     computed = 0
     with make_backend(jobs, scheduler) as backend:
@@ -297,7 +300,7 @@ def _run(exp: Experiment, todo: list, st: ResultStore, total: int, jobs: int, sc
 
 
 def load_results(
-    store: str | os.PathLike | ResultStore, experiment: str | None = None, *, provenance: bool = False
+    store: str | os.PathLike[str] | ResultStore, experiment: str | None = None, *, provenance: bool = False
 ) -> pd.DataFrame:
     """Every stored row (of ``experiment``) as a DataFrame, sorted by experiment, parameters and
     seed; the file is opened read-only. It is what the store holds, stale rows included: with

@@ -76,7 +76,8 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import cast
 
 import sympy as sp
 
@@ -128,6 +129,10 @@ EXPRESSION_WEIGHT = 100.0
 #: generic directions in rank 12 took 1.4 s); rational spans are computed in fractions and cost nothing comparable.
 RADICAL_SPAN_WEIGHT = 1000.0
 _OVERSIZED = 2 ** (1 << 16)  # stands for a denominator too large to multiply out
+
+#: What :func:`predict_work` knows of a node: ((lowest, highest degree) or None, terms, bits of the integer
+#: coefficients, common denominator); :func:`_power` keeps an exponent in the last place of its partial products.
+_Shape = tuple[tuple[int, int] | None, int, float, int]
 
 
 def limit(name: str) -> int:
@@ -196,10 +201,12 @@ def bits_cost(bits: int | float) -> float:
     >>> bits_cost(64) < 1.1, round(bits_cost(4096))
     (True, 38)
     """
-    return 1.0 + 4.0 * (max(bits, 0) / 1024.0) ** 1.6
+    return 1.0 + 4.0 * cast(float, (max(bits, 0) / 1024.0) ** 1.6)  # float ** float: typeshed says Any
 
 
-def check_expansion(expr: sp.Expr, variables, what: str, domain: str = "rational") -> tuple[int | None, int, float]:
+def check_expansion(
+    expr: sp.Expr, variables: Iterable[sp.Symbol], what: str, domain: str = "rational"
+) -> tuple[int | None, int, float]:
     """Predict the expansion of ``expr`` in ``variables`` (:func:`predict_work`) and refuse it when its degree,
     its number of terms or its work exceeds the budget; returns ``(degree, terms, work)``."""
     degree, terms, work = predict_work(expr, variables)
@@ -210,7 +217,7 @@ def check_expansion(expr: sp.Expr, variables, what: str, domain: str = "rational
     return degree, terms, work
 
 
-def check_rotation(expr: sp.Expr, variables, what: str) -> None:
+def check_rotation(expr: sp.Expr, variables: Iterable[sp.Symbol], what: str) -> None:
     r"""Refuse a change of variables :math:`z = B^\top s + Q^\top u` of ``expr`` whose expansion would
     exceed ``FLT_MAX_TERMS``: each of its :math:`T` monomials of degree :math:`\le D` becomes up to
     :math:`\binom{D+r-1}{r-1}` monomials in :math:`r` variables, and never more than the
@@ -224,7 +231,7 @@ def check_rotation(expr: sp.Expr, variables, what: str) -> None:
     check_terms(min(terms * _comb(degree + r - 1, r - 1), _comb(degree + r, r), _HUGE), what)
 
 
-def predict_size(expr: sp.Expr, variables=None) -> tuple[int | None, int]:
+def predict_size(expr: sp.Expr, variables: Iterable[sp.Symbol] | None = None) -> tuple[int | None, int]:
     """``(degree bound or None, monomial-count bound)`` of ``expr`` expanded as a polynomial in
     ``variables`` (default: its free symbols), computed without expanding (see module docstring).
 
@@ -241,7 +248,7 @@ def predict_size(expr: sp.Expr, variables=None) -> tuple[int | None, int]:
     return degree, terms
 
 
-def predict_work(expr: sp.Expr, variables=None) -> tuple[int | None, int, float]:
+def predict_work(expr: sp.Expr, variables: Iterable[sp.Symbol] | None = None) -> tuple[int | None, int, float]:
     r"""``(degree bound or None, monomial-count bound, work)`` of the sparse expansion of ``expr`` in
     ``variables`` (:func:`flt_theory.symbolic.hermite.sparse_polynomial`), computed without expanding.
 
@@ -256,9 +263,9 @@ def predict_work(expr: sp.Expr, variables=None) -> tuple[int | None, int, float]
     (256, 257, True)
     """
     expr = sp.sympify(expr)
-    variables = set(expr.free_symbols if variables is None else variables)
-    r = max(len(variables), 1)
-    memo: dict[sp.Basic, tuple] = {}
+    symbols = set(expr.free_symbols if variables is None else variables)
+    r = max(len(symbols), 1)
+    memo: dict[sp.Basic, _Shape] = {}
     total = [0.0]
 
     def cap(degrees: tuple[int, int] | None, terms: int) -> tuple[tuple[int, int] | None, int]:
@@ -271,13 +278,14 @@ def predict_work(expr: sp.Expr, variables=None) -> tuple[int | None, int, float]
     def charge(operations: float, bits: float) -> None:
         total[0] = min(total[0] + BUILD_WEIGHT * operations * bits_cost(bits), float(_HUGE))
 
-    def walk(node: sp.Basic) -> tuple:
+    def walk(node: sp.Basic) -> _Shape:
         """((lowest, highest degree) or None, terms, bits of the integer coefficients, common denominator) of
         ``node``, as the sparse expansion represents it (integers times one rational scale); charges its own work
         once."""
         if node in memo:
             return memo[node]
-        if not (node.free_symbols & variables):
+        out: _Shape
+        if not (node.free_symbols & symbols):
             if node.is_Rational:
                 out = ((0, 0), 1, float(abs(node.p).bit_length()), int(node.q))
             else:
@@ -290,8 +298,9 @@ def predict_work(expr: sp.Expr, variables=None) -> tuple[int | None, int, float]
             for p in parts:
                 common = _lcm(common, p[3])
             num = max(p[2] + _bits(common // p[3]) for p in parts) + math.log2(len(parts))
-            degrees = [p[0] for p in parts]
-            span = None if None in degrees else (min(d[0] for d in degrees), max(d[1] for d in degrees))
+            part_degrees = [p[0] for p in parts]
+            known = cast(list[tuple[int, int]], part_degrees)  # read only when no None is among them
+            span = None if None in part_degrees else (min(d[0] for d in known), max(d[1] for d in known))
             degrees, terms = cap(span, sum(p[1] for p in parts))
             charge(sum(p[1] for p in parts), num)
             out = (degrees, terms, num, common)
@@ -341,10 +350,15 @@ def _product(a: int, b: int) -> int:
     return a * b
 
 
-def _power(base, n, cap, charge):
+def _power(
+    base: _Shape,
+    n: int,
+    cap: Callable[[tuple[int, int] | None, int], tuple[tuple[int, int] | None, int]],
+    charge: Callable[[float, float], None],
+) -> _Shape:
     """(degrees, terms, bits, denominator) of base**n by repeated squaring, charging each product."""
     d, t, num, den = base
-    def scale(degrees, k):
+    def scale(degrees: tuple[int, int] | None, k: int) -> tuple[int, int] | None:
         return None if degrees is None else (degrees[0] * k, degrees[1] * k)
     if n == 0:
         return (0, 0), 1, 1.0, 1
@@ -352,8 +366,8 @@ def _power(base, n, cap, charge):
     if t <= 1:  # a monomial (or constant): one coefficient power
         charge(1, num * n)
         return scale(d, n), 1, num * n, den
-    result = None  # (degrees, terms, bits, exponent)
-    cur = (d, t, num, 1)
+    result: _Shape | None = None  # (degrees, terms, bits, exponent)
+    cur: _Shape = (d, t, num, 1)
     k = n
     while True:
         if k & 1:
@@ -371,6 +385,7 @@ def _power(base, n, cap, charge):
         charge(cur[1] * cur[1], bits)
         e = 2 * cur[3]
         cur = (*cap(scale(d, e), min(_comb(cur[1] + 1, 2), _comb(t + e - 1, e))), bits, e)
+    assert result is not None  # n >= 1: its highest bit sets it
     return result[0], result[1], result[2], den
 
 
@@ -391,10 +406,10 @@ def horner_work(monomials: Iterable[tuple[int, ...]], new_rank: int, images: int
     def size(degree: int, count: int) -> int:
         return min(_comb(degree + n, n), count * _comb(degree + n - 1, n - 1) if n > 1 else count * (degree + 1))
 
-    def node(monos: list, k: int) -> float:
+    def node(monos: list[tuple[int, ...]], k: int) -> float:
         if k >= len(monos[0]):
             return 0.0
-        groups: dict[int, list] = {}
+        groups: dict[int, list[tuple[int, ...]]] = {}
         for m in monos:
             groups.setdefault(m[k], []).append(m)
         work = sum(node(group, k + 1) for group in groups.values())

@@ -22,7 +22,9 @@ et al., mpmath 1.3 documentation). The cost is bounded whatever the input:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 import mpmath
 import sympy as sp
@@ -48,10 +50,10 @@ class Interval:
 
     @property
     def exact_zero(self) -> bool:
-        return self.lo == 0 and self.hi == 0
+        return cast(bool, self.lo == 0 and self.hi == 0)  # mpmath is untyped: its comparisons read as Any
 
     def contains_zero(self) -> bool:
-        return self.lo <= 0 <= self.hi
+        return cast(bool, self.lo <= 0 <= self.hi)
 
     def magnitude(self) -> mpmath.mpf:
         return max(abs(self.lo), abs(self.hi))
@@ -61,20 +63,24 @@ class Interval:
         return mpmath.mpf(0) if m == 0 else (self.hi - self.lo) / m
 
 
-def _widen(lo, hi, ulps: int = 4) -> Interval:
+def _widen(lo: mpmath.mpf, hi: mpmath.mpf, ulps: int = 4) -> Interval:
     eps = mpmath.ldexp(1, -mpmath.mp.prec + ulps)
     return Interval(lo - abs(lo) * eps, hi + abs(hi) * eps)
 
 
-def _point(value) -> Interval:
+def _point(value: mpmath.mpf) -> Interval:
     return _widen(value, value) if value != 0 else Interval(mpmath.mpf(0), mpmath.mpf(0))
 
 
-def _monotone(f, x: Interval) -> Interval:
+def _monotone(f: Callable[[mpmath.mpf], mpmath.mpf], x: Interval) -> Interval:
     return _widen(f(x.lo), f(x.hi))
 
 
-def enclose(expr: sp.Expr, memo: dict | None = None) -> Interval:
+#: The enclosures already computed, by (node, working precision in bits).
+EnclosureMemo = dict[tuple[sp.Basic, int], Interval]
+
+
+def enclose(expr: sp.Expr, memo: EnclosureMemo | None = None) -> Interval:
     """An interval containing the real constant ``expr`` (a tree of the grammar's node types).
 
     Raises :class:`~flt_theory.errors.InvalidTargetError` for a non-real or undefined constant and
@@ -89,7 +95,7 @@ def enclose(expr: sp.Expr, memo: dict | None = None) -> Interval:
         return _enclose(sp.sympify(expr), memo)
 
 
-def _enclose(node: sp.Basic, memo: dict) -> Interval:
+def _enclose(node: sp.Basic, memo: EnclosureMemo) -> Interval:
     key = (node, mpmath.mp.prec)
     if key in memo:
         return memo[key]
@@ -98,7 +104,7 @@ def _enclose(node: sp.Basic, memo: dict) -> Interval:
     return out
 
 
-def _compute(node: sp.Basic, memo: dict) -> Interval:  # noqa: C901 - one case per node type
+def _compute(node: sp.Basic, memo: EnclosureMemo) -> Interval:  # noqa: C901 - one case per node type
     if node.free_symbols:
         raise InvalidTargetError(f"{node} is not a constant")
     if node.is_Rational:
@@ -203,12 +209,12 @@ def sigmoid_interval(x: Interval) -> Interval:
     r"""The logistic sigmoid is increasing and :math:`1 - e^{-t} \le \mathrm{sigmoid}(t) \le e^t`, so its
     endpoints bound it; beyond :data:`MAX_EXP_ARGUMENT` those bounds are used instead of the value."""
 
-    def lower(t):
+    def lower(t: mpmath.mpf) -> mpmath.mpf:
         if t < -MAX_EXP_ARGUMENT:
             return mpmath.mpf(0)
         return 1 - mpmath.exp(-MAX_EXP_ARGUMENT) if t > MAX_EXP_ARGUMENT else 1 / (1 + mpmath.exp(-t))
 
-    def upper(t):
+    def upper(t: mpmath.mpf) -> mpmath.mpf:
         if t < -MAX_EXP_ARGUMENT:
             return mpmath.exp(-MAX_EXP_ARGUMENT)
         return mpmath.mpf(1) if t > MAX_EXP_ARGUMENT else 1 / (1 + mpmath.exp(-t))

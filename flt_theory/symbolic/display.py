@@ -10,11 +10,15 @@ Stephan 2023 (arXiv 2305.18270, Conjecture 1), and the table of its Conjecture 3
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import sympy as sp
 
 from .._display import html_table, math_html
+
+if TYPE_CHECKING:
+    from .projections import RegimeRow
+    from .subspace import Subspace
 
 __all__ = ["RegimeTable", "Staircase"]
 
@@ -23,7 +27,7 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{float(value):g}"
 
 
-class Staircase(list):
+class Staircase(list["Subspace"]):
     r"""The subspaces :math:`U_1, \dots, U_T` of a staircase (a list of :class:`~flt_theory.symbolic.Subspace`).
 
     >>> from flt_theory.symbolic import Target, staircase
@@ -36,7 +40,7 @@ class Staircase(list):
         return r"$$\begin{aligned} " + r" \\ ".join(lines) + r"\end{aligned}$$"
 
 
-class RegimeTable(list):
+class RegimeTable(list["RegimeRow"]):
     r"""The regime table of :func:`~flt_theory.symbolic.regime_table`: a list of ``RegimeRow``, one per
     :math:`(\kappa_n, \kappa_p)`; shown as an HTML table (one row per regime, formulas typeset) or LaTeX.
 
@@ -48,7 +52,7 @@ class RegimeTable(list):
 
     _HEADER = ("κ_n", "κ_p", "κ", "learned U", "fitted P_{U,≤κ} f*", "residual ‖P_{U,>κ} f*‖²")
 
-    def _cells(self, row: Any) -> tuple[str, ...]:
+    def _cells(self, row: RegimeRow) -> tuple[str, ...]:
         return (_number(row.kappa_n), _number(row.kappa_p), _number(row.kappa), row.subspace.latex(),
                 sp.latex(row.projection.fitted), sp.latex(row.projection.residual_norm2))
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import sympy as sp
 
@@ -25,6 +27,9 @@ from .evaluate import evaluate
 from .hermite import HermiteExpansion, _short, gauss_rule, hermite_coefficients, hermite_expansion
 from .integrability import MAX_SECOND_MOMENT, second_moment
 
+if TYPE_CHECKING:
+    from .target import Target
+
 __all__ = ["expand_target", "NUMERIC_ZERO", "DEFAULT_DEGREE"]
 
 #: Numeric Hermite coefficients of smaller magnitude are treated as zero.
@@ -33,7 +38,7 @@ NUMERIC_ZERO = 1e-10
 DEFAULT_DEGREE = 8
 
 
-def expand_target(target, degree: int | None = None) -> HermiteExpansion:
+def expand_target(target: Target, degree: int | None = None) -> HermiteExpansion:
     """Hermite expansion of ``target`` (exact for polynomials; truncated at ``degree`` otherwise).
 
     >>> from flt_theory.symbolic.target import Target
@@ -61,6 +66,7 @@ def expand_target(target, degree: int | None = None) -> HermiteExpansion:
     if polynomial:
         expansion = hermite_expansion(target.expr, target.variables)
     else:
+        assert degree is not None  # set above for a non-polynomial target
         links = target.links()
         if links is not None:
             expansion = _separable_expansion(links, target.rank, degree)
@@ -74,10 +80,10 @@ def expand_target(target, degree: int | None = None) -> HermiteExpansion:
 
 
 #: The last expansions, keyed by (target, truncation, budgets): ``flt laws`` expands one target a dozen times.
-_CACHE: dict = {}
+_CACHE: dict[tuple[sp.Expr, int, int | None, tuple[int, ...]], HermiteExpansion] = {}
 
 
-def check_second_moment(expansion: HermiteExpansion, target) -> float:
+def check_second_moment(expansion: HermiteExpansion, target: Target) -> float:
     r""":math:`\mathbb E[f^*(z)^2] = \sum_\alpha \hat f(\alpha)^2\alpha!` as a float, after refusing a target whose
     second moment exceeds :data:`.integrability.MAX_SECOND_MOMENT` (``1e300*z``): every floating-point quantity
     derived from it — its norm in a report, the sizes of :mod:`.staircase_sizes`, a simulation — would overflow."""
@@ -92,15 +98,16 @@ def check_second_moment(expansion: HermiteExpansion, target) -> float:
     return total
 
 
-def _separable_expansion(links, rank: int, degree: int) -> HermiteExpansion:
+def _separable_expansion(links: Sequence[sp.Expr], rank: int, degree: int) -> HermiteExpansion:
     out: dict[tuple[int, ...], sp.Expr] = {}
     exact = True
     for k, link in enumerate(links):
         coeffs = hermite_coefficients(link, degree, variable=sp.Symbol("z", real=True))
         exact = exact and coeffs.method == "exact"
         for j in range(degree + 1):
-            value = coeffs.exact[j] if coeffs.exact[j] is not None else sp.Float(coeffs.values[j])
-            if coeffs.exact[j] is None and abs(coeffs.values[j]) <= max(NUMERIC_ZERO, 10 * coeffs.error(j)):
+            known = coeffs.exact[j]
+            value = known if known is not None else sp.Float(coeffs.values[j])
+            if known is None and abs(coeffs.values[j]) <= max(NUMERIC_ZERO, 10 * coeffs.error(j)):
                 continue
             if j > 0 and value.is_zero:
                 continue
@@ -110,7 +117,7 @@ def _separable_expansion(links, rank: int, degree: int) -> HermiteExpansion:
     return HermiteExpansion(out, rank, exact=exact, truncation_degree=degree)
 
 
-def _quadrature_expansion(target, degree: int) -> HermiteExpansion:
+def _quadrature_expansion(target: Target, degree: int) -> HermiteExpansion:
     import numpy as np
 
     from .integrability import check_square_integrable

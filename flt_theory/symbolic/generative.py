@@ -120,7 +120,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable
+from typing import Callable, Iterable, cast
 
 import mpmath
 import sympy as sp
@@ -180,7 +180,7 @@ class GenerativeExponent:
     method: str
     reason: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, int | str | None]:
         """``{"value": ..., "method": ..., "reason": ...}``."""
         return {"value": self.value, "method": self.method, "reason": self.reason}
 
@@ -263,14 +263,14 @@ def generative_exponent_result(target: Target | str) -> GenerativeExponent:
 
 
 @lru_cache(maxsize=4096)
-def _iv(x: sp.Expr):
+def _iv(x: sp.Expr) -> iv.mpf:
     """A certified mpmath interval containing the real constant ``x`` (raises _Undecided); memoised (the
     working precision is fixed while any of this module runs)."""
     return _enclosure(x)
 
 
 @lru_cache(maxsize=256)
-def _real_root_boxes(poly: sp.PurePoly) -> tuple:
+def _real_root_boxes(poly: sp.PurePoly) -> tuple[iv.mpf, ...]:
     """Intervals of width ~1e-50 around the real roots of a square-free rational polynomial, ascending: sympy's
     isolating intervals, each refined by a root found in mpmath and certified by an exact sign change inside it."""
     x = poly.gen
@@ -301,7 +301,7 @@ def _real_root_boxes(poly: sp.PurePoly) -> tuple:
     return tuple(out)
 
 
-def _enclosure(x: sp.Expr):
+def _enclosure(x: sp.Expr) -> iv.mpf:
     if x.is_Integer:
         return iv.mpf(int(x))
     if x.is_Rational:
@@ -353,11 +353,11 @@ def _enclosure(x: sp.Expr):
     raise _Undecided(x)
 
 
-def _lo(box) -> mpmath.mpf:
+def _lo(box: iv.mpf) -> mpmath.mpf:
     return mpmath.mpf(box._mpi_[0])
 
 
-def _hi(box) -> mpmath.mpf:
+def _hi(box: iv.mpf) -> mpmath.mpf:
     return mpmath.mpf(box._mpi_[1])
 
 
@@ -438,11 +438,11 @@ def _minimal_polynomial(u: sp.Expr) -> sp.PurePoly:
 
 @lru_cache(maxsize=256)
 def _irreducible(poly: sp.PurePoly) -> bool:
-    return poly.is_irreducible
+    return cast(bool, poly.is_irreducible)  # sympy is untyped
 
 
 @lru_cache(maxsize=256)
-def _isolating_intervals(poly: sp.PurePoly) -> tuple:
+def _isolating_intervals(poly: sp.PurePoly) -> tuple[tuple[sp.Rational, sp.Rational], ...]:
     return tuple((sp.Rational(a), sp.Rational(b)) for (a, b), _ in poly.intervals())
 
 
@@ -457,7 +457,7 @@ def _algebraic_equal(u: sp.Expr, v: sp.Expr) -> bool:
         inside_u = a <= _lo(bu) and _hi(bu) <= b
         inside_v = a <= _lo(bv) and _hi(bv) <= b
         if inside_u or inside_v:
-            return inside_u and inside_v
+            return cast(bool, inside_u and inside_v)  # comparisons of sympy and mpmath numbers read as Any
     return False
 
 
@@ -506,7 +506,7 @@ def _sorted_distinct(values: Iterable[sp.Expr]) -> list[sp.Expr]:
     return out
 
 
-def _hermite_values(k: int, x):
+def _hermite_values(k: int, x: sp.Expr | mpmath.mpf | iv.mpf) -> list[sp.Expr | mpmath.mpf | iv.mpf]:
     """He_0 .. He_k at x (any ring: sympy numbers, mpf, mpmath intervals)."""
     values = [x * 0 + 1, x]
     for j in range(1, k):
@@ -573,7 +573,9 @@ class _Link:
                           "monotone on (0, ∞); E[He_k(z) | y] would need its level sets, which are not computed")
         return self.search(pieces, atoms, moving, even)
 
-    def search(self, pieces, atoms, moving, even) -> GenerativeExponent:
+    def search(
+        self, pieces: list[_Piece], atoms: list[tuple[sp.Expr, list[_Piece]]], moving: list[_Piece], even: bool
+    ) -> GenerativeExponent:
         z = self.z
         mirror = bool(moving) and (even or _even(pieces, z, moving_only=True))
         analytic = [p for p in moving if p.kind == "analytic"]
@@ -598,6 +600,7 @@ class _Link:
                                   "whose level sets are not computed (the link is not strictly monotone, nor even "
                                   "and monotone on (0, ∞))")
                 else:
+                    assert continuous is not None  # built above when no moving piece is analytic
                     nonzero, proved = continuous.moment(k)
                     if nonzero:
                         return self.found(k, proved, f"E[He_{k}(z) | y] ≠ 0 on the continuous part of y "
@@ -649,7 +652,9 @@ class _Link:
         constant_zero = {node: sp.Integer(0) for node in kinks if _zeros_on_line(node.args[0], z) is None}
         if constant_zero:  # an argument that is identically 0: its kink is 0 everywhere
             return self._split(expr.xreplace(constant_zero), a, b, depth + 1)
-        zeros = [r for node in kinks for r in _zeros_on_line(node.args[0], z) if _strictly_inside(r, a, b)]
+        # (None, an identically zero argument, was resolved above)
+        zeros = [r for node in kinks for r in cast(tuple[sp.Expr, ...], _zeros_on_line(node.args[0], z))
+                 if _strictly_inside(r, a, b)]
         if len(set(zeros)) + 1 > MAX_PIECES:
             raise _Refuse(f"the link splits into more than {MAX_PIECES} pieces at the zeros of its kinks")
         cuts = [a, *_sorted_distinct(zeros), b]
@@ -697,8 +702,8 @@ def _show_union(intervals: list[_Piece]) -> str:
 def _same(u: sp.Expr, v: sp.Expr, z: sp.Symbol) -> bool:
     difference = u - v
     if difference.is_polynomial(z):
-        return sp.expand(difference) == 0
-    return difference == 0
+        return cast(bool, sp.expand(difference) == 0)  # sympy is untyped
+    return cast(bool, difference == 0)
 
 
 def _probes(u: sp.Expr, v: sp.Expr) -> list[sp.Rational]:
@@ -715,7 +720,7 @@ def _probes(u: sp.Expr, v: sp.Expr) -> list[sp.Rational]:
     return out
 
 
-def _innermost_kinks(expr: sp.Expr, z: sp.Symbol) -> list:
+def _innermost_kinks(expr: sp.Expr, z: sp.Symbol) -> list[sp.Expr]:
     """The kink nodes of ``expr`` whose argument depends on z and holds no kink itself."""
     out = []
     for node in sp.preorder_traversal(expr):
@@ -750,7 +755,7 @@ def _has_pole(expr: sp.Expr, z: sp.Symbol) -> bool:
 
 
 @lru_cache(maxsize=1024)
-def _rational_coefficients(argument: sp.Expr, z: sp.Symbol) -> tuple | None:
+def _rational_coefficients(argument: sp.Expr, z: sp.Symbol) -> tuple[Fraction, ...] | None:
     """The coefficients (highest degree first, as Fractions) of a polynomial with rational coefficients, or
     None (memoised)."""
     if not argument.is_polynomial(z):
@@ -762,7 +767,7 @@ def _rational_coefficients(argument: sp.Expr, z: sp.Symbol) -> tuple | None:
 
 
 @lru_cache(maxsize=1024)
-def _zeros_on_line(argument: sp.Expr, z: sp.Symbol) -> tuple | None:
+def _zeros_on_line(argument: sp.Expr, z: sp.Symbol) -> tuple[sp.Expr, ...] | None:
     """The real zeros of a kink-free ``argument``, sorted; None if it is identically 0 (memoised)."""
     if _has_pole(argument, z):
         raise _Refuse(f"the kink argument {argument} has a z-dependent denominator that may vanish (not supported)")
@@ -912,7 +917,8 @@ def _structural_direction(expr: sp.Expr, z: sp.Symbol) -> int:
     if expr == z:
         return 1
     if expr.is_Add:
-        directions = {_structural_direction(a, z) if a.has(z) else None for a in expr.args} - {None}
+        # None marks a constant term, dropped
+        directions = cast(set[int], {_structural_direction(a, z) if a.has(z) else None for a in expr.args} - {None})
         return directions.pop() if len(directions) == 1 else 0
     if expr.is_Mul:
         constant, moving = expr.as_independent(z, as_Add=False)
@@ -948,7 +954,7 @@ def _is_constant_analytic(link: sp.Expr, z: sp.Symbol) -> bool:
     derivative = sp.diff(link, z)
     if sp.count_ops(derivative) > 60:
         return False
-    return sp.simplify(derivative.rewrite(sp.exp)) == 0
+    return cast(bool, sp.simplify(derivative.rewrite(sp.exp)) == 0)  # sympy is untyped
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -964,7 +970,7 @@ def _atom_moment(intervals: list[_Piece], k: int) -> tuple[bool, bool]:
                 orientation[end] = orientation.get(end, 0) + eps
     points = [r for r, eps in orientation.items() if eps != 0]
     groups: list[tuple[sp.Expr, int]] = []  # (representative r, integer factor)
-    used: set = set()
+    used: set[sp.Expr] = set()
     for r in points:
         if r in used:
             continue
@@ -1029,6 +1035,12 @@ def _hermite_vanishes(n: int, r: sp.Expr) -> tuple[bool, bool]:
 # the continuous part
 
 
+#: A monotone segment of a polynomial piece: ``(piece, u, v, σ(u), σ(v))``, σ strictly monotone on (u, v).
+_Segment = tuple[_Piece, sp.Expr, sp.Expr, sp.Expr, sp.Expr]
+#: Enclosures ``(z_i, |σ'(z_i)|)`` of a preimage (the slope None when its enclosure holds 0).
+_Preimage = tuple[iv.mpf, iv.mpf | None]
+
+
 class _Continuous:
     r"""The continuous part of the law of y for polynomial pieces: two sample points in every branch interval,
     certified enclosures of their preimages (computed when first needed), and :meth:`moment`, which encloses
@@ -1039,20 +1051,21 @@ class _Continuous:
         self.pieces = pieces
         self.exact_segments = True  # critical points exact, so the preimage count is proved
         self.where = ""
-        self._samples: list[tuple[sp.Rational, list]] | None = None
-        self._preimages: dict[int, tuple[list, bool]] = {}
+        self._samples: list[tuple[sp.Rational, list[_Segment]]] | None = None
+        self._preimages: dict[int, tuple[list[_Preimage], bool]] = {}
 
-    def samples(self) -> list[tuple[sp.Rational, list]]:
+    def samples(self) -> list[tuple[sp.Rational, list[_Segment]]]:
         """``(y, covering monotone segments)`` for two rational y in every branch interval."""
         if self._samples is None:
             self._samples = self._build()
         return self._samples
 
-    def _build(self) -> list[tuple[sp.Rational, list]]:
+    def _build(self) -> list[tuple[sp.Rational, list[_Segment]]]:
         z = self.z
         segments = []  # (piece, u, v, y_u, y_v): the piece is strictly monotone on (u, v)
         for piece in self.pieces:
             poly = piece.poly
+            assert poly is not None  # the pieces of the continuous part are polynomial
             derivative = poly.diff(z)
             if derivative.degree() < 1:
                 critical = []
@@ -1106,7 +1119,7 @@ class _Continuous:
             centre = _approx(value)
             return (centre - abs(centre) * mpmath.mpf(10) ** -50, centre + abs(centre) * mpmath.mpf(10) ** -50)
 
-    def preimages(self, index: int) -> tuple[list, bool]:
+    def preimages(self, index: int) -> tuple[list[_Preimage], bool]:
         """Enclosures ``(z_i, |σ'(z_i)|)`` of the preimages of sample ``index`` and whether all are certified."""
         if index not in self._preimages:
             y, covering = self.samples()[index]
@@ -1115,12 +1128,13 @@ class _Continuous:
             self._preimages[index] = ([(box, slope) for box, slope, _ in found], certified)
         return self._preimages[index]
 
-    def _preimage(self, segment, y: sp.Rational):
+    def _preimage(self, segment: _Segment, y: sp.Rational) -> tuple[iv.mpf, iv.mpf | None, bool]:
         """(enclosure of z_i, enclosure of |σ'(z_i)| or None, certified) for the unique preimage of y in a
         monotone segment: a root found in mpmath, enclosed in [r - δ, r + δ] (δ ≈ 10^-50 |r|) and certified by
         an exact sign change of σ - y at its dyadic endpoints inside the segment."""
         piece, u, v, yu, yv = segment
         poly = piece.poly
+        assert poly is not None  # the pieces of the continuous part are polynomial
         coefficients = [mpmath.mpf(sp.N(c, WORKING_DIGITS + 10)) for c in poly.all_coeffs()]
         level = mpmath.mpf(sp.N(y, WORKING_DIGITS + 10))
         f = lambda t: mpmath.polyval(coefficients, t) - level  # noqa: E731
@@ -1167,7 +1181,9 @@ class _Continuous:
         return (False, False)
 
 
-def _bracket(f, end: sp.Expr, other: sp.Expr, direction: int, sign: int) -> mpmath.mpf:
+def _bracket(
+    f: Callable[[mpmath.mpf], mpmath.mpf], end: sp.Expr, other: sp.Expr, direction: int, sign: int
+) -> mpmath.mpf:
     """``end`` if finite, else a point beyond ``other`` (in ``direction``) where f has ``sign``."""
     if end.is_finite:
         return _approx(end)
@@ -1193,7 +1209,9 @@ def _end_value(poly: sp.Poly, end: sp.Expr, z: sp.Symbol) -> sp.Expr:
     return sp.oo if sign > 0 else -sp.oo
 
 
-def _between(box: tuple, end_a: tuple, end_b: tuple) -> bool:
+def _between(
+    box: tuple[mpmath.mpf, mpmath.mpf], end_a: tuple[mpmath.mpf, mpmath.mpf], end_b: tuple[mpmath.mpf, mpmath.mpf]
+) -> bool:
     """Whether the enclosed sample lies strictly between two enclosed values (in either order); the samples
     sit a third of a branch interval away from every critical value, so the enclosures always decide."""
     lo, hi = (end_a, end_b) if end_a[0] <= end_b[0] else (end_b, end_a)

@@ -36,7 +36,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ItemsView, Iterable, Literal, Mapping, Sequence, cast
 
 import sympy as sp
 from sympy.core.add import _addsort
@@ -65,6 +65,7 @@ from .parser import FUNCTIONS, parse_expression
 
 if TYPE_CHECKING:  # numpy is imported where it is used: a symbolic command on an exact target never loads it
     import numpy as np
+    from sympy.polys.rings import PolyElement  # an element of a PolyRing (untyped in sympy: reads as Any)
 
 __all__ = [
     "HermiteCoefficients",
@@ -87,6 +88,11 @@ __all__ = [
 ]
 
 MultiIndex = tuple[int, ...]
+#: A coefficient of a :class:`Sparse` polynomial: an element of its ring's ground domain (``ZZ``: a Python or gmpy
+#: integer; ``RR``: sympy's ``RealElement``), or a sympy number; sympy gives these no static type.
+Coefficient = Any
+#: The ``(monomial, coefficient)`` terms of a polynomial.
+Term = tuple[MultiIndex, Coefficient]
 
 #: The variable of a link function (a 1-D function of ``z``, :func:`parse_link`).
 LINK_VARIABLE = "z"
@@ -304,7 +310,7 @@ def _piecewise_polynomial(sigma: sp.Expr, z: sp.Symbol) -> tuple[sp.Poly, sp.Pol
     return sides[0], sides[1]
 
 
-def _as_poly(expr: sp.Expr, z: sp.Symbol, memo: dict) -> sp.Poly:
+def _as_poly(expr: sp.Expr, z: sp.Symbol, memo: dict[sp.Expr, sp.Poly]) -> sp.Poly:
     r"""``expr`` (a polynomial in ``z``) as a ``Poly``, built by Poly arithmetic over its tree — not by sympy's
     expression expansion, whose multinomial expansion of e.g. :math:`\mathrm{He}_{13}(z\,\mathrm{He}_{13}(z))`
     (degree 182) takes seconds where dense univariate products take milliseconds."""
@@ -312,6 +318,7 @@ def _as_poly(expr: sp.Expr, z: sp.Symbol, memo: dict) -> sp.Poly:
         return memo[expr]
     if not memo and coefficient_kind(expr, [z]) == "rational":  # the whole tree at once, by the sparse engine
         sparse = sparse_polynomial(expr, [z], f"the polynomial {_short(expr, 40)}")
+        assert sparse is not None  # None only for a "symbolic" coefficient kind
         out = sp.Poly.from_dict({m: sparse.coefficient(c) for m, c in sparse.items()} or {(0,): 0}, z, domain=sp.QQ)
         memo[expr] = out
         return out
@@ -499,7 +506,7 @@ def _is_nonzero(exact: sp.Expr | None, value: float, atol: float) -> bool:
 # exact sparse polynomials: the engine of every expansion (its work predicted and bounded first)
 
 
-def _short(expr, width: int = 60) -> str:
+def _short(expr: object, width: int = 60) -> str:
     """``str(expr)`` cut to ``width`` characters (messages quote a bounded excerpt)."""
     text = str(expr)
     return text if len(text) <= width else text[: width - 3] + "..."
@@ -517,7 +524,7 @@ def coefficient_kind(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> str:
     'float'
 
     """
-    variables = set(variables)
+    variable_set = set(variables)
     floats = irrational = False
     stack, seen = [sp.sympify(expr)], set()
     while stack:
@@ -525,13 +532,13 @@ def coefficient_kind(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> str:
         if node in seen:
             continue
         seen.add(node)
-        if node.is_Rational or node in variables:
+        if node.is_Rational or node in variable_set:
             continue
         if node.is_Float:
             floats = True
         elif node.is_Symbol:
             return "symbolic"  # a parameter: its coefficients are expressions
-        elif not (node.free_symbols & variables):
+        elif not (node.free_symbols & variable_set):
             irrational = True  # sqrt(2), pi: exact, unless a Float makes the whole expansion floating point
         else:
             stack.extend(node.args)
@@ -546,13 +553,13 @@ class Sparse:
 
     ring: PolyRing
     scale: Fraction
-    poly: object
+    poly: PolyElement
     kind: str
 
-    def items(self):
-        return self.poly.items()
+    def items(self) -> ItemsView[MultiIndex, Coefficient]:
+        return cast("ItemsView[MultiIndex, Coefficient]", self.poly.items())
 
-    def coefficient(self, c) -> sp.Expr:
+    def coefficient(self, c: Coefficient) -> sp.Expr:
         """The sympy value of a coefficient of ``poly`` times ``scale``."""
         if self.kind == "rational":
             value = self.scale * c
@@ -620,21 +627,28 @@ def sparse_polynomial(
 
 
 #: The last expansions built, keyed by (expression, variables, budgets): ``flt laws`` expands one target many times.
-_SPARSE_CACHE: dict = {}
+_SPARSE_CACHE: dict[tuple[sp.Expr, tuple[sp.Symbol, ...], tuple[int, ...]], Sparse] = {}
 
 
-def _sparse_polynomial(expr: sp.Expr, variables: tuple, kind: str) -> Sparse:
+def _sparse_polynomial(expr: sp.Expr, variables: tuple[sp.Symbol, ...], kind: str) -> Sparse:
     ring = _ring(variables, kind)
     index = {v: k for k, v in enumerate(variables)}
-    memo: dict[sp.Basic, tuple[Fraction, object]] = {}
+    memo: dict[sp.Basic, tuple[Fraction, PolyElement]] = {}
     scale, poly = _build(expr, ring, index, kind, memo)
     return Sparse(ring, scale, poly, kind)
 
 
-def _build(node: sp.Basic, ring: PolyRing, index: dict, kind: str, memo: dict) -> tuple[Fraction, object]:
+def _build(
+    node: sp.Basic,
+    ring: PolyRing,
+    index: dict[sp.Symbol, int],
+    kind: str,
+    memo: dict[sp.Basic, tuple[Fraction, PolyElement]],
+) -> tuple[Fraction, PolyElement]:
     if node in memo:
         return memo[node]
     one = Fraction(1)
+    out: tuple[Fraction, PolyElement]
     if not (node.free_symbols & index.keys()):
         if kind == "rational":
             if not node.is_Rational:
@@ -664,7 +678,7 @@ def _build(node: sp.Basic, ring: PolyRing, index: dict, kind: str, memo: dict) -
     return out
 
 
-def _add(parts, ring, kind):
+def _add(parts: list[tuple[Fraction, PolyElement]], ring: PolyRing, kind: str) -> tuple[Fraction, PolyElement]:
     if kind != "rational":
         total = ring.zero
         for _, p in parts:
@@ -673,7 +687,7 @@ def _add(parts, ring, kind):
     common = 1
     for f, _ in parts:
         common = common * f.denominator // math.gcd(common, f.denominator)
-    acc: dict = {}
+    acc: dict[MultiIndex, int] = {}
     get = acc.get
     for f, p in parts:
         multiplier = f.numerator * (common // f.denominator)
@@ -688,7 +702,7 @@ def _add(parts, ring, kind):
     return Fraction(content, common), poly
 
 
-def _power(p, n: int, ring):
+def _power(p: PolyElement, n: int, ring: PolyRing) -> PolyElement:
     if n == 0:
         return ring.one
     if len(p) <= 1:
@@ -703,17 +717,17 @@ def _power(p, n: int, ring):
         cur = cur * cur
 
 
-def substitute_linear(items, images: Sequence, ring: PolyRing):
+def substitute_linear(items: Iterable[Term], images: Sequence[PolyElement], ring: PolyRing) -> PolyElement:
     r""":math:`\sum c\,\prod_k \ell_k^{m_k}` for the terms ``items`` (``(m, c)`` pairs) of a polynomial and the
     linear forms ``images`` :math:`\ell_k` (elements of ``ring``), by Horner's scheme in the first variable, then
     the next; its work is predicted by :func:`.budget.horner_work`, which the caller checks first."""
     items = list(items)
     n = len(images)
 
-    def rec(entries, k):
+    def rec(entries: list[Term], k: int) -> PolyElement:
         if k == n:
             return ring.ground_new(sum((c for _, c in entries), ring.domain.zero))
-        groups: dict[int, list] = {}
+        groups: dict[int, list[Term]] = {}
         for m, c in entries:
             groups.setdefault(m[k], []).append((m, c))
         acc = None
@@ -728,30 +742,33 @@ def substitute_linear(items, images: Sequence, ring: PolyRing):
     return rec(items, 0) if items else ring.zero
 
 
-def _hermite_of_monomials(items, nvars: int, variances: Sequence | None = None):
+def _hermite_of_monomials(
+    items: Iterable[Term], nvars: int, variances: Sequence[Fraction | float] | None = None
+) -> tuple[Fraction, dict[MultiIndex, Coefficient]]:
     r"""``(scale, {alpha: coefficient})`` of :math:`\sum c\,x^m` in the product basis of (scaled) Hermite
     polynomials :math:`H^{(a)}_k(x) = a^{k/2}\mathrm{He}_k(x/\sqrt a)`, :math:`a` the variance of ``x``
     (default 1): :math:`x^m = \sum_k c_{m,k}\,a^{(m-k)/2} H^{(a)}_k(x)`. Integer coefficients stay integers
     (rational variances :math:`p/q` enter as :math:`p^j q^{J-j}` with the common :math:`q^J` in ``scale``);
     float coefficients stay floats."""
-    out: dict = {}
+    out: dict[MultiIndex, Coefficient] = {}
     get = out.get
     items = list(items)
     scale = Fraction(1)
-    tables: list = []
+    tables: list[tuple[Literal["rational"], int, int, int] | tuple[Literal["float"], float, None, int] | None] = []
     if variances is None:
         tables = [None] * nvars
-    for i in range(nvars if variances is not None else 0):
-        a = variances[i]
-        top = max((m[i] for m, _ in items), default=0) // 2
-        if isinstance(a, Fraction):
-            scale /= Fraction(a.denominator) ** top
-            tables.append(("rational", a.numerator, a.denominator, top))
-        else:
-            tables.append(("float", float(a), None, top))
-    cache: dict = {}
+    else:
+        for i in range(nvars):
+            a = variances[i]
+            top = max((m[i] for m, _ in items), default=0) // 2
+            if isinstance(a, Fraction):
+                scale /= Fraction(a.denominator) ** top
+                tables.append(("rational", a.numerator, a.denominator, top))
+            else:
+                tables.append(("float", float(a), None, top))
+    cache: dict[tuple[int, int], tuple[tuple[int, Coefficient], ...]] = {}
 
-    def per_variable(i, m):
+    def per_variable(i: int, m: int) -> tuple[tuple[int, Coefficient], ...]:
         key = (i, m)
         if key not in cache:
             base = _monomial_to_hermite_int(m)
@@ -773,11 +790,11 @@ def _hermite_of_monomials(items, nvars: int, variances: Sequence | None = None):
     return scale, {a: c for a, c in out.items() if c}
 
 
-def _hermite_work(items) -> int:
+def _hermite_work(items: Iterable[Term]) -> int:
     return sum(math.prod(m // 2 + 1 for m in monomial) for monomial, _ in items)
 
 
-def hermite_conversion_work(items, kind: str) -> float:
+def hermite_conversion_work(items: Iterable[Term], kind: str) -> float:
     r"""Predicted work of converting the terms ``items`` to (or from) the Hermite basis: a monomial
     :math:`\prod_k z_k^{m_k}` has :math:`\prod_k(\lfloor m_k/2\rfloor+1)` Hermite terms, each an operation on
     integers as large as the coefficient or the conversion coefficient :math:`m!/(k!\,2^j j!)`
@@ -800,7 +817,12 @@ def _hermite_monomials(k: int) -> tuple[tuple[int, int], ...]:
     return tuple((m, int(c)) for (m,), c in hermite_prob_poly(k, sp.Symbol("x"), polys=True).terms())
 
 
-def _from_hermite(coefficients, ring: PolyRing, kind: str, variances: Sequence | None = None):
+def _from_hermite(
+    coefficients: Mapping[MultiIndex, Fraction | float],
+    ring: PolyRing,
+    kind: str,
+    variances: Sequence[Fraction | float] | None = None,
+) -> tuple[Fraction, PolyElement]:
     r"""``(scale, poly)``: :math:`\sum_\alpha c_\alpha \prod_k H^{(a_k)}_{\alpha_k}(x_k)` as a polynomial of ``ring``
     (``coefficients``: ``{alpha: c}`` with int/Fraction or float values; variances as in
     :func:`_hermite_of_monomials`, default 1). :math:`H^{(a)}_k(x) = \sum_m c_{k,m}\,a^{(k-m)/2} x^m`."""
@@ -814,9 +836,9 @@ def _from_hermite(coefficients, ring: PolyRing, kind: str, variances: Sequence |
             common = common * d // math.gcd(common, d)
         scale = Fraction(1, common)
         coefficients = {a: int(v * common) for a, v in coefficients.items()}
-    tables = []
+    tables: list[tuple[float, int, int]] = []  # (p, q, top); p an int when kind == "rational"
     for i in range(nvars):
-        a = 1 if variances is None else variances[i]
+        a: Fraction | float = 1 if variances is None else variances[i]
         top = max((al[i] for al in coefficients), default=0) // 2
         if kind == "rational" and a != 1:
             a = Fraction(a)
@@ -824,9 +846,9 @@ def _from_hermite(coefficients, ring: PolyRing, kind: str, variances: Sequence |
             tables.append((a.numerator, a.denominator, top))
         else:
             tables.append((1 if kind == "rational" else float(a), 1, 0))
-    cache: dict = {}
+    cache: dict[tuple[int, int], tuple[tuple[int, Coefficient], ...]] = {}
 
-    def per_variable(i, k):
+    def per_variable(i: int, k: int) -> tuple[tuple[int, Coefficient], ...]:
         key = (i, k)
         if key not in cache:
             p, q, top = tables[i]
@@ -838,7 +860,7 @@ def _from_hermite(coefficients, ring: PolyRing, kind: str, variances: Sequence |
                 )
         return cache[key]
 
-    acc: dict = {}
+    acc: dict[MultiIndex, Coefficient] = {}
     get = acc.get
     for alpha, c in coefficients.items():
         per = [per_variable(i, k) for i, k in enumerate(alpha)]
@@ -897,7 +919,7 @@ class HermiteExpansion:
             )
         )
 
-    def filter(self, keep) -> "HermiteExpansion":
+    def filter(self, keep: Callable[[MultiIndex], bool]) -> "HermiteExpansion":
         """The expansion restricted to the multi-indices where ``keep(alpha)`` is true."""
         return HermiteExpansion(
             {a: c for a, c in self.coefficients.items() if keep(a)}, self.rank, self.exact, self.truncation_degree
@@ -948,7 +970,9 @@ def hermite_expansion(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> HermiteE
     return HermiteExpansion({a: c for a, c in coefficients.items() if not c.is_zero}, len(variables))
 
 
-def _symbolic_hermite_expansion(expr: sp.Expr, variables: list, used: list[int], what: str) -> HermiteExpansion:
+def _symbolic_hermite_expansion(
+    expr: sp.Expr, variables: list[sp.Symbol], used: list[int], what: str
+) -> HermiteExpansion:
     """The Hermite expansion with exact irrational coefficients, by sympy expressions (about 1 ms an operation:
     its work is charged at :data:`.budget.DOMAIN_COST` ``["symbolic"]``)."""
     _, _, work = check_expansion(expr, [variables[k] for k in used], what, "symbolic")
@@ -957,7 +981,7 @@ def _symbolic_hermite_expansion(expr: sp.Expr, variables: list, used: list[int],
         for m, c in sp.poly(expr, *[variables[k] for k in used]).terms()  # sp.poly: no expression expand
     ]
     check_work(CONVERSION_WEIGHT * _hermite_work(terms) * DOMAIN_COST["symbolic"], what)
-    out: dict[MultiIndex, object] = {}
+    out: dict[MultiIndex, sp.Expr] = {}
     for monomial, c in terms:
         for combo in itertools.product(*[_monomial_to_hermite_int(m) for m in monomial]):
             alpha = tuple(k for k, _ in combo)

@@ -29,6 +29,8 @@ given (``exp(z**2/2)``: :math:`q = 1/2`).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
+from typing import TypeVar, cast
 
 import mpmath
 import sympy as sp
@@ -49,13 +51,14 @@ MAX_SECOND_MOMENT = 1e300
 _BOUNDED = {sp.tanh: (-1.0, 1.0), sp.erf: (-1.0, 1.0), sigmoid: (0.0, 1.0), sp.sin: (-1.0, 1.0), sp.cos: (-1.0, 1.0),
             sp.sign: (-1.0, 1.0), sp.Heaviside: (0.0, 1.0)}
 _INF = math.inf
+_T = TypeVar("_T")
 
 
 class _NotCertified(Exception):
     pass
 
 
-def check_square_integrable(expr: sp.Expr, variables) -> float:
+def check_square_integrable(expr: sp.Expr, variables: Iterable[sp.Symbol]) -> float:
     r"""The certified growth exponent :math:`q < 1/4` of ``expr`` (see module docstring), or
     :class:`~flt_theory.errors.NotSquareIntegrableError` saying why no Hermite expansion exists or
     why square-integrability could not be established.
@@ -84,7 +87,7 @@ def check_square_integrable(expr: sp.Expr, variables) -> float:
     return q
 
 
-def second_moment(coefficients) -> float:
+def second_moment(coefficients: Iterable[tuple[tuple[int, ...], sp.Expr | float]]) -> float:
     r""":math:`\sum_\alpha \hat f(\alpha)^2\,\alpha!` (Parseval) as a float, ``inf`` beyond the float64 range,
     summed in log space so that neither a huge :math:`\alpha!` nor a huge coefficient overflows on the way."""
     logs = []
@@ -112,7 +115,7 @@ def second_moment(coefficients) -> float:
     return math.exp(total) if total < 709.0 else math.inf
 
 
-def growth_exponent(expr: sp.Expr, variables) -> float | None:
+def growth_exponent(expr: sp.Expr, variables: Iterable[sp.Symbol]) -> float | None:
     """The certified :math:`q` of the module docstring, or ``None`` when none is certified."""
     try:
         return _Analysis(list(variables)).growth(sp.sympify(expr))
@@ -120,7 +123,7 @@ def growth_exponent(expr: sp.Expr, variables) -> float | None:
         return None
 
 
-def value_range(expr: sp.Expr, variables) -> tuple[float, float]:
+def value_range(expr: sp.Expr, variables: Iterable[sp.Symbol]) -> tuple[float, float]:
     """A certified enclosure ``(lo, hi)`` (possibly infinite) of the values of ``expr`` over all real
     values of ``variables``.
 
@@ -131,7 +134,7 @@ def value_range(expr: sp.Expr, variables) -> tuple[float, float]:
     return _Analysis(list(variables)).range(sp.sympify(expr))
 
 
-def _short(expr) -> str:
+def _short(expr: object) -> str:
     text = str(expr)
     return text if len(text) <= 80 else text[:77] + "..."
 
@@ -147,11 +150,12 @@ def _mul(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
 
 
 class _Analysis:
-    def __init__(self, variables):
+    def __init__(self, variables: Iterable[sp.Symbol]) -> None:
         self.variables = set(variables)
-        self.memo: dict = {}
+        # (kind, node) -> (True, its value) or (False, the _NotCertified raised for it)
+        self.memo: dict[tuple[str, sp.Basic], tuple[bool, object]] = {}
 
-    def _cached(self, kind, node, compute):
+    def _cached(self, kind: str, node: sp.Basic, compute: Callable[[sp.Basic], _T]) -> _T:
         key = (kind, node)
         if key not in self.memo:
             self.memo[key] = (False, _NotCertified(f"no bound found for {_short(node)}"))  # breaks cycles
@@ -161,20 +165,20 @@ class _Analysis:
                 self.memo[key] = (False, exc)
         ok, value = self.memo[key]
         if not ok:
-            raise value
-        return value
+            raise cast(_NotCertified, value)
+        return cast(_T, value)
 
-    def constant(self, node) -> bool:
+    def constant(self, node: sp.Basic) -> bool:
         return not (node.free_symbols & self.variables)
 
     # -- range over all real inputs ---------------------------------------------------------------
-    def range(self, node) -> tuple[float, float]:
+    def range(self, node: sp.Basic) -> tuple[float, float]:
         try:
             return self._cached("range", node, self._range)
         except _NotCertified:
             return (-_INF, _INF)
 
-    def _range(self, node) -> tuple[float, float]:
+    def _range(self, node: sp.Basic) -> tuple[float, float]:
         if self.constant(node):
             try:
                 iv = enclose(node)
@@ -226,10 +230,10 @@ class _Analysis:
         raise _NotCertified(f"no range known for {node.func.__name__}")
 
     # -- polynomial growth |f| <= C (1 + |z|)^p ----------------------------------------------------
-    def poly_growth(self, node) -> float:
+    def poly_growth(self, node: sp.Basic) -> float:
         return self._cached("poly", node, self._poly_growth)
 
-    def _poly_growth(self, node) -> float:
+    def _poly_growth(self, node: sp.Basic) -> float:
         lo, hi = self.range(node)
         if math.isfinite(lo) and math.isfinite(hi):
             return 0.0
@@ -244,7 +248,7 @@ class _Analysis:
         raise _NotCertified(f"{_short(node)} may grow faster than any polynomial")
 
     @staticmethod
-    def _compose(node, measure) -> float | None:
+    def _compose(node: sp.Basic, measure: Callable[[sp.Basic], float]) -> float | None:
         """A growth measure (``poly_growth`` or ``growth``) of a sum (the max), a product (the sum), a
         non-negative power (the power times the base's) or relu / Abs / Max (the max); None for any other node."""
         if node.is_Add:
@@ -258,7 +262,7 @@ class _Analysis:
             return max(measure(a) for a in node.args)
         return None
 
-    def _away_from_zero(self, node) -> None:
+    def _away_from_zero(self, node: sp.Basic) -> None:
         lo, hi = self.range(node.base)
         if not (lo > 0 or hi < 0):
             raise _NotCertified(
@@ -267,10 +271,10 @@ class _Analysis:
             )
 
     # -- growth exponent q: |f| <= C exp(q |z|^2 + o(|z|^2)) ------------------------------------
-    def growth(self, node) -> float:
+    def growth(self, node: sp.Basic) -> float:
         return self._cached("growth", node, self._growth)
 
-    def _growth(self, node) -> float:
+    def _growth(self, node: sp.Basic) -> float:
         lo, hi = self.range(node)
         if (math.isfinite(lo) and math.isfinite(hi)) or node.is_Symbol:
             return 0.0
@@ -287,10 +291,10 @@ class _Analysis:
         raise _NotCertified(f"no growth bound known for {node.func.__name__}")
 
     # -- upper bound h <= a |z|^2 + o(|z|^2) -------------------------------------------------------
-    def upper(self, node) -> float:
+    def upper(self, node: sp.Basic) -> float:
         return self._cached("upper", node, self._upper)
 
-    def _upper(self, node) -> float:
+    def _upper(self, node: sp.Basic) -> float:
         lo, hi = self.range(node)
         if math.isfinite(hi):
             return 0.0
@@ -314,7 +318,7 @@ class _Analysis:
             pass
         raise _NotCertified(f"no bound of the form a |z|^2 is known for {_short(node)} (inside exp)")
 
-    def _polynomial_upper(self, node, variables) -> float:
+    def _polynomial_upper(self, node: sp.Basic, variables: list[sp.Symbol]) -> float:
         import numpy as np
 
         degree, terms = predict_size(node, variables)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, cast
 
 import sympy as sp
 
@@ -118,8 +118,8 @@ def _latex_number(expr: sp.Basic, names: Mapping[str, str] | None = None) -> str
     if isinstance(expr, sp.Basic):
         expr = expr.xreplace({f: sp.Float(f, 4) for f in expr.atoms(sp.Float)})
         mapping = {s: names[s.name] for s in expr.free_symbols if names and s.name in names}
-        return sp.latex(expr, symbol_names=mapping) if mapping else sp.latex(expr)
-    return sp.latex(expr)
+        return cast(str, sp.latex(expr, symbol_names=mapping) if mapping else sp.latex(expr))
+    return cast(str, sp.latex(expr))
 
 
 def _value_latex(value: Any, names: Mapping[str, str] | None = None) -> str:
@@ -138,7 +138,7 @@ def _value_text(value: Any) -> str:
         return ", ".join(_value_text(v) for v in value)
     if isinstance(value, sp.Basic):
         value = value.xreplace({f: sp.Float(f, 4) for f in value.atoms(sp.Float)})
-        return sp.sstr(value)
+        return cast(str, sp.sstr(value))
     return str(value)
 
 

@@ -24,16 +24,19 @@ r"""Leap index, information exponent and leap complexity of a target.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from ..errors import UnsupportedError
 from .expansion import expand_target
 from .hermite import HermiteExpansion
 
+if TYPE_CHECKING:
+    from .target import Target
+
 __all__ = ["leap_index", "information_exponent", "leap_complexity", "leap_complexity_of_support"]
 
 
-def leap_index(target, degree: int | None = None) -> int:
+def leap_index(target: Target, degree: int | None = None) -> int:
     """Leap index :math:`\\ell` of ``target`` (``degree``: Hermite truncation for non-polynomials).
 
     >>> from flt_theory.symbolic.target import Target
@@ -44,7 +47,7 @@ def leap_index(target, degree: int | None = None) -> int:
     return _first_order(expansion)
 
 
-def information_exponent(target, degree: int | None = None) -> int | None:
+def information_exponent(target: Target, degree: int | None = None) -> int | None:
     """Information exponent of a single-index target (``None`` when ``target.rank > 1``).
 
     >>> from flt_theory.symbolic.target import Target
@@ -56,7 +59,7 @@ def information_exponent(target, degree: int | None = None) -> int | None:
     return _first_order(expand_target(target, degree))
 
 
-def leap_complexity(target, degree: int | None = None) -> int:
+def leap_complexity(target: Target, degree: int | None = None) -> int:
     """Leap complexity of ``target`` (Abbe, Boix-Adserà, Misiakiewicz 2023) in w*-coordinates.
 
     >>> from flt_theory.symbolic.target import Target

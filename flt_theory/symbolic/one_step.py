@@ -41,6 +41,7 @@ Caveat (documented, not hidden): for :math:`j < \lfloor\kappa\rfloor` the overla
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import sympy as sp
 
@@ -51,13 +52,16 @@ from .expansion import expand_target
 from .hermite import hermite_coefficients
 from .subspace import Subspace
 
+if TYPE_CHECKING:
+    from .target import Target
+
 __all__ = ["MAX_KAPPA", "check_kappa", "one_step_subspace", "student_coefficient", "theory_step_size_exponent"]
 
 #: Largest sample exponent :math:`\kappa` (:math:`n \asymp d^\kappa`) the one-step rule takes.
 MAX_KAPPA = 64
 
 
-def student_coefficient(activation, order: int):
+def student_coefficient(activation: str | sp.Expr, order: int) -> sp.Expr:
     r""":math:`c_{\sigma,j} = \mu_j(\sigma)/(j-1)!` (exact where :func:`.hermite.hermite_coefficients` is).
 
     >>> student_coefficient("relu(z)", 2)
@@ -74,7 +78,7 @@ def student_coefficient(activation, order: int):
     return sp.Integer(0) if abs(value) <= max(1e-10, 10 * coeffs.error(order)) else sp.Float(value)
 
 
-def check_kappa(kappa, name: str = "kappa") -> float:
+def check_kappa(kappa: float, name: str = "kappa") -> float:
     """``kappa`` as a float after checking it is a sample exponent the one-step rule takes: finite, in
     ``[0, MAX_KAPPA]`` (:class:`~flt_theory.errors.InvalidParameterError` naming ``name`` otherwise)."""
     kappa = check_real(kappa, name, minimum=0.0, caller="one_step_subspace")
@@ -86,7 +90,9 @@ def check_kappa(kappa, name: str = "kappa") -> float:
     return kappa
 
 
-def one_step_subspace(target, kappa: float, activation=None, degree: int | None = None) -> Subspace:
+def one_step_subspace(
+    target: Target, kappa: float, activation: str | sp.Expr | None = None, degree: int | None = None
+) -> Subspace:
     """Subspace learned by one giant step with :math:`n \\asymp d^\\kappa` (see module docstring).
 
     The range of the unfolded :math:`C_j` is spanned by its distinct columns :math:`C_j[\\cdot, \\beta]`, one per
@@ -105,7 +111,7 @@ def one_step_subspace(target, kappa: float, activation=None, degree: int | None 
     r = target.rank
     top = min(int(math.floor(kappa + 1e-12)), expansion.degree())
     orders = [j for j in range(1, top + 1) if activation is None or not student_coefficient(activation, j).is_zero]
-    columns: dict[tuple[int, ...], list] = {}
+    columns: dict[tuple[int, ...], list[sp.Expr]] = {}
     for alpha, c in expansion.coefficients.items():
         if sum(alpha) not in orders:
             continue

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import mpmath
@@ -45,7 +46,7 @@ import sympy as sp
 
 from ..errors import FLTError, InvalidTargetError
 from .budget import check_degree, limit
-from .constants import Interval, enclose, fold
+from .constants import EnclosureMemo, Interval, enclose, fold
 from .functions import relu, sigmoid
 from .integrability import value_range
 
@@ -113,7 +114,7 @@ def excerpt(text: str, pos: int | None = None, width: int = EXCERPT) -> str:
     )
 
 
-def _short(value, width: int = 60) -> str:
+def _short(value: object, width: int = 60) -> str:
     """``str(value)`` cut to ``width`` characters."""
     text = str(value)
     return text if len(text) <= width else text[: width - 3] + "..."
@@ -145,6 +146,7 @@ def _tokenize(text: str) -> list[_Token]:
                 + ", He(k, z), Hek(z)"
             )
         kind = m.lastgroup
+        assert kind is not None  # a nonempty match is one of the named alternatives of _TOKEN
         tokens.append(_Token(kind, m.group(kind), m.start(kind)))
         pos = m.end()
     tokens.append(_Token("end", "", len(text)))
@@ -159,7 +161,7 @@ class _Parser:
         self.depth = 0
         self.single_variable = single_variable
         self.checked_nodes: set[sp.Basic] = set()
-        self.enclosures: dict = {}  # memo of constants.enclose
+        self.enclosures: EnclosureMemo = {}  # memo of constants.enclose
         self.degrees: dict[sp.Basic, int] = {}
 
     # -- helpers -------------------------------------------------------------------------
@@ -237,7 +239,7 @@ class _Parser:
         except FLTError as exc:
             raise type(exc)(f"constant at position {pos} in {excerpt(self.text, pos)}: {exc}") from None
 
-    def constant_call(self, build, args: list[sp.Expr], pos: int) -> sp.Expr:
+    def constant_call(self, build: Callable[..., sp.Expr], args: list[sp.Expr], pos: int) -> sp.Expr:
         """``build(*args)`` for constant ``args``: certified first (real, finite, within budget), kept
         exact when its arguments are exact and small, else folded to a Float (module docstring)."""
         for a in args:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence, cast
 
 import sympy as sp
 
@@ -41,7 +41,9 @@ from .budget import (
 )
 from .expansion import NUMERIC_ZERO, expand_target
 from .hermite import (
+    Coefficient,
     HermiteExpansion,
+    MultiIndex,
     Sparse,
     _from_hermite,
     _hermite_of_monomials,
@@ -50,8 +52,11 @@ from .hermite import (
     substitute_linear,
 )
 from .one_step import one_step_subspace
-from .staircase import as_float, expansion_polynomial, frames, rotate, staircase
+from .staircase import Frames, as_float, expansion_polynomial, frames, rotate, staircase
 from .subspace import Subspace
+
+if TYPE_CHECKING:
+    from .target import Target
 
 __all__ = [
     "ProjectionResult",
@@ -77,7 +82,7 @@ class ProjectionResult:
     norm2: sp.Expr
 
 
-def project(target, subspace: Subspace, kappa: float, degree: int | None = None) -> ProjectionResult:
+def project(target: Target, subspace: Subspace, kappa: float, degree: int | None = None) -> ProjectionResult:
     r""":math:`P_{U,\le\kappa} f^*` and :math:`\|P_{U,>\kappa} f^*\|_\gamma^2` (see module docstring).
 
     >>> from flt_theory.symbolic.target import Target
@@ -111,6 +116,7 @@ def project(target, subspace: Subspace, kappa: float, degree: int | None = None)
     fr = frames(subspace, sparse.kind) if sparse is not None else None
     if fr is None:
         return _symbolic_project(target, subspace, kappa, cutoff, expansion)
+    assert sparse is not None  # frames are built only for a sparse polynomial
     fitted_expansion, fitted, residual = _rational_project(sparse, fr, cutoff, expansion, target)
     return ProjectionResult(subspace, kappa, fitted, fitted_expansion, residual, _tidy(expansion.norm2()))
 
@@ -124,7 +130,7 @@ def _tidy(value: sp.Expr) -> sp.Expr:
     return sp.simplify(value) if sp.count_ops(value) <= 40 else sp.expand(value)
 
 
-def _expression(expansion: HermiteExpansion, variables) -> sp.Expr:
+def _expression(expansion: HermiteExpansion, variables: Sequence[sp.Symbol]) -> sp.Expr:
     """The polynomial of ``expansion`` in ``variables``, expanded (by the sparse engine when it can)."""
     sparse = expansion_polynomial(expansion, variables)
     if sparse is None:
@@ -133,7 +139,9 @@ def _expression(expansion: HermiteExpansion, variables) -> sp.Expr:
     return sparse.as_expr()
 
 
-def _rational_project(sparse, fr, cutoff: int, expansion: HermiteExpansion, target):
+def _rational_project(
+    sparse: Sparse, fr: Frames, cutoff: int, expansion: HermiteExpansion, target: Target
+) -> tuple[HermiteExpansion, sp.Expr, sp.Expr]:
     r"""``(fitted expansion, fitted, residual)`` in the integer frames ``fr`` (:func:`.staircase.frames`): with
     :math:`z = V^\top s + W^\top u`, :math:`s_i \sim \mathcal N(0, a_i)`, :math:`u_j \sim \mathcal N(0, b_j)`,
     the rotated polynomial in the scaled Hermite basis :math:`H^{(a)}_k(x) = a^{k/2}\mathrm{He}_k(x/\sqrt a)` has
@@ -150,7 +158,7 @@ def _rational_project(sparse, fr, cutoff: int, expansion: HermiteExpansion, targ
     scale = sparse.scale * hscale
     rational = sparse.kind == "rational"
     kept = {b: c for b, c in herm.items() if sum(b[m:]) <= cutoff}
-    residual = 0
+    residual: Fraction | float = 0
     for beta, c in herm.items():
         if sum(beta[m:]) > cutoff:
             weight = math.prod(math.factorial(x) for x in beta)
@@ -159,12 +167,13 @@ def _rational_project(sparse, fr, cutoff: int, expansion: HermiteExpansion, targ
                 if x:
                     value = value * a**x
             residual += value * weight
-    residual = sp.Rational(residual.numerator, residual.denominator) if rational and residual else (
+    exact = cast(Fraction, residual)  # read only when rational: a sum of Fractions then
+    residual = sp.Rational(exact.numerator, exact.denominator) if rational and residual else (
         sp.Integer(0) if not residual else sp.Float(float(residual)))
     # P_{U,<=kappa} f back in z: the kept part as a polynomial in (s, u), then s_i = a_i v_i.z, u_j = b_j w_j.z
     check_work(hermite_conversion_work([(b, c) for b, c in kept.items()], sparse.kind), what)
     fscale, poly = _from_hermite(kept, ring, sparse.kind, variances)
-    terms = {}
+    terms: dict[MultiIndex, Coefficient] = {}  # Fractions or floats, then elements of the ring's domain
     for mono, c in poly.items():
         value = Fraction(int(c)) if rational else float(c)
         for x, a in zip(mono, variances):
@@ -182,9 +191,9 @@ def _rational_project(sparse, fr, cutoff: int, expansion: HermiteExpansion, targ
     images = []
     for row in rows:
         image = sparse.ring.zero
-        for gen, x in zip(sparse.ring.gens, row):
-            if x:
-                image = image + gen * convert(x)
+        for gen, entry in zip(sparse.ring.gens, row):
+            if entry:
+                image = image + gen * convert(entry)
         images.append(image)
     nonzero = max((sum(1 for x in row if x) for row in rows), default=1)
     work, count = horner_work(list(terms), r, nonzero)
@@ -211,7 +220,7 @@ def _rational_project(sparse, fr, cutoff: int, expansion: HermiteExpansion, targ
 
 
 def _symbolic_project(
-    target, subspace: Subspace, kappa: float, cutoff: int, expansion: HermiteExpansion
+    target: Target, subspace: Subspace, kappa: float, cutoff: int, expansion: HermiteExpansion
 ) -> ProjectionResult:
     """The projection by sympy expressions (exact irrational coefficients or directions), its size bounded by
     :func:`.budget.check_rotation` and its work charged at the symbolic domain cost."""
@@ -235,7 +244,7 @@ def _symbolic_project(
     return ProjectionResult(subspace, kappa, fitted, fitted_expansion, _tidy(dropped.norm2()), _tidy(expansion.norm2()))
 
 
-def conditional_variance(target, subspace: Subspace, degree: int | None = None) -> sp.Expr:
+def conditional_variance(target: Target, subspace: Subspace, degree: int | None = None) -> sp.Expr:
     r""":math:`\mathbb E[\mathrm{Var}(f^*(x)\mid P_U x)] = \|P_{U,>0} f^*\|_\gamma^2`.
 
     >>> from flt_theory.symbolic.target import Target
@@ -245,12 +254,12 @@ def conditional_variance(target, subspace: Subspace, degree: int | None = None) 
     return project(target, subspace, 0, degree).residual_norm2
 
 
-def random_feature_error(target, kappa: float, degree: int | None = None) -> sp.Expr:
+def random_feature_error(target: Target, kappa: float, degree: int | None = None) -> sp.Expr:
     r"""Random-feature limit :math:`\|P_{>\kappa} f^*\|^2` (MMM '22, :math:`\kappa = \min(\kappa_1,\kappa_2)`)."""
     return project(target, Subspace.zero(target.rank), kappa, degree).residual_norm2
 
 
-def random_feature_floor(target, activation: str | sp.Expr = "relu", degree: int | None = None) -> sp.Expr:
+def random_feature_floor(target: Target, activation: str | sp.Expr = "relu", degree: int | None = None) -> sp.Expr:
     r"""Test error of the best fit of :math:`f^*` on :math:`p` distinct random features :math:`\sigma(\langle w_i,
     x\rangle)`, :math:`w_i` uniform on :math:`\mathbb S^{d-1}` (the second layer at :math:`T = 0`; a symmetric
     initialisation of width :math:`p'` has :math:`p = p'/2` distinct features), to first order in :math:`p/d`:
@@ -281,14 +290,21 @@ def random_feature_floor(target, activation: str | sp.Expr = "relu", degree: int
     mu = hermite_coefficients(sigma, 1)
     second = hermite_coefficients(sp.expand(sigma**2), 0)
     exact = mu.exact is not None and second.exact is not None and None not in (*mu.exact, *second.exact)
-    mu0, mu1 = (mu.exact if exact else [sp.Float(v) for v in mu.values])[:2]
-    variance_sigma = (second.exact[0] if exact else sp.Float(second.values[0])) - mu0**2
+    # when ``exact``, no coefficient is None
+    mu0, mu1 = (cast(tuple[sp.Expr, ...], mu.exact) if exact else [sp.Float(v) for v in mu.values])[:2]
+    variance_sigma = (cast(sp.Expr, second.exact[0]) if exact else sp.Float(second.values[0])) - mu0**2
     linear = random_feature_error(target, 0, degree) - random_feature_error(target, 1, degree)
     total = conditional_variance(target, Subspace.zero(target.rank), degree)
     return total - sp.simplify(mu1**2 / variance_sigma * linear) * SYMBOLS["p"] / SYMBOLS["d"]
 
 
-def learned_subspace(target, kappa_n: float, steps: int = 1, activation=None, degree: int | None = None) -> Subspace:
+def learned_subspace(
+    target: Target,
+    kappa_n: float,
+    steps: int = 1,
+    activation: str | sp.Expr | None = None,
+    degree: int | None = None,
+) -> Subspace:
     r"""The first-layer subspace: the one-step rule at :math:`\kappa_n` (``steps = 1``), or the
     staircase :math:`U_T` (``steps = T > 1``, the regime :math:`n = O(d)` of Conjecture 1)."""
     steps = check_int(steps, "steps", minimum=1, maximum=64, caller="learned_subspace")
@@ -309,7 +325,7 @@ class RegimeRow:
 
 
 def regime_table(
-    target, regimes: Sequence[tuple[float, float]], steps: int = 1, degree: int | None = None
+    target: Target, regimes: Sequence[tuple[float, float]], steps: int = 1, degree: int | None = None
 ) -> list[RegimeRow]:
     r"""For each :math:`(\kappa_n, \kappa_p)`: the learned subspace, :math:`\kappa = \min(\kappa_n,\kappa_p)`,
     the fitted :math:`P_{U,\le\kappa} f^*` and the residual :math:`\|P_{U,>\kappa} f^*\|^2` (Conjecture 3)."""
@@ -356,7 +372,9 @@ def format_hermite(expansion: HermiteExpansion, names: Sequence[str] | None = No
     return text.replace("+ -", "- ")
 
 
-def _rotated_expansion(expansion: HermiteExpansion, variables, subspace: Subspace):
+def _rotated_expansion(
+    expansion: HermiteExpansion, variables: Sequence[sp.Symbol], subspace: Subspace
+) -> tuple[HermiteExpansion, tuple[sp.Symbol, ...], tuple[sp.Symbol, ...]]:
     r"""The expansion in rotated coordinates :math:`z = B^\top s + Q^\top u` (``(s, u)`` order).
 
     The Hermite chaos of each total degree is rotation invariant, so rotating a truncated numeric
@@ -377,7 +395,7 @@ def _rotated_expansion(expansion: HermiteExpansion, variables, subspace: Subspac
     return _like(expansion, rotated.coefficients, rotated.rank), s, u
 
 
-def _like(source: HermiteExpansion, coefficients, rank: int) -> HermiteExpansion:
+def _like(source: HermiteExpansion, coefficients: Mapping[MultiIndex, sp.Expr], rank: int) -> HermiteExpansion:
     """``coefficients`` as an expansion with the truncation of ``source``, exact if ``source`` is and no
     float crept in (a float basis); floating-point round-off (|c| <= NUMERIC_ZERO) is dropped."""
     kept = {a: c for a, c in coefficients.items() if not (c.has(sp.Float) and abs(complex(c)) <= NUMERIC_ZERO)}

@@ -30,8 +30,10 @@ and bounded first (:mod:`.budget`); only targets with exact irrational coefficie
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, cast
 
 import sympy as sp
 from sympy.polys.orderings import lex
@@ -49,13 +51,23 @@ from .budget import (
     horner_work,
 )
 from .expansion import expand_target
-from .hermite import Sparse, gaussian_moment, sparse_polynomial, substitute_linear
+from .hermite import HermiteExpansion, MultiIndex, Sparse, gaussian_moment, sparse_polynomial, substitute_linear
 from .subspace import Subspace
+
+if TYPE_CHECKING:
+    from sympy.polys.rings import PolyElement  # untyped in sympy: reads as Any
+
+    from .target import Target
+
+#: A direction of a :class:`Frames`: an integer vector (``kind == "rational"``) or a float one.
+Direction = tuple[int, ...] | tuple[float, ...]
 
 __all__ = ["conditional_mean_gradient", "staircase", "staircase_step"]
 
 
-def conditional_mean_gradient(expr: sp.Expr, variables, subspace: Subspace) -> tuple[sp.Matrix, tuple[sp.Symbol, ...]]:
+def conditional_mean_gradient(
+    expr: sp.Expr, variables: Sequence[sp.Symbol], subspace: Subspace
+) -> tuple[sp.Matrix, tuple[sp.Symbol, ...]]:
     r""":math:`\mu_{U,x}(f)` for :math:`x = B^\top s \in U`, as an :math:`r`-vector of polynomials in
     ``s`` (returned with the symbols ``s``); lies in :math:`U^\perp`.
 
@@ -79,7 +91,7 @@ def conditional_mean_gradient(expr: sp.Expr, variables, subspace: Subspace) -> t
     return complement.basis.T * sp.Matrix(grad_u), s
 
 
-def staircase_step(expr: sp.Expr, variables, subspace: Subspace) -> Subspace:
+def staircase_step(expr: sp.Expr, variables: Iterable[sp.Symbol], subspace: Subspace) -> Subspace:
     r""":math:`U \oplus \mathrm{span}\{\mu_{U,x}(f) : x \in U\}`."""
     variables = list(variables)
     check_rank(len(variables), f"a staircase step of a rank-{len(variables)} target")
@@ -88,7 +100,7 @@ def staircase_step(expr: sp.Expr, variables, subspace: Subspace) -> Subspace:
     return step if step is not None else _symbolic_step(expr, variables, subspace)
 
 
-def staircase(target, steps: int = 3, degree: int | None = None) -> list[Subspace]:
+def staircase(target: Target, steps: int = 3, degree: int | None = None) -> list[Subspace]:
     r"""The subspaces :math:`U_1, \dots, U_{\text{steps}}` of the staircase of ``target``.
 
     ``degree`` is the Hermite truncation used for non-polynomial targets.
@@ -118,7 +130,9 @@ def staircase(target, steps: int = 3, degree: int | None = None) -> list[Subspac
     return Staircase(out)
 
 
-def expansion_polynomial(expansion, variables, expr: sp.Expr | None = None) -> Sparse | None:
+def expansion_polynomial(
+    expansion: HermiteExpansion, variables: Iterable[sp.Symbol], expr: sp.Expr | None = None
+) -> Sparse | None:
     """The polynomial of a Hermite expansion as a :class:`.hermite.Sparse` (``expr`` itself when given and it
     is an exact polynomial), or ``None`` when its coefficients are exact irrationals."""
     from .hermite import _from_hermite, _ring, hermite_conversion_work
@@ -127,6 +141,7 @@ def expansion_polynomial(expansion, variables, expr: sp.Expr | None = None) -> S
     if expr is not None:
         return sparse_polynomial(expr, variables, "the target expanded")
     values = [sp.sympify(c) for c in expansion.coefficients.values()]
+    coefficients: dict[MultiIndex, Fraction | float]
     if all(c.is_Rational for c in values):
         kind, coefficients = "rational", {a: Fraction(int(c.p), int(c.q)) for a, c in expansion.coefficients.items()}
     elif any(c.has(sp.Float) for c in values) and all(c.is_number for c in values):
@@ -163,12 +178,12 @@ class Frames:
     :math:`z = V^\top s + W^\top u` (Fractions, or 1.0)."""
 
     kind: str
-    inside: tuple[tuple, ...]
-    outside: tuple[tuple, ...]
+    inside: tuple[Direction, ...]
+    outside: tuple[Direction, ...]
 
-    def variances(self, rows) -> list:
+    def variances(self, rows: Iterable[Direction]) -> list[Fraction | float]:
         if self.kind == "rational":
-            return [Fraction(1, sum(x * x for x in row)) for row in rows]
+            return [Fraction(1, sum(x * x for x in cast(tuple[int, ...], row))) for row in rows]
         return [1.0 for _ in rows]
 
 
@@ -179,6 +194,7 @@ def frames(subspace: Subspace, kind: str) -> Frames | None:
 
     r = subspace.ambient
     if subspace.is_exact:
+        inside: list[tuple[int, ...]] | None
         inside = []
         for row in subspace.rows():
             pivot = next(e for e in row if not e.is_zero)
@@ -195,7 +211,9 @@ def frames(subspace: Subspace, kind: str) -> Frames | None:
             outside = _integer_complement(inside, r)
             if kind == "rational":
                 return Frames("rational", tuple(inside), tuple(outside))
-            unit = lambda v: tuple(x / math.sqrt(sum(y * y for y in v)) for x in v)  # noqa: E731
+            unit: Callable[[tuple[int, ...]], tuple[float, ...]] = lambda v: tuple(  # noqa: E731
+                x / math.sqrt(sum(y * y for y in v)) for x in v
+            )
             return Frames("float", tuple(unit(v) for v in inside), tuple(unit(w) for w in outside))
     basis = subspace.numpy()
     _, _, vt = np.linalg.svd(basis if len(basis) else np.zeros((1, r)), full_matrices=True)
@@ -232,7 +250,7 @@ def _integer_complement(rows: list[tuple[int, ...]], r: int) -> list[tuple[int, 
     return out
 
 
-def rotate(sparse: Sparse, fr: Frames, what: str):
+def rotate(sparse: Sparse, fr: Frames, what: str) -> tuple[PolyRing, PolyElement]:
     r"""``(ring, poly)``: the polynomial ``sparse`` (its ``scale`` left aside) in the coordinates
     :math:`z = V^\top s + W^\top u` of ``fr``, a polynomial in ``s1..sm, u1..uk``; its work is predicted and
     checked first (:func:`.budget.horner_work`)."""
@@ -282,15 +300,15 @@ def _fast_step(sparse: Sparse, subspace: Subspace) -> Subspace | None:
     ring, g = rotate(sparse, fr, "a staircase step (the target in rotated coordinates)")
     b = fr.variances(fr.outside)
     rational = kind == "rational"
-    moments: dict = {}
+    moments: dict[tuple[int, int], Fraction | float] = {}
 
-    def moment(j: int, e: int):  # E[u_j^e], u_j ~ N(0, b_j), e even
+    def moment(j: int, e: int) -> Fraction | float:  # E[u_j^e], u_j ~ N(0, b_j), e even
         key = (j, e)
         if key not in moments:
             moments[key] = b[j] ** (e // 2) * int(gaussian_moment(e))
         return moments[key]
 
-    by_s: dict[tuple, list] = {}
+    by_s: dict[tuple[int, ...], list[Fraction | float]] = {}
     for mono, c in g.items():
         gamma = mono[m:]
         odd = [j for j in range(k) if gamma[j] % 2]
@@ -304,7 +322,7 @@ def _fast_step(sparse: Sparse, subspace: Subspace) -> Subspace | None:
                 value = value * moment(l, e)
         vec = by_s.setdefault(mono[:m], [0] * k)
         vec[j] += value
-    vectors = []
+    vectors: list[Sequence[Fraction | float]] = []
     for vec in by_s.values():
         if any(vec):
             vectors.append([sum(fr.outside[j][i] * vec[j] * b[j] for j in range(k)) for i in range(r)])
@@ -315,7 +333,7 @@ def _fast_step(sparse: Sparse, subspace: Subspace) -> Subspace | None:
     return Subspace.span(rows, r) if rows else Subspace.zero(r)
 
 
-def rational_span(vectors, r: int) -> Subspace:
+def rational_span(vectors: Iterable[Sequence[Fraction | float]], r: int) -> Subspace:
     """``Subspace.span(vectors, r)`` for rational vectors, computed in exact fractions: the reduced row echelon form
     (unique), Gram–Schmidt of its rows, each row divided by the square root of its rational squared norm. The
     basis is the same, entry for entry, as the one :meth:`.Subspace.span` builds with sympy's radicals and
@@ -342,7 +360,8 @@ def rational_span(vectors, r: int) -> Subspace:
     for v in matrix[:rank]:
         w = v
         for u in orthogonal:
-            factor = sum(a * b for a, b in zip(v, u)) / sum(b * b for b in u)
+            # Fractions throughout (typeshed types a sum of Fractions divided by one as Fraction | float)
+            factor = cast(Fraction, sum(a * b for a, b in zip(v, u)) / sum(b * b for b in u))
             w = [a - factor * b for a, b in zip(w, u)]
         orthogonal.append(w)
     rows = []
@@ -353,7 +372,7 @@ def rational_span(vectors, r: int) -> Subspace:
     return Subspace(sp.Matrix(rows) if rows else sp.zeros(0, r), r)
 
 
-def _symbolic_step(expr: sp.Expr, variables, subspace: Subspace) -> Subspace:
+def _symbolic_step(expr: sp.Expr, variables: Sequence[sp.Symbol], subspace: Subspace) -> Subspace:
     """The step by sympy expressions (exact irrational coefficients or directions), its size bounded by
     :func:`.budget.check_rotation` and its work charged at the symbolic domain cost."""
     from .budget import predict_size
@@ -376,7 +395,7 @@ def _symbolic_step(expr: sp.Expr, variables, subspace: Subspace) -> Subspace:
     return subspace + Subspace.span(vectors, len(variables))
 
 
-def _gaussian_expectation(poly_expr: sp.Expr, u) -> sp.Expr:
+def _gaussian_expectation(poly_expr: sp.Expr, u: Sequence[sp.Symbol]) -> sp.Expr:
     """:math:`\\mathbb E_u[\\cdot]` of a polynomial in the iid standard Gaussians ``u``."""
     if not u:
         return poly_expr

@@ -75,7 +75,7 @@ import dataclasses
 import functools
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import sympy as sp
 
@@ -88,6 +88,8 @@ from .target import parse_link
 
 if TYPE_CHECKING:  # numpy is imported where it is used: a symbolic command on an exact target never loads it
     import numpy as np
+
+    from .target import Target
 
 __all__ = ["QUADRATURE_POINTS", "RESOLVABLE_FACTOR", "StepSize", "predicted_moments", "staircase_sizes"]
 
@@ -134,7 +136,7 @@ class StepSize:
         """``new_least`` in units of the random level."""
         return self.new_least / self.random_level
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, str | int | float | bool]:
         return {"step": self.step, "subspace": self.subspace.latex(), "new_dim": self.new_dim,
                 "new_mass": self.new_mass, "new_least": self.new_least, "fluctuation_mass": self.fluctuation_mass,
                 "random_level": self.random_level, "ratio": self.ratio, "resolvable": self.resolvable}
@@ -151,7 +153,7 @@ def _gaussian_sample(dim: int, points: int) -> np.ndarray:
     u = qmc.Sobol(dim, scramble=True, seed=20230530).random(points)
     sample = ndtri(np.clip(u, 1e-12, 1 - 1e-12))
     sample.flags.writeable = False
-    return sample
+    return cast("np.ndarray", sample)  # scipy is untyped
 
 
 def _activation(activation: str | sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Symbol]:
@@ -160,7 +162,7 @@ def _activation(activation: str | sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Symbol]
     return expr, sp.diff(expr, z), z
 
 
-def staircase_sizes(target, *, d: int, n: int, p: int, eta: float, steps: int = 2, activation: str = "relu",
+def staircase_sizes(target: Target, *, d: int, n: int, p: int, eta: float, steps: int = 2, activation: str = "relu",
                     degree: int | None = None) -> list[StepSize]:
     r"""Predicted mass of each staircase step's new directions after that step (module docstring).
 
@@ -214,7 +216,7 @@ def staircase_sizes(target, *, d: int, n: int, p: int, eta: float, steps: int = 
     return out
 
 
-def predicted_moments(target, *, d: int, n: int, p: int, eta: float, steps: int = 1,
+def predicted_moments(target: Target, *, d: int, n: int, p: int, eta: float, steps: int = 1,
                       activation: str = "relu") -> list[tuple[np.ndarray, np.ndarray]]:
     r"""Per step :math:`t = 1..T`: the predicted second moment :math:`M_t` of the normalised overlaps (``r × r``,
     module docstring) and its fluctuation part alone (the initialisation and the sample noise, anisotropic:
@@ -234,7 +236,7 @@ def predicted_moments(target, *, d: int, n: int, p: int, eta: float, steps: int 
     return _moments(target, sigma, dsigma, zsym, d=d, n=n, kappa=eta / p, steps=steps)
 
 
-def _moments(target, sigma, dsigma, zsym, *, d: int, n: int, kappa: float,
+def _moments(target: Target, sigma: sp.Expr, dsigma: sp.Expr, zsym: sp.Symbol, *, d: int, n: int, kappa: float,
              steps: int) -> list[tuple[np.ndarray, np.ndarray]]:
     import numpy as np
 
@@ -276,13 +278,15 @@ def _jacobian(weighted: np.ndarray, z: np.ndarray, rho: float) -> np.ndarray:
     = \mathbb E[r\,\sigma'(\cdot)\,\gamma\,zz^\top]/\rho`
     (Stein's lemma in :math:`\gamma` replaces :math:`\sigma''`, which a ReLU lacks); ``weighted`` is
     :math:`r\,\sigma'(\cdot)\,\gamma` on the sample."""
-    return (z.T * weighted) @ z / len(z) / rho
+    return cast("np.ndarray", (z.T * weighted) @ z / len(z) / rho)  # numpy types this product as Any
 
 
 def sizes_table(sizes: Sequence[StepSize]) -> list[tuple[str, ...]]:
     """Rows for a text table: step, span, new dim, predicted masses in units of the random level."""
-    rows = [("step", "U_t", "new dims", "new mass / (1/d)", "least new direction / (1/d)", "fluctuation only / (1/d)",
-             "learned at this size")]
+    rows: list[tuple[str, ...]] = [
+        ("step", "U_t", "new dims", "new mass / (1/d)", "least new direction / (1/d)", "fluctuation only / (1/d)",
+         "learned at this size")
+    ]
     for s in sizes:
         rows.append((str(s.step), s.subspace.latex(), str(s.new_dim), f"{s.new_mass / s.random_level:.3g}",
                      f"{s.ratio:.3g}", f"{s.fluctuation_mass / s.random_level:.3g}",

@@ -10,7 +10,7 @@ exchange, and what the simulator lifts to :math:`\mathbb R^d` through :math:`W^*
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence, cast
 
 import sympy as sp
 
@@ -48,7 +48,7 @@ class Subspace:
         return cls(sp.eye(ambient), ambient)
 
     @classmethod
-    def span(cls, vectors: Iterable[Sequence], ambient: int) -> "Subspace":
+    def span(cls, vectors: Iterable[Sequence[sp.Expr | float]], ambient: int) -> "Subspace":
         """The span of ``vectors`` (each of length ``ambient``), orthonormalised."""
         rows = [sp.Matrix(1, ambient, list(v)) for v in vectors]
         rows = [r for r in rows if any(not sp.sympify(e).is_zero for e in r)]
@@ -61,7 +61,7 @@ class Subspace:
 
     @property
     def dim(self) -> int:
-        return self.basis.rows
+        return cast(int, self.basis.rows)
 
     @property
     def is_exact(self) -> bool:
@@ -122,7 +122,7 @@ class Subspace:
         return vt[s > 1e-9]
 
     def to_json(self) -> list[list[float]]:
-        return self.numpy().tolist()
+        return cast(list[list[float]], self.numpy().tolist())
 
     def latex(self, names: Sequence[str] | None = None) -> str:
         r"""E.g. ``\mathrm{span}\{w^*_1 + w^*_2\}`` (vectors shown unnormalised when exact)."""

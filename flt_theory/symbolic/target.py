@@ -16,7 +16,7 @@ check needs).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Sequence, cast
 
 import sympy as sp
 
@@ -148,6 +148,7 @@ class Target:
             if len(used) > 1:
                 return None
             k = used[0] if used else 1
+            assert k is not None  # __post_init__ admits the symbols z1 … zr only
             parts[k - 1] += term.subs(variable(k), z)
         return parts
 
@@ -161,7 +162,7 @@ class Target:
         """
         names = {v: sp.Symbol(f"z_{{{k}}}") for k, v in enumerate(self.variables, start=1)}
         expr = self.expr.xreplace(names)
-        return sp.latex(expr.xreplace({f: sp.Float(f, 6) for f in expr.atoms(sp.Float)}))
+        return cast(str, sp.latex(expr.xreplace({f: sp.Float(f, 6) for f in expr.atoms(sp.Float)})))
 
     def __str__(self) -> str:
         return str(self.expr)
@@ -189,10 +190,10 @@ def polynomial_degree_bound(expr: sp.Expr) -> int | None:
         return 0
     if expr.is_Add:
         bounds = [polynomial_degree_bound(a) for a in expr.args]
-        return None if None in bounds else max(bounds)
+        return None if None in bounds else max(cast(list[int], bounds))
     if expr.is_Mul:
         bounds = [polynomial_degree_bound(a) for a in expr.args]
-        return None if None in bounds else sum(bounds)
+        return None if None in bounds else sum(cast(list[int], bounds))
     if expr.is_Pow and expr.exp.is_Integer and expr.exp >= 0:
         b = polynomial_degree_bound(expr.base)
         return None if b is None else b * int(expr.exp)

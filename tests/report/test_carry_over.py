@@ -9,9 +9,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from flt_theory.checking.calibrate import REPRODUCED
+from flt_theory.checking.carry_over import carry_over
 from flt_theory.cli import cli
-from flt_theory.report.calibrate import REPRODUCED
-from flt_theory.report.carry_over import carry_over
 
 OLD, NEW = "0" * 64, "1" * 64
 FINGERPRINTS = {("a/b", "small"): "s", ("a/b", "paper"): "p"}
@@ -104,7 +104,7 @@ def test_a_p_value_between_the_levels_leaves_the_verdict_stale(p):
 
 
 def test_cli_carries_over_the_record_it_is_given(tmp_path):
-    from flt_theory.report.power import claim_code_fingerprint, claim_fingerprint
+    from flt_theory.checking.power import claim_code_fingerprint, claim_fingerprint
     from flt_theory.systems.registry import get_claim, registered_claims
 
     claim = get_claim("giant-step/norm-law")

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from flt_theory.checking.check import _row
 from flt_theory.compare import CheckResult, check_not_learned
 from flt_theory.compare.verdict import decide_claim
-from flt_theory.report.check import _row
 from flt_theory.symbolic.law import THIS_PROJECT, Law
 from flt_theory.systems.declaration import Claim, ClaimVerdict, Measurement
 from flt_theory.systems.giant_step.verify import _entry, _Prediction

@@ -83,7 +83,7 @@ def coin(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def table(coin):
-    from flt_theory.report.check import check
+    from flt_theory.checking.check import check
 
     return check([str(coin)])
 
@@ -116,7 +116,7 @@ def test_verdict_table_html_has_one_row_per_claim(table):
 
 
 def test_claim_verdict_renders(coin):
-    from flt_theory.report.check import import_claims_file
+    from flt_theory.checking.check import import_claims_file
     from flt_theory.systems import check_claim
 
     verdict = check_claim(import_claims_file(coin)[0])
@@ -129,7 +129,7 @@ def test_claim_verdict_renders(coin):
 def test_figures_are_returned_as_matplotlib_figures(coin):
     from matplotlib.figure import Figure
 
-    from flt_theory.report.check import import_claims_file
+    from flt_theory.checking.check import import_claims_file
     from flt_theory.report.figures import plot_comparisons
     from flt_theory.systems import check_claim
 

@@ -5,9 +5,8 @@ import math
 
 import pytest
 
-from flt_theory.errors import FLTError
-from flt_theory.report.calibrate import calibrate, merge_record
-from flt_theory.report.power import (
+from flt_theory.checking.calibrate import calibrate, merge_record
+from flt_theory.checking.power import (
     claim_code_fingerprint,
     claim_fingerprint,
     is_large,
@@ -15,6 +14,7 @@ from flt_theory.report.power import (
     power_markdown,
     power_rows,
 )
+from flt_theory.errors import FLTError
 from flt_theory.systems import get_claim
 
 KEY = "giant-step/rank-one-update"

@@ -8,9 +8,9 @@ import sys
 import pytest
 from click.testing import CliRunner
 
+from flt_theory.checking.check import run_check
 from flt_theory.cli import cli
 from flt_theory.errors import InvalidParameterError
-from flt_theory.report.check import run_check
 from flt_theory.report.markdown import prepare_report_dir
 
 CLAIM = "giant-step/rank-one-update"
@@ -21,7 +21,7 @@ def test_a_report_folder_that_cannot_be_written_is_refused_before_running(tmp_pa
     def must_not_run(*args, **kwargs):
         raise AssertionError("a claim ran before the report folder was checked")
 
-    monkeypatch.setattr(sys.modules["flt_theory.report.check"], "run_claims", must_not_run)
+    monkeypatch.setattr(sys.modules["flt_theory.checking.check"], "run_claims", must_not_run)
     a_file = tmp_path / "hostname"
     a_file.write_text("x")
     target = a_file if where == "file" else a_file / "x"
@@ -36,7 +36,7 @@ def test_verdicts_are_printed_when_the_report_cannot_be_written(tmp_path, monkey
     def broken(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(sys.modules["flt_theory.report.check"], "write_report", broken)  # the name check() calls
+    monkeypatch.setattr(sys.modules["flt_theory.checking.check"], "write_report", broken)  # the name check() calls
     out = io.StringIO()
     code = run_check([CLAIM], "small", tmp_path / "report", out=out)
     assert code == 2

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from flt_theory.report import check
+from flt_theory.checking import check
 from flt_theory.report.markdown import formula_html
 
 CLAIMS = ["giant-step/norm-law", "giant-step/rank-one-update"]

@@ -13,9 +13,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from flt_theory.checking.check import run_claims, verdict_frame, write_check_report
 from flt_theory.compare import check_at_least, ladder_trend, mean_ci
-from flt_theory.report.check import run_claims, verdict_frame
-from flt_theory.report.markdown import write_report
 from flt_theory.runner import experiment
 from flt_theory.symbolic.hypothesis import Hypothesis
 from flt_theory.symbolic.law import THIS_PROJECT, Law
@@ -62,7 +61,7 @@ def report(tmp_path_factory):
               _claim("toy-out", [{"n": 20, "d": 100}], note="d >= n^2 needs d = 400; not run here")]
     runs = run_claims(claims, "small")
     frame = verdict_frame(claims, runs)
-    write_report(directory, claims, runs, frame, "small")
+    write_check_report(directory, claims, runs, frame, "small")
     return frame, directory, json.loads((directory / "results.json").read_text(encoding="utf-8"))
 
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from flt_theory.report import check
+from flt_theory.checking import check
 
 #: Cheap claims (seconds together) covering a conjunction with an ordering (second-layer-bounds), a
 #: conjunction of a bound and a subspace (rank-one-update), a 2-exponent fit (norm-law), exact

@@ -9,8 +9,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from flt_theory.checking.calibrate import REPRODUCED, restamp
 from flt_theory.cli import cli
-from flt_theory.report.calibrate import REPRODUCED, restamp
 
 OLD, NEW = "0" * 64, "1" * 64
 
@@ -65,7 +65,7 @@ def test_an_entry_of_the_code_of_now_is_left_alone():
 
 def test_the_command_writes_the_record_and_exits_1_while_an_entry_stays_stale(tmp_path):
     import flt_theory.systems  # noqa: F401  (registers the systems)
-    from flt_theory.report.power import claim_code_fingerprint
+    from flt_theory.checking.power import claim_code_fingerprint
     from flt_theory.systems import registry
 
     claim = next(c for s in registry.systems() for c in s.claims if c.key == "giant-step/rank-one-update")
@@ -77,7 +77,7 @@ def test_the_command_writes_the_record_and_exits_1_while_an_entry_stays_stale(tm
     for name, doc in (("cal", cal), ("before", before), ("after", {"entries": [_verdict(claim=claim.key,
                                                                                         code_fingerprint=now)]})):
         paths[name].write_text(json.dumps(doc))
-    from flt_theory.report.calibrate import run_restamp
+    from flt_theory.checking.calibrate import run_restamp
 
     assert run_restamp(str(paths["before"]), record=str(paths["cal"]), verdicts=str(paths["after"]),
                        out=io.StringIO()) == 0

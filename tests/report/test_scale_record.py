@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from flt_theory.report.check import check
-from flt_theory.report.scale_record import (
+from flt_theory.checking.check import check
+from flt_theory.checking.scale_record import (
     load_verdicts,
     merge_verdicts,
     record_markdown,
@@ -87,8 +87,8 @@ def test_flt_check_record_decides_at_the_catalogue_level_and_merges(tmp_path):
 
 
 def test_record_checks_its_path_first_and_keeps_how_it_decided(tmp_path, frame):
+    from flt_theory.checking.scale_record import check_record_path
     from flt_theory.errors import InvalidParameterError
-    from flt_theory.report.scale_record import check_record_path
 
     for bad in (tmp_path / "nope" / "r.json", tmp_path):
         with pytest.raises(InvalidParameterError, match="--record: cannot write"):

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from flt_theory.cli import cli
 from flt_theory.commands.verify import parse_assignment
 from flt_theory.errors import InvalidParameterError
-from flt_theory.report.verify_law import parse_observable_law, verify_law
+from flt_theory.laws_check import parse_observable_law, verify_law
 
 GRID = {"d": [64, 128, 256, 512]}
 

@@ -8,7 +8,7 @@ and lazy/rich by the README example there; the heavier families are marked slow.
 
 import pytest
 
-from flt_theory.report.verify_law import verify_law
+from flt_theory.laws_check.verify import verify_law
 
 # (system, true law, false law, over, fix, seeds): the claim each restates is named in the comment
 CHEAP = [

@@ -18,6 +18,7 @@ steps flatten it too (slope about :math:`-0.3` between :math:`n = 8` and :math:`
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -149,7 +150,7 @@ def boundary_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
 # claims
 
 
-def hypothesis_values(point: dict[str, Any]) -> dict[str, Any]:
+def hypothesis_values(point: Mapping[str, Any]) -> dict[str, Any]:
     r"""The symbols of :mod:`.laws`' hypotheses at a normalised point of ``attention/train``: :math:`n, d`,
     :math:`\mathrm{SNR} = \|\mu\|/(\sigma_\xi\sqrt d) = \|\mu\|` (:math:`\sigma_\xi = 1/\sqrt d`), tokens
     :math:`L`, step :math:`\eta` and initialisation :math:`\sigma_0`.

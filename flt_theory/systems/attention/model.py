@@ -54,7 +54,7 @@ from dataclasses import dataclass
 import torch
 
 from ...errors import InvalidParameterError
-from ...numeric.backend import NonFiniteError, resolve_device, resolve_dtype
+from ...numeric.backend import NonFiniteError, TensorOptions, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds
 from ...numeric.seeds import stream_generator
 from ...numeric.signal_noise import draw as signal_noise_draw, snr
@@ -181,7 +181,8 @@ def attention_rows(seeds: int | Sequence[int], mu_norms: Sequence[float], cfg: A
         raise InvalidParameterError("The 'mu_norms' parameter of attention_rows must list at least one value. "
                                     "Got [] instead.")
     dev, dt = resolve_device(device), resolve_dtype(dtype)
-    to = dict(device=dev, dtype=dt)
+    to = TensorOptions(device=dev, dtype=dt)
+    assert cfg.sigma_xi is not None  # filled in by AttentionConfig.__post_init__
     n, L, d, S, M = cfg.n, cfg.tokens, cfg.d, len(seeds), len(mus)
     m2 = 2 * cfg.d_h + cfg.d_v
     width = (m2 + 1) // 2

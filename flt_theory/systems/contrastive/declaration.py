@@ -38,6 +38,7 @@ shrinks as :math:`n` grows (it does not: ``derivations/derive_contrastive.py``).
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -113,10 +114,10 @@ def ladder(frame: pd.DataFrame, *, column: str, literal: float) -> list[dict[str
     r"""Per measured :math:`n`: the mean of ``column`` over seeds with its 95% interval
     (:func:`~flt_theory.systems.frames.ladder_by`), and the ``literal`` statement's value (a rung of a
     :func:`~flt_theory.compare.ladder_trend`)."""
-    return ladder_by(frame, "n", column, size=lambda n: {"n": n, "d": _ladder_d(n)}, literal=literal)
+    return ladder_by(frame, "n", column, size=lambda n: {"n": n, "d": _ladder_d(int(n))}, literal=literal)
 
 
-def hypothesis_values(point: dict[str, Any]) -> dict[str, Any]:
+def hypothesis_values(point: Mapping[str, Any]) -> dict[str, Any]:
     r"""The symbols of :mod:`.laws`' hypotheses at a normalised point of ``contrastive/train``: :math:`n, d`,
     :math:`C_\mu`, :math:`\mathrm{SNR} = \sqrt{n\mathrm{SNR}^2/n}`, width :math:`m`, initialisation
     :math:`\sigma_0 = s_0/\sqrt d` and the step scale :math:`c_\eta` (:mod:`.model`).

@@ -106,14 +106,14 @@ def signal_at_stop(setting: str, *, status: str = "theorem", c_mu: float | None 
     conditions = [rf"\text{{{setting}-modal}}", _REGIME, r"\Xi_T = C = 1"]
     if c_mu is not None:
         conditions.insert(1, rf"C_\mu = {sp.latex(sp.nsimplify(c_mu))}")
-    given = {"hypotheses": hypotheses(setting), "hypotheses_reading": _READING}
     if setting == "single" or status == "finding":
         return Law(name=f"signal at the stop ({setting})", lhs=_SIGNAL, relation="approx", value=sp.Integer(0),
                    conditions=tuple(conditions), status=status, source=HUANG if status == "theorem" else THIS_PROJECT,
-                   **given,
+                   hypotheses=hypotheses(setting), hypotheses_reading=_READING,
                    words=f"{setting}-modal: the signal overlap is ≈ 0 when the noise is memorised (Γ_T ≤ 0.05)")
     return Law(name=f"signal at the stop ({setting})", lhs=_SIGNAL, relation="geq", value=sp.Rational(1, 10),
-               conditions=tuple(conditions), status=status, source=HUANG, **given,
+               conditions=tuple(conditions), status=status, source=HUANG, hypotheses=hypotheses(setting),
+               hypotheses_reading=_READING,
                words=f"{setting}-modal: the signal overlap is ≥ C' = 0.1 when the noise reaches C = 1")
 
 

@@ -54,11 +54,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import torch
 
 from ..._validation import check_real
-from ...numeric.backend import resolve_device, resolve_dtype, to_numpy
+from ...numeric.backend import TensorOptions, resolve_device, resolve_dtype, to_numpy
 from ...numeric.data import as_seeds, seeded_normal
 from ...numeric.signal_noise import snr
 from ...runner.params import Param, Params
@@ -93,16 +94,28 @@ PARAMS = Params(
 )
 
 
+@dataclass(eq=False)
 class ContrastiveData:
     r"""The random objects of a batch of seeds (shapes ``(seeds, ...)``).
 
     Attributes: ``y`` (n,) labels; ``xi``, ``xi_tilde``, ``eps`` (S, n, d) noise of the two modalities
     and the augmentation (orthogonal to :math:`e_1`); ``w0``, ``w0_tilde`` (S, m, d) initialisations;
-    ``mu_norm``, ``mu_tilde_norm`` the signal norms; ``seeds``.
+    ``mu_norm``, ``mu_tilde_norm`` the signal norms; ``seeds``; the sizes ``n``, ``d``, ``width`` and ``sigma_xi``.
     """
 
-    def __init__(self, **fields: object) -> None:
-        self.__dict__.update(fields)
+    seeds: tuple[int, ...]
+    n: int
+    d: int
+    width: int
+    sigma_xi: float
+    y: torch.Tensor
+    xi: torch.Tensor
+    xi_tilde: torch.Tensor
+    eps: torch.Tensor
+    w0: torch.Tensor
+    w0_tilde: torch.Tensor
+    mu_norm: float
+    mu_tilde_norm: float
 
 
 def _project(x: torch.Tensor) -> torch.Tensor:
@@ -130,7 +143,7 @@ def draw(seeds: int | Sequence[int], *, n: int, d: int, width: int, n_snr2: floa
                                               for k in ("n", "d", "width", "n_snr2", "c_mu", "sigma_eps", "init"))
     sigma_xi = check_real(sigma_xi, "sigma_xi", minimum=0.0, strict_minimum=True, caller=where)
     dev, dt = resolve_device(device), resolve_dtype(dtype)
-    opts = dict(device=dev, dtype=dt)
+    opts = TensorOptions(device=dev, dtype=dt)
     mu_norm = sigma_xi * math.sqrt(d * n_snr2 / n)
     s0 = init / math.sqrt(d)
     return ContrastiveData(
@@ -219,7 +232,7 @@ def probe_error(data: ContrastiveData, w: torch.Tensor, *, n_probe: int = 400, n
     """
     n_probe, n_test = (PARAMS[k].check(v, "probe_error") for k, v in (("n_probe", n_probe), ("n_test", n_test)))
     ridge = check_real(ridge, "ridge", minimum=0.0, caller="probe_error")
-    opts = dict(device=w.device, dtype=w.dtype)
+    opts = TensorOptions(device=w.device, dtype=w.dtype)
     k = n_probe + n_test
     y = torch.where(seeded_normal(data.seeds, (k,), stream + "/labels", **opts) >= 0, 1.0, -1.0).to(**opts)
     z = _project(data.sigma_xi * seeded_normal(data.seeds, (k, data.d), stream + "/noise", **opts))

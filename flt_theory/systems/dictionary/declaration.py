@@ -25,6 +25,7 @@ its fixed-feature model of the same width. Each comparison reads its prediction 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -150,7 +151,7 @@ SQ_NOTE = ("no point inside the SQ lower bound: a GD run makes 2m·D first-layer
            "it binds only for k growing with D. The verdict is an extrapolation of the SQ statement")
 
 
-def hypothesis_values(point: dict[str, Any]) -> dict[str, float]:
+def hypothesis_values(point: Mapping[str, Any]) -> dict[str, float]:
     """Symbols of the hypotheses at a ``dictionary/run`` point: k, D, m (half the width), p_0, gamma_A (gamma of a
     relevant pattern, its value with input structure), delta, n and the query count of one feature step (2m·D)."""
     k, D, width = point["k"], point["D"], point["width"]

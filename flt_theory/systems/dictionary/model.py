@@ -58,7 +58,7 @@ import torch
 
 from ..._validation import check_int, check_real
 from ...errors import InvalidParameterError
-from ...numeric.backend import check_finite, resolve_device, resolve_dtype
+from ...numeric.backend import TensorOptions, check_finite, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds, seeded_normal, teacher_directions
 from ...runner.params import Param, Params
 
@@ -213,7 +213,7 @@ def dictionary_data(
     p0 = check_real(p0, "p0", minimum=0.0, maximum=1.0, caller="dictionary_data")
     S, D = relevant.shape
     k = int(relevant[0].sum())
-    kw = dict(device=M.device, dtype=M.dtype)
+    kw = TensorOptions(device=M.device, dtype=M.dtype)
     if structured:
         phi = (torch.special.ndtr(seeded_normal(seeds, (n, D), stream + "/irrelevant", **kw)) < p0).to(M.dtype)
         count = (torch.special.ndtr(seeded_normal(seeds, (n,), stream + "/count",
@@ -351,7 +351,7 @@ def train_dictionary(
     train = dictionary_data(seeds, n, M, relevant, p0=p0, structured=structured, stream="train")
     test = dictionary_data(seeds, n_test, M, relevant, p0=p0, structured=structured, stream="test")
     m = width // 2
-    kw = dict(device=dev, dtype=dt)
+    kw = TensorOptions(device=dev, dtype=dt)
     w_half = sigma_w * seeded_normal(seeds, (m, d), "init/w", **kw)
     b_half = 0.5 + sigma_b * seeded_normal(seeds, (m,), "init/b", **kw)
     a_half = seeded_normal(seeds, (m,), "init/a", **kw) / math.sqrt(width)

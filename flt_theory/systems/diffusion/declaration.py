@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -147,7 +148,7 @@ def compare_dominant(frame: pd.DataFrame, law: Law) -> CheckResult:
     return all_of("classification learns the dominant feature", (low, high), parts)
 
 
-def hypothesis_values(point: dict[str, Any]) -> dict[str, Any]:
+def hypothesis_values(point: Mapping[str, Any]) -> dict[str, Any]:
     r"""The symbols of the hypotheses at a normalised point of ``diffusion/features``: :math:`n, d`,
     :math:`\mathrm{SNR} = \|\mu\|` (:math:`\sigma_\xi = 1/\sqrt d`), the CNN's power :math:`q`, the denoiser's
     width :math:`m`, step :math:`\eta` and initialisation :math:`\sigma_0`.

@@ -260,6 +260,7 @@ def _draw(seed: int, cfg: DiffusionConfig) -> tuple[torch.Tensor, torch.Tensor, 
     xi = torch.randn(n, d, generator=stream("noise"), dtype=torch.float64)
     xi[:, :2] = 0.0
     init = cfg.sigma0 * torch.randn(cfg.width, d, generator=stream("init"), dtype=torch.float64)
+    assert cfg.sigma_xi is not None  # set by DiffusionConfig.__post_init__
     return base[torch.randperm(n, generator=stream("labels"))], cfg.sigma_xi * xi, init
 
 
@@ -294,6 +295,7 @@ def diffusion_rows(seeds: int | Sequence[int], mu_norm: float, cfg: DiffusionCon
         loss = dsm_loss(w, patches, cfg.time)
     cols = {"ratio": sig / noi, "signal": sig, "noise": noi, "grad_rel": grad_rel, "loss": loss}
     cols = {k: v.cpu().double().tolist() for k, v in cols.items()}
+    assert cfg.sigma_xi is not None  # set by DiffusionConfig.__post_init__
     return [{**{k: cols[k][j] for k in cols}, **_snr_fields(n, mu_norm, cfg.sigma_xi, d)} for j in range(len(seeds))]
 
 

@@ -27,6 +27,7 @@ the sizes at which the source reports the effects (``pytest -m slow``).
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from ..._text import subspace_text
@@ -96,7 +97,7 @@ def target(text: str) -> Target:
 P = model.PARAMS
 
 
-def _guard(params: dict[str, Any], seeds: int) -> Any:
+def _guard(params: Mapping[str, Any], seeds: int) -> Any:
     """Refuse a point whose memory or time would exceed the machine (:func:`.engine.check_budget`); returns its
     estimate (the experiments' declared cost)."""
     from .engine import check_budget
@@ -158,7 +159,7 @@ def second_layer(params: dict[str, Any], seeds: list[int]) -> list[dict[str, flo
 # the source's symbols at a measurement point (Measurement.hypothesis_values)
 
 
-def one_step_values(point: dict[str, Any]) -> dict[str, float]:
+def one_step_values(point: Mapping[str, Any]) -> dict[str, float]:
     r"""``giant-step/one-step-mass`` and ``giant-step/spike`` points in the source's symbols: :math:`d, p`,
     :math:`n = \lceil d^\kappa\rceil`, the leap index :math:`\ell` of the target and the step size :math:`\eta`
     (``"theory"`` is :math:`p\,d^{(\ell-1)/2}`; the spike experiment always steps with it)."""

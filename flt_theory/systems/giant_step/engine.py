@@ -619,6 +619,7 @@ def projected_gradient_step(
     )
     grad = grad_u @ q_t  # (M^T U) Q^T, (seeds, p, d)
     if noise is not None and basis.shape[-1] < basis.shape[-2]:
+        assert gram is not None  # with_gram=True: noise is given
         finite = torch.isfinite(gram).all(dim=(-2, -1))  # a diverged seed: NaN weights, as the dense step gives
         gram = torch.where(finite[:, None, None], gram, torch.zeros_like(gram))
         perp = noise - (noise @ basis) @ q_t  # Z (I - Q Q^T)
@@ -668,15 +669,17 @@ def test_error(student: Student, teacher: Teacher, chunks: Iterable[torch.Tensor
     >>> test_error(Student.init(1, p=2, d=3, device="cpu"), teacher, [teacher.w_star])  # f_hat = 0, x = w*
     tensor([1.])
     """
-    total, n = 0.0, 0
+    total: torch.Tensor | float = 0.0
+    n = 0
     for x in chunks:
         total = total + (teacher(x) - student(x)).square().sum(-1)
         n += x.shape[1]
     _check_samples(n, "test_error")
+    assert isinstance(total, torch.Tensor)  # n > 0: at least one chunk was added
     return check_finite(total / n, "the test error")
 
 
-test_error.__test__ = False  # not a pytest test despite its name
+vars(test_error)["__test__"] = False  # not a pytest test despite its name (a function attribute mypy cannot see)
 
 
 def _check_samples(n: int, caller: str) -> None:

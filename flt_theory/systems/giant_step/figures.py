@@ -40,8 +40,8 @@ def draw_transition(fig, frame, law, wrong_law, check, control, *, log: bool = F
                     no_learning: bool = False) -> None:
     """Excess-mass curves per d with the predicted and the wrong threshold."""
     ax = fig.subplots()
-    kappas, data = curves(frame, "excess_mass")
-    kappas = np.asarray(kappas)
+    kappa_values, data = curves(frame, "excess_mass")
+    kappas = np.asarray(kappa_values)
     floor = 1e-4
     for colour, (d, curve) in zip(_PALETTE * 4, sorted(data.items()), strict=False):
         stats = np.array([_band(curve[:, j], -1.0, 1.0) for j in range(curve.shape[1])])
@@ -72,7 +72,7 @@ def draw_transition(fig, frame, law, wrong_law, check, control, *, log: bool = F
 def _parts(staircase, r: int) -> list[tuple[str, np.ndarray, int | None]]:
     """The orthogonal parts of a staircase ``(U_1, U_2)``: ``(name, orthonormal rows, first step learned)``."""
     u1, u2 = staircase
-    parts = [("U₁", u1.numpy(), 1)] if u1.dim else []
+    parts: list[tuple[str, np.ndarray, int | None]] = [("U₁", u1.numpy(), 1)] if u1.dim else []
     new = new_part(u1, u2)
     if len(new):
         parts.append(("U₂ ⊖ U₁", new, 2))
@@ -109,7 +109,7 @@ def draw_staircase(fig, frame, law, wrong_law, check, control) -> None:
 
     def measured(basis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         level = len(basis) / d
-        ratios = [_masses(second_moments(frame, t, r), basis)[0] / level for t in steps]
+        ratios = [_masses(second_moments(frame, int(t), r), basis)[0] / level for t in steps]
         stats = np.array([_band(x, 0.0, 1.0 / level) for x in ratios])
         mean = stats[:, 0]
         return mean, np.nan_to_num(np.array([mean - stats[:, 1], stats[:, 2] - mean]), nan=0.0).clip(0)

@@ -100,7 +100,7 @@ def staircase_rows(target: Target, *, d: int, n: int, p: int, eta: float, steps:
     r"""The second moments :math:`M_t` (module docstring) after steps :math:`t = 0..T`, per seed."""
     res = giant_steps(target, d=d, p=p, n=n, steps=steps, eta=eta, seeds=list(seeds), ridge=None, activation=activation,
                       device="auto")
-    rows = [dict() for _ in seeds]
+    rows: list[dict[str, float]] = [dict() for _ in seeds]
     for t in range(steps + 1):
         for row, values in zip(rows, _matrix_keys(f"m{t}", _second_moments(res.weights[t], res.w_star)), strict=True):
             row.update(values)
@@ -115,7 +115,7 @@ def spike_rows(target: Target, *, d: int, n: int, p: int, directions: int,
     res = giant_steps(target, d=d, p=p, n=n, steps=1, eta="theory", seeds=list(seeds), ridge=None, device="auto")
     _, s, vh = torch.linalg.svd(res.weights[1] - res.weights[0], full_matrices=False)
     c = res.w_star @ vh[..., :directions, :].transpose(-1, -2)  # (seeds, r, directions): column j is c_j
-    rows = [dict() for _ in seeds]
+    rows: list[dict[str, float]] = [dict() for _ in seeds]
     for k in range(1, directions + 1):
         top = c[..., :k] @ c[..., :k].transpose(-1, -2)
         for row, values, ratio in zip(rows, _matrix_keys(f"top{k}", top), to_numpy(s[..., k - 1] / s[..., k]),
@@ -129,4 +129,5 @@ def second_layer_rows(target: Target, *, d: int, n: int, p: int, eta: float, ste
     r"""Test error of the ridge second layer after ``steps`` giant steps, per seed."""
     res = giant_steps(target, d=d, p=p, n=n, steps=steps, eta=eta, seeds=list(seeds), ridge=ridge, n_ridge=n_ridge,
                       n_test=n_test, activation=activation, device="auto")
+    assert res.test_error is not None  # set whenever a ridge is given
     return [{"test_error": float(e)} for e in to_numpy(res.test_error)]

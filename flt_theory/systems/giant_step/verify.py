@@ -54,7 +54,8 @@ import dataclasses
 import functools
 import math
 import time
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -88,14 +89,21 @@ MAX_SAMPLES = 4_000_000
 #: Default time budget in seconds (fit for 2 cores).
 DEFAULT_BUDGET = 120.0
 
-_SIZES = {"small": {"ds": (32, 64, 128), "seeds": 8, "p": 32}, "paper": {"ds": (64, 128, 256), "seeds": 16, "p": 32}}
+class _Scale(TypedDict):
+    ds: tuple[int, ...]
+    seeds: int
+    p: int
+
+
+_SIZES: dict[str, _Scale] = {"small": {"ds": (32, 64, 128), "seeds": 8, "p": 32},
+                             "paper": {"ds": (64, 128, 256), "seeds": 16, "p": 32}}
 
 
 def _kappas(ell: int) -> tuple[float, ...]:
     return tuple(k for k in (ell - 1.0, ell - 0.5, float(ell)) if k >= 0.5)
 
 
-def _cost_seconds(points: list[dict], seeds: int, r: int, steps: int = 1) -> float:
+def _cost_seconds(points: Sequence[Mapping[str, Any]], seeds: int, r: int, steps: int = 1) -> float:
     """Estimated seconds of a measurement (module docstring)."""
     total = 0.0
     for point in points:
@@ -234,33 +242,35 @@ def _resolving_size(target: Target, step: int, steps: int, p: int, eta: float, a
 
 def _predictions(target: Target, text: str, activation: str, steps: int, scale: str,
                  seeds: int | None = None) -> list[_Prediction]:
-    sizes = _SIZES[scale] if seeds is None else {**_SIZES[scale], "seeds": seeds}
+    sizes: _Scale = _SIZES[scale] if seeds is None else {**_SIZES[scale], "seeds": seeds}
     ell = leap_index(target)
     laws = {law.name: law for law in giant_step_laws(target, activation)}
-    seeds = {"small": sizes["seeds"], "paper": sizes["seeds"]}
+    counts = {"small": sizes["seeds"], "paper": sizes["seeds"]}
     r, p = target.rank, sizes["p"]
     c_sigma = laws["student coefficient"]
     d_symbol = SYMBOLS["d"]
     out = []
     kappas = _kappas(ell)
-    grid = [{"target": text, "d": d, "kappa": k, "p": p, "activation": activation} for d in sizes["ds"] for k in kappas]
+    grid: list[dict[str, Any]] = [{"target": text, "d": d, "kappa": k, "p": p, "activation": activation}
+                                  for d in sizes["ds"] for k in kappas]
     threshold = laws["one-step threshold"]
     if c_sigma.value == 0:
         # the sample noise along w* is anisotropic and heavy-tailed: twice the seeds for the "random level" check
-        seeds = {k: 2 * v for k, v in seeds.items()}
-        point = [{"target": text, "d": sizes["ds"][-1], "kappa": float(ell), "p": p, "activation": activation}]
+        counts = {k: 2 * v for k, v in counts.items()}
+        point: list[dict[str, Any]] = [{"target": text, "d": sizes["ds"][-1], "kappa": float(ell), "p": p,
+                                        "activation": activation}]
         claim = Claim(name="vanishing student coefficient", words="c_σ = 0: one step learns nothing along V*",
                       law=c_sigma, wrong_law=c_sigma.replace(value=1, words="the student learns (c_σ ≠ 0)"),
                       measurement=Measurement(experiment="giant-step/one-step-mass",
-                                              points={"small": point, "paper": point}, seeds=seeds),
+                                              points={"small": point, "paper": point}, seeds=counts),
                       compare=compare_student_coefficient, system="verify")
         out.append(_Prediction("vanishing student coefficient", claim, _cost_seconds(point, 2 * sizes["seeds"], r)))
-        seeds = {k: v // 2 for k, v in seeds.items()}
+        counts = {k: v // 2 for k, v in counts.items()}
     elif ell >= 1 and len(kappas) >= 2:
         claim = Claim(name="one-step threshold", words=f"excess mass ∝ d^(min(0, κ − {ell}))", law=threshold,
                       wrong_law=threshold.replace(value=d_symbol ** (ell + 1), words=f"threshold κ* = {ell + 1}"),
                       measurement=Measurement(experiment="giant-step/one-step-mass",
-                                              points={"small": grid, "paper": grid}, seeds=seeds),
+                                              points={"small": grid, "paper": grid}, seeds=counts),
                       compare=compare_leap2_slopes, system="verify")
         out.append(_Prediction("one-step threshold", claim, _cost_seconds(grid, sizes["seeds"], r)))
     if c_sigma.value != 0:
@@ -276,7 +286,7 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
         claim = Claim(name="one-step subspace", words=f"one step at n = d^{kappa:g} learns {subspace_text(u)}", law=law,
                       wrong_law=law.replace(value=wrong, words=f"one step learns {subspace_text(wrong)} instead"),
                       measurement=Measurement(experiment="giant-step/staircase",
-                                              points={"small": point, "paper": point}, seeds=seeds),
+                                              points={"small": point, "paper": point}, seeds=counts),
                       compare=functools.partial(compare_one_step_subspace, fluctuation=fluctuation), system="verify")
         out.append(_Prediction("one-step subspace", claim, _cost_seconds(point, sizes["seeds"], r)))
     ladder = tuple(staircase(target, steps))
@@ -289,14 +299,16 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
                                                       activation=activation))
         flags = tuple(s.resolvable for s in predicted)
         full = Subspace.full(r)
-        wrong = tuple(full for _ in ladder) if ladder[0] != full else tuple(Subspace.zero(r) for _ in ladder)
+        wrong_ladder = (tuple(full for _ in ladder) if ladder[0] != full
+                        else tuple(Subspace.zero(r) for _ in ladder))
         claim = Claim(name="staircase", words="U_1 ⊂ … ⊂ U_T learned step by step with n = 64d",
                       law=subspace_law("staircase", ladder,
                                        words="staircase " + " ⊂ ".join(subspace_text(u) for u in ladder)),
-                      wrong_law=subspace_law("wrong staircase", wrong, words="all learned at once" if ladder[0] != full
+                      wrong_law=subspace_law("wrong staircase", wrong_ladder,
+                                             words="all learned at once" if ladder[0] != full
                                              else "nothing learned"),
                       measurement=Measurement(experiment="giant-step/staircase",
-                                              points={"small": point, "paper": point}, seeds=seeds),
+                                              points={"small": point, "paper": point}, seeds=counts),
                       compare=functools.partial(compare_predicted_staircase, resolvable=flags, fluctuations=noise),
                       system="verify")
         unresolved = [s for s in predicted if s.new_dim and not s.resolvable]
@@ -307,8 +319,8 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
                                note=f"not learned at this size, not checked: {note}" if note else "",
                                checkable=any(s.new_dim and s.resolvable for s in predicted)))
         n_test = second_layer_test_samples(target)
-        floors_point = [{"target": text, "d": d, "n": 64 * d, "p": 8, "eta": 32.0, "steps": t, "activation": activation,
-                         "n_test": n_test} for t in range(steps + 1)]
+        floors_point: list[dict[str, Any]] = [{"target": text, "d": d, "n": 64 * d, "p": 8, "eta": 32.0, "steps": t,
+                                               "activation": activation, "n_test": n_test} for t in range(steps + 1)]
         # the sizes depend on (p, eta) only through kappa = eta/p = 4, the same as the staircase's: reuse them
         variances = [conditional_variance(target, u) for u in ladder]
         decreasing = [s.resolvable and (t == 0 or variances[t] != variances[t - 1]) for t, s in enumerate(predicted)]
@@ -319,7 +331,7 @@ def _predictions(target: Target, text: str, activation: str, steps: int, scale: 
                           law=functools.partial(second_layer_floors, target, ladder, activation),
                           wrong_law=functools.partial(second_layer_floors, target, ladder, activation, stalled=stalled),
                           measurement=Measurement(experiment="giant-step/second-layer",
-                                                  points={"small": floors_point, "paper": floors_point}, seeds=seeds),
+                                                  points={"small": floors_point, "paper": floors_point}, seeds=counts),
                           compare=functools.partial(compare_floors, decreasing=tuple(decreasing)), system="verify")
             cost = sum(_cost_seconds([x], sizes["seeds"], r, max(x["steps"], 1)) for x in floors_point)
             cost += len(floors_point) * sizes["seeds"] * n_test * d * 8 * 2 / FLOPS_PER_SECOND  # dense test inputs
@@ -341,6 +353,7 @@ def _entry(prediction: _Prediction, check: CheckResult | None, control: CheckRes
     if check is None:
         verdict, control_text = INCONCLUSIVE, None
     else:
+        assert control is not None  # a check comes with its control (a ClaimVerdict)
         decision = decide_claim(check, control)
         verdict, control_text = decision.outcome, "rejected" if decision.rejected else "not rejected"
         reason = reason or (f"{decision.message} — {check.message}" if decision.message else "")

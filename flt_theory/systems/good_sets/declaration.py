@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -193,9 +194,12 @@ def compare_initial_sizes(frame: pd.DataFrame, law: Law) -> CheckResult:
     return all_of(f"initial set sizes (d = {d}, m = {m}, {k} seeds)", (e_sure, e_pot), [sure, pot])
 
 
-def compare_inclusion(frame: pd.DataFrame, law: Law) -> CheckResult:
-    """The law ``A ⊆ B`` holds at every step: its violation count is 0 on every seed."""
-    subset = SETS["sure"] if law.lhs == sp.latex(SETS["sure"]) else SETS["pot"]
+def compare_inclusion(frame: pd.DataFrame, law: Law, *, subset: sp.Symbol = SETS["sure"]) -> CheckResult:
+    r"""The law ``subset ⊆ law.value`` holds at every step: its violation count is 0 on every seed.
+
+    ``subset`` is the set of :data:`.laws.SETS` that the law's lhs shows, given by the caller (a law's lhs is only
+    its LaTeX): :math:`S_{j,\text{sure}}^t` for the claim and its control; a law with another one (the reverse
+    inclusion) is compared through ``functools.partial(compare_inclusion, subset=SETS["pot"])``."""
     return _zero(inclusion_violations(frame, subset, law.value), f"{law.text()} at every step (violations)")
 
 
@@ -315,7 +319,7 @@ LARGE_D_NOTE = ("outside the theorem's hypotheses at every affordable size: with
                 "m·d weights at that d cannot be simulated. The verdict speaks of d = 32 (and, in the ladder, d ≤ 128)")
 
 
-def hypothesis_values(point: dict[str, Any]) -> dict[str, float]:
+def hypothesis_values(point: Mapping[str, Any]) -> dict[str, float]:
     """The symbols of :data:`.laws.LARGE_D` at an early-phase point: d, m and the set constants c_1, c_2."""
     return {"d": point["d"], "m": point["m"], "c_1": C1, "c_2": C2, "eta_over_sigma1": point["lr_ratio"]}
 

@@ -84,7 +84,7 @@ import torch
 
 from ..._validation import check_int
 from ...errors import InvalidParameterError
-from ...numeric.backend import check_finite, resolve_device, resolve_dtype
+from ...numeric.backend import TensorOptions, check_finite, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds, seeded_normal, teacher_directions
 from ...runner.params import Param, Params
 
@@ -385,7 +385,7 @@ def sparse_coding_data(
             f"M must have shape (seeds, d, d) and w_star (seeds, d) for {len(seeds)} seeds. "
             f"Got {tuple(M.shape)=} and {tuple(w_star.shape)=} instead."
         )
-    kw = dict(device=M.device, dtype=M.dtype)
+    kw = TensorOptions(device=M.device, dtype=M.dtype)
     support = seeded_normal(seeds, (n, d), stream + "/support", **kw).topk(sparsity, dim=-1).indices
     signs = torch.sign(seeded_normal(seeds, (n, sparsity), stream + "/sign", **kw))
     signs = torch.where(signs == 0, torch.ones_like(signs), signs)
@@ -504,6 +504,7 @@ def train_sparse_coding(
     d, m, sparsity, sigma0, sigma1, lr = config.d, config.m, config.sparsity, config.sigma0, config.sigma1, config.lr
     steps, n, n_test, threshold, smoothing = config.steps, config.n, config.n_test, config.threshold, config.smoothing
     c1, c2, spread = config.c1, config.c2, config.spread
+    assert sparsity is not None and sigma1 is not None  # filled in by SparseCodingConfig.__post_init__
 
     M = coding_matrix(seeds, d, basis=basis, device=dev, dtype=dt)
     w_star = label_weights(seeds, d, spread=spread, device=dev, dtype=dt)
@@ -538,6 +539,7 @@ def train_sparse_coding(
     b = torch.zeros(len(seeds), m, device=dev, dtype=dt)
     work = _Workspace.allocate(len(seeds), n, m, d, smoothing, device=dev, dtype=dt) if steps else None
     for t in range(1, steps + 1):
+        assert work is not None  # allocated whenever steps >= 1
         f, b = work.forward(x, weights, thresholds, smoothing)
         margin = y * f
         losses.append(torch.nn.functional.softplus(-margin).mean(-1))
@@ -596,7 +598,7 @@ class _Workspace:
     @classmethod
     def allocate(cls, seeds: int, n: int, m: int, d: int, smoothing: float, *, device: torch.device,
                  dtype: torch.dtype) -> _Workspace:
-        kw = dict(device=device, dtype=dtype)
+        kw = TensorOptions(device=device, dtype=dtype)
         mask = None if smoothing > 0 else torch.empty(seeds, n, m, device=device, dtype=torch.bool)
         return cls(torch.empty(seeds, n, m, **kw), torch.empty(seeds, n, m, **kw), mask, torch.empty(seeds, m, d, **kw))
 

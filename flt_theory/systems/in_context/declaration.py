@@ -34,6 +34,7 @@ Sizes: ``small`` runs the system in about 12 s on one core; ``paper`` uses more 
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -141,7 +142,7 @@ def risk_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return ladder_by(frame, "tasks", "risk_new", size=lambda K: {"K": K}, predicted=lambda K: law.number(K=K, k=k))
 
 
-def concept_values(point: dict[str, Any]) -> dict[str, Any]:
+def concept_values(point: Mapping[str, Any]) -> dict[str, Any]:
     r"""The symbols of Bu et al.'s hypotheses (:data:`.laws.BU_HYPOTHESES`) at a normalised point of
     ``in-context/concepts``: concepts :math:`K`, dimension :math:`D`, token noise :math:`\sigma`, prompt length
     :math:`L`, width :math:`m`, step :math:`\eta`.

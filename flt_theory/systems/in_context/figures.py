@@ -34,9 +34,9 @@ def draw_risk_curve(fig, frame, law, wrong_law, check, control, *, tolerance: fl
         ax.errorbar([K], [est.value], yerr=[[est.value - est.ci[0]], [est.ci[1] - est.value]], fmt="s", color=MEASURED,
                     capsize=4)
     grid = np.linspace(min(ks), max(ks), 200)
-    curve = np.array([law.number(K=float(g), k=k) for g in grid])
-    ax.plot(grid, curve, color=PREDICTED, lw=2, label=f"law: {law.text()}"[:80])
-    ax.fill_between(grid, curve - tolerance, curve + tolerance, color=PREDICTED, alpha=0.12, lw=0)
+    predicted = np.array([law.number(K=float(g), k=k) for g in grid])
+    ax.plot(grid, predicted, color=PREDICTED, lw=2, label=f"law: {law.text()}"[:80])
+    ax.fill_between(grid, predicted - tolerance, predicted + tolerance, color=PREDICTED, alpha=0.12, lw=0)
     ax.plot(grid, [wrong_law.number(K=float(g), k=k) for g in grid], color=CONTROL, lw=1.5, ls=":",
             label=f"wrong law: {wrong_law.text()}"[:80])
     ax.plot([], [], "s", color=MEASURED, label=f"measured (mean, 95% CI), {frame['seed'].nunique()} seeds")

@@ -46,6 +46,8 @@ here and carries no source hypothesis.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import sympy as sp
 
 from ...symbolic.hypothesis import Hypothesis
@@ -70,8 +72,17 @@ BU_HYPOTHESES = (
     Hypothesis(text="low token noise: sigma sqrt(D) <= 1", condition=_SIGMA * sp.sqrt(_D) <= 1,
                where="Bu et al. 2024, data model (Section 3): noise small against the unit dictionary vectors"),
 )
-_BU = {"hypotheses": BU_HYPOTHESES, "hypotheses_reading": "constants 1; the source's step-size, width and "
-       "prompt-length conditions are not encoded (not retrieved, module docstring)"}
+
+
+class _HypothesesKeywords(TypedDict):
+    """The ``hypotheses`` and ``hypotheses_reading`` keywords of :class:`~flt_theory.symbolic.law.Law`, together."""
+
+    hypotheses: tuple[Hypothesis, ...]
+    hypotheses_reading: str
+
+
+_BU: _HypothesesKeywords = {"hypotheses": BU_HYPOTHESES, "hypotheses_reading": "constants 1; the source's step-size, "
+                            "width and prompt-length conditions are not encoded (not retrieved, module docstring)"}
 
 
 def concept_ratio(value: sp.Expr = sp.Integer(0)) -> Law:

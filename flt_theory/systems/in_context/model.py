@@ -58,7 +58,7 @@ from collections.abc import Sequence
 import torch
 
 from ..._validation import check_int
-from ...numeric.backend import resolve_device, to_numpy
+from ...numeric.backend import TensorOptions, resolve_device, to_numpy
 from ...numeric.data import as_seeds, seeded_normal
 from ...numeric.seeds import stream_generator
 from ...runner.params import Param, Params
@@ -196,7 +196,7 @@ def features_rows(*, tasks: int, k: int = 4, d: int = 6, width: int = 32, contex
         tasks=tasks, k=k, d=d, width=width, context=context, steps=steps, lr=lr, n_test=n_test), caller=where).values()
     d = check_int(d, "d", minimum=k, caller=where)
     dev = resolve_device(device)
-    opts = dict(device=dev, dtype=_F64)
+    opts = TensorOptions(device=dev, dtype=_F64)
     u = _frame(seeds, d, "icl-features/u", dev)[:, :k].transpose(1, 2)  # (S, d, k)
     beta = seeded_normal(seeds, (K, k), "icl-features/tasks", **opts)
     task_cov = beta.transpose(1, 2) @ beta / K

@@ -31,6 +31,7 @@ deviation from 0 that does not shrink along :math:`N` is no finite-width effect
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -90,7 +91,7 @@ def exponent_ladder(frame: pd.DataFrame, *, reading: str, law: str) -> list[dict
     return local_slope_ladder(widths, table, name="N", predicted=float(_law(law).exponent("N")))
 
 
-def hypothesis_values(point: dict[str, Any]) -> dict[str, float]:
+def hypothesis_values(point: Mapping[str, Any]) -> dict[str, float]:
     """The symbols of the width hypothesis at a normalised point: :math:`N` (``width``), :math:`n`, :math:`d`."""
     return {"N": point["width"], "n": point["n"], "d": point["d"]}
 
@@ -115,6 +116,12 @@ def _measurement(param: str) -> Measurement:
 def _claims() -> list[Claim]:
     other = {"ntk": "mf", "mf": "ntk"}
     regime = {"ntk": "NTK (lazy)", "mf": "mean-field (rich)"}
+
+    def other_regime(reading: str, param: str) -> Law:
+        return _law(f"{reading} ({param})").replace(
+            value=_law(f"{reading} ({other[param]})").value,
+            words=f"{reading.replace('_', ' ')} scales as in the {regime[other[param]]} regime")
+
     claims = []
     for reading, key in (("rel_change", "relative-change"), ("per_neuron_change", "per-neuron-change")):
         for param in ("ntk", "mf"):
@@ -124,9 +131,7 @@ def _claims() -> list[Claim]:
                       f"N^{_law(f'{reading} ({param})').exponent('N'):g} "
                       "— the reading for which the slide's O(1/√N) vs Ω(1) holds",
                 law=functools.partial(_law, f"{reading} ({param})"),
-                wrong_law=lambda reading=reading, param=param: _law(f"{reading} ({param})").replace(
-                    value=_law(f"{reading} ({other[param]})").value,
-                    words=f"{reading.replace('_', ' ')} scales as in the {regime[other[param]]} regime"),
+                wrong_law=functools.partial(other_regime, reading, param),
                 measurement=_measurement(param), compare=functools.partial(compare_slope, reading=reading),
                 ladder=functools.partial(exponent_ladder, reading=reading, law=f"{reading} ({param})")))
     # the raw-norm findings: parameterisation, the slide's statement it contradicts, the finding's rate in N

@@ -29,13 +29,14 @@ from collections.abc import Sequence
 import torch
 
 from ...numeric.activation import Activation, as_activation
-from ...numeric.backend import check_finite, resolve_device, resolve_dtype
+from ...numeric.backend import TensorOptions, check_finite, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds, seeded_normal, teacher_directions
 from ...numeric.teacher import Teacher
 from ...runner.params import Param, Params
 from ...symbolic.target import Target
 
 __all__ = ["PARAMETERISATIONS", "PARAMS", "OUTPUT_EXPONENT", "train_two_layer", "training_rows"]
+
 
 #: Output exponent :math:`\alpha` of :math:`N^{-\alpha}` per parameterisation.
 OUTPUT_EXPONENT = {"ntk": 0.5, "mf": 1.0}
@@ -82,7 +83,7 @@ def train_two_layer(
     if isinstance(target, str):
         target = Target.from_links([target])
     seeds = as_seeds(seeds)
-    opts = dict(device=resolve_device(device), dtype=resolve_dtype(dtype))
+    opts = TensorOptions(device=resolve_device(device), dtype=resolve_dtype(dtype))
     alpha = OUTPUT_EXPONENT[param]
     out_scale = width ** (-alpha)
     step = lr * width ** (2 * alpha - 1)

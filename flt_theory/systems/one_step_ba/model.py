@@ -59,7 +59,7 @@ import torch
 
 from ...errors import InvalidParameterTypeError
 from ...numeric.activation import Activation, as_activation
-from ...numeric.backend import check_finite, resolve_device, resolve_dtype
+from ...numeric.backend import TensorOptions, check_finite, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds, gaussian_chunks, seeded_normal, teacher_directions
 from ...numeric.teacher import Teacher
 from ...runner.params import Param, Params
@@ -248,7 +248,7 @@ def one_step_ba(
     seeds = as_seeds(seeds)
     dev, dt = resolve_device(device), resolve_dtype(dtype)
     S, N, n = len(seeds), width, cfg.n
-    opts = dict(device=dev, dtype=dt)
+    opts = TensorOptions(device=dev, dtype=dt)
     shared = _step_and_baseline(tuple(seeds), target, d, N, n, act, cfg.noise, cfg.n_validation, dev, dt)
     teacher, w0, grad, xr, yr, lin_coef = shared.teacher, shared.w0, shared.grad, shared.xr, shared.yr, shared.lin_coef
 
@@ -274,6 +274,7 @@ def one_step_ba(
         coef = torch.gather(sols, 2, best[..., None, None].expand(S, E, 1, N)).squeeze(2)
         lam = grid[best]
     else:
+        assert not isinstance(cfg.ridge, str)  # "auto" is the one word PARAMS accepts for ridge
         pen = torch.tensor([cfg.ridge], **opts) / N
         coef = ridge_solutions(gram, rhs, pen).view(S, E, N)
         lam = torch.full((S, E), cfg.ridge, **opts)
@@ -316,7 +317,7 @@ def _step_and_baseline(seeds: tuple[int, ...], target: Target, d: int, N: int, n
     :math:`\nabla_W`, the linear ridge's eigendecomposition and its validation pass are a third of a point at
     :math:`d = 1024`). The same operations on the same draws: the numbers do not depend on the cache.
     Callers must not modify the tensors in place."""
-    S, opts = len(seeds), dict(device=dev, dtype=dt)
+    S, opts = len(seeds), TensorOptions(device=dev, dtype=dt)
     teacher = Teacher(target, teacher_directions(seeds, d, 1, **opts))
     beta = teacher.w_star[:, 0, :]  # (S, d)
     w0 = seeded_normal(seeds, (d, N), "init-W", **opts) / math.sqrt(d)

@@ -76,7 +76,8 @@ def simulate_document(
                for i, e in enumerate(cfg.eta_tilde) for s in range(seeds)]
     summary = []
     for i, e in enumerate(cfg.eta_tilde):
-        entry = {"eta_tilde": float(e), "risk": float(risk[:, i].mean()), "risk_ci": None, "vs_p_gt1": "undecided"}
+        entry: dict[str, float | str | list[float] | None] = {
+            "eta_tilde": float(e), "risk": float(risk[:, i].mean()), "risk_ci": None, "vs_p_gt1": "undecided"}
         if seeds >= 2:
             est = mean_ci(risk[:, i])
             entry["risk_ci"] = list(est.ci)

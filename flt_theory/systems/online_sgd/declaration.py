@@ -59,6 +59,7 @@ and the cap 4 d², :math:`T + B d^{3/2}` fits 1.99 ± 0.03 (bootstrap over 1024 
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 
 from ...runner.cost import Cost
 from ..declaration import DEVICE_OPTION, Figure, Option, RecordField, SimulateCommand, System
@@ -84,6 +85,12 @@ RECORD_FIELDS = tuple(RecordField(name, meaning, unit) for name, meaning, unit i
     ("final_overlap", "<w, w*> when the run stopped", "1"),
     ("censored", "true when the step limit ended the run before weak recovery", "bool"),
 ))
+
+
+def _max_steps(params: Mapping[str, object]) -> float:
+    """``max_steps`` for the cost polynomials of ``flt simulate``: 0 where it is not given."""
+    value = params.get("max_steps")
+    return value if isinstance(value, (int, float)) else 0
 
 
 SYSTEM = System(
@@ -121,7 +128,7 @@ SYSTEM = System(
     simulate=SimulateCommand(
         fields=RECORD_FIELDS,
         cost=Cost(memory="64*seeds*d", work="1e3*max_steps + max_steps*seeds*d",
-                  derived={"max_steps": lambda p: p.get("max_steps") or 0}),
+                  derived={"max_steps": _max_steps}),
         help=("Spherical online SGD of one neuron on fresh Gaussian samples (Ben Arous, Gheissari, Jagannath 2021, "
               "arXiv 2003.10409), in exact reduced coordinates (cost per step independent of d): samples to weak "
               "recovery (overlap >= 1/2, |overlap| for an even link), censoring and final overlap per d and seed, "

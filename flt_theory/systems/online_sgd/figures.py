@@ -11,6 +11,8 @@ Object API on the ``Figure`` the report hands over.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import numpy as np
 
 from ...compare import mean_ci
@@ -65,8 +67,19 @@ def draw_times(fig, frame, law, wrong_law, check, control, *, escape: bool = Fal
     ax.legend(fontsize=8)
 
 
+class _Paths(TypedDict):
+    """The setting of :data:`PATHS`."""
+
+    target: str
+    d: int
+    seeds: int
+    steps_per_d2: int
+    every: int
+    eta_tilde: float
+
+
 #: The runs of :func:`draw_smoothing_paths`: He3, d = 64, 8 seeds, 4 d² samples, the overlap every 16 samples.
-PATHS = dict(target="He3(z)", d=64, seeds=8, steps_per_d2=4, every=16, eta_tilde=0.05)
+PATHS = _Paths(target="He3(z)", d=64, seeds=8, steps_per_d2=4, every=16, eta_tilde=0.05)
 
 
 def smoothing_paths(target: str = PATHS["target"], d: int = PATHS["d"], seeds: int = PATHS["seeds"],
@@ -80,17 +93,23 @@ def smoothing_paths(target: str = PATHS["target"], d: int = PATHS["d"], seeds: i
     >>> paths["samples"].tolist(), paths["plain"].shape
     ([16, 32, 48, 64], (4, 2))
     """
+    from ...errors import InvalidParameterError
     from .laws import link_exponent, polynomial_coefficients
     from .model import PolynomialLink, online_sgd
     from .simulate import step_and_radius
 
-    k, link = link_exponent(target), PolynomialLink(polynomial_coefficients(target))
+    coefficients = polynomial_coefficients(target)
+    if coefficients is None:
+        raise InvalidParameterError(f"The 'target' parameter of smoothing_paths must be a polynomial link. Got "
+                                    f"{target!r} instead.")
+    k, link = link_exponent(target), PolynomialLink(coefficients)
     steps = steps or PATHS["steps_per_d2"] * d * d
     out = {"samples": np.arange(every, steps + 1, every)}
     for name, smoothing in (("plain", 0.0), ("smoothed", 1.0)):
         eta, lam = step_and_radius(k, d, eta_tilde, smoothing)
         res = online_sgd(link, d, eta=eta, seeds=seeds, max_steps=steps, stop_at_recovery=False, smoothing=lam,
                          trace_every=every, device=device)
+        assert res.trace is not None  # trace_every > 0
         out[name] = res.trace.cpu().numpy()
     return out
 

@@ -248,7 +248,9 @@ def escape_correction(link: str | sp.Expr, eta_tilde: float) -> float:
     c = hermite_coefficients(_link(link), len(polynomial) - 1).exact
     m = sp.Symbol("m", positive=True)
     drift = sum(sp.sympify(cj) ** 2 * m ** (j - 1) / sp.factorial(j - 1) for j, cj in enumerate(c) if j and cj)
-    leading = c[k] ** 2 / sp.factorial(k - 1)
+    ck = c[k]
+    assert ck is not None  # a polynomial's Hermite coefficients are all exact
+    leading = ck**2 / sp.factorial(k - 1)
     rest = sp.cancel(1 / (drift * (1 - m**2)) - 1 / (leading * m ** (k - 1)))
     if sp.limit(m * rest, m, 0) != 0:
         raise InvalidParameterError(f"The 'target' parameter {link!r}: the next-order term of the escape time is "

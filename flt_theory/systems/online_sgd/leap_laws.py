@@ -78,7 +78,7 @@ def learning_stages(target: str | Target) -> tuple[tuple[int, ...], ...]:
     """
     support = expand_target(_parsed(target)).support()
     learned: set[int] = set()
-    stages = []
+    stages: list[tuple[int, ...]] = []
     while True:
         costs = {alpha: sum(a for k, a in enumerate(alpha) if k not in learned) for alpha in support}
         pending = [c for c in costs.values() if c > 0]

@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 
@@ -147,6 +147,8 @@ class PolynomialLink:
     """
 
     coefficients: tuple[float, ...]
+    #: :math:`a_1, 2a_2, \dots` (the coefficients of :math:`\sigma'`), set by ``__post_init__``.
+    _derivative: tuple[float, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.coefficients or not all(math.isfinite(float(a)) for a in self.coefficients):
@@ -320,11 +322,11 @@ def online_sgd(link: Link, d: int, *, eta: float, seeds: int | Sequence[int], ma
             z1, z2, root_q = _block(seeds, block, d, dev)
             y = target(z1)
             length = min(BLOCK_STEPS, max_steps - block * BLOCK_STEPS)
-            path = []
+            overlaps = []
             for t in range(length):
                 m, s = reduced_step(m, s, z1[t], z2[t], root_q[t], y[t], eta, loss, student, smoothed)
-                path.append(m)
-            path = torch.stack(path)
+                overlaps.append(m)
+            path = torch.stack(overlaps)
             check_finite(path, "the overlap", "lower the step size")
             if trace_every:
                 traces.append(path[trace_every - 1::trace_every])
@@ -376,7 +378,7 @@ def literal_online_sgd(
     target = _as_link(link)
     student = target if activation is None else _as_link(activation)
     smoothed = _smoothed(student, smoothing, d, loss, "literal_online_sgd")
-    nodes = None if smoothed is None else smoothing_nodes(d, len(student.coefficients) + 1, device=dev)
+    nodes = None if smoothed is None else smoothing_nodes(d, len(smoothed.coefficients) + 1, device=dev)
     v = seeded_normal(seeds, (d,), "online-sgd/literal-init", device=dev, dtype=_DTYPE)
     v[:, 0] = 0
     v = v / v.norm(dim=-1, keepdim=True)

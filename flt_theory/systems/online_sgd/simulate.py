@@ -62,7 +62,9 @@ def _prepared(target: str, transform: bool = False) -> tuple[int, bool, Any, flo
     try:
         if transform:
             _, k = label_transform(target)
-            student = PolynomialLink(polynomial_coefficients(f"He{k}(z)"))
+            hermite = polynomial_coefficients(f"He{k}(z)")
+            assert hermite is not None  # He_k is a polynomial
+            student = PolynomialLink(hermite)
             coefficients, symmetric = polynomial_coefficients(transformed_link(target)), is_even(f"He{k}(z)")
         else:
             k, student = link_exponent(target), None

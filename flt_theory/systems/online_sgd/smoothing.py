@@ -41,7 +41,7 @@ differentiated by autograd in :math:`d` dimensions (``tests/systems/test_online_
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 
@@ -143,6 +143,11 @@ class SmoothedLoss:
     lam: float
     d: int
     loss: str = "correlation"
+    # the tables of S_lambda[sigma], of its u-derivative and of the square loss's extra term (None for the correlation
+    # loss), set by __post_init__
+    _value: list[list[float]] = field(init=False, repr=False, compare=False)
+    _slope: list[list[float]] = field(init=False, repr=False, compare=False)
+    _square_slope: list[list[float]] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.loss not in ("correlation", "square"):

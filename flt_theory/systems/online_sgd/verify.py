@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import math
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import sympy as sp
@@ -52,8 +53,8 @@ DEFAULT_BUDGET = 300.0
 SECONDS_PER_STEP = 3e-4
 _SCALES = ("small", "paper")
 #: Sizes for information exponent k >= 4 (module docstring).
-_HIGH_K = dict(eta_tilde=0.05, overlap0=2.0, small=dict(ds=(32, 64, 128), seeds=64),
-               paper=dict(ds=(32, 64, 128, 256), seeds=128))
+_HIGH_K: dict[str, Any] = dict(eta_tilde=0.05, overlap0=2.0, small=dict(ds=(32, 64, 128), seeds=64),
+                               paper=dict(ds=(32, 64, 128, 256), seeds=128))
 
 
 def sizes_for(k: int, scale: str = "small") -> dict[str, Any]:
@@ -121,8 +122,10 @@ def _entry(law: Law, wrongs: list[Law], seconds: float, check: CheckResult | Non
     if check is None:
         verdict, words = INCONCLUSIVE, ["not measured"] * len(wrongs)
     else:
+        assert controls is not None  # measured: the check comes with its controls
         verdict, words, why = _verdict(check, controls)
         reason = reason or why
+    per_control: Sequence[CheckResult | None] = controls or [None] * len(wrongs)
     return {"name": "weak-recovery time", "latex": law.latex(), "predicted": law.text(),
             "predicted_exponent": split_law(law)[0],
             "measured": None if check is None else check.measured, "ci": None if check is None else list(check.ci),
@@ -131,7 +134,7 @@ def _entry(law: Law, wrongs: list[Law], seconds: float, check: CheckResult | Non
             "wrong_law": "; ".join(w.text() for w in wrongs),
             "controls": [{"wrong_law": w.text(), "exponent": split_law(w)[0], "control": word,
                           "measured_message": None if c is None else c.message}
-                         for w, word, c in zip(wrongs, words, controls or [None] * len(wrongs))],
+                         for w, word, c in zip(wrongs, words, per_control)],
             "message": reason or ("" if check is None else check.message), "seconds": seconds}
 
 

@@ -52,6 +52,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -160,7 +161,7 @@ def run(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     return [{**row, "eta_run": p["eta"], "sigma0_run": p["sigma0"]} for row in rows]
 
 
-def _as_run(params: dict[str, Any]) -> dict[str, Any]:
+def _as_run(params: Mapping[str, Any]) -> dict[str, Any]:
     r"""``params`` with the defaults of :func:`run` resolved: ``sigma0 = 0`` means :math:`0.01/(\sigma_\xi\sqrt d)`,
     ``eta = 0`` means :math:`0.3\min(nm/(\sigma_\xi^2 d), m/\|\mu\|^2)`."""
     p = dict(params)
@@ -175,7 +176,7 @@ def _as_run(params: dict[str, Any]) -> dict[str, Any]:
 ACTIVATION_POWER = {"relu": 1, "relu(z)": 1, "relu(z)**2": 2, "relu(z)**3": 3}
 
 
-def hypothesis_values(point: dict[str, Any]) -> dict[str, Any]:
+def hypothesis_values(point: Mapping[str, Any]) -> dict[str, Any]:
     r"""The symbols of :mod:`.laws`' hypotheses at a normalised point of ``optimizers/run``: :math:`n, d`, width
     :math:`m`, sparsity :math:`s` (:math:`d` for dense noise), :math:`\sigma_\xi`, :math:`\mu = \|\mu\|`,
     :math:`q` (from the activation), :math:`\alpha` (feature noise), :math:`p` (flip probability), and the
@@ -299,6 +300,11 @@ def _unlike(law: Law, other: Law, words: str) -> Law:
     return law.replace(name=f"{law.name} (wrong: {words})", relation=other.relation, value=other.value, words=words)
 
 
+def _generalises_like_gd(label: str) -> Law:
+    """The wrong law of ``{optimizer}-overfits-noise``: ``label`` generalises like GD."""
+    return _unlike(laws.adam_overfits_law(label), laws.benign_law("GD"), f"{label} generalises like GD")
+
+
 def _claims() -> list[Claim]:
     zou = _measurement(_zou_points, "zou_seeds")
     claims = []
@@ -308,8 +314,7 @@ def _claims() -> list[Claim]:
             words=f"Zou et al.: on sparse signal-noise data {label} fits the training set through the noise (loss ≤ ε) "
                   "and its test error is ≥ 1/2 up to noise, where GD generalises",
             law=functools.partial(laws.adam_overfits_law, label),
-            wrong_law=lambda label=label: _unlike(laws.adam_overfits_law(label), laws.benign_law("GD"),
-                                                  f"{label} generalises like GD"),
+            wrong_law=functools.partial(_generalises_like_gd, label),
             measurement=zou, compare=functools.partial(compare_outcome, optimizer=opt)))
     claims.append(Claim(
         name="gd-learns-signal",

@@ -419,6 +419,7 @@ def _noise_inner(data: OptimizerData, w: torch.Tensor, xi: torch.Tensor) -> torc
     (sparse)."""
     if data.support is None:
         return w @ xi.transpose(1, 2)
+    assert data.values is not None  # sparse noise: support and values come together
     S, m2, n, s = w.shape[0], w.shape[1], data.n, data.support.shape[-1]
     picked = torch.gather(w, 2, data.support.reshape(S, 1, n * s).expand(S, m2, n * s)).reshape(S, m2, n, s)
     inner = picked.mul_(data.values[:, None]).sum(-1)
@@ -431,6 +432,7 @@ def _noise_combination(data: OptimizerData, coef: torch.Tensor, xi: torch.Tensor
     r""":math:`\sum_i c_{j,r,i}\xi_i` for ``coef`` (S, 2m, n), (S, 2m, D): the transpose of :func:`_noise_inner`."""
     if data.support is None:
         return coef @ xi
+    assert data.values is not None  # sparse noise: support and values come together
     S, m2, n, s = coef.shape[0], coef.shape[1], data.n, data.support.shape[-1]
     out = torch.zeros(S, m2, xi.shape[-1], dtype=coef.dtype, device=coef.device)
     contrib = (coef[..., None] * data.values[:, None]).reshape(S, m2, n * s)
@@ -479,12 +481,13 @@ def _test_error(data: OptimizerData, w: torch.Tensor) -> torch.Tensor:
         z = (gathered * data.test["value"][:, :, None, :]).sum(-1)
         z = z + data.sigma0 * data.test["outside"][..., None] * data.test["normals"]
     a = w[..., 0] * data.mu_norm  # (S, 2m)
-    wrong = 0.0
+    wrong: torch.Tensor | float = 0.0
     for y in (1.0, -1.0):
         noise = z - data.feature_noise * y * a[:, None, :]
         out = (((sn.relu_power(y * a, data.q)[:, None, :] + sn.relu_power(noise, data.q)) * data.sign).sum(-1)
                / data.width)
         wrong = wrong + ((y * out) <= 0).to(out).mean(-1)
+    assert isinstance(wrong, torch.Tensor)  # both labels added
     return 0.5 * wrong
 
 
@@ -636,6 +639,7 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
         if last:
             break
         if cfg.optimizer == "label-noise-gd":
+            assert flips is not None  # drawn above for label-noise-gd
             grad, _ = _gradient(data, w, xi, torch.where(flips[:, t], -data.y, data.y))
         elif cfg.optimizer == "sam":
             norm = grad.flatten(1).norm(dim=-1).clamp_min(1e-300)[:, None, None]
@@ -704,6 +708,7 @@ def optimizer_rows(
     samples = PARAMS["samples"].check(samples, "optimizer_rows")
     every = max(1, -(-max(max_steps, 1) // (samples - 1)))
     run = train(data, cfg, record_every=every)
+    assert run.trajectory is not None  # record_every >= 1: the last step is always recorded
     traj = {k: v.detach().cpu() for k, v in run.trajectory.items()}
     picks = torch.linspace(0, len(traj["step"]) - 1, samples).round().long().tolist()
     cols = final_columns(run, early=True)

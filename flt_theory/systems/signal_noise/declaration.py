@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -314,7 +315,7 @@ def label_noise(params: dict[str, Any], seeds: list[int]) -> list[dict[str, floa
 # the values the laws' hypotheses read at a measurement point (:mod:`.laws`, module docstring there)
 
 
-def _source_symbols(p: dict[str, Any], *, eta: float, mu: float) -> dict[str, float]:
+def _source_symbols(p: Mapping[str, Any], *, eta: float, mu: float) -> dict[str, float]:
     r"""The sources' symbols at a normalised point: :math:`n, d, m` (``width``), :math:`\sigma_p = \sigma_\xi = 1`,
     :math:`\sigma_0 = s_0/\sqrt d` (``sigma0_sqrt_d``), the step :math:`\eta` and the signal norm :math:`\|\mu\|`."""
     n, d = p["n"], p["d"]
@@ -322,7 +323,7 @@ def _source_symbols(p: dict[str, Any], *, eta: float, mu: float) -> dict[str, fl
             "mu": mu}
 
 
-def boundary_hypothesis_values(p: dict[str, Any]) -> dict[str, float]:
+def boundary_hypothesis_values(p: Mapping[str, Any]) -> dict[str, float]:
     r"""``signal-noise/boundary``: :math:`\eta = c\,nm/d` and :math:`\|\mu\|` at the geometric middle of the
     bisection bracket, :math:`\sqrt{\mathrm{snr\_low}\cdot\mathrm{snr\_high}}\,\sqrt d` (where the boundary is sought).
     A gradient-flow point (``dynamics="flow"`` or ``"flow-projected"``) reads :math:`\eta = 0`: the flow is the limit
@@ -342,7 +343,7 @@ def boundary_hypothesis_values(p: dict[str, Any]) -> dict[str, float]:
     return _source_symbols(p, eta=eta, mu=mu)
 
 
-def error_curve_hypothesis_values(p: dict[str, Any]) -> dict[str, float]:
+def error_curve_hypothesis_values(p: Mapping[str, Any]) -> dict[str, float]:
     r"""``signal-noise/error-curve``: :math:`\eta = c\,nm/d` and :math:`\|\mu\| = (X d/n)^{1/4}` at the geometric
     middle of the grid of :math:`X = n\|\mu\|^4/d`."""
     n, d, m = p["n"], p["d"], p["width"]
@@ -350,13 +351,13 @@ def error_curve_hypothesis_values(p: dict[str, Any]) -> dict[str, float]:
                            mu=(math.sqrt(p["x_low"] * p["x_high"]) * d / n) ** 0.25)
 
 
-def growth_hypothesis_values(p: dict[str, Any]) -> dict[str, float]:
+def growth_hypothesis_values(p: Mapping[str, Any]) -> dict[str, float]:
     r"""``signal-noise/growth``: :math:`\eta = c\,nm/d`, :math:`\|\mu\| = \mathrm{SNR}\sqrt d`."""
     n, d, m = p["n"], p["d"], p["width"]
     return _source_symbols(p, eta=_eta_scale_to_eta(p["eta_scale"], n, m, d), mu=p["snr"] * math.sqrt(d))
 
 
-def label_noise_hypothesis_values(p: dict[str, Any]) -> dict[str, float]:
+def label_noise_hypothesis_values(p: Mapping[str, Any]) -> dict[str, float]:
     r"""``signal-noise/label-noise``: :math:`\|\mu\| = \sqrt{n\mathrm{SNR}^2 d/n}`,
     :math:`\eta = c\min(nm/d, m/\|\mu\|^2)` (as the experiment sets them)."""
     n, d, m = p["n"], p["d"], p["width"]
@@ -577,7 +578,8 @@ def compare_label_noise(frame: pd.DataFrame, law: Law) -> CheckResult:
     scale). Points where the value is undefined are reported as OUT OF REGIME (not checked); no point in
     the regime is a FAIL."""
     points = frame[["n", "d", "n_snr2", "label_noise"]].drop_duplicates().sort_values(["n_snr2", "d"]).to_numpy()
-    parts, outside = [], []
+    parts: list[CheckResult] = []
+    outside: list[dict[str, Any]] = []  # JSON-ready, as the result's details
     for n, d, n_snr2, tau in points:
         where = dict(n=int(n), d=int(d), n_snr2=float(n_snr2))
         final = per_seed(frame, "final_error", **where)
@@ -790,7 +792,8 @@ FIGURE_CAPTIONS = {
 
 def _figures() -> list[Figure]:
     boundary = {variable: functools.partial(draw_boundary, variable=variable) for variable in ("n", "d")}
-    table = [  # name, claim, draw, size in inches ({}: the default)
+    # name, claim, draw, size in inches ({}: the default)
+    table: list[tuple[str, str, Callable[..., None], dict[str, float]]] = [
         ("phase-diagram", "relu-boundary-slope", boundary["n"], dict(width=7.2, height=5.0)),
         ("boundary-in-d", "relu-boundary-d", boundary["d"], {}),
         ("collapse", "relu-collapse", draw_collapse, dict(width=9.0, height=4.2)),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Sequence
+from typing import TypedDict
 
 import torch
 
@@ -51,6 +52,14 @@ __all__ = [
 #: ``"flow-projected"`` — the same flow for ReLU by projected Euler steps of size ``cfg.eta`` (at most
 #: ``cfg.max_steps``), switch-aware (:func:`~flt_theory.numeric.signal_noise_flow.projected_flow`).
 DYNAMICS = ("gd", "flow", "flow-projected")
+
+
+class _Dynamics(TypedDict):
+    """How each run of a sweep trains: the keywords ``dynamics``, ``max_time``, ``rtol`` of :func:`final_test_error`."""
+
+    dynamics: str
+    max_time: float
+    rtol: float
 
 #: The parameters of the system, declared once: the runner's ``signal-noise/boundary``, ``error-curve``, ``growth``
 #: and ``label-noise`` (converters; each experiment takes its subset and defaults) and ``flt simulate signal-noise``
@@ -265,7 +274,7 @@ def boundary_rows(
     cfg = SignalNoiseConfig(q=activation_power(activation), mu_norm=1.0, sigma_xi=sigma_xi, sigma0=sigma0, eta=eta,
                             eps=eps, max_steps=max_steps)
     scale = sigma_xi * math.sqrt(d)
-    how = dict(dynamics=dynamics, max_time=max_time, rtol=rtol)
+    how = _Dynamics(dynamics=dynamics, max_time=max_time, rtol=rtol)
     star = boundary_mu_norm(dr, cfg, level=level, low=snr_low * scale, high=snr_high * scale, iterations=iterations,
                             **how)
     rows = [{"snr_star": float(s) / scale, "mu_star": float(s)} for s in star.cpu().tolist()]
@@ -413,6 +422,7 @@ def label_noise_rows(
     cfg = SignalNoiseConfig(q=1, mu_norm=mu_norm, sigma_xi=sigma_xi, sigma0=sigma0, eta=eta, eps=eps,
                             max_steps=max_steps)
     run = train(dr, cfg, record_every=check_int(record_every, "record_every", minimum=1, caller="label_noise_rows"))
+    assert run.trajectory is not None  # record_every >= 1: the run is recorded
     traj = {k: v.cpu() for k, v in run.trajectory.items()}  # (records, S)
     samples = check_int(samples, "samples", minimum=2, caller="label_noise_rows")
     rows = []

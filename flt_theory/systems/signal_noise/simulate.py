@@ -53,7 +53,7 @@ def theory_eta(n: int, d: int, width: int, mu_norm: float, sigma_xi: float = 1.0
     return 0.3 * min(n * width / (sigma_xi**2 * d), width / mu_norm**2)
 
 
-def _blame(option: str, exc: Exception) -> InvalidParameterError:
+def _blame(option: str, exc: Exception | str) -> InvalidParameterError:
     return InvalidParameterError(f"--{option}: {exc}")
 
 

@@ -32,6 +32,7 @@ sends to 0 as :math:`\gamma \to 0` and which stays put when the residual is firs
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -188,7 +189,8 @@ def compare_exact(frame: pd.DataFrame, law: Law) -> CheckResult:
     law's coefficients (times :math:`\gamma^{k-2}`, the batch size substituted for :math:`B`) and the fit must be
     exact, to float64 rounding (:data:`EXACT_ULPS` times the stored rounding scale). A law outside that basis fails;
     layers whose gradients all vanish (``degenerate_l{l}``) are skipped."""
-    worst, predicted = 0.0, None
+    worst = 0.0
+    predicted: tuple[float, float] | str = "no rows"  # the law's (c_W, c_H), read at every row
     for _, row in frame.iterrows():
         try:
             c_w, c_h, k = coefficients_of(law, B=float(row["batch"]))
@@ -262,12 +264,12 @@ def order_ladder(frame: pd.DataFrame, *, law: str) -> list[dict[str, Any]]:
                               size=lambda gamma: {"1/gamma": 1.0 / gamma})
 
 
-def residual_values(point: dict[str, Any]) -> dict[str, float]:
+def residual_values(point: Mapping[str, Any]) -> dict[str, float]:
     """Symbols of Theorem 2's hypothesis at a residual point: the step size and the batch size."""
     return {"gamma_step": point["gamma"], "B": point["batch"]}
 
 
-def theorem3_values(point: dict[str, Any]) -> dict[str, float]:
+def theorem3_values(point: Mapping[str, Any]) -> dict[str, float]:
     r"""Symbols of Theorem 3's hypotheses at a net: :math:`R = \|h_{l-1}\|` and :math:`\inf\sigma'` (exact, sympy)."""
     return {"R": point["h_norm"], "sigma_prime_inf": float(derivative_bounds(point["activation"])[0])}
 

@@ -57,6 +57,7 @@ hypotheses; the :math:`\|h\| \ne 1` finding is outside them by design (it extend
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TypedDict
 
 import sympy as sp
 from sympy.calculus.util import maximum, minimum
@@ -110,6 +111,13 @@ THEOREM3_READING = ("exact conditions, no asymptotics: ||h|| = 1 exactly, inf si
                     "Lipschitz constant is sup sigma', so that hypothesis holds whenever L is finite")
 EXACT_READING = ("derived here as an exact identity (sympy matrix algebra): it holds at every size and step, "
                  "no condition")
+
+
+class _HypothesesKeywords(TypedDict):
+    """The ``hypotheses`` and ``hypotheses_reading`` keywords of :class:`~flt_theory.symbolic.law.Law`, together."""
+
+    hypotheses: tuple[Hypothesis, ...]
+    hypotheses_reading: str
 
 
 def _matrices():
@@ -273,7 +281,7 @@ def theorem3_laws(activation: str | sp.Expr = "tanh") -> dict[str, Law]:
     lip = lipschitz_constant(activation)
     cond = rf"\sigma = {sp.latex(parse_link(activation))},\ L = {sp.latex(lip)}"
     pair = r"(c, s)"
-    t3 = dict(hypotheses=(INCREASING, UNIT_INPUT), hypotheses_reading=THEOREM3_READING)
+    t3 = _HypothesesKeywords(hypotheses=(INCREASING, UNIT_INPUT), hypotheses_reading=THEOREM3_READING)
     return {
         "theorem 3 (literal)": Law(
             name="theorem 3 (literal)", lhs=pair, relation="eq", value=(lip**2, sp.Integer(1)),

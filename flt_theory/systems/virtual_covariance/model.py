@@ -29,6 +29,7 @@ keep the top :math:`k` eigenpairs of :math:`M` (negative eigenvalues clipped to 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ import torch
 from ..._validation import check_int, check_real
 from ...errors import InvalidParameterError, InvalidParameterTypeError
 from ...numeric.activation import Activation, as_activation
-from ...numeric.backend import check_finite, resolve_device, resolve_dtype
+from ...numeric.backend import TensorOptions, check_finite, resolve_device, resolve_dtype
 from ...numeric.data import as_seeds, seeded_normal
 from ...runner.params import Param, Params
 
@@ -60,6 +61,7 @@ __all__ = [
     "violation_counts",
     "vcl_update",
 ]
+
 
 #: Readings of the virtual covariance of a batch.
 COV_READINGS = ("summed", "mean")
@@ -257,7 +259,7 @@ def train(
     cov = _cov(cov, "train")
     act = as_activation(activation)
     seeds = as_seeds(seeds)
-    opts = dict(device=resolve_device(device), dtype=resolve_dtype(dtype))
+    opts = TensorOptions(device=resolve_device(device), dtype=resolve_dtype(dtype))
     x = seeded_normal(seeds, (n, widths[0]), "task-x", **opts)
     y = forward(init_weights(seeds, widths, scale=2.0, stream="T", **opts), x, act)[0][-1]
     weights = init_weights(seeds, widths, **opts)
@@ -310,7 +312,7 @@ def theorem3_elements(
     zero_units = check_int(zero_units, "zero_units", minimum=0, maximum=widths[1], caller="theorem3_elements")
     act = as_activation(activation)
     seeds = as_seeds(seeds)
-    opts = dict(device=resolve_device(device), dtype=resolve_dtype(dtype))
+    opts = TensorOptions(device=resolve_device(device), dtype=resolve_dtype(dtype))
     weights = init_weights(seeds, widths, **opts)
     weights[1][:, :, :zero_units] = 0.0
     x = seeded_normal(seeds, (1, widths[0]), "x", **opts)
@@ -391,7 +393,7 @@ def batch_backprop(
     with Gaussian targets (stream ``"y"``), weights of scale 1 (streams ``"W{l}"``)."""
     widths = check_widths(widths, "batch_backprop")
     batch = PARAMS["batch"].check(batch, "batch_backprop")
-    opts = dict(device=resolve_device(device), dtype=resolve_dtype(dtype))
+    opts = TensorOptions(device=resolve_device(device), dtype=resolve_dtype(dtype))
     seeds = as_seeds(list(seeds))
     x = seeded_normal(seeds, (batch, widths[0]), "x", **opts)
     y = seeded_normal(seeds, (batch, widths[-1]), "y", **opts)
@@ -474,7 +476,8 @@ def training_rows(
 ) -> list[dict[str, float]]:
     r"""Per seed: ``loss_0`` and the loss after ``steps`` steps of GD (``loss_gd``) and of VCL (``loss_vcl``,
     summed reading) from the same initialisation on the same task (:func:`train`)."""
-    kw = dict(widths=widths, activation=activation, gamma=gamma, steps=steps, n=n, device=device, dtype=dtype)
-    gd, vcl = train(list(seeds), method="gd", **kw), train(list(seeds), method="vcl", **kw)
+    run = functools.partial(train, list(seeds), widths=widths, activation=activation, gamma=gamma, steps=steps, n=n,
+                            device=device, dtype=dtype)
+    gd, vcl = run(method="gd"), run(method="vcl")
     return [{"loss_0": float(gd[s, 0]), "loss_gd": float(gd[s, -1]),
              "loss_vcl": float(vcl[s, -1])} for s in range(gd.shape[0])]

@@ -31,6 +31,7 @@ have no p-value and keep their own verdict; their false rejections are a matter 
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import importlib.util
@@ -43,21 +44,28 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from .._display import latex_document
+from ..compare.family import per_claim_level
 from ..compare.verdict import decide_claim, p_value, passes
 from ..errors import InvalidParameterError, InvalidParameterTypeError
+from ..report.figures import plain_text
+from ..report.markdown import prepare_report_dir, write_report
+from ..report.table import format_table, verdict_html, verdict_latex, verdict_markdown
 from ..runner.errors import UnknownClaimPathError
+from ..runner.provenance import static_provenance, worker_provenance
 from ..runner.store import ResultStore
 from ..runner.sweep import progress_bar, progress_enabled
-from .figures import plain_text
-from .markdown import prepare_report_dir, write_report
-from .table import format_table
+from ..symbolic.hypothesis import classify_points
+from ..systems import registry
+from ..systems.declaration import SCOPES, Claim, System, check_scale, plan
+from .power import load_record, power_markdown
+from .scale_record import check_record_path, code_fingerprints, load_verdicts, record_markdown, write_verdicts
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from ..systems.declaration import Claim
-
-__all__ = ["COLUMNS", "check", "import_claims_file", "resolve_claims", "run_check", "run_claims"]
+__all__ = ["ALPHA", "COLUMNS", "check", "check_latex_path", "declared_figures", "decide", "import_claims_file",
+           "progress_mode", "resolve_claims", "run_check", "run_claims", "verdict_frame", "write_check_report"]
 
 #: Columns of the verdict table, in order.
 COLUMNS = (
@@ -70,17 +78,8 @@ COLUMNS = (
 ALPHA = 0.05
 
 
-def _registry():
-    from ..systems import registry
-
-    return registry
-
-
 def import_claims_file(path: Path) -> list[Claim]:
     """Import the user's Python file ``path`` and return the claims it selects (module docstring)."""
-    from ..systems.declaration import Claim, System
-
-    registry = _registry()
     name = f"flt_user_claims_{abs(hash(str(path.resolve())))}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
@@ -120,14 +119,11 @@ def _unknown(path: Path, key: str):
 
 
 def _with_system(claim: Claim, system: str) -> Claim:
-    import dataclasses
-
     return dataclasses.replace(claim, system=system)
 
 
 def resolve_claims(paths: Sequence[str] | None = None) -> list[Claim]:
     """The claims selected by ``paths`` (module docstring), in order, without duplicates."""
-    registry = _registry()
     claims = {c.key: c for c in registry.registered_claims()}
     if paths is None or len(paths) == 0:
         try:
@@ -206,9 +202,6 @@ def _ladder_of(claim: Claim, frame: pd.DataFrame) -> dict[str, Any] | None:
 def _hypotheses_of(claim: Claim, scale: str) -> dict[str, Any]:
     """Where the points run at ``scale`` lie with respect to the law's hypotheses: ``in_hypotheses``,
     ``scope`` (:meth:`Claim.scope`) and per point the hypotheses that fail there (``points``)."""
-    from ..symbolic.hypothesis import classify_points
-    from ..systems.declaration import SCOPES
-
     try:
         points = claim.hypotheses_at(scale)
         label = classify_points(claim.the_law.hypotheses, [p["values"] for p in points])
@@ -230,8 +223,6 @@ def run_claims(
 ) -> list[dict[str, Any]]:
     """Measure and compare each claim, in order; one dict per claim (``check``/``control`` as dicts,
     ``frame``: the measured table, ``computed``/``reused``: points computed or read from the store)."""
-    from ..systems.declaration import check_scale
-
     scale = check_scale(scale)
     if isinstance(seed_base, bool) or not isinstance(seed_base, int) or not 0 <= seed_base <= 2**62:
         raise InvalidParameterError(f"The 'seed_base' parameter must be an int in [0, 2**62]. Got {seed_base!r} "
@@ -383,8 +374,6 @@ def verdict_frame(claims: Sequence[Claim], runs: Sequence[dict[str, Any]], alpha
     """The verdict table (:data:`COLUMNS`) of ``runs``, each claim decided at ``alpha / K``, :math:`K` = ``family``
     (default: the number of claims run; a record uses the whole catalogue's, so a verdict does not depend on
     which claims ran together)."""
-    from ..compare.family import per_claim_level
-
     level = per_claim_level(alpha, max(1, family or len(claims)))
     frame = _verdict_table_class()([_row(c, r, level) for c, r in zip(claims, runs)], columns=list(COLUMNS))
     frame.attrs.update(alpha=alpha, level=level, law_latex={c.key: _law_latex(c) for c in claims},
@@ -408,8 +397,6 @@ def _labels(check: dict[str, Any] | None) -> list[str] | None:
 def _verdict_table_class() -> type:
     """:class:`VerdictTable`, made on first use (pandas is imported only when a table is built)."""
     import pandas as pd
-
-    from .table import verdict_html, verdict_latex, verdict_markdown
 
     class VerdictTable(pd.DataFrame):
         """The verdict table of ``flt check`` (a pandas DataFrame, columns :data:`COLUMNS`) that a notebook shows
@@ -435,6 +422,34 @@ def __getattr__(name: str) -> Any:
     if name == "VerdictTable":
         return _verdict_table_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def declared_figures(claim: Claim) -> list[Any]:
+    """The figures ``claim``'s system declares for it (:meth:`~flt_theory.systems.declaration.System.figures_of`);
+    none for a claim of the user's own file."""
+    try:
+        return list(registry.get_system(claim.system).figures_of(claim.name))
+    except InvalidParameterError:  # a claim of the user's own file: no declared figures
+        return []
+
+
+def write_check_report(
+    report_dir: str | os.PathLike,
+    claims: Sequence[Claim],
+    runs: Sequence[dict[str, Any]],
+    frame: pd.DataFrame,
+    scale: str,
+    *,
+    seed_base: int = 0,
+) -> Path:
+    """Write the report folder of a run (:func:`flt_theory.report.markdown.write_report`) with what it shows but does
+    not compute: the provenance of this process, each claim's declared figures (:func:`declared_figures`), and the
+    recorded calibration and verdicts (:func:`.power.power_markdown`, :func:`.scale_record.record_markdown`).
+    Returns the path of ``report.md``."""
+    return write_report(report_dir, claims, runs, frame, scale, seed_base=seed_base,
+                        provenance={**static_provenance(), **worker_provenance({})}, figures_of=declared_figures,
+                        calibration=power_markdown(load_record(), list(claims)),
+                        recorded=record_markdown(load_verdicts(), list(claims)))
 
 
 def check(
@@ -490,8 +505,6 @@ def check(
     >>> table[["claim", "check", "control", "verdict"]].values.tolist()
     [['giant-step/rank-one-update', 'PASS', 'rejected', 'PASS']]
     """
-    from ..systems.declaration import plan
-
     claims = resolve_claims(paths)
     if report_dir is not None:
         prepare_report_dir(report_dir)  # before any claim runs: a folder we cannot write is bad input
@@ -502,15 +515,19 @@ def check(
     report, report_error = None, None
     if report_dir is not None:
         try:
-            report = write_report(report_dir, claims, runs, frame, scale, seed_base=seed_base)
+            report = write_check_report(report_dir, claims, runs, frame, scale, seed_base=seed_base)
         except (OSError, InvalidParameterError) as exc:  # filled up or removed during the run: keep the verdicts
             report_error = f"the report could not be written to {str(report_dir)!r}: {exc}"
     frame.attrs.update(passed=bool(len(frame)) and bool(frame["passed"].all()), scale=scale, seed_base=seed_base,
                        reused_stored=sum(int(run.get("reused_stored", 0)) for run in runs),
                        report=None if report is None else str(report), report_error=report_error,
-                       stale=sum(int((run.get("frame").attrs if run.get("frame") is not None else {}).get("stale", 0))
-                                 for run in runs))
+                       stale=sum(_stale_rows(run.get("frame")) for run in runs))
     return frame
+
+
+def _stale_rows(frame: pd.DataFrame | None) -> int:
+    """The stored rows of other code a measured frame recomputed (0 for a claim that errored)."""
+    return int((frame.attrs if frame is not None else {}).get("stale", 0))
 
 
 def run_check(
@@ -534,7 +551,7 @@ def run_check(
     ``latex``, the verdict table as a LaTeX file that compiles alone and can be ``\\input`` into a paper
     (:func:`~flt_theory.report.table.verdict_latex`, :func:`flt_theory._display.latex_document`). Given ``record``
     (a JSON file, e.g. :data:`.scale_record.RECORD`), every claim is decided at the level of the whole registered
-    catalogue and its verdict is merged into the record (:mod:`.scale_record`).
+    catalogue and its verdict is merged into the record (:mod:`flt_theory.checking.scale_record`).
 
     Returns the exit code: 0 when every claim passed, 1 otherwise. Bad input raises an
     :class:`~flt_theory.errors.FLTError` (the command turns it into exit code 2).
@@ -544,24 +561,16 @@ def run_check(
         check_latex_path(latex)
     family, before = None, None
     if record is not None:
-        from ..systems import registry
-        from .scale_record import check_record_path, code_fingerprints
-
         check_record_path(record)  # before anything runs
         family = sum(len(system.claims) for system in registry.systems())
         before = code_fingerprints(resolve_claims(paths))
     frame = check(paths, scale=scale, report_dir=report_dir, store=store, seed_base=seed_base, fresh=fresh, alpha=alpha,
                   jobs=jobs, scheduler=scheduler, progress=False if as_json else progress, family=family)
     if record is not None:
-        from .scale_record import write_verdicts
-
         write_verdicts(record, frame, resolve_claims(paths), scale, jobs=jobs, before=before,
                        decided={"alpha": alpha, "seed_base": seed_base, "family": family})
     passed = frame.attrs["passed"]
     if latex is not None:
-        from .._display import latex_document
-        from .table import verdict_latex
-
         Path(latex).write_text(latex_document(verdict_latex(frame)), encoding="utf-8")
     if as_json:
         document = {

@@ -4,7 +4,7 @@ r"""The verdict of a researcher's law (``flt verify --system``) against its muta
 jointly, :math:`\log \overline{y} = a + \sum_k b_k \log x_k`
 (:func:`~flt_theory.compare.power_law.check_power_law_nd`: seed bootstrap, Bonferroni over the exponents — one
 joint confidence set at level :math:`1 - \alpha`). The law and every mutant of the panel
-(:meth:`~flt_theory.report.verify_law.ObservableLaw.wrong_laws`: each exponent of EXPR ± 1/2 and ± 1, each varied
+(:meth:`~flt_theory.laws_check.parse.ObservableLaw.wrong_laws`: each exponent of EXPR ± 1/2 and ± 1, each varied
 symbol EXPR lacks at ± 1/2) are read from that same set by the project's one decision
 (:func:`~flt_theory.compare.decide_claim`). Since at most one of them is true and each is rejected only when the
 set excludes it, the probability of rejecting the true one is at most :math:`\alpha`: the family-wise level covers
@@ -34,9 +34,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+
+from ..compare import mean_ci
+from ..compare.power_law import check_power_law_nd
+from ..compare.verdict import FAIL, INCONCLUSIVE, PASS, decide, decide_claim
 
 #: Absolute tolerance on an exponent (its floating-point round-off): an observable that is an exact power of a
 #: parameter for every seed (sign-GD's noise rate is proportional to eta) has an interval of zero width around an
@@ -59,14 +63,11 @@ def decide_power_law(law: Any, xs: Mapping[str, np.ndarray], table: np.ndarray, 
     """Fit ``table`` (rows, points) against ``xs`` and decide ``law`` with its mutation panel (module docstring),
     each exponent's interval widened by ``tolerance`` (exponent units, the user's stated slack, below 1/4 so that
     no goal mutant passes by it): ``{"measured", "controls", "verdict", "reason", "check", "values"}``."""
-    from ..compare.power_law import check_power_law_nd
-    from ..compare.verdict import FAIL, INCONCLUSIVE, PASS, decide, decide_claim
-
     predicted = {k: law.exponents.get(k, 0.0) for k in varied}
     check = check_power_law_nd(xs, table, predicted, name=law.text, confidence=confidence,
                                tolerance=max(tolerance, ROUND_OFF))
     estimates = np.atleast_1d(check.measured).tolist()
-    cis = [list(c) for c in (check.ci if len(varied) > 1 else [check.ci])]
+    cis = [list(c) for c in cast("Sequence[tuple[float, float]]", check.ci if len(varied) > 1 else [check.ci])]
     measured = {k: {"estimate": e, "ci": c} for k, e, c in zip(varied, estimates, cis)}
     controls, undecided = [], []
     for label, exponents, goal in law.wrong_laws(varied):
@@ -107,8 +108,6 @@ def point_means(xs: Mapping[str, np.ndarray], table: np.ndarray, varied: Sequenc
                 confidence: float) -> list[dict[str, Any]]:
     """Per grid point: its coordinates, the mean of ``table``'s rows there and its interval at ``confidence``
     (:func:`~flt_theory.compare.mean_ci`, on the log scale of a positive quantity) — what the fit figure draws."""
-    from ..compare import mean_ci
-
     out = []
     for j in range(table.shape[1]):
         ci = mean_ci(table[:, j], confidence=confidence, bounds=(0.0, math.inf))
@@ -128,9 +127,6 @@ def decide_relation(law: Any, points: Sequence[Mapping[str, Any]], table: np.nda
                     alpha: float) -> dict[str, Any]:
     """Decide ``law`` (``=``, ``<=`` or ``>=``) on ``table`` (seeds, points) at the grid ``points`` with its
     mutation panel (module docstring): ``{"measured", "values", "controls", "verdict", "reason"}``."""
-    from ..compare import mean_ci
-    from ..compare.verdict import FAIL, INCONCLUSIVE, PASS
-
     seeds, m = table.shape
     two_sided = law.relation == "="
     confidence = 1 - (alpha if two_sided else 2 * alpha) / m

@@ -7,7 +7,7 @@ over the widest range of each parameter the budget allows. :func:`budget_axes` c
 the law's expression, five values :math:`x_0 W^{t + s}`, :math:`t \in \{-\tfrac12, -\tfrac14, 0, \tfrac14,
 \tfrac12\}` around the declared base value :math:`x_0` — a range of width :math:`W` (:data:`WIDTHS`, from two
 decades down to a factor 2), centred or shifted by :math:`s` (:data:`SHIFTS`) towards where the experiment accepts
-it — the other parameters at the base (a star design, as :func:`~flt_theory.report.verify_law.design_grid` builds
+it — the other parameters at the base (a star design, as :func:`design_grid` builds
 it). A candidate range is admissible when the experiment accepts every value (its declared ranges), its declared
 size limits do (:meth:`~flt_theory.runner.registry.Experiment.check_budget`), and every point lies inside the
 hypotheses of the system's claims on the same experiment that hold at the base point (:func:`claim_hypotheses`;
@@ -23,13 +23,21 @@ ranges do not fit, the plan is refused with the budget that would.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import InvalidParameterError
+from ..runner.registry import get_experiment
+from ..symbolic.hypothesis import failed_hypotheses
+from .parse import ObservableLaw
 
-__all__ = ["OFFSETS", "SHIFTS", "WIDTHS", "axis_values", "budget_axes", "claim_hypotheses", "outside_hypotheses"]
+__all__ = ["FACTORS", "OFFSETS", "SHIFTS", "WIDTHS", "axis_values", "base_point", "budget_axes", "claim_hypotheses",
+           "design_grid", "grid_plan", "outside_hypotheses", "plan_text", "system_experiments"]
+
+#: Multiples of a parameter's base value that a grid designed without ``over`` takes (a 16-fold range, 1.2 decades).
+FACTORS = (0.25, 0.5, 1.0, 2.0, 4.0)
 
 #: Ranges (largest over smallest value) a designed axis tries, widest first: two decades down to a factor 2 (an
 #: integer parameter's nearest power of 4: 64, 16, 4).
@@ -63,9 +71,7 @@ def claim_hypotheses(system: Any, experiment: Any, base: Mapping[str, Any]) -> l
     """The stated hypotheses of ``system``'s claims measuring ``experiment`` that all hold at ``base``:
     ``(claim key, hypotheses, hypothesis_values)`` each (a claim whose hypotheses cannot be read at the base, or
     fail there, speaks of another regime and constrains nothing)."""
-    from ..symbolic.hypothesis import failed_hypotheses
-
-    out = []
+    out: list[Constraint] = []
     for claim in system.claims:
         hypotheses = tuple(claim.the_law.hypotheses)
         if claim.measurement.experiment != experiment.name or not hypotheses:
@@ -88,8 +94,6 @@ def _values(values_of: Callable | None, point: Mapping[str, Any]) -> dict[str, A
 def outside_hypotheses(constraints: Sequence[Constraint], point: Mapping[str, Any]) -> list[str]:
     """The hypotheses of ``constraints`` that fail at ``point`` (a normalised experiment point), as
     ``"claim: where: text"``; a hypothesis that cannot be read there is counted as failing."""
-    from ..symbolic.hypothesis import failed_hypotheses
-
     out = []
     for key, hypotheses, values_of in constraints:
         try:
@@ -168,3 +172,125 @@ def budget_axes(experiment: Any, fixed: Mapping[str, Any], names: Sequence[str],
         _, name, j = max(cheaper)
         choice[name] = j
     return {n: list(options[n][choice[n]][1]) for n in names}
+
+
+def system_experiments(system: Any) -> list[Any]:
+    """The runner experiments a system's claims measure, in declaration order (then those it only registers)."""
+    names = list(dict.fromkeys([c.measurement.experiment for c in system.claims] + list(system.experiments)))
+    return [get_experiment(name) for name in names]
+
+
+def base_point(system: Any, experiment: Any) -> dict[str, Any]:
+    """A point the system already declares for ``experiment``: the first small-scale point of its first claim
+    measuring it, with the experiment's defaults."""
+    for claim in system.claims:
+        if claim.measurement.experiment == experiment.name and claim.measurement.points.get("small"):
+            return experiment.normalize(dict(claim.measurement.points["small"][0]))
+    return experiment.normalize({})
+
+
+def is_numeric(value: Any) -> bool:
+    """Whether ``value`` is a finite int or float (not a bool): a parameter a power law can vary."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def design_grid(experiment: Any, base: Mapping[str, Any], law: ObservableLaw, *,
+                over: Mapping[str, Sequence[float]] | None = None, fix: Mapping[str, Any] | None = None,
+                seeds: int = 8, budget: float | None = None, multiplier: float = 1.0,
+                constraints: Sequence[Any] = ()) -> tuple[list[dict[str, Any]], list[str]]:
+    """The grid's points and the names of the varied parameters (:mod:`flt_theory.laws_check.verify`, step 2). Without
+    ``over`` and with a ``budget``, each parameter of EXPR spans the widest range the budget, the experiment's cost
+    model and the hypotheses ``constraints`` allow (:func:`budget_axes`; ``multiplier`` evaluations per point); without
+    a budget, :data:`FACTORS` times its base value. A value the experiment refuses (its converters' ranges) or whose
+    declared cost is over the limits is dropped; a grid left with fewer
+    than 2 values of a varied parameter is refused, naming it."""
+    unknown = sorted((set(fix or {}) | set(over or {})) - set(base))
+    if unknown:
+        raise InvalidParameterError(f"--over/--fix: experiment {experiment.name!r} has no parameter "
+                                    f"{', '.join(map(repr, unknown))}; its parameters are {sorted(base)}.")
+    try:
+        fixed = experiment.normalize({**base, **dict(fix or {})})
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"--fix: {exc}") from None
+    if over:
+        axes = {name: list(values) for name, values in over.items()}
+    elif budget is not None:
+        names = [k for k in law.exponents if k not in (fix or {})]
+        for name in names:
+            if not is_numeric(fixed[name]) or fixed[name] == 0:
+                raise InvalidParameterError(f"--law: parameter {name!r} has the base value {fixed[name]!r}; give its "
+                                            f"values with --over {name}=V1,V2,...")
+        axes = budget_axes(experiment, fixed, names, seeds=seeds, budget=budget, multiplier=multiplier,
+                           constraints=constraints)
+    else:
+        axes = {}
+        for name in (k for k in law.exponents if k not in (fix or {})):  # what --fix holds stays fixed
+            value = fixed[name]
+            if not is_numeric(value) or value == 0:
+                raise InvalidParameterError(f"--law: parameter {name!r} has the base value {value!r}; give its values "
+                                            f"with --over {name}=V1,V2,...")
+            integer = isinstance(value, int)
+            values = [round(value * f) if integer else value * f for f in FACTORS]
+            axes[name] = list(dict.fromkeys(v for v in values if v != 0))
+    kept: dict[str, list[Any]] = {}
+    for name, values in axes.items():
+        ok = []
+        for value in values:
+            if not is_numeric(value) or value <= 0:
+                raise InvalidParameterError(f"--over: {name}={value!r}: a power law needs positive values.")
+            try:
+                value = experiment.normalize({**fixed, name: value})[name]
+            except InvalidParameterError:
+                continue
+            if value not in ok:  # 64 and 64.0 are one grid value
+                ok.append(value)
+        if len(ok) < 2:
+            raise InvalidParameterError(f"--over: {name} needs at least 2 admissible values; of {values} the "
+                                        f"experiment {experiment.name!r} accepts {ok}.")
+        kept[name] = ok
+    if not kept:
+        raise InvalidParameterError("--law: no parameter of EXPR is varied (each is held by --fix, or EXPR has none): "
+                                    "give one's values with --over NAME=V1,V2,...")
+    if over:
+        points = [{**fixed, **dict(zip(kept, combo))} for combo in itertools.product(*kept.values())]
+    else:  # a star around the base point: each parameter varied alone
+        points = list({repr(sorted(p.items())): p for p in (
+            {**fixed, name: value} for name, values in kept.items() for value in values)}.values())
+    affordable = []
+    for point in points:
+        try:
+            experiment.check_budget(point, seeds)
+        except InvalidParameterError:
+            continue
+        affordable.append(point)
+    for name in kept:
+        if len({p[name] for p in affordable}) < 2:
+            raise InvalidParameterError(f"--over: {name} keeps fewer than 2 values once points over the size limits "
+                                        f"are dropped (FLT_MAX_SIM_BYTES / FLT_MAX_SIM_SECONDS).")
+    return affordable, list(kept)
+
+
+def grid_plan(experiment: Any, points: Sequence[Mapping[str, Any]], varied: Sequence[str], seeds: int,
+              multiplier: float, constraints: Sequence[Any]) -> dict[str, Any]:
+    """What a run will do: the experiment, grid, points, seeds, the estimated seconds (the experiment's calibrated
+    cost, :meth:`~flt_theory.runner.registry.Experiment.estimate`) and the points outside the stated hypotheses."""
+    estimates = [experiment.estimate(p, seeds) for p in points]
+    outside = []
+    for p in points:
+        failed = outside_hypotheses(constraints, p)
+        if failed:
+            outside.append({**{k: p[k] for k in varied}, "failed": failed})
+    return {"experiment": experiment.name, "grid": {k: sorted({p[k] for p in points}) for k in varied},
+            "points": len(points), "seeds": seeds,
+            "estimated_seconds": sum(e.seconds for e in estimates if e is not None) * multiplier,
+            "hypotheses": sorted({key for key, _, _ in constraints}), "outside_hypotheses": outside}
+
+
+def plan_text(plan: Mapping[str, Any]) -> str:
+    """One line saying what a run will do (printed before it runs)."""
+    grid = "; ".join(f"{k} = {', '.join(f'{v:g}' for v in values)}" for k, values in plan["grid"].items())
+    inside = (f"; inside the hypotheses of {', '.join(plan['hypotheses'])}" if plan["hypotheses"] and not
+              plan["outside_hypotheses"] else f"; {len(plan['outside_hypotheses'])} point(s) outside the stated "
+              f"hypotheses" if plan["outside_hypotheses"] else "")
+    return (f"plan: {plan['experiment']}, {plan['points']} points x {plan['seeds']} seeds, about "
+            f"{plan['estimated_seconds']:.3g} s by its declared cost ({grid}){inside}")

@@ -222,7 +222,9 @@ def solve_crossings(
     crossing, by_group = [], []
     for p in points:
         mean = p.obs.mean(axis=1)
-        near = _crossing_in(p.values, mean, level, _narrowest(p.values, mean, level, p.start))
+        j = _narrowest(p.values, mean, level, p.start)
+        assert j is not None  # every point was bracketed above
+        near = _crossing_in(p.values, mean, level, j)
         crossing.append(near)
         by_group.append([interpolate_crossing(p.values, p.obs[:, b].mean(axis=1), level, near) for b in blocks])
     return Crossings(

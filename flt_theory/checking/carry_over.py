@@ -1,6 +1,6 @@
 r"""Carry recorded verdicts over a change that changed none of their numbers (``flt check --restamp-from``).
 
-A recorded verdict (:mod:`.scale_record`) turns stale in two ways that need not mean re-running it:
+A recorded verdict (:mod:`flt_theory.checking.scale_record`) turns stale in two ways that need not mean re-running it:
 
 1. **Its simulation's code changed** (the code fingerprint hashes whole files: a refactor, a docstring). A
    ``paper``-scale verdict costs minutes to hours; the change is shown not to alter the simulation's numbers by
@@ -28,8 +28,13 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
+from .._text import table
 from ..errors import InvalidParameterError
+from ..runner.provenance import static_provenance
+from ..systems import registry
 from .calibrate import restamp_refusal, restamped
+from .power import claim_fingerprint
+from .scale_record import RECORD, code_fingerprints, load_verdicts
 
 __all__ = ["carry_over", "redecide_refusal", "run_carry_over"]
 
@@ -121,11 +126,6 @@ def run_carry_over(before: str, *, record: str | None = None, as_json: bool = Fa
     """What ``flt check --restamp-from BEFORE`` does (:func:`carry_over` on ``record``, default
     :data:`.scale_record.RECORD`, which must already hold the small-scale verdicts of the code of now): write the
     record back, print one row per stale entry. Runs nothing. Exit code 0 when no entry is left stale, else 1."""
-    from ..runner.provenance import static_provenance
-    from ..systems import registry
-    from .power import claim_fingerprint
-    from .scale_record import RECORD, code_fingerprints, load_verdicts
-
     out = out or sys.stdout
     path = Path(record) if record is not None else RECORD
     now, old = load_verdicts(path), load_verdicts(before)
@@ -140,8 +140,6 @@ def run_carry_over(before: str, *, record: str | None = None, as_json: bool = Fa
     if as_json:
         out.write(json.dumps({"record": str(path), "stale": rows}) + "\n")
     else:
-        from .._text import table
-
         out.write(table([("claim", "scale", "carried over", "why"),
                          *((r["claim"], r["scale"], r["carried"], r["reason"]) for r in rows)])
                   + f"\n\n{sum(r['carried'] == 'yes' for r in rows)}/{len(rows)} stale entries carried over in "

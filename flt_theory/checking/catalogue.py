@@ -1,0 +1,65 @@
+"""The catalogue of claims, generated from the registry (``flt claims``; the repository's ``CLAIMS.md``).
+
+Per claim: its key, the claim in words, its law (words and LaTeX), status (theorem / conjecture /
+derived here / finding of this project), source (authors, year, title, arXiv id), regime of
+validity, the wrong law of its negative control and the measurement behind both; the source's
+hypotheses as conditions (``hypotheses``: text, LaTeX, the sympy condition, where it is stated) and
+where the measurement points lie (``in_hypotheses``: ``all`` / ``some`` / ``none`` of the points of both
+scales inside them, or ``not stated``; per scale in ``in_hypotheses_by_scale`` and ``scope_by_scale``).
+:func:`catalogue` reads the entries from the registry; :mod:`flt_theory.report.catalogue` writes them as ``CLAIMS.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..report.catalogue import catalogue_document
+from ..symbolic.hypothesis import classify_points
+from ..systems import registry
+from ..systems.declaration import SCALES
+from .power import load_record, power_markdown
+from .scale_record import load_verdicts, record_markdown
+
+__all__ = ["catalogue", "catalogue_markdown"]
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """One JSON-ready entry per registered claim, in registry order."""
+    registry.check_loaded()
+    entries = []
+    for system in registry.systems():
+        for claim in system.claims:
+            law, wrong = claim.the_law, claim.the_wrong_law
+            points = [v for scale in SCALES for v in claim.measurement.values_at(scale)]
+            entries.append({
+                "key": claim.key,
+                "system": system.name,
+                "words": claim.words,
+                "law": law.text(),
+                "latex": law.latex(),
+                "status": law.status,
+                "source": law.source.to_dict(),
+                "regime": law.regime or "; ".join(law.conditions),
+                "wrong_law": wrong.text(),
+                "wrong_law_latex": wrong.latex(),
+                "experiment": claim.measurement.experiment,
+                "seeds": dict(claim.measurement.seeds),
+                "hypotheses": [h.to_dict() for h in law.hypotheses],
+                "hypotheses_reading": law.hypotheses_reading,
+                "in_hypotheses": classify_points(law.hypotheses, points),
+                "in_hypotheses_by_scale": {scale: claim.in_hypotheses(scale) for scale in SCALES},
+                "scope_by_scale": {scale: claim.scope(scale) for scale in SCALES},
+                "extrapolation_note": claim.extrapolation_note,
+            })
+    return entries
+
+
+def catalogue_markdown() -> str:
+    """``CLAIMS.md``: the systems, their sources, and every claim with its law and negative control
+    (:func:`flt_theory.report.catalogue.catalogue_document` of :func:`catalogue`), the recorded calibration and the
+    recorded verdicts at each scale."""
+    entries = catalogue()
+    systems = registry.systems()
+    claims = [claim for system in systems for claim in system.claims]
+    return catalogue_document(entries, systems, SCALES, calibration=power_markdown(load_record(), claims),
+                              recorded=record_markdown(load_verdicts(), claims))

@@ -1,0 +1,227 @@
+r"""``flt check`` and ``flt calibrate``: run the claims with their negative controls, and calibrate their checks.
+
+Exit codes follow the ``flt`` contract: 0 success (``check``: every claim passed), 1 a claim failed or errored, 2 bad
+input (an unknown claim path, a bad store or option). ``--json`` prints exactly one JSON document on stdout and no
+progress; otherwise ``flt check`` shows its progress on stderr: bars where stdout and stderr are terminals, else
+(``flt check | cat``, a log, CI) one plain line per measurement when it starts and when it ends
+(:func:`flt_theory.checking.check.progress_mode`). Each command reads its options into one request
+(:class:`CheckRequest`, :class:`CalibrateRequest`) and runs it with :mod:`flt_theory.checking`.
+
+>>> from click.testing import CliRunner
+>>> result = CliRunner().invoke(check_command, ["giant-step/nope"])
+>>> result.exit_code, "not a registered claim key" in result.output
+(2, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+
+from ..checking.calibrate import run_calibrate, run_restamp
+from ..checking.carry_over import run_carry_over
+from ..checking.check import resolve_claims, run_check
+from ..errors import FLTError, InvalidParameterError
+from ..report.markdown import prepare_report_dir
+from ..systems.declaration import SCALES, Claim, plan
+from .base import InputError
+from .running import backend_options, failure, scheduler_of
+
+__all__ = ["CalibrateRequest", "CheckRequest", "calibrate_command", "check_command"]
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckRequest:
+    """The options of ``flt check`` (their help: ``flt check --help``)."""
+
+    paths: tuple[str, ...]
+    scale: str
+    seed_base: int
+    report_dir: str
+    no_report: bool
+    store: str | None
+    fresh: bool
+    alpha: float
+    list_only: bool
+    plan_only: bool
+    jobs: int
+    scheduler: str | None
+    dask: str | None
+    latex_file: str | None
+    record_file: str | None
+    restamp_from: str | None
+    as_json: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class CalibrateRequest:
+    """The options of ``flt calibrate`` (their help: ``flt calibrate --help``)."""
+
+    paths: tuple[str, ...]
+    repeats: int
+    scale: str
+    alpha: float
+    store: str
+    jobs: int
+    scheduler: str | None
+    dask: str | None
+    record: str | None
+    restamp_from: str | None
+    as_json: bool
+
+
+def restamp_option(text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The ``--restamp-from BEFORE`` option (a verdict record written by the code the stale entries ran on)."""
+    return click.option("--restamp-from", "restamp_from", type=click.Path(dir_okay=False, exists=True), default=None,
+                        metavar="BEFORE", help=text)
+
+
+@click.command("check", short_help="Run the claims with their negative controls; write a report.")
+@click.argument("paths", nargs=-1)
+@click.option("--scale", type=click.Choice(SCALES), default="small", show_default=True,
+              help="small: seconds per claim; paper: the sizes of the source.")
+@click.option("--seed-base", type=click.IntRange(0, 2**62), default=0, show_default=True,
+              help="Run every claim on seeds K..K+S-1 instead of 0..S-1.")
+@click.option("--report", "report_dir", default="report", show_default=True, metavar="DIR",
+              help="Folder for report.md, report.html, results.json and figures/.")
+@click.option("--no-report", is_flag=True, help="Print the table only; write no report folder.")
+@click.option("--store", default=None, metavar="FILE",
+              help="SQLite file of the measurements, reused by later runs [default: DIR/measurements.sqlite; "
+                   "none with --no-report].")
+@click.option("--fresh", is_flag=True, help="Recompute the measurements even when the store holds them.")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+              help="Family-wise false-rejection rate of the whole run (Bonferroni over the claims' p-values).")
+@click.option("--list", "list_only", is_flag=True, help="List the selected claims (default: all) and exit.")
+@click.option("--plan", "plan_only", is_flag=True,
+              help="Print each selected claim's points, seeds, estimated seconds and memory (from the declared costs) "
+                   "and the total, run nothing, and exit.")
+@backend_options
+@click.option("--latex", "latex_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also write the verdict table as booktabs LaTeX to FILE: it compiles alone (pdflatex FILE) and can "
+                   "be \\input into a paper whose preamble loads amsmath, amssymb, booktabs and longtable.")
+@click.option("--record", "record_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Merge each claim's verdict (estimate, CI, wall time, hardware, commit) into this JSON record, "
+                   "deciding at the level of the whole catalogue; CLAIMS.md reads "
+                   "flt_theory/report/verdict_record.json.")
+@restamp_option("Run nothing: carry the stale verdicts of --record (default: the package's) over a change of code "
+                 "whose small-scale verdict there reproduces exactly the one in BEFORE (a verdict record written by "
+                 "the code they ran on), and re-decide verdicts decided among another number of claims where no "
+                 "p-value lies between the two levels.")
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
+@click.pass_context
+def check_command(ctx: click.Context, **options: Any) -> None:
+    """Run claims (default: every claim of every system) and their negative controls.
+
+    PATHS are claim keys (giant-step/norm-law), systems (giant-step), Python files or folders of
+    derivation files (derive_*.py). A Python file is YOUR code and is imported, the way pytest
+    imports a test file: it selects its CLAIMS (claim keys or flt_theory.Claim objects) and its
+    SYSTEM. Each claim is measured once (stored in --store; a second run reuses it) and compared
+    with its law and with the wrong law of its negative control. Exit code 0 only when every claim
+    passes: its law's check passes AND the wrong law fails on the same measurement.
+    """
+    ctx.exit(run_check_request(CheckRequest(**options)))
+
+
+def run_check_request(request: CheckRequest) -> int:
+    """What ``flt check`` does with its options; returns the exit code (bad input raises a click exception)."""
+    if request.restamp_from is not None:
+        if request.paths:
+            raise InputError("PATHS", "--restamp-from carries every stale entry over: give no PATHS")
+        try:
+            return run_carry_over(request.restamp_from, record=request.record_file, as_json=request.as_json)
+        except FLTError as exc:
+            raise failure(exc) from exc
+    try:
+        claims = resolve_claims(list(request.paths))
+    except FLTError as exc:
+        raise InputError("PATHS", str(exc)) from exc
+    if request.plan_only:
+        _print_plan(claims, request.scale, request.as_json)
+        return 0
+    if request.list_only:
+        rows = [{"claim": c.key, "words": c.words, "experiment": c.measurement.experiment} for c in claims]
+        if request.as_json:
+            click.echo(json.dumps(rows))
+        else:
+            for row in rows:
+                click.echo(f"{row['claim']}  {row['words']}")
+        return 0
+    if not request.no_report:
+        try:
+            prepare_report_dir(request.report_dir)
+        except FLTError as exc:
+            raise click.UsageError(str(exc)) from exc
+    store = request.store
+    if store is None and not request.no_report:
+        store = os.path.join(request.report_dir, "measurements.sqlite")
+    try:
+        return run_check(list(request.paths), request.scale, None if request.no_report else request.report_dir,
+                         store=store, seed_base=request.seed_base, fresh=request.fresh, alpha=request.alpha,
+                         jobs=request.jobs, scheduler=scheduler_of(request.scheduler, request.dask),
+                         as_json=request.as_json, latex=request.latex_file, record=request.record_file)
+    except FLTError as exc:
+        raise failure(exc) from exc
+
+
+def _print_plan(claims: Sequence[Claim], scale: str, as_json: bool) -> None:
+    """``flt check --plan``: the declared cost of each claim and the total, as JSON or a table (nothing runs)."""
+    try:
+        document = plan(list(claims), scale)
+    except FLTError as exc:
+        raise failure(exc) from exc
+    if as_json:
+        click.echo(json.dumps(document))
+        return
+    rows = document["claims"] + [{"claim": "total", **document["total"]}]
+    width = max(len(r["claim"]) for r in rows)
+    click.echo(f"{'claim'.ljust(width)}  points  seeds  seconds (est.)  memory (est.)")
+    for r in rows:
+        click.echo(f"{r['claim'].ljust(width)}  {r['points']:>6}  {r['seeds']:>5}  {r['seconds']:>14.3g}  "
+                   f"{r['memory_bytes'] / 1e6:>10.3g} MB")
+
+
+@click.command("calibrate", short_help="False rejections, mutation panel and power of each claim's check.")
+@click.argument("paths", nargs=-1)
+@click.option("--repeats", type=click.IntRange(min=1), default=20, show_default=True, help="Disjoint seed sets per "
+                                                                                           "claim.")
+@click.option("--scale", type=click.Choice(SCALES), default="small", show_default=True)
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+              help="Family-wise level the claims are decided at, as in flt check.")
+@click.option("--store", default="flt_calibration.sqlite", show_default=True, metavar="FILE",
+              help="SQLite file of the measurements (a killed calibration resumes from it).")
+@backend_options
+@click.option("--record", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Merge the results into this JSON record (the report's and CLAIMS.md's power table reads "
+                   "flt_theory/report/calibration_small.json); claims are then decided at the level of the whole "
+                   "catalogue.")
+@restamp_option("Run nothing: re-stamp the stale entries of --record (default: the package's record) whose "
+                 "small-scale verdict in the verdict record of now (flt check --record, default the package's) "
+                 "reproduces exactly the one in BEFORE, a verdict record written by the calibrated code.")
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
+@click.pass_context
+def calibrate_command(ctx: click.Context, **options: Any) -> None:
+    """Run each claim (default: all) on REPEATS disjoint seed sets; report its false rejections (with an
+    exact binomial interval), the fraction of its law's mutants (exponents ±0.25/±0.5/±1, bounds ×0.8/×1.25,
+    subspaces rotated 30° or a neighbour) rejected, and its power: the smallest mutation caught in ≥ 90%
+    of the repeats. PATHS select claims as in flt check."""
+    ctx.exit(run_calibrate_request(CalibrateRequest(**options)))
+
+
+def run_calibrate_request(request: CalibrateRequest) -> int:
+    """What ``flt calibrate`` does with its options; returns the exit code (bad input raises a click exception)."""
+    try:
+        if request.restamp_from is not None:
+            if request.paths:
+                raise InvalidParameterError("--restamp-from re-stamps every stale entry: give no PATHS")
+            return run_restamp(request.restamp_from, record=request.record, as_json=request.as_json)
+        return run_calibrate(list(request.paths), repeats=request.repeats, scale=request.scale, alpha=request.alpha,
+                             store=request.store, jobs=request.jobs,
+                             scheduler=scheduler_of(request.scheduler, request.dask), as_json=request.as_json,
+                             record=request.record)
+    except FLTError as exc:
+        raise failure(exc) from exc

@@ -1,0 +1,388 @@
+r"""The laws of ``flt verify --system SYSTEM --law LAW``, read from the user's text: ``OBS ~ EXPR`` (a power law up
+to a constant), ``OBS = EXPR``, ``OBS <= EXPR``, ``OBS >= EXPR`` (the value itself, constant included) and the
+level-set law ``PARAM* ~ EXPR`` with ``--where "OBS = LEVEL"``.
+
+``OBS`` is an output of one of the system's runner experiments, ``EXPR`` a product of powers of that experiment's
+numeric parameters and positive constants, read by a restricted grammar of products, quotients, numeric powers and
+``sqrt`` (``_PowerLawParser``: no ``eval``, no ``sympify`` of user text). The law says
+:math:`\mathbb E[\mathrm{OBS}] = C \prod_i x_i^{b_i}` for some constant :math:`C > 0`. Each parsed law carries its
+**mutation panel** (:meth:`ObservableLaw.wrong_laws`): each exponent of EXPR moved by ± 1/2 and ± 1
+(:data:`MUTATIONS`), each varied parameter EXPR lacks given exponent ± 1/2; the goal mutants are the ± 1/2 ones
+(:data:`WRONG_SHIFT`, the calibration's goal mutants). How a law is checked: :mod:`flt_theory.laws_check.verify`.
+
+>>> law = parse_observable_law("rho_max ~ (d/n)**(1/2)", ["n", "d", "width"])
+>>> law.observable, law.exponents
+('rho_max', {'d': 0.5, 'n': -0.5})
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from ..errors import InvalidParameterError
+
+__all__ = ["MUTATIONS", "RELATIONS", "WRONG_SHIFT", "LevelSetLaw", "ObservableLaw", "is_level_set",
+           "parse_any", "parse_level_set_law", "parse_observable_law", "parse_relation_law", "relation_of"]
+
+#: How far each goal mutant moves one exponent, as the calibration's goal mutants do (exponent ± 1/2).
+WRONG_SHIFT = 0.5
+#: The shifts of an exponent of EXPR in the mutation panel (each up and down).
+MUTATIONS = (WRONG_SHIFT, 1.0)
+#: The relations a law may state: ``~`` (a power law up to a constant, fitted) and ``=``, ``<=``, ``>=`` (the
+#: value itself at every grid point, constant included, no fit).
+RELATIONS = ("~", "=", "<=", ">=")
+
+#: Longest law text read (a bound on the parser's work).
+MAX_LAW_LENGTH = 400
+#: Largest absolute value of an exponent in a law (as in the target grammar).
+MAX_EXPONENT = 64
+_TOKEN = re.compile(r"\s*(?:(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
+                    r"|(?P<op>\*\*|[-+*/()]))")
+
+
+class _PowerLawParser:
+    r"""A recursive-descent reader of a product of powers (no ``eval``, no ``sympify``)::
+
+        product  := power (('*' | '/') power)*
+        power    := atom ('**' exponent)?
+        atom     := NUMBER | 'pi' | NAME | 'sqrt' '(' product ')' | '(' product ')'
+        exponent := ('+' | '-') exponent | NUMBER | '(' constant ')'
+        constant := a sum, difference, product or quotient of NUMBERs (e.g. ``(1/2)``, ``(-1/3)``)
+
+    Its value is the monomial ``(coefficient, {name: exponent})``; exponents are exact fractions where the text is.
+    """
+
+    def __init__(self, text: str, parameters: Sequence[str]):
+        self.text, self.parameters, position = text, set(parameters), 0
+        self.tokens: list[tuple[str, str, int]] = []
+        while position < len(text):
+            match = _TOKEN.match(text, position)
+            if match is None or match.end() == position:
+                if text[position:].strip() == "":
+                    break
+                raise InvalidParameterError(f"--law: cannot read {text!r} at position {position}: "
+                                            f"{text[position:position + 12]!r}")
+            kind = match.lastgroup
+            assert kind is not None  # a match that moved on matched one of the named groups
+            self.tokens.append((kind, match.group(kind), match.start(kind)))
+            position = match.end()
+        self.tokens.append(("end", "", len(text)))
+        self.index = 0
+
+    def peek(self) -> tuple[str, str, int]:
+        return self.tokens[self.index]
+
+    def take(self, value: str | None = None) -> tuple[str, str, int]:
+        token = self.tokens[self.index]
+        if value is not None and token[1] != value:
+            raise self.error(token, f"expected {value!r}")
+        self.index += 1
+        return token
+
+    def error(self, token: tuple[str, str, int], why: str) -> InvalidParameterError:
+        shown = repr(token[1]) if token[1] else "the end"
+        return InvalidParameterError(f"--law: cannot read {self.text!r}: {why} at {shown} (position {token[2]})")
+
+    def parse(self) -> tuple[Fraction | float, dict[str, Fraction | float]]:
+        value = self.product()
+        token = self.peek()
+        if token[0] != "end":
+            why = "a power law is a product of powers (no sums)" if token[1] in "+-" else "unexpected text"
+            raise self.error(token, why)
+        return value
+
+    def product(self):
+        coefficient, exponents = self.power()
+        while self.peek()[1] in ("*", "/"):
+            sign = 1 if self.take()[1] == "*" else -1
+            c, e = self.power()
+            coefficient = coefficient * c if sign > 0 else coefficient / c
+            for name, b in e.items():
+                exponents[name] = exponents.get(name, 0) + sign * b
+        return coefficient, {k: v for k, v in exponents.items() if v != 0}
+
+    def power(self):
+        coefficient, exponents = self.atom()
+        if self.peek()[1] == "**":
+            self.take()
+            token = self.peek()
+            b = self.exponent()
+            if abs(b) > MAX_EXPONENT:
+                raise self.error(token, f"an exponent of absolute value over {MAX_EXPONENT}")
+            if coefficient <= 0 and b != int(b):
+                raise self.error(self.peek(), "a non-integer power of a non-positive constant")
+            try:  # in floats: an exact big-integer power of a constant would be unbounded work
+                coefficient = float(coefficient) ** float(b)
+            except (OverflowError, ZeroDivisionError):
+                raise self.error(token, "a constant out of the floating-point range") from None
+            exponents = {k: v * b for k, v in exponents.items()}
+            if any(abs(v) > MAX_EXPONENT for v in exponents.values()):
+                raise self.error(token, f"an exponent of absolute value over {MAX_EXPONENT}")
+        return coefficient, exponents
+
+    def atom(self):
+        kind, value, position = token = self.take()
+        if kind == "number":
+            return _exact(value), {}
+        if kind == "name":
+            if value == "pi":
+                return math.pi, {}
+            if value == "sqrt":
+                self.take("(")
+                coefficient, exponents = self.product()
+                self.take(")")
+                return coefficient ** 0.5, {k: v / 2 for k, v in exponents.items()}
+            if value in self.parameters:
+                return Fraction(1), {value: Fraction(1)}
+            if value in _FUNCTIONS:
+                raise self.error(token, f"{value}(...) of a parameter is not a power law")
+            raise InvalidParameterError(f"--law: unknown name {value!r} in {self.text!r}; the parameters it may use "
+                                        f"are {', '.join(sorted(self.parameters))}.")
+        if value == "(":
+            result = self.product()
+            self.take(")")
+            return result
+        raise self.error(token, "expected a number, a parameter or '('")
+
+    def exponent(self):
+        kind, value, _ = token = self.peek()
+        if value in ("+", "-"):
+            self.take()
+            return self.exponent() if value == "+" else -self.exponent()
+        if kind == "number":
+            self.take()
+            return _exact(value)
+        if value == "(":
+            self.take()
+            result = self.constant()
+            self.take(")")
+            return result
+        raise self.error(token, "an exponent must be a number or a parenthesised constant such as (1/2)")
+
+    def constant(self):
+        total = self.constant_term()
+        while self.peek()[1] in ("+", "-"):
+            sign = self.take()[1]
+            term = self.constant_term()
+            total = total + term if sign == "+" else total - term
+        return total
+
+    def constant_term(self):
+        value = self.exponent()
+        while self.peek()[1] in ("*", "/"):
+            op = self.take()[1]
+            other = self.exponent()
+            if op == "/" and other == 0:
+                raise self.error(self.peek(), "division by zero in an exponent")
+            value = value * other if op == "*" else value / other
+        return value
+
+
+#: Functions of the target grammar: named in the error when a law applies one to a parameter.
+_FUNCTIONS = {"relu", "tanh", "sigmoid", "erf", "exp", "log", "sin", "cos", "abs", "sign"}
+
+
+def _exact(text: str) -> Fraction | float:
+    """A number as an exact fraction where it is a plain decimal of reasonable size, else a float."""
+    number = Fraction(text)
+    if abs(number.numerator) > 10**18 or number.denominator > 10**18:
+        return float(number)
+    return number
+
+
+@dataclasses.dataclass(frozen=True)
+class ObservableLaw:
+    """``OBS ~ EXPR`` parsed: the observable's name, the expression (sympy, in positive symbols named as the
+    parameters), the exponent of each parameter it contains, its constant factor and the relation (``~``: up to a
+    constant; ``=``, ``<=``, ``>=``: the value itself, constant included)."""
+
+    text: str
+    observable: str
+    expression: Any
+    exponents: dict[str, float]
+    coefficient: float = 1.0
+    relation: str = "~"
+
+    @property
+    def lhs(self) -> str:
+        """The left side as written (``OBS``, or ``PARAM*`` for a level-set law)."""
+        return self.observable
+
+    def mutant_text(self, exponents: Mapping[str, float]) -> str:
+        """The law with ``exponents`` in place of its own (the same left side, relation and constant)."""
+        factors = [f"{k}**({Fraction(v).limit_denominator(64)})" for k, v in sorted(exponents.items()) if v != 0]
+        if self.relation != "~" and self.coefficient != 1:
+            factors.insert(0, f"{self.coefficient:.4g}")
+        return f"{self.lhs} {self.relation} {' * '.join(factors) or '1'}"
+
+    def wrong_laws(self, varied: Sequence[str]) -> list[tuple[str, dict[str, float], bool]]:
+        """The mutation panel of the law on a grid varying ``varied``: ``(label, exponents, goal)`` for each
+        exponent of EXPR moved by :data:`MUTATIONS` (± 1/2 and ± 1) and each varied parameter EXPR lacks given
+        exponent ± 1/2; the goal mutants (``goal``), those the law must be told apart from, are the ± 1/2 ones
+        (:data:`WRONG_SHIFT`, the calibration's goal mutants). A rejection of the ± 1/2 mutant of an exponent implies
+        that of its ± 1 mutant whenever the law itself is inside the interval (an interval containing the law and
+        excluding law ± 1/2 excludes law ± 1), so the ± 1 ones are reported, not required."""
+        base = {k: self.exponents.get(k, 0.0) for k in varied}
+        panel = []
+        for k in varied:
+            shifts = MUTATIONS if k in self.exponents else (WRONG_SHIFT,)
+            for shift in shifts:
+                for sign in (+1, -1):
+                    what = f"exponent of {k} {'+' if sign > 0 else '-'} {shift:g}" if k in self.exponents else \
+                        f"missing {k}**({'+' if sign > 0 else '-'}{Fraction(shift)})"
+                    panel.append((what, {**base, k: base[k] + sign * shift}, shift == WRONG_SHIFT))
+        return panel
+
+
+def _split_law(text: str) -> tuple[str, str]:
+    """The two sides of ``LHS ~ EXPR`` (each stripped), refusing what is not one law of bounded length."""
+    if not isinstance(text, str) or text.count("~") != 1:
+        raise InvalidParameterError("--law: expected one 'OBS ~ EXPR' (an observable, '~', an expression). Got "
+                                    f"{text!r}.")
+    if len(text) > MAX_LAW_LENGTH:
+        raise InvalidParameterError(f"--law: longer than {MAX_LAW_LENGTH} characters.")
+    lhs, rhs = (part.strip() for part in text.split("~"))
+    if not rhs:
+        raise InvalidParameterError("--law: the right side (the expression) is empty.")
+    return lhs, rhs
+
+
+def _monomial(rhs: str, parameters: Sequence[str]) -> tuple[Any, dict[str, float], float]:
+    """EXPR read by ``_PowerLawParser``: the sympy monomial (positive symbols), each parameter's exponent and the
+    constant factor."""
+    import sympy as sp
+
+    try:
+        coefficient, exponents = _PowerLawParser(rhs, parameters).parse()
+    except (OverflowError, ZeroDivisionError) as exc:
+        raise InvalidParameterError(f"--law: cannot read {rhs!r}: {exc}") from None
+    if not coefficient > 0:
+        raise InvalidParameterError(f"--law: {rhs!r} must be positive (a law OBS ~ C * EXPR with C > 0).")
+    symbols = {name: sp.Symbol(name, positive=True) for name in exponents}
+    expression = sp.Mul(*(symbols[k] ** sp.nsimplify(v) for k, v in sorted(exponents.items())))
+    return expression, {k: float(v) for k, v in sorted(exponents.items())}, float(coefficient)
+
+
+def parse_observable_law(text: str, parameters: Sequence[str]) -> ObservableLaw:
+    """Parse ``OBS ~ EXPR`` where EXPR is a power law in ``parameters`` (module docstring; grammar:
+    ``_PowerLawParser``).
+
+    >>> parse_observable_law("rel_change ~ width**(-1/2)", ["width", "steps"]).exponents
+    {'width': -0.5}
+    >>> parse_observable_law("x ~ exp(n)", ["n"])  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    flt_theory.errors.InvalidParameterError: --law: cannot read 'exp(n)': exp(...) of a parameter is not a power law
+    at 'exp' (position 0)
+    """
+    lhs, rhs = _split_law(text)
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", lhs):
+        raise InvalidParameterError(f"--law: the left side must be an observable's name. Got {lhs!r}.")
+    expression, exponents, coefficient = _monomial(rhs, parameters)
+    return ObservableLaw(text=f"{lhs} ~ {rhs}", observable=lhs, expression=expression, exponents=exponents,
+                         coefficient=coefficient)
+
+
+def relation_of(text: Any) -> str | None:
+    """The relation a law states (:data:`RELATIONS`): ``~`` when it holds one ``~``, else the one ``=``, ``<=`` or
+    ``>=`` it holds; None otherwise.
+
+    >>> relation_of("rho ~ d"), relation_of("test_error <= 0.1*n**(-1/2)"), relation_of("x = 2"), relation_of("x < 2")
+    ('~', '<=', '=', None)
+    """
+    if not isinstance(text, str):
+        return None
+    if "~" in text:
+        return "~"
+    found = re.findall(r"<=|>=|==|=", text)
+    return found[0] if len(found) == 1 and found[0] != "==" else None
+
+
+def parse_relation_law(text: str, parameters: Sequence[str]) -> ObservableLaw:
+    """Parse ``OBS = EXPR``, ``OBS <= EXPR`` or ``OBS >= EXPR`` (EXPR a product of powers with its constant: the
+    value itself, not up to a constant).
+
+    >>> law = parse_relation_law("test_error <= 0.5*n**(-1/2)", ["n", "d"])
+    >>> law.relation, law.coefficient, law.exponents
+    ('<=', 0.5, {'n': -0.5})
+    """
+    relation = relation_of(text)
+    if relation not in ("=", "<=", ">="):
+        raise InvalidParameterError(f"--law: expected 'OBS ~ EXPR', 'OBS = EXPR', 'OBS <= EXPR' or 'OBS >= EXPR'. "
+                                    f"Got {text!r}.")
+    law = parse_observable_law(text.replace(relation, "~", 1), parameters)
+    return dataclasses.replace(law, text=law.text.replace(" ~ ", f" {relation} ", 1), relation=relation)
+
+
+@dataclasses.dataclass(frozen=True)
+class LevelSetLaw(ObservableLaw):
+    """``PARAM* ~ EXPR`` with ``where="OBS = LEVEL"`` parsed: ``parameter`` is solved for where the seed-mean of
+    ``observable`` crosses ``level``; ``exponents`` are EXPR's (the law of the crossing)."""
+
+    parameter: str = ""
+    level: float = 1.0
+
+    @property
+    def lhs(self) -> str:
+        return f"{self.parameter}*"
+
+
+_WHERE = re.compile(r"\s*(?P<obs>[A-Za-z_][A-Za-z_0-9]*)\s*=\s*(?P<level>[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*")
+
+
+def is_level_set(text: Any) -> bool:
+    """Whether ``text`` is a level-set law ``PARAM* ~ EXPR`` (its left side ends with ``*``).
+
+    >>> is_level_set("eta* ~ d**(-1/2)"), is_level_set("norm_growth ~ d")
+    (True, False)
+    """
+    return isinstance(text, str) and text.count("~") == 1 and text.split("~")[0].strip().endswith("*")
+
+
+def parse_level_set_law(text: str, where: str | None, parameters: Sequence[str]) -> LevelSetLaw:
+    """Parse ``PARAM* ~ EXPR`` and ``where = "OBS = LEVEL"`` (module docstring, level-set laws): PARAM one of
+    ``parameters`` not in EXPR, LEVEL a positive number.
+
+    >>> law = parse_level_set_law("eta* ~ (n*p**2/d)**(1/2)", "norm_growth = 1", ["d", "n", "p", "eta"])
+    >>> law.parameter, law.observable, law.level, law.exponents
+    ('eta', 'norm_growth', 1.0, {'d': -0.5, 'n': 0.5, 'p': 1.0})
+    >>> parse_level_set_law("eta* ~ d", "norm_growth > 1", ["d", "eta"])  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    flt_theory.errors.InvalidParameterError: --where: expected 'OBS = LEVEL' (an output of the experiment, '=', a
+    positive number). Got 'norm_growth > 1'.
+    """
+    lhs, rhs = _split_law(text)
+    match = re.fullmatch(r"([A-Za-z_][A-Za-z_0-9]*)\s*\*", lhs)
+    if match is None:
+        raise InvalidParameterError(f"--law: the left side of a level-set law must be 'PARAM*' (a parameter's name "
+                                    f"and '*'). Got {lhs!r}.")
+    parameter = match.group(1)
+    if parameter not in parameters:
+        raise InvalidParameterError(f"--law: {parameter!r} is not a numeric parameter of the experiment; its numeric "
+                                    f"parameters are {', '.join(sorted(parameters))}.")
+    where_match = _WHERE.fullmatch(where) if isinstance(where, str) else None
+    level = float(where_match.group("level")) if where_match else math.nan
+    if where_match is None or not (math.isfinite(level) and level > 0):
+        raise InvalidParameterError(f"--where: expected 'OBS = LEVEL' (an output of the experiment, '=', a positive "
+                                    f"number). Got {where!r}.")
+    expression, exponents, coefficient = _monomial(rhs, parameters)
+    if parameter in exponents:
+        raise InvalidParameterError(f"--law: the solved parameter {parameter!r} also appears in the expression "
+                                    f"{rhs!r}; EXPR may use only the other parameters.")
+    return LevelSetLaw(text=f"{parameter}* ~ {rhs}", observable=where_match.group("obs"), expression=expression,
+                       exponents=exponents, coefficient=coefficient, parameter=parameter, level=level)
+
+
+def parse_any(law: str, where: str | None, numeric: Sequence[str]) -> ObservableLaw:
+    """The law in whichever form it is written: level-set (with ``where``), power law or relation."""
+    if is_level_set(law):
+        return parse_level_set_law(law, where, numeric)
+    if relation_of(law) in ("=", "<=", ">="):
+        return parse_relation_law(law, numeric)
+    return parse_observable_law(law, numeric)

@@ -1,0 +1,390 @@
+r"""Your own scaling law for any system: ``flt verify --system SYSTEM --law "OBS ~ EXPR"``.
+
+A researcher's conjecture about a simulated system is often one line — "the noise memorisation :math:`\rho_{\max}`
+grows like :math:`\sqrt{d/n}`", "the NTK relative change is :math:`N^{-1/2}`". :func:`verify_law` checks such an
+**observable law** against the system's own simulation, with nothing written per system:
+
+1. **Parse** ``OBS ~ EXPR`` (:func:`~flt_theory.laws_check.parse.parse_observable_law`): ``OBS`` is an output of one of
+   the system's runner experiments, ``EXPR`` a product of powers of that experiment's numeric parameters and positive
+   constants, read by a restricted grammar of products, quotients, numeric powers and ``sqrt`` (``_PowerLawParser``: no
+   ``eval``, no ``sympify`` of user text). The law says :math:`\mathbb E[\mathrm{OBS}] = C \prod_i x_i^{b_i}` for some
+   constant :math:`C > 0`.
+2. **Design** the grid (:func:`~flt_theory.laws_check.design.design_grid`): the parameters given by ``over`` take those
+   values (their full product). Without ``over`` every parameter of ``EXPR`` varies alone around a base point the system
+   already declares (the first small-scale point of a claim measuring the same experiment; ``fix`` overriding it) — a
+   *star* design, :math:`1 + 4k` points for :math:`k` parameters, enough to fit the :math:`k` exponents jointly — over
+   the widest range that ``budget``, the experiment's calibrated cost model and the stated hypotheses of the system's
+   claims on that experiment allow (:mod:`flt_theory.laws_check.design`), or over
+   :data:`~flt_theory.laws_check.design.FACTORS` times the base without a budget. Points the experiment's declared cost
+   refuses are dropped; the plan (points, seeds, estimated seconds, points outside the hypotheses) is passed to
+   ``on_plan`` before anything runs, and refused when it exceeds ``budget``; a designed point whose simulation fails is
+   dropped and reported.
+3. **Fit** jointly, over the grid, :math:`\log \overline{\mathrm{OBS}} = a + \sum_i b_i \log x_i` for every varied
+   parameter (:func:`~flt_theory.compare.power_law.check_power_law_nd`: seed bootstrap, Bonferroni over the
+   exponents); a varied parameter absent from ``EXPR`` is predicted exponent 0.
+4. **Decide** with the **mutation panel** of the same measurement
+   (:meth:`~flt_theory.laws_check.parse.ObservableLaw.wrong_laws`, :mod:`flt_theory.laws_check.verdict`): each exponent
+   of EXPR moved by ± 1/2 and ± 1 (:data:`~flt_theory.laws_check.parse.MUTATIONS`), each varied parameter EXPR lacks
+   given exponent ± 1/2. The law *passes* when every predicted exponent lies in its interval AND every goal mutant (±
+   1/2, :data:`~flt_theory.laws_check.parse.WRONG_SHIFT`) is rejected; it *fails* when the data exclude it; it is
+   *inconclusive* when a goal mutant passes too, with the seeds or the wider range that would separate them. All are
+   read from one joint interval at level ``alpha``, so the family-wise level covers the law and its mutants. ``OBS =
+   EXPR``, ``OBS <= EXPR`` and ``OBS >= EXPR`` (:func:`~flt_theory.laws_check.parse.parse_relation_law`: EXPR with its
+   constant) are decided point by point without a fit (:func:`~flt_theory.laws_check.verdict.decide_relation`).
+
+A parameter of ``EXPR`` that the grid holds fixed cannot be tested; it is reported as such, never counted as
+agreement.
+
+**Level-set laws** ``PARAM* ~ EXPR`` with ``where="OBS = LEVEL"`` (``flt verify --law "eta* ~ (n*p**2/d)**(1/2)" --where
+"norm_growth = 1" --over d=64,128,256,512 --fix n=64``: the norm law :math:`\|w^1\|^2 - 1 \asymp d\eta^2/(np^2)` of
+Dandi et al. 2023, arXiv 2305.18270, reaches 1 at :math:`\eta^* \propto (np^2/d)^{1/2}`). PARAM is a numeric parameter
+of the experiment absent from EXPR, ``over`` and ``fix``; at every grid point it is solved for where the seed-mean of
+OBS crosses LEVEL (:mod:`flt_theory.laws_check.level_set`: doubling/halving from its declared value to a bracket,
+bounded, refused with an error naming the point when the admissible range holds no crossing; bisection in :math:`\log`
+PARAM to 2%; every evaluation a seeded, stored :func:`~flt_theory.runner.sweep` with the same seeds at every value of a
+point). **The interval.** The seeds are split into ``groups`` disjoint groups (default: one per seed) and each group's
+crossing is interpolated on the same evaluations, linearly in :math:`(\log \mathrm{PARAM}, \log \mathrm{OBS})`. The
+(groups, points) table of these crossings is fitted by :func:`~flt_theory.compare.power_law.check_power_law_nd` exactly
+as a (seeds, points) table: its rows are independent (disjoint seeds), each row holds one group's crossings at every
+point (correlated, like one seed's observations: resampled whole), so its row bootstrap is the seed bootstrap it is
+calibrated for, and :math:`\log` of the row mean is fitted. Bootstrap replicates of the crossing would NOT do as rows:
+they are not independent and resampling them measures the Monte-Carlo error of the replicates (shrinking as
+:math:`1/\sqrt B`), not the seeds'. What is estimated is the exponent of :math:`\mathbb E[\mathrm{PARAM}^*_g]`, the
+crossing of a group's mean curve, which differs from the crossing of :math:`\mathbb E[\mathrm{OBS}]` by a Jensen term
+that varies along the grid only as the relative spread of OBS does (the same caveat as the observable form's mean over
+seeds; larger groups shrink it as 1/size, at the price of fewer rows). The mutation panel is fitted on the same table.
+The JSON document, the fit figure and the report: :class:`LawVerification`, :mod:`flt_theory.report.law_figure`.
+"""
+
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..compare import mean_ci
+from ..errors import InvalidParameterError
+from ..runner import sweep
+from ..runner.errors import ExperimentError
+from ..runner.store import ResultStore
+from ..systems import get_system
+from .design import base_point, claim_hypotheses, design_grid, grid_plan, is_numeric, system_experiments
+from .level_set import EVALUATIONS, solve_crossings
+from .parse import WRONG_SHIFT, LevelSetLaw, ObservableLaw, is_level_set, parse_any
+from .verdict import decide_power_law, decide_relation
+
+__all__ = ["LawVerification", "verify_law"]
+
+
+class LawVerification(dict):
+    """The JSON-ready result of :func:`verify_law` (a dict: ``system``, ``law``, ``form``, ``where``, ``grid``,
+    ``predicted``, ``measured`` {symbol: {estimate, ci}}, ``controls`` [{law, verdict}], ``verdict``, ``reason``,
+    ``seconds``, and the details), shown as text by ``str`` and as HTML in a notebook."""
+
+    @property
+    def passed(self) -> bool:
+        return self["verdict"] == "pass"
+
+    def __str__(self) -> str:
+        lines = [f"{self['law']}  ({self['system']}, experiment {self['experiment']}; {self['points']} points x "
+                 f"{self['seeds']} seeds)"]
+        if "crossings" in self:
+            name = f"{self['parameter']}*"
+            lines[0] += f" where {self['where']}; {self['groups']} seed groups"
+            for record in self["crossings"]:
+                point = ", ".join(f"{k}={record[k]}" for k in self["varied"])
+                lo, hi = record["group_ci"]
+                lines.append(f"  {point}: {name} = {record[name]:.4g} (groups' mean {record['group_mean']:.4g} "
+                             f"[{lo:.4g}, {hi:.4g}]; {len(record['evaluated'])} values evaluated)")
+        for record in self["values"] if self["relation"] != "~" else []:
+            point = ", ".join(f"{k}={record[k]}" for k in self["varied"])
+            lo, hi = record["ci"]
+            lines.append(f"  {point}: {self['observable']} = {record['estimate']:.4g} [{lo:.4g}, {hi:.4g}], "
+                         f"law {record['law']:.4g}")
+        for name, fit in self["measured"].items():
+            lo, hi = fit["ci"]
+            lines.append(f"  exponent of {name}: measured {fit['estimate']:.3g} [{lo:.3g}, {hi:.3g}], "
+                         f"law {self['predicted'][name]:g}")
+        if self["not_tested"]:
+            lines.append(f"  not tested (held fixed by the grid): {', '.join(self['not_tested'])}")
+        for point in self["dropped"]:
+            lines.append("  dropped (the simulation failed): "
+                         f"{', '.join(f'{k}={v}' for k, v in point.items() if k != 'error')}")
+        if self["outside_hypotheses"]:
+            lines.append(f"  {len(self['outside_hypotheses'])} point(s) outside the system's stated hypotheses")
+        for control in self["controls"]:
+            lines.append(f"  {'goal mutant' if control['goal'] else 'mutant'} {control['law']}: "
+                         f"{'rejected' if control['rejected'] else 'NOT rejected'}")
+        lines.append(f"{self['verdict'].upper()}: {self['reason']}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        return f"<pre>{escape(str(self))}</pre>"
+
+
+class _NotRecorded(Exception):
+    """The experiment does not record the observable (its columns are the message)."""
+
+
+def _record(experiment: Any, points: Sequence[Mapping[str, Any]], keys: Sequence[str], observable: str,
+            seed_list: list[int], store: Any, jobs: int, tally: dict[str, int] | None = None) -> Any:
+    """``observable`` at every point and seed through :func:`~flt_theory.runner.sweep` (seeded, stored): an array
+    (points, seeds), seeds in ``seed_list`` order; ``keys`` are the parameters that tell the points apart;
+    ``tally`` counts the rows ``computed`` and ``reused`` from the store."""
+    frame = sweep(experiment.name, points=list(points), seeds=seed_list, store=store, jobs=jobs)
+    if tally is not None:
+        for key in ("computed", "reused"):
+            tally[key] = tally.get(key, 0) + int(frame.attrs.get(key, 0))
+    if observable not in frame.columns:
+        raise _NotRecorded(", ".join(sorted(c for c in frame.columns if c not in points[0] and c != "experiment")))
+    frame = frame.sort_values("seed", kind="stable")
+    return np.array([[frame[np.logical_and.reduce([frame[k] == p[k] for k in keys]) & (frame["seed"] == s)]
+                      [observable].iloc[0] for s in seed_list] for p in points], dtype=float)
+
+
+def _measure_level_set(experiment: Any, parsed: LevelSetLaw, points: list[dict[str, Any]], varied: list[str],
+                       seed_list: list[int], groups: int, confidence: float, store: Any,
+                       jobs: int, tally: dict[str, int] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+    """The crossings of every grid point (:func:`~flt_theory.laws_check.level_set.solve_crossings`): the (groups,
+    points) table the fit reads, and one record per point (its coordinates, the seed-mean crossing, the groups'
+    crossings with their mean and its interval at ``confidence`` (:func:`~flt_theory.compare.mean_ci`, on the log
+    scale), the evaluated ``[value, seed-mean]`` pairs in increasing value)."""
+    name = parsed.parameter
+    keys = [*varied, name]
+
+    def at(i: int, value: float) -> dict[str, Any]:
+        return experiment.normalize({**points[i], name: value})
+
+    def admissible(i: int, value: float) -> bool:
+        try:
+            experiment.check_budget(at(i, value), len(seed_list))
+        except InvalidParameterError:
+            return False
+        return True
+
+    def evaluate(requests: list[tuple[int, float]]) -> Any:
+        return _record(experiment, [at(i, v) for i, v in requests], keys, parsed.observable, seed_list, store, jobs,
+                       tally)
+
+    result = solve_crossings(evaluate, [points[i][name] for i in range(len(points))], parsed.level, groups=groups,
+                             integer=isinstance(points[0][name], int), admissible=admissible,
+                             labels=[", ".join(f"{k}={p[k]}" for k in varied) for p in points],
+                             observable=parsed.observable, parameter=name)
+    records = []
+    for p, c, g, values, means in zip(points, result.crossing, result.groups.T, result.values, result.means):
+        spread = mean_ci(g, confidence=confidence, bounds=(0.0, math.inf))
+        records.append({**{k: p[k] for k in varied}, f"{name}*": float(c), "group_crossings": g.tolist(),
+                        "group_mean": spread.value, "group_ci": [spread.low, spread.high],
+                        "evaluated": [[float(v), float(m)] for v, m in zip(values, means)]})
+    return result.groups, records
+
+
+def _record_designed(experiment: Any, points: list[dict[str, Any]], varied: list[str], observable: str,
+                     seed_list: list[int], store: Any, jobs: int, tally: dict[str, int]) -> tuple[Any, Any, list]:
+    """:func:`_record` on a designed grid, point by point once the whole grid fails: ``(points kept, table (seeds,
+    points kept), dropped points with the simulation's message)``; refused when a varied parameter keeps fewer than
+    2 values."""
+    try:
+        return points, _record(experiment, points, varied, observable, seed_list, store, jobs, tally).T, []
+    except ExperimentError:
+        pass
+    kept, rows, dropped = [], [], []
+    for point in points:
+        try:
+            rows.append(_record(experiment, [point], varied, observable, seed_list, store, jobs, tally)[0])
+            kept.append(point)
+        except ExperimentError as exc:
+            message = str(exc).splitlines()[0]
+            dropped.append({**{k: point[k] for k in varied}, "error": message.split(" failed: ", 1)[-1]})
+    for name in varied:
+        if len({p[name] for p in kept}) < 2:
+            raise InvalidParameterError(f"--law: the simulation refused {name}'s designed values "
+                                        f"({dropped[0]['error'] if dropped else ''}); give them with --over {name}=...")
+    return kept, np.array(rows).T, dropped
+
+
+def _refused(exc: Exception, over: Any) -> InvalidParameterError:
+    """A grid value the declaration admits but the simulation refuses (an odd width, say), as a one-line error."""
+    return InvalidParameterError(f"{'--over' if over else '--law'}: the simulation refused a point of the grid; "
+                                 f"{str(exc).splitlines()[0]}")
+
+
+def _level_set(law: ObservableLaw) -> LevelSetLaw:
+    """``law`` as the level-set law it is wherever its text is one (:func:`~flt_theory.laws_check.parse.parse_any`
+    reads a level-set text as a :class:`~flt_theory.laws_check.parse.LevelSetLaw`)."""
+    assert isinstance(law, LevelSetLaw)
+    return law
+
+
+def verify_law(
+    system: str,
+    law: str,
+    *,
+    where: str | None = None,
+    over: Mapping[str, Sequence[float]] | None = None,
+    fix: Mapping[str, Any] | None = None,
+    seeds: int = 8,
+    groups: int | None = None,
+    seed_base: int = 0,
+    alpha: float = 0.05,
+    budget: float | None = None,
+    store: Any = None,
+    jobs: int = 1,
+    on_plan: Any = None,
+    tolerance: float = 0.0,
+) -> LawVerification:
+    """Check the observable law ``law`` (``"OBS ~ EXPR"``; or ``"OBS = EXPR"``, ``"OBS <= EXPR"``,
+    ``"OBS >= EXPR"``), or the level-set law ``"PARAM* ~ EXPR"`` with ``where`` (``"OBS = LEVEL"``), on
+    ``system``'s simulation (module docstring).
+
+    ``over`` maps parameters to the values of the grid; ``fix`` sets other parameters; without ``over``, the grid is
+    designed from ``budget`` (seconds; :mod:`flt_theory.laws_check.design`), or
+    :data:`~flt_theory.laws_check.design.FACTORS` without one. ``seeds`` per point from ``seed_base``; the law and its
+    mutation panel are decided at family-wise level ``alpha`` (:mod:`flt_theory.laws_check.verdict`); a plan whose
+    declared cost exceeds ``budget`` is refused. A level-set law splits the seeds into ``groups`` disjoint groups
+    (default: one per seed), one crossing each. ``store``: the results store (a path; None: in memory), so that a second
+    run on the same grid reuses the measurements. ``on_plan`` is called with the plan
+    (:func:`~flt_theory.laws_check.design.plan_text`) before anything runs. ``tolerance`` widens each exponent's
+    interval (exponent units, in [0, 1/4): a stated slack for a law that holds up to a small drift, never enough for a
+    goal mutant at 1/2 to pass by it). Bad input raises an :class:`~flt_theory.errors.InvalidParameterError` naming the
+    option before anything runs.
+    """
+    start = time.perf_counter()
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or not 2 <= seeds <= 4096:
+        raise InvalidParameterError(f"--seeds: a power-law fit needs an int in [2, 4096] seeds. Got {seeds!r}.")
+    if not 0 < alpha < 1:
+        raise InvalidParameterError(f"--alpha: must be in (0, 1). Got {alpha!r}.")
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 <= tolerance < WRONG_SHIFT / 2:
+        raise InvalidParameterError(f"--tolerance: exponent units in [0, {WRONG_SHIFT / 2:g}). Got {tolerance!r}.")
+    if budget is not None and not (isinstance(budget, (int, float)) and budget > 0):
+        raise InvalidParameterError(f"--budget: a positive number of seconds. Got {budget!r}.")
+    level_set = is_level_set(law)
+    if level_set and where is None:
+        raise InvalidParameterError("--where: a level-set law 'PARAM* ~ EXPR' needs --where 'OBS = LEVEL'.")
+    if not level_set and where is not None:
+        raise InvalidParameterError("--where: applies to a level-set law 'PARAM* ~ EXPR' only (the left side of "
+                                    f"--law is a parameter's name and '*'). Got --law {law!r}.")
+    if groups is not None and (not level_set or isinstance(groups, bool) or not isinstance(groups, int)
+                               or not 2 <= groups <= seeds):
+        raise InvalidParameterError(f"--groups: a level-set law's seed groups, an int in [2, --seeds={seeds}]. "
+                                    f"Got {groups!r}{'' if level_set else ' with an observable law'}.")
+    spec = get_system(system)
+    usable, reasons = [], []
+    for experiment in system_experiments(spec):
+        base = base_point(spec, experiment)
+        unknown = sorted((set(over or {}) | set(fix or {})) - set(base))
+        if unknown:
+            reasons.append(f"{experiment.name} has no parameter {', '.join(map(repr, unknown))} (its parameters: "
+                           f"{', '.join(sorted(base))})")
+            continue
+        numeric = [k for k, v in base.items() if is_numeric(v)]
+        try:
+            parsed = parse_any(law, where, numeric)
+        except InvalidParameterError as exc:
+            if str(exc).startswith("--where"):
+                raise
+            reasons.append(f"{experiment.name}: {str(exc).removeprefix('--law: ')}")
+            continue
+        for option, given in (("--over", over), ("--fix", fix)):
+            if level_set and _level_set(parsed).parameter in (given or {}):
+                solved = _level_set(parsed).parameter
+                raise InvalidParameterError(f"{option}: {solved} is the parameter the level-set law solves "
+                                            f"for; it starts from its declared value {base[solved]!r}.")
+        usable.append((experiment, parsed, base))
+    if not usable:
+        option = "--law" if not over and not fix else "--law/--over/--fix"
+        if len(reasons) == 1:
+            raise InvalidParameterError(f"{option}: {reasons[0]}")
+        raise InvalidParameterError(f"{option}: no experiment of system {system!r} can read {law!r}: "
+                                    f"{'; '.join(reasons)}.")
+    errors: list[str] = []
+    seed_list = list(range(seed_base, seed_base + seeds))
+    crossings: list[dict[str, Any]] | None = None
+    tally: dict[str, int] = {}
+    dropped: list[dict[str, Any]] = []
+    if store is None:  # one in-memory store for the whole run: the probe's and the retries' rows are reused
+        store = ResultStore(":memory:")
+    multiplier = EVALUATIONS if level_set else 1
+    for experiment, parsed, base in usable:
+        try:
+            constraints = claim_hypotheses(spec, experiment, experiment.normalize({**base, **dict(fix or {})}))
+        except InvalidParameterError as exc:
+            raise InvalidParameterError(f"--fix: {exc}") from None
+        points, varied = design_grid(experiment, base, parsed, over=over, fix=fix, seeds=seeds, budget=budget,
+                                     multiplier=multiplier, constraints=constraints)
+        plan = grid_plan(experiment, points, varied, seeds, multiplier, constraints)
+        seconds = plan["estimated_seconds"]
+        if budget is not None and seconds > budget:
+            raise InvalidParameterError(
+                f"--budget: the plan of experiment {experiment.name!r} ({len(points)} points x "
+                f"{seeds} seeds"
+                f"{f' x about {EVALUATIONS} values of {_level_set(parsed).parameter}' if level_set else ''}) "
+                f"would take about {seconds:.3g} s by the experiment's declared cost, over "
+                f"{budget:g} s; give --budget {math.ceil(seconds * 1.1)} or a smaller grid."
+            )
+        try:  # one point and one seed first: an experiment that does not record OBS costs no grid
+            _record(experiment, points[:1], varied, parsed.observable, seed_list[:1], store, jobs, tally)
+        except ExperimentError as exc:
+            raise _refused(exc, over) from None
+        except _NotRecorded as exc:
+            errors.append(f"{experiment.name} records {exc}")
+            continue
+        if on_plan is not None:
+            on_plan(plan)
+        try:
+            if level_set:
+                table, crossings = _measure_level_set(experiment, _level_set(parsed), points, varied, seed_list,
+                                                      groups or seeds, 1 - alpha, store, jobs, tally)
+            elif over:
+                table = _record(experiment, points, varied, parsed.observable, seed_list, store, jobs, tally).T
+            else:  # a designed grid: a point the simulation refuses is dropped (and said), not the run
+                points, table, dropped = _record_designed(experiment, points, varied, parsed.observable, seed_list,
+                                                          store, jobs, tally)
+        except ExperimentError as exc:
+            raise _refused(exc, over) from None
+        except _NotRecorded as exc:
+            errors.append(f"{experiment.name} records {exc}")
+            continue
+        break
+    else:
+        raise InvalidParameterError(f"{'--where' if level_set else '--law'}: no experiment of system {system!r} "
+                                    f"records {parsed.observable!r} ({'; '.join(errors)}).")
+    predicted = {k: parsed.exponents.get(k, 0.0) for k in varied}
+    if parsed.relation != "~":
+        if not np.isfinite(table).all():
+            raise InvalidParameterError(f"--law: {parsed.observable} is not finite at every point.")
+        decided = decide_relation(parsed, points, table, varied, alpha)
+    else:
+        good = np.isfinite(table) & (table > 0)
+        if not good.all():
+            bad = [{k: points[j][k] for k in varied} for j in sorted(set(np.argwhere(~good)[:, 1]))]
+            what = f"the crossing {_level_set(parsed).parameter}*" if level_set else parsed.observable
+            raise InvalidParameterError(f"{'--where' if level_set else '--law'}: {what} must be positive and finite at "
+                                        f"every point to fit a power law; it is not at {bad[:3]}.")
+        xs = {k: np.array([float(p[k]) for p in points]) for k in varied}
+        decided = decide_power_law(parsed, xs, table, varied, 1 - alpha, tolerance)
+    not_tested = sorted(set(parsed.exponents) - set(varied))
+    reason = decided["reason"] + (f"; not tested (held fixed): {', '.join(not_tested)}" if not_tested else "")
+    if dropped:
+        reason += f"; {len(dropped)} designed point(s) dropped where the simulation failed ({dropped[0]['error']})"
+    extra = {} if crossings is None else {"parameter": _level_set(parsed).parameter, "level": _level_set(parsed).level,
+                                          "groups": len(table), "crossings": crossings}
+    return LawVerification(
+        system=system, law=parsed.text, form="level-set" if level_set else "observable",
+        where=f"{parsed.observable} = {_level_set(parsed).level:g}" if level_set else None,
+        grid={k: sorted({p[k] for p in points}) for k in varied},
+        predicted=predicted, measured=decided["measured"],
+        controls=decided["controls"], verdict=decided["verdict"], reason=reason,
+        seconds=time.perf_counter() - start,
+        relation=parsed.relation, experiment=experiment.name, observable=parsed.observable, varied=varied,
+        not_tested=not_tested, points=len(points), seeds=seeds, seed_base=seed_base, confidence=1 - alpha,
+        tolerance=tolerance,
+        estimated_seconds=seconds, hypotheses=plan["hypotheses"], outside_hypotheses=plan["outside_hypotheses"],
+        point_list=[{k: p[k] for k in varied} for p in points], computed=tally.get("computed", 0),
+        reused=tally.get("reused", 0), values=decided["values"], dropped=dropped, **extra)
