@@ -1,17 +1,25 @@
 """Test-session wiring shared by ``tests/`` and ``derivations/``.
 
-Parallel runs (``pytest-xdist``, ``-n auto`` in ``pyproject.toml``): measurements are shared through the
-process's in-memory session store (:func:`flt_theory.systems.registry.session_store`), so every test that
-measures a system's claims must run in the same worker, or a claim is simulated once per worker. Each such
-test is put in its system's ``xdist_group`` (``--dist loadgroup`` keeps a group on one worker): a test whose
-parameters name a registered claim, and every test of a derivation module (its ``CLAIMS`` name the system).
-Other tests are spread freely. Each worker runs torch on one thread: two workers on two cores with two
-threads each would oversubscribe the cores.
+One measurement per claim per test session. Every test that measures a claim without naming a store (the contract
+checks of :mod:`flt_theory.testing`, a derivation's ``test_claim``, its ladders) reads the session store
+(:func:`flt_theory.systems.registry.session_store`). In one process it is in memory; in a parallel run
+(``pytest-xdist``, ``-n auto`` in ``pyproject.toml``) every worker opens ONE SQLite file in a temporary folder of the
+session (made by the controller, removed at its end), so a claim measured by one worker is reused by the others: the
+mutated-law test, the control test, the seed test and the derivation's test of a claim share one measurement
+whichever worker runs them. Tests that measure a system's claims are still kept together in their system's
+``xdist_group`` (``--dist loadgroup`` keeps a group on one worker), so two workers do not compute the same
+measurement at the same time: a test whose parameters name a registered claim, and every test of a derivation
+module (its ``CLAIMS`` name the system). Other tests are spread freely. Each worker runs torch on one thread: two
+workers on two cores with two threads each would oversubscribe the cores. The end of a run says how many rows
+(point × seed) the session simulated.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import sys
+import tempfile
 
 import pytest
 
@@ -50,11 +58,59 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(group))
 
 
+_SHARED_STORE = "flt_session_store"  # the key of the shared store's path in an xdist worker's workerinput
+_FOLDER = pytest.StashKey[str]()  # the controller's temporary folder of the session
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("PYTEST_XDIST_WORKER"):
         import torch
 
         torch.set_num_threads(1)
+    shared = getattr(config, "workerinput", {}).get(_SHARED_STORE)
+    if shared is not None:
+        from flt_theory.runner.store import ResultStore
+        from flt_theory.systems import registry
+
+        registry._SESSION_STORE = ResultStore(shared)  # what measure() reads when it is given no store
+
+
+def _shared_store(config: pytest.Config) -> str:
+    """The controller's shared store of the session (its folder made on first use)."""
+    if _FOLDER not in config.stash:
+        from flt_theory.runner.store import ResultStore
+
+        config.stash[_FOLDER] = tempfile.mkdtemp(prefix="flt-session-")
+        ResultStore(os.path.join(config.stash[_FOLDER], "measurements.sqlite")).close()  # before any worker opens it
+    return os.path.join(config.stash[_FOLDER], "measurements.sqlite")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """xdist (controller), before a worker starts: give it the session's shared store."""
+    node.workerinput[_SHARED_STORE] = _shared_store(node.config)
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    """How many rows (point × seed) the session's measurements hold: what two runs of the same tests compare."""
+    if _FOLDER in config.stash:
+        from flt_theory.runner.store import ResultStore
+
+        with ResultStore(_shared_store(config), readonly=True) as store:
+            rows, experiments = len(store), len(store.experiments())
+    elif "flt_theory.systems.registry" in sys.modules:  # one process that imported the systems
+        session = sys.modules["flt_theory.systems.registry"].session_store()
+        rows, experiments = len(session), len(session.experiments())
+    else:
+        return
+    if rows:
+        terminalreporter.write_line(f"flt_theory: the session's measurements hold {rows} rows (point x seed) of "
+                                    f"{experiments} experiment(s)")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _FOLDER in config.stash:
+        shutil.rmtree(config.stash[_FOLDER], ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

@@ -54,7 +54,8 @@ html_copy_source = False
 nitpicky = True
 nitpick_ignore_regex = [
     # other libraries (no intersphinx: the build is offline)
-    ("py:.*", r"'?(sympy|sp|numpy|np|npt|pandas|pd|scipy|torch|mpmath|click|collections|typing|os|fractions|pathlib)"
+    ("py:.*", r"'?(sympy|sp|numpy|np|npt|pandas|pd|scipy|torch|mpmath|click|collections|typing|os|fractions|pathlib"
+              r"|random|unittest)"
               r"(\..*)?'?"),
     # numpydoc type phrases that are no names: "array_like, shape (seeds, d)", "{'a', 'b'}", "optional"
     ("py:class", r"[a-z_ ]+|\{.*|.*\}|'.*'|.*->.*"),

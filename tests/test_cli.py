@@ -19,7 +19,6 @@ from click.testing import CliRunner
 
 from flt_theory._text import as_float
 from flt_theory.cli import LAZY_COMMANDS, cli, main, system_commands
-from flt_theory.commands import symbolic as symbolic_commands
 from flt_theory.errors import UnsupportedError
 from flt_theory.systems.giant_step.commands import TOUR_TARGET
 
@@ -342,7 +341,9 @@ def test_internal_error_is_one_line_exit_1(runner, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setattr(symbolic_commands, "leap_index", broken)
+    import flt_theory.symbolic
+
+    monkeypatch.setattr(flt_theory.symbolic, "leap_index", broken)  # read by flt leap when it runs
     monkeypatch.delenv("FLT_DEBUG", raising=False)
     result = runner.invoke(cli, ["leap", "z1"])
     assert result.exit_code == 1
@@ -445,8 +446,9 @@ def fresh_flt(args: list[str], modules: tuple[str, ...]) -> str:
             f"code = main({args!r})\n"
             f"print(code, sorted(m for m in {modules!r} if m in sys.modules), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0 and done.stdout, done.stderr
-    return done.stderr.strip().splitlines()[-1]
+    result = done.stderr.strip().splitlines()[-1]
+    assert done.returncode == 0 and (done.stdout or not result.startswith("0 ")), done.stderr  # a success prints
+    return result
 
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], []], ids=["version", "help", "no-command"])
@@ -481,3 +483,81 @@ def test_a_system_command_name_taken_twice_is_refused(tmp_path):
     (tmp_path / "c" / "commands.py").unlink()
     system_commands.cache_clear()
     assert system_commands(tmp_path) == {"mine": ("flt_theory.commands.a:cmd", "help")}
+
+
+def test_the_scales_restated_for_the_options_are_the_declared_ones():
+    """``flt check --scale`` and ``flt calibrate --scale`` are parsed before the systems are imported, from the scales
+    restated in :mod:`flt_theory.commands.base`."""
+    from flt_theory.commands.base import SCALES
+    from flt_theory.systems.declaration import SCALES as DECLARED
+
+    assert SCALES == DECLARED
+
+
+def test_conflicting_over_and_fix_are_refused(runner):
+    """Issue 38 failure 4: ``--over X=...`` with ``--fix X=...`` was accepted silently (the grid's values won)."""
+    result = runner.invoke(cli, ["verify", "--system", "giant-step", "--law", "norm_growth ~ d", "--over",
+                                 "d=64,128", "--fix", "n=64", "--fix", "d=32"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == ["flt: error: --fix: d is given both by --over (d=64,128) and by --fix "
+                                          "(d=32); vary it with --over or hold it with --fix, not both"]
+
+
+def _bad_options(folder: Path) -> list[list[str]]:
+    """A bad option or argument for every command: each is refused with exit code 2 from the options alone."""
+    store = folder / "s.sqlite"
+    store.write_bytes(b"SQLite format 3\x00")
+    law = ["verify", "--system", "giant-step", "--law", "norm_growth ~ d"]
+    return [
+        ["simulate", "attention", "--n", "1e9"],  # issue 38 failure 6: 28 s under load, torch imported to say it
+        ["simulate", "attention", "--n", "4", "--mu-norm", "0"],  # refused by the declared Param (mu_norm > 0)
+        ["simulate", "giant-step", "z1", "--d", "x"],
+        ["simulate", "contrastive", "--no-such-option", "1"],
+        [*law, "--over", "d=64,128", "--fix", "d=64"],  # --over and --fix of one parameter
+        [*law, "--over", "d=64,x"],
+        ["verify", "z1", "--budget", "0"],
+        ["verify", "z1", "--latex", str(store)],  # an unrelated file
+        ["check", "--alpha", "2"],
+        ["check", "giant-step/rank-one-update", "--store", str(store), "--latex", str(store)],  # issue 38 failure 1
+        ["calibrate", "--repeats", "0"],
+        ["calibrate", "--record", str(folder)],  # a folder for a file
+        ["sweep", "giant-step/spike", "--seeds", "0"],
+        ["sweep", "giant-step/spike", "-p", "no-equals-sign"],
+        ["staircase", "z1", "--steps", "0"],
+        ["staircase", "z1", "--d", "64"],  # --d without --n
+        ["limits", "z1", "--kappa-n", "2", "--kappa-p", "1", "--steps", "2"],
+        ["laws", "z1", "--json", "--latex"],
+        ["hermite", "z", "--degree", "500"],
+        ["leap", "z1", "--json", "--latex"],
+        ["claims", "--json", "--markdown"],
+    ]
+
+
+def test_bad_options_are_refused_before_torch_or_sympy_is_imported(tmp_path, monkeypatch):
+    """Issue 38 failure 6: every command parses and checks its options before it imports torch, sympy, numpy,
+    scipy, pandas or matplotlib; ``flt simulate SYSTEM`` from the options the first run kept
+    (:mod:`flt_theory.commands.declared`; kept here first, in this process)."""
+    from flt_theory.commands.declared import cached_entries, source_fingerprint, store_entries
+    from flt_theory.systems import discover
+
+    monkeypatch.setenv("FLT_CACHE_DIR", str(tmp_path / "cache"))
+    fingerprint = source_fingerprint()
+    store_entries(discover(), fingerprint=fingerprint)
+    assert {"attention", "giant-step", "contrastive"} <= set(cached_entries(fingerprint))
+    for args in _bad_options(tmp_path):
+        assert fresh_flt(args, HEAVY) == "2 []", args
+
+
+def test_a_bad_option_with_nothing_kept_is_refused_the_same_way(tmp_path, monkeypatch):
+    """The first ``flt simulate`` run (nothing kept, or code edited since) imports the systems, refuses the option with
+    the same line and keeps the declarations; the next run refuses it without importing torch."""
+    monkeypatch.setenv("FLT_CACHE_DIR", str(tmp_path / "cache"))
+    expected = ("flt: error: --mu-norm: The 'mu_norm' parameter must be a finite real number > 0 and <= 1e+100. Got "
+                "0.0 instead.")
+    args = ["simulate", "attention", "--n", "4", "--mu-norm", "0"]
+    code = ("import sys\nfrom flt_theory.cli import main\n"
+            f"code = main({args!r})\nprint(code, 'torch' in sys.modules, file=sys.stderr)")
+    for torch_imported in ("True", "False"):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and done.stderr.splitlines() == [expected, f"2 {torch_imported}"], done.stderr
+        assert len(list((tmp_path / "cache").glob("simulate-options-*.json"))) == 1

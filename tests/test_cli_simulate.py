@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -197,3 +198,84 @@ def test_console_script_subprocess():
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stdout == ""
     assert len(bad.stderr.splitlines()) == 1 and bad.stderr.startswith("flt: error: --p:")
+
+
+# ---------------------------------------------------------------------------------------------
+# the kept declarations (flt_theory.commands.declared): a bad option refused before torch is imported
+
+
+def _simulating_systems():
+    from flt_theory.systems import discover
+
+    return [s for s in discover().values() if s.simulate is not None]
+
+
+def test_every_system_s_options_are_kept_and_build_the_same_command():
+    """The command built from a kept declaration (JSON and back) is the one built from the system: the same
+    parameters (names, types, bounds, defaults, help), help text and record fields."""
+    from flt_theory.commands import simulate as simulate_commands
+    from flt_theory.commands.declared import describe
+
+    for system in _simulating_systems():
+        entry = describe(system)
+        assert entry is not None and json.loads(json.dumps(entry)) == entry, system.name
+        kept = simulate_commands._cached_command(json.loads(json.dumps(entry)))
+        own = simulate_commands._simulate_command(system)
+        context = click.Context(own)
+        assert kept.to_info_dict(context) == own.to_info_dict(context), system.name
+        assert kept.get_help(context) == own.get_help(context), system.name
+
+
+def test_the_kept_check_refuses_what_the_declaration_refuses():
+    """Every value the declared ``Param`` of an option refuses (:meth:`Param.invalid_values`) is refused by the kept
+    check with the message of :meth:`SimulateCommand.check_options`, before the system is imported."""
+    from flt_theory.commands.declared import check_values, describe, options_of
+    from flt_theory.errors import FLTError
+
+    def refusal(check, *args) -> str | None:
+        try:
+            check(*args)
+        except FLTError as exc:
+            return str(exc)
+        return None
+
+    checked = 0
+    for system in _simulating_systems():
+        spec, kept = system.simulate, options_of(describe(system))
+        for option in spec.options:
+            if option.param is None:
+                continue
+            for _, value in [*option.param.invalid_values(), (None, option.param.example())]:
+                own = refusal(spec.check_options, {option.dest: value})
+                assert refusal(check_values, kept, {option.dest: value}) == own, (system.name, option.name, value)
+                checked += own is not None
+    assert checked > 100
+
+
+def test_a_kept_declaration_of_other_code_is_not_read(tmp_path, monkeypatch):
+    from flt_theory.commands.declared import cache_path, cached_entries, source_fingerprint, store_entries
+
+    monkeypatch.setenv("FLT_CACHE_DIR", str(tmp_path))
+    systems = _simulating_systems()
+    store_entries(systems, fingerprint="other code")
+    assert cached_entries() == {} and cached_entries("other code")
+    store_entries(systems)  # replaced: it was written by other code
+    assert set(cached_entries()) == {s.name for s in systems}
+    path = cache_path()
+    assert path is not None and json.loads(path.read_text())["fingerprint"] == source_fingerprint()
+    path.write_text("{not json")
+    assert cached_entries() == {}
+
+
+def test_a_kept_declaration_that_differs_from_the_system_s_is_parsed_again(runner):
+    """Should the system imported differ from the kept declaration the options were parsed with, the arguments are
+    parsed again by the system's own command: here a kept ``--n`` of reals lets 2.5 through, the system refuses it."""
+    from flt_theory.commands import simulate as simulate_commands
+    from flt_theory.commands.declared import describe
+
+    entry = json.loads(json.dumps(describe(next(s for s in _simulating_systems() if s.name == "attention"))))
+    option = next(o for o in entry["options"] if o["name"] == "n")
+    option["kind"], option["param"]["kind"] = "floats", "float"
+    command = simulate_commands._cached_command(entry)
+    result = runner.invoke(command, ["--n", "2.5", "--mu-norm", "1"])
+    assert result.exit_code == 2 and "expected comma-separated integers" in result.stderr + result.stdout

@@ -32,8 +32,9 @@ def test_hypotheses_stated_readable_and_inside_or_explained(claim):
     testing.check_hypotheses(claim)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def entries():
+    """The catalogue, read once per process (the per-claim tests run grouped by system, between other modules)."""
     from flt_theory.checking.catalogue import catalogue
 
     return catalogue()

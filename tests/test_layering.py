@@ -56,8 +56,9 @@ REPORT = "flt_theory.report"
 REPORT_IMPORTS_NONE_OF = ("flt_theory.cli", "flt_theory.commands", "flt_theory.checking", "flt_theory.laws_check",
                           "flt_theory.systems", "flt_theory.runner")
 #: The helpers every floor uses: they import nothing above the lowest floor.
-HELPERS = ("flt_theory.errors", "flt_theory._text", "flt_theory._display", "flt_theory._validation")
-#: One-release re-exports at the paths users imported before the application layer existed (issue 39): importer ->
+HELPERS = ("flt_theory.errors", "flt_theory._text", "flt_theory._display", "flt_theory._validation",
+           "flt_theory._files")
+#: One-release re-exports at the paths users imported before the application layer existed: importer ->
 #: the module its re-exported names moved to (the only module above its floor it may import, and only to re-export
 #: names: at module level or in its ``__getattr__``). Remove an entry with its re-export.
 COMPAT_REEXPORTS = {
@@ -263,7 +264,7 @@ def cycle_dodges(sources: Mapping[str, tuple[str, bool]]) -> list[str]:
 
 
 @pytest.mark.parametrize("module,source,bad", [
-    # a system's command module importing the commands: the arrow that ran back up (issue 39)
+    # a system's command module importing the commands: the arrow that once ran back up
     ("flt_theory.systems.giant_step.commands", "from ...commands.base import InputError", True),
     ("flt_theory.systems.registry", "def f():\n    from ..report.markdown import write_report", True),  # no report
     ("flt_theory.runner.registry", "def f():\n    from ..systems import discover", True),

@@ -9,7 +9,12 @@ below the minimum, above the maximum, of the wrong type, not finite, not among t
 * ``flt simulate SYSTEM --option VALUE`` must exit 2 with one ``flt: error:`` line naming the option, before
   anything runs (the simulation is replaced by a stub that fails the test if it is reached);
 * the runner's coercion (:meth:`Experiment.normalize`) must refuse it naming the parameter;
+* a declared option's check (:meth:`SimulateCommand.check_options`) must refuse it naming the option;
 * a config object that validates through its declarations must refuse it naming the parameter.
+
+The last three are the public checks of :func:`flt_theory.testing.check_params` (the cases of
+:func:`~flt_theory.testing.invalid_cases`), which ``check_system`` runs for a system outside the package; the command
+line is tested here.
 
 The generator itself is tested on a declaration that accepts everything, so these checks can fail.
 """
@@ -17,7 +22,6 @@ The generator itself is tested on a declaration that accepts everything, so thes
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import math
 
 import pytest
@@ -26,10 +30,11 @@ from click.testing import CliRunner
 from flt_theory.cli import cli
 from flt_theory.commands import simulate as simulate_command
 from flt_theory.errors import FLTError
-from flt_theory.runner import Param, Params, registered_experiments
-from flt_theory.runner.registry import finite_float, strict_int
+from flt_theory.runner import Param
+from flt_theory.runner.registry import strict_int
 from flt_theory.systems import discover
 from flt_theory.systems.declaration import Option
+from flt_theory.testing import invalid_cases
 
 
 def _sampled(values: list, turn: int) -> list[tuple[tuple, tuple]]:
@@ -97,80 +102,40 @@ def test_simulate_refuses_the_invalid_values_of_its_declarations(system, option,
     assert f"--{tested.name}" in lines[0] or f"'{tested.dest}'" in lines[0], lines[0]
 
 
-def _experiment_cases():
-    for exp in registered_experiments():
-        for turn, (key, convert) in enumerate((exp.types or {}).items()):
-            if isinstance(convert, Param):
-                values = convert.invalid_values()
-            elif convert in (strict_int, finite_float):  # not declared yet: its kind only
-                values = [("wrong type", "abc")]
-            else:
-                continue
-            for (reason, value), marks in _sampled(values, turn):
-                yield pytest.param(exp.name, key, value, marks=marks, id=f"{exp.name}:{key}={_text(value)}-{reason}")
+def _cases(where: str) -> list:
+    """The invalid values :func:`flt_theory.testing.invalid_cases` generates for every system (``where``:
+    ``experiment``, ``option`` or ``config``)."""
+    return [case for name in sorted(discover()) for case in invalid_cases(name, where=(where,))]
 
 
-def _valid_point(exp) -> dict:
-    """A point of ``exp`` that normalises: a claim's small point, else the defaults and declared examples."""
-    from flt_theory.systems import registered_claims
-
-    for claim in registered_claims():
-        if claim.measurement.experiment == exp.name:
-            return dict(claim.measurement.points["small"][0])
-    return {k: p.example() for k, p in (exp.types or {}).items() if isinstance(p, Param) and p.required}
-
-
-@pytest.mark.parametrize("experiment, key, value", list(_experiment_cases()))
-def test_runner_refuses_the_invalid_values_of_its_declarations(experiment, key, value):
-    exp = next(e for e in registered_experiments() if e.name == experiment)
-    point = _valid_point(exp)
-    exp.normalize(point)  # the base point is valid
-    with pytest.raises(FLTError, match=f"'{key}'"):
-        exp.normalize({**point, key: value})
+def _sampled_cases(where: str):
+    """:func:`_cases`, sampled per parameter as the command-line cases are."""
+    by_parameter: dict[tuple, list] = {}
+    for case in _cases(where):
+        by_parameter.setdefault((case.target, case.key), []).append(case)
+    for cases in by_parameter.values():
+        for case, marks in _sampled(cases, cases[0].turn):
+            yield pytest.param(case, marks=marks, id=case.id)
 
 
-def _configs():
-    """Every frozen dataclass of a system's ``model.py`` whose fields are declared in a :class:`Params` of it."""
-    from flt_theory.systems.registry import declaring_module
-
-    for name in sorted(discover()):
-        try:
-            model = importlib.import_module(declaring_module(name).rsplit(".", 1)[0] + ".model")
-        except ModuleNotFoundError:
-            continue
-        declared = [v for v in vars(model).values() if isinstance(v, Params)]
-        for cls in vars(model).values():
-            if not (isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == model.__name__
-                    and "__post_init__" in vars(cls)):
-                continue
-            fields = {f.name: f for f in dataclasses.fields(cls)}
-            for params in declared:
-                if set(params) & set(fields):
-                    yield cls, params
+@pytest.mark.parametrize("case", list(_sampled_cases("experiment")))
+def test_runner_refuses_the_invalid_values_of_its_declarations(case):
+    case.check()  # the runner's coercion (Experiment.normalize) refuses it, naming the parameter
 
 
-def _config_cases():
-    for cls, params in _configs():
-        for turn, key in enumerate(params):
-            if key not in {f.name for f in dataclasses.fields(cls)}:
-                continue
-            for (reason, value), marks in _sampled(params[key].invalid_values(), turn):
-                yield pytest.param(cls, params, key, value, marks=marks,
-                                   id=f"{cls.__name__}:{key}={_text(value)}-{reason}")
+@pytest.mark.parametrize("case", list(_sampled_cases("option")))
+def test_simulate_options_refuse_the_invalid_values_of_their_declarations(case):
+    case.check()  # SimulateCommand.check_options refuses it, naming the option, before anything runs
 
 
 def test_the_converted_configs_are_found():
-    names = {cls.__name__ for cls, _ in _configs()}
+    names = {case.target for case in _cases("config")}
     assert {"AttentionConfig", "DiffusionConfig"} <= names, names
 
 
-@pytest.mark.parametrize("cls, params, key, value", list(_config_cases()))
-def test_configs_refuse_the_invalid_values_of_their_declarations(cls, params, key, value):
-    required = {f.name: params[f.name].example() for f in dataclasses.fields(cls)
-                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
-    cls(**required)  # the base config is valid
-    with pytest.raises(FLTError, match=f"The '{key}' parameter of {cls.__name__}"):
-        cls(**{**required, key: value})
+@pytest.mark.parametrize("case", list(_sampled_cases("config")))
+def test_configs_refuse_the_invalid_values_of_their_declarations(case):
+    case.check()  # the config's __post_init__ refuses it: "The 'key' parameter of Config ..."
 
 
 # ----------------------------------------------------------------------------------------------

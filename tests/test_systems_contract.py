@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import unittest
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,14 @@ MEASUREMENTS = list({(c.measurement.experiment, repr(c.measurement.points["small
                      for c in reversed(CLAIMS)}.values())[::-1]
 
 
+def _run(check, *args) -> None:
+    """Run a check of :mod:`flt_theory.testing`; one that does not apply (``unittest.SkipTest``) skips the test here."""
+    try:
+        check(*args)
+    except unittest.SkipTest as skip:
+        pytest.skip(str(skip))
+
+
 def test_systems_are_discovered():
     from flt_theory.systems.registry import load_errors
 
@@ -48,7 +57,7 @@ def test_declaration(system):
 
 @pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.name)
 def test_layer_purity(system):
-    testing.check_layers(system)
+    _run(testing.check_layers, system)
 
 
 @pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.key)
@@ -79,7 +88,19 @@ def test_unknown_claim_and_scale():
         check_claim(CLAIMS[0], "huge")
 
 
-@pytest.mark.parametrize("claim", MEASUREMENTS, ids=lambda c: c.key)
+#: Measurements whose seeds are known to depend on their batch, with the reason (strict: fixing one fails its xfail).
+BATCH_DEPENDENT = {
+    "signal-noise-optimizers/" + name: "optimizers/run trains a batch until its LAST seed stops and records the "
+    "trajectory on that shared grid: a seed's step_k, gamma_k, rho_k, loss_k, error_k depend on the seeds that share "
+    "its batch (its final columns do not); found by check_seeds"
+    for name in ("adam-overfits-noise", "sam-below-gd-boundary", "label-noise-gd-low-snr")
+}
+
+
+@pytest.mark.parametrize("claim", [
+    pytest.param(c, marks=pytest.mark.xfail(reason=BATCH_DEPENDENT[c.key], strict=True,
+                                            raises=testing.SystemCheckError)) if c.key in BATCH_DEPENDENT else c
+    for c in MEASUREMENTS], ids=lambda c: c.key)
 def test_seeds_are_honoured_and_reproduced(claim):
     testing.check_seeds(claim)
 
@@ -94,7 +115,22 @@ def test_mutated_law_fails(claim):
     """Editing a law edits its check (:func:`flt_theory.testing.check_mutated_law`): the largest mutants of each kind
     fail on the same stored measurement the law passes on; skipped for a law without mutants, or whose mutants are
     all inert."""
-    testing.check_mutated_law(claim)
+    _run(testing.check_mutated_law, claim)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.name)
+def test_every_system_keeps_the_whole_contract(system):
+    """``check_system`` itself, every check in one call (every generated invalid value: the default run samples one
+    per parameter in ``tests/test_param_declarations.py``); run with
+    ``python -m pytest -m slow tests/test_systems_contract.py -k whole_contract``. The known batch-dependent seeds
+    (:data:`BATCH_DEPENDENT`) fail it, strictly."""
+    if any(c.key in BATCH_DEPENDENT for c in system.claims):
+        with pytest.raises(testing.SystemCheckError, match=r"check_seeds\["):
+            testing.check_system(system)
+        return
+    outcomes = testing.check_system(system)
+    assert all(v == "passed" or v.startswith("skipped: ") for v in outcomes.values())
 
 
 #: Pairs of claims declared to contradict each other (:attr:`Claim.contradicts`): about the same quantity in the

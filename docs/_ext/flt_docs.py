@@ -143,8 +143,8 @@ def _rst_title(text: str, char: str = "=") -> list[str]:
 #: The layers whose modules get one API page each.
 API_PACKAGES = ("flt_theory.symbolic", "flt_theory.numeric", "flt_theory.compare", "flt_theory.runner",
                 "flt_theory.checking", "flt_theory.laws_check", "flt_theory.report")
-#: Every module or package documented in full (the errors, then the layers).
-API_PAGES = ("flt_theory.errors",) + API_PACKAGES
+#: Every module or package documented in full (the errors, the layers, then the public system contract).
+API_PAGES = ("flt_theory.errors",) + API_PACKAGES + ("flt_theory.testing",)
 
 
 def api_modules(package: str) -> list[str]:
@@ -211,7 +211,8 @@ def generate(app: Any) -> None:
     systems = list(registry.systems())
     entries = catalogue()
     pages = {"systems/index.md": systems_index(systems), "api/flt_theory.rst": api_top_page(),
-             "api/flt_theory.errors.rst": api_module_page("flt_theory.errors")}
+             "api/flt_theory.errors.rst": api_module_page("flt_theory.errors"),
+             "api/flt_theory.testing.rst": api_module_page("flt_theory.testing")}
     pages.update({f"systems/{s.name}.md": system_page(s, entries) for s in systems})
     for package in API_PACKAGES:
         pages[f"api/{package}.rst"] = api_package_page(package)

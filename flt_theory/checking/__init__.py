@@ -8,6 +8,9 @@ Between the systems (:mod:`flt_theory.systems`, which declare claims and measure
 * :mod:`.calibrate` -- ``flt calibrate``: false rejections and the mutation panel's power per claim, and the
   re-stamp of a calibration over a change of code that changed none of its numbers;
 * :mod:`.carry_over` -- ``flt check --restamp-from``: carry recorded verdicts over such a change;
+  :mod:`.verify_record` -- ``flt check --verify-record``: re-run the small-scale verdicts a carry-over relied on;
+* :mod:`.records` -- the schemas of the JSON files the commands read (verdict and calibration records, BEFORE
+  files), checked before anything runs;
 * :mod:`.power` and :mod:`.scale_record` -- the recorded calibration and verdicts, the claims' fingerprints, and
   each claim's row (calibrated, recorded, stale or not run);
 * :mod:`.catalogue` -- the catalogue of claims (``flt claims``, ``CLAIMS.md``).

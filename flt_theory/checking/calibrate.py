@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from .._files import atomic_write_text
 from .._text import table
 from ..compare.count import clopper_pearson
 from ..compare.family import per_claim_level
@@ -42,15 +43,16 @@ from ..systems import registry
 from ..systems.declaration import Claim, check_scale, plan
 from .check import ALPHA, decide, resolve_claims
 from .power import RECORD, claim_code_fingerprint, claim_fingerprint, load_record
-from .scale_record import code_fingerprints, load_verdicts
+from .records import BEFORE_RECORD, load_if_present, load_json_file
+from .scale_record import RECORD as VERDICTS, code_fingerprints
 
 if TYPE_CHECKING:  # pragma: no cover
     import os
 
     from ..compare.result import CheckResult
 
-__all__ = ["POWER_LEVEL", "REPRODUCED", "calibrate", "is_inert", "mutant_result", "restamp", "restamp_refusal",
-           "restamped", "run_calibrate", "run_restamp"]
+__all__ = ["POWER_LEVEL", "REPRODUCED", "calibrate", "check_same_options", "is_inert", "mutant_result", "restamp",
+           "restamp_refusal", "restamped", "run_calibrate", "run_restamp"]
 
 #: A mutation size is "caught" when at least this fraction of the repeats rejects it.
 POWER_LEVEL = 0.9
@@ -170,15 +172,19 @@ def calibrate(
             "runs_rejecting_a_true_law": any_rejected, "stale": options["stale"], "claims": entries}
 
 
+def check_same_options(record: dict[str, Any], scale: str, repeats: int, alpha: float) -> None:
+    """Refuse to merge a calibration at ``scale``, ``repeats``, ``alpha`` into a ``record`` calibrated otherwise."""
+    if (record["scale"], record["repeats"], record["alpha"]) != (scale, repeats, alpha):
+        raise InvalidParameterError(
+            f"the record was calibrated at scale {record['scale']!r}, {record['repeats']} repeats, alpha "
+            f"{record['alpha']:g}; this run at {scale!r}, {repeats}, {alpha:g}: use the same options")
+
+
 def merge_record(record: dict[str, Any] | None, document: dict[str, Any]) -> dict[str, Any]:
     """``record`` with the claims of ``document`` replaced or added (registry order kept, new claims last) and the
     whole-run count recomputed over all its claims; ``document``'s date, commit and levels."""
-    if record is not None and (record["scale"], record["repeats"], record["alpha"]) != (
-            document["scale"], document["repeats"], document["alpha"]):
-        raise InvalidParameterError(
-            f"the record was calibrated at scale {record['scale']!r}, {record['repeats']} repeats, alpha "
-            f"{record['alpha']:g}; this run at {document['scale']!r}, {document['repeats']}, {document['alpha']:g}: "
-            "use the same options")
+    if record is not None:
+        check_same_options(record, document["scale"], document["repeats"], document["alpha"])
     entries = {e["claim"]: e for e in (record or {}).get("claims", [])}
     entries.update({e["claim"]: e for e in document["claims"]})
     claims = list(entries.values())
@@ -219,14 +225,25 @@ def restamp_refusal(entry: dict[str, Any], before: dict[str, Any] | None, after:
 
 
 def restamped(
-    entry: dict[str, Any], after: dict[str, Any], *, scale: str, commit: str | None, date: str
+    entry: dict[str, Any], after: dict[str, Any], *, scale: str, commit: str | None, date: str,
+    before: dict[str, Any] | None = None, source_sha256: str | None = None,
 ) -> dict[str, Any]:
-    """``entry`` carried over to the code of the verdict ``after`` (which reproduced the ``scale``-scale verdict of
-    the code of ``entry``), with the evidence appended to its ``restamped`` list."""
+    """``entry`` carried over to the code of the verdict ``after`` (which reproduced the ``scale``-scale verdict
+    ``before`` of the code of ``entry``), with the evidence appended to its ``restamped`` list: the old code
+    fingerprint, the date, the commit, the verdict that reproduced (``small``: the fields :data:`REPRODUCED`, the
+    verdict and its family, which ``flt check --verify-record`` recomputes with the code of now) and the BEFORE file
+    it came from: ``source_sha256``, the SHA-256 of its bytes, and ``source_git_commit``, the commit ``before``
+    states it was measured at (where it states one)."""
     evidence = {"from_code_fingerprint": entry["code_fingerprint"], "date": date,
                 "git_commit": commit if commit is not None else after.get("git_commit"),
                 "reproduced": f"the {scale}-scale verdict at seed base {after.get('seed_base')}: "
                               + ", ".join(REPRODUCED) + " equal before and after the change"}
+    if source_sha256 is not None:
+        evidence["source_sha256"] = source_sha256
+    if before is not None and before.get("git_commit"):
+        evidence["source_git_commit"] = before["git_commit"]
+    evidence["small"] = {key: after.get(key, _UNRECORDED.get(key)) for key in (*REPRODUCED, "verdict", "family")
+                         if key in after or key in _UNRECORDED}
     return {
         **entry,
         "code_fingerprint": after["code_fingerprint"],
@@ -235,7 +252,7 @@ def restamped(
 
 
 def restamp(record: dict[str, Any], before: dict[str, Any], after: dict[str, Any], *, scale: str = "small",
-            commit: str | None = None, current: dict[str, str] | None = None
+            commit: str | None = None, current: dict[str, str] | None = None, source_sha256: str | None = None
             ) -> tuple[dict[str, Any], list[dict[str, str]]]:
     """Carry the calibration of a claim over a change of its code that changed none of its numbers.
 
@@ -245,8 +262,10 @@ def restamp(record: dict[str, Any], before: dict[str, Any], after: dict[str, Any
     its claim is unchanged and its ``scale`` verdict reproduces **exactly** — the fields :data:`REPRODUCED`: the
     estimate, its interval, both p-values, both comparison messages, the seeds, the seed base and the level — which a
     change of the simulation, its seed streams or the comparison would alter. Each re-stamped entry keeps the evidence
-    (``restamped``: the old fingerprint, the commit and the fields compared); anything else stays stale and needs ``flt
-    calibrate``. Returns the new record and one row per stale entry ``{claim, restamped: yes|no, reason}``. ``current``
+    (``restamped``: the old fingerprint, the commit, the fields compared and, given ``source_sha256`` — the SHA-256
+    of the bytes of the file ``before`` was read from —, the file it came from: :func:`restamped`); anything else
+    stays stale and needs ``flt calibrate``.
+    Returns the new record and one row per stale entry ``{claim, restamped: yes|no, reason}``. ``current``
     (claim -> code fingerprint of now, :func:`.scale_record.code_fingerprints`): where given, only an ``after`` verdict
     of the code of now counts.
 
@@ -273,7 +292,8 @@ def restamp(record: dict[str, Any], before: dict[str, Any], after: dict[str, Any
         refusal = restamp_refusal(entry, old, new, current)
         if refusal is None:
             assert new is not None  # restamp_refusal refuses a claim without a verdict after the change
-            entry = restamped(entry, new, scale=scale, commit=commit, date=date)
+            entry = restamped(entry, new, scale=scale, commit=commit, date=date, before=old,
+                              source_sha256=source_sha256)
         rows.append({"claim": entry["claim"], "restamped": "no" if refusal else "yes",
                      "reason": refusal or "the verdict reproduced exactly"})
         claims.append(entry)
@@ -289,21 +309,23 @@ def run_restamp(before: str, *, record: str | None = None, verdicts: str | None 
     Exit code 0 when every stale entry was re-stamped, 1 when some still need ``flt calibrate``."""
     out = out or sys.stdout
     path = Path(record) if record is not None else RECORD
-    documents = {"calibration record": load_record(path), "verdict record before the change": load_verdicts(before),
-                 "verdict record of now": load_verdicts(verdicts)}
+    old, source_sha256 = load_json_file(before, BEFORE_RECORD, "--restamp-from")  # checked before anything else
+    documents = {"calibration record": load_record(path, option="--record"),
+                 "verdict record of now": load_if_present(verdicts if verdicts is not None else VERDICTS,
+                                                          BEFORE_RECORD, "verdict record of now")}
     missing = [
         f"{what} ({where})"
-        for (what, doc), where in zip(documents.items(), (path, before, verdicts or "default"))
+        for (what, doc), where in zip(documents.items(), (path, verdicts or "default"))
         if doc is None
     ]
     if missing:
         raise InvalidParameterError("cannot re-stamp: no " + "; no ".join(missing))
-    calibration, old, new = documents.values()
-    assert calibration is not None and old is not None and new is not None  # refused above when one is missing
+    calibration, new = documents.values()
+    assert calibration is not None and new is not None  # refused above when one is missing
     claims = [claim for system in registry.systems() for claim in system.claims]
     document, rows = restamp(calibration, old, new, scale=calibration["scale"], current=code_fingerprints(claims),
-                             commit=static_provenance().get("git_commit"))
-    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+                             commit=static_provenance().get("git_commit"), source_sha256=source_sha256)
+    atomic_write_text(path, json.dumps(document, indent=1) + "\n")
     if as_json:
         out.write(json.dumps({"record": str(path), "stale": rows}) + "\n")
     else:
@@ -321,12 +343,16 @@ def run_calibrate(paths: Sequence[str] | None = None, *, as_json: bool = False, 
     their entries are merged into the file."""
     out = out or sys.stdout
     if record is not None:
+        existing = load_record(record, option="--record")  # a file there must be a calibration record: checked first
+        if existing is not None:  # and calibrated with these options (merge_record refuses others after the run)
+            check_same_options(existing, options.get("scale", "small"), options.get("repeats", 20),
+                               options.get("alpha", ALPHA))
         options["family"] = sum(len(system.claims) for system in registry.systems())
     document = calibrate(paths, progress=False if as_json else options.pop("progress", None), **options)
     if record is not None:
         document = merge_record(load_record(record), document)
-        Path(record).write_text(json.dumps({k: v for k, v in document.items() if k != "stale"}, indent=1) + "\n",
-                                encoding="utf-8")  # "stale" describes this run's store, not the calibration
+        atomic_write_text(record, json.dumps({k: v for k, v in document.items() if k != "stale"}, indent=1)
+                          + "\n")  # "stale" describes this run's store, not the calibration
     if as_json:
         out.write(json.dumps(document) + "\n")
         return 0

@@ -17,6 +17,13 @@ A recorded verdict (:mod:`flt_theory.checking.scale_record`) turns stale in two 
    messages and its numbers are the same; the entry gets the new family and level and keeps ``redecided``. A
    p-value between the two levels leaves the entry stale: re-run it.
 
+What a carry-over rests on is named in its evidence (:func:`.calibrate.restamped`): the small-scale verdict that
+reproduced (``small``) and the BEFORE file it came from, by the SHA-256 of its bytes (``source_sha256``) and the commit
+BEFORE states (``source_git_commit``). Both BEFORE and the record of now are files a hand can edit; the half that
+concerns the code of now is checked by re-running it (``flt check --verify-record``, :mod:`.verify_record`), the
+half that concerns the old code is as good as the file the hash names. Both files are read through their schemas
+(:mod:`.records`) before anything else, so a corrupted file is one error naming the file and the field.
+
 Nothing here runs a simulation.
 """
 
@@ -28,12 +35,14 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
+from .._files import atomic_write_text
 from .._text import table
 from ..errors import InvalidParameterError
 from ..runner.provenance import static_provenance
 from ..systems import registry
 from .calibrate import restamp_refusal, restamped
 from .power import claim_fingerprint
+from .records import BEFORE_RECORD, load_json_file
 from .scale_record import RECORD, code_fingerprints, load_verdicts
 
 __all__ = ["carry_over", "redecide_refusal", "run_carry_over"]
@@ -61,14 +70,16 @@ def redecide_refusal(entry: dict[str, Any], family: int) -> str | None:
 
 
 def carry_over(record: dict[str, Any], before: dict[str, Any] | None, *, current: dict[str, str],
-               fingerprints: dict[tuple[str, str], str], family: int, commit: str | None = None
-               ) -> tuple[dict[str, Any], list[dict[str, str]]]:
+               fingerprints: dict[tuple[str, str], str], family: int, commit: str | None = None,
+               source_sha256: str | None = None) -> tuple[dict[str, Any], list[dict[str, str]]]:
     """Re-stamp and re-decide the stale entries of the verdict ``record`` (module docstring).
 
     ``before``: a verdict record written by the code the stale entries ran on (None: re-decide only);
     ``current``: claim -> code fingerprint of now (:func:`.scale_record.code_fingerprints`); ``fingerprints``:
     (claim, scale) -> the claim's fingerprint at that scale now (:func:`.power.claim_fingerprint`); ``family``:
-    the number of claims of the catalogue now. Entries of claims no longer registered are left as they are.
+    the number of claims of the catalogue now; ``source_sha256``: the SHA-256 of the bytes of the file ``before``
+    was read from, kept in each carried entry's evidence with the commit ``before`` states
+    (:func:`.calibrate.restamped`). Entries of claims no longer registered are left as they are.
     Returns the new record and one row per entry that was stale: ``{claim, scale, carried: yes|no, reason}``.
 
     >>> small = {"claim": "a/b", "scale": "small", "fingerprint": "s", "code_fingerprint": "old", "measured": 1.0,
@@ -98,7 +109,8 @@ def carry_over(record: dict[str, Any], before: dict[str, Any] | None, *, current
                        restamp_refusal(entry, smalls_before.get(key), smalls_now.get(key), current,
                                        same_claim=entry["fingerprint"] == fingerprints.get((key, scale))))
             if refusal is None:
-                entry = restamped(entry, smalls_now[key], scale="small", commit=commit, date=date)
+                entry = restamped(entry, smalls_now[key], scale="small", commit=commit, date=date,
+                                  before=smalls_before.get(key), source_sha256=source_sha256)
                 reasons.append("the small-scale verdict reproduced exactly")
             else:
                 reasons.append(refusal)
@@ -128,15 +140,16 @@ def run_carry_over(before: str, *, record: str | None = None, as_json: bool = Fa
     record back, print one row per stale entry. Runs nothing. Exit code 0 when no entry is left stale, else 1."""
     out = out or sys.stdout
     path = Path(record) if record is not None else RECORD
-    now, old = load_verdicts(path), load_verdicts(before)
-    if now is None or old is None:
-        raise InvalidParameterError(f"--restamp-from: no verdict record at {str(path if now is None else before)!r}")
+    old, source_sha256 = load_json_file(before, BEFORE_RECORD, "--restamp-from")  # both checked before anything else
+    now = load_verdicts(path, option="--record")
+    if now is None:
+        raise InvalidParameterError(f"--record: no verdict record at {str(path)!r}")
     claims = [claim for system in registry.systems() for claim in system.claims]
     scales = {e["scale"] for e in now.get("entries", [])}
     document, rows = carry_over(now, old, current=code_fingerprints(claims), family=len(claims),
                                 fingerprints={(c.key, s): claim_fingerprint(c, s) for c in claims for s in scales},
-                                commit=static_provenance().get("git_commit"))
-    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+                                commit=static_provenance().get("git_commit"), source_sha256=source_sha256)
+    atomic_write_text(path, json.dumps(document, indent=1) + "\n")
     if as_json:
         out.write(json.dumps({"record": str(path), "stale": rows}) + "\n")
     else:

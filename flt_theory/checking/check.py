@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from .._display import latex_document
+from .._files import atomic_write_text
 from ..compare.family import per_claim_level
 from ..compare.verdict import decide_claim, p_value, passes
 from ..errors import InvalidParameterError, InvalidParameterTypeError
@@ -571,7 +572,7 @@ def run_check(
                        decided={"alpha": alpha, "seed_base": seed_base, "family": family})
     passed = frame.attrs["passed"]
     if latex is not None:
-        Path(latex).write_text(latex_document(verdict_latex(frame)), encoding="utf-8")
+        atomic_write_text(latex, latex_document(verdict_latex(frame)))
     if as_json:
         document = {
             "scale": scale,

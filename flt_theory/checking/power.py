@@ -33,6 +33,7 @@ from typing import Any
 from ..report.power import calibration_markdown
 from ..runner.registry import get_experiment
 from ..systems.declaration import Claim
+from .records import CALIBRATION_RECORD, load_if_present
 
 __all__ = [
     "GOAL", "GOAL_LEVEL", "LARGE", "RECORD", "claim_code_fingerprint", "claim_fingerprint", "is_goal", "is_large",
@@ -93,12 +94,11 @@ def claim_code_fingerprint(claim: Claim) -> str:
     return get_experiment(claim.measurement.experiment).code_fingerprint
 
 
-def load_record(path: str | Path | None = None) -> dict[str, Any] | None:
-    """The recorded calibration document, or None when there is none."""
-    path = Path(path) if path is not None else RECORD
-    if not path.is_file():
-        return None
-    return json.loads(path.read_text(encoding="utf-8"))
+def load_record(path: str | Path | None = None, *, option: str = "--record") -> dict[str, Any] | None:
+    """The recorded calibration document, or None when there is none; a file that is not a calibration record
+    (:data:`.records.CALIBRATION_RECORD`) raises :class:`.records.RecordFileError` naming ``option``, the file and
+    the field."""
+    return load_if_present(Path(path) if path is not None else RECORD, CALIBRATION_RECORD, option)
 
 
 def power_rows(record: dict[str, Any] | None, claims: list[Claim]) -> list[dict[str, Any]]:

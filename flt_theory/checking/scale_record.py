@@ -25,12 +25,14 @@ import platform
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._files import atomic_write_text
 from ..errors import InvalidParameterError
 from ..report.scale_record import verdicts_markdown
 from ..runner.provenance import static_provenance
 from ..systems import registry
 from ..systems.declaration import SCALES, Claim
 from .power import claim_code_fingerprint, claim_fingerprint
+from .records import VERDICT_RECORD, load_if_present
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -104,12 +106,11 @@ def _code_of(claim: Claim, before: dict[str, str] | None) -> str:
     return now if before is None or before.get(claim.key) == now else "changed during the run"
 
 
-def load_verdicts(path: str | Path | None = None) -> dict[str, Any] | None:
-    """The recorded verdicts (``{"entries": [...]}``), or None when there is no record."""
-    path = Path(path) if path is not None else RECORD
-    if not path.is_file():
-        return None
-    return json.loads(path.read_text(encoding="utf-8"))
+def load_verdicts(path: str | Path | None = None, *, option: str = "--record") -> dict[str, Any] | None:
+    """The recorded verdicts (``{"entries": [...]}``), or None when there is no record; a file that is not a
+    verdict record (:data:`.records.VERDICT_RECORD`) raises :class:`.records.RecordFileError` naming ``option``, the
+    file and the field."""
+    return load_if_present(Path(path) if path is not None else RECORD, VERDICT_RECORD, option)
 
 
 def merge_verdicts(record: dict[str, Any] | None, entries: list[dict[str, Any]]) -> dict[str, Any]:
@@ -144,10 +145,7 @@ def check_record_path(path: str | os.PathLike[str]) -> None:
     ):
         raise InvalidParameterError(f"--record: cannot write {str(path)!r}: its folder does not exist or is not "
                                     "writable")
-    try:
-        load_verdicts(path)
-    except (OSError, ValueError) as exc:
-        raise InvalidParameterError(f"--record: {str(path)!r} is not a verdict record: {exc}") from None
+    load_verdicts(path, option="--record")  # a file there must be a verdict record (.records.VERDICT_RECORD)
 
 
 def write_verdicts(path: str | os.PathLike[str], frame: pd.DataFrame, claims: list[Claim], scale: str, *, jobs: int = 1,
@@ -156,7 +154,7 @@ def write_verdicts(path: str | os.PathLike[str], frame: pd.DataFrame, claims: li
     path = Path(path)
     record = merge_verdicts(load_verdicts(path), verdict_entries(frame, claims, scale, jobs=jobs, before=before,
                                                                  decided=decided))
-    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    atomic_write_text(path, json.dumps(record, indent=1) + "\n")
     return record
 
 

@@ -7,7 +7,8 @@
   only: :mod:`flt_theory.cli` imports it);
 * :mod:`flt_theory.commands.symbolic` -- ``flt hermite`` and ``flt leap`` (sympy);
 * :mod:`flt_theory.commands.simulate` -- ``flt simulate SYSTEM``, one subcommand per system, generated from its
-  declaration;
+  declaration; :mod:`flt_theory.commands.declared` keeps the declared options as data, so that a bad option is
+  refused before torch is imported;
 * :mod:`flt_theory.commands.verify` -- ``flt verify``: a target's giant-step predictions, or any system's law
   (:mod:`flt_theory.laws_check`);
 * :mod:`flt_theory.commands.check` -- ``flt check`` and ``flt calibrate`` (:mod:`flt_theory.checking`);
@@ -19,7 +20,8 @@
 A system declares its own commands in ``flt_theory/systems/<name>/commands.py`` (a literal ``COMMANDS`` table, read
 without importing the system; see :func:`flt_theory.cli.system_commands`); their click code lives here, in
 ``flt_theory/commands/<name>.py``. Each command with more than a flag or two reads its options into one request, a
-frozen dataclass (``VerifyRequest``, ``CheckRequest``, ...). Floors, top down: :mod:`flt_theory.cli`, these commands,
-the application layer (:mod:`flt_theory.checking`, :mod:`flt_theory.laws_check`), the systems; nothing below imports
-a command (``tests/test_layering.py``).
+frozen dataclass (``VerifyRequest``, ``CheckRequest``, ...), and checks them (its output paths included:
+:func:`flt_theory._files.check_outputs`) before it imports sympy, torch or the application layer. Floors, top down:
+:mod:`flt_theory.cli`, these commands, the application layer (:mod:`flt_theory.checking`,
+:mod:`flt_theory.laws_check`), the systems; nothing below imports a command (``tests/test_layering.py``).
 """

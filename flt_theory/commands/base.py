@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable, Iterator
+import os
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -17,26 +18,36 @@ import click
 from ..errors import FLTError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .._files import Output
     from ..symbolic import HermiteExpansion, Target
 
 __all__ = [
     "CONVENTION",
+    "SCALES",
     "Bounded",
     "InputError",
     "blame",
+    "check_output_paths",
     "describe_target",
     "emit_json",
+    "force_option",
     "hermite_latex",
     "load_target",
+    "number_text",
     "one_line",
     "output_format",
     "output_options",
     "range_text",
     "target_options",
+    "write_failure",
 ]
 
 #: The Hermite convention, as the commands print it.
 CONVENTION = "probabilists' He_j, E[He_j He_k] = j! delta_jk"
+#: The scales a claim is declared at (:data:`flt_theory.systems.declaration.SCALES`, restated here so that the options
+#: of ``flt check`` and ``flt calibrate`` are parsed before the systems are imported; tests/test_cli.py keeps the two
+#: equal).
+SCALES = ("small", "paper")
 
 
 class InputError(click.UsageError):
@@ -67,14 +78,23 @@ def one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def number_text(value: float) -> str:
+    """``2`` for an integral value, else a short decimal: what :func:`flt_theory._text.number_text` writes for a
+    float, without importing sympy (an option's bound or value in an error message).
+
+    >>> number_text(2.0), number_text(1.5), number_text(1e20)
+    ('2', '1.5', '1e+20')
+    """
+    number = float(value)
+    return str(int(number)) if number.is_integer() and abs(number) < 1e15 else f"{number:.10g}"
+
+
 def range_text(minimum: float | None, maximum: float | None) -> str:
     """`` in [a, b]``, `` >= a``, `` <= b`` or nothing.
 
     >>> range_text(1, 2.5), range_text(0, None), range_text(None, None)
     (' in [1, 2.5]', ' >= 0', '')
     """
-    from .._text import number_text
-
     if minimum is not None and maximum is not None:
         return f" in [{number_text(minimum)}, {number_text(maximum)}]"
     if minimum is not None:
@@ -92,13 +112,42 @@ class Bounded(click.ParamType):
     def convert(self, value: Any, param, ctx):
         try:
             number = self.kind(value) if not isinstance(value, bool) else math.nan
-        except (TypeError, ValueError):
-            number = math.nan
-        if not math.isfinite(number) or (self.minimum is not None and number < self.minimum) or (
+            finite = math.isfinite(number)
+        except (TypeError, ValueError, OverflowError):  # OverflowError: an integer beyond any float (4000 digits)
+            number, finite = math.nan, False
+        if not finite or (self.minimum is not None and number < self.minimum) or (
                 self.maximum is not None and number > self.maximum):
             self.fail(f"expected a finite {'integer' if self.kind is int else 'real number'}"
                       f"{range_text(self.minimum, self.maximum)}; got {value!r}", param, ctx)
         return number
+
+
+def force_option(func: Callable) -> Callable:
+    """The ``--force`` flag of a command that writes files (:func:`check_output_paths`)."""
+    return click.option("--force", is_flag=True,
+                        help="Overwrite an existing output (--latex, --record, --report) that is not an earlier output "
+                             "of the same kind; never the measurement store the run uses.")(func)
+
+
+def check_output_paths(outputs: Sequence[Output], *, store: str | os.PathLike[str] | None,
+                       force: bool) -> None:
+    """Refuse, before any work, output paths that must not be written (:func:`flt_theory._files.check_outputs`: the
+    store in use, a folder for a file, an existing file that is not an earlier output of its kind without
+    ``--force``), as an input error naming the option and the path."""
+    from .._files import check_outputs
+
+    try:
+        check_outputs(outputs, store=store, force=force)
+    except FLTError as exc:
+        raise InputError(None, str(exc)) from exc
+
+
+def write_failure(exc: OSError) -> click.ClickException:
+    """An output that could not be written while the command ran (a full disk, a folder removed) as one line with
+    exit code 1 (the writes are atomic: the file there before is kept)."""
+    where = f" {exc.filename!r}" if exc.filename else ""
+    return click.ClickException(f"cannot write{where}: {exc.strerror or one_line(str(exc))}; the file there before, if "
+                                "any, is unchanged")
 
 
 def output_options(func: Callable) -> Callable:

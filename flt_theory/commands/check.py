@@ -15,22 +15,22 @@ progress; otherwise ``flt check`` shows its progress on stderr: bars where stdou
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..checking.calibrate import run_calibrate, run_restamp
-from ..checking.carry_over import run_carry_over
-from ..checking.check import resolve_claims, run_check
+from .._files import CALIBRATION_RECORD, CHECK_REPORT, LATEX, VERDICT_RECORD, Output, replacing
 from ..errors import FLTError, InvalidParameterError
-from ..report.markdown import prepare_report_dir
-from ..systems.declaration import SCALES, Claim, plan
-from .base import InputError
+from .base import SCALES, InputError, check_output_paths, force_option, write_failure
 from .running import backend_options, failure, scheduler_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..systems.declaration import Claim
 
 __all__ = ["CalibrateRequest", "CheckRequest", "calibrate_command", "check_command"]
 
@@ -55,7 +55,10 @@ class CheckRequest:
     latex_file: str | None
     record_file: str | None
     restamp_from: str | None
+    verify_record: bool
+    sample: int | None
     as_json: bool
+    force: bool
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,6 +76,7 @@ class CalibrateRequest:
     record: str | None
     restamp_from: str | None
     as_json: bool
+    force: bool
 
 
 def restamp_option(text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -101,10 +105,10 @@ def restamp_option(text: str) -> Callable[[Callable[..., Any]], Callable[..., An
               help="Print each selected claim's points, seeds, estimated seconds and memory (from the declared costs) "
                    "and the total, run nothing, and exit.")
 @backend_options
-@click.option("--latex", "latex_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--latex", "latex_file", type=click.Path(), default=None, metavar="FILE",
               help="Also write the verdict table as booktabs LaTeX to FILE: it compiles alone (pdflatex FILE) and can "
                    "be \\input into a paper whose preamble loads amsmath, amssymb, booktabs and longtable.")
-@click.option("--record", "record_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--record", "record_file", type=click.Path(), default=None, metavar="FILE",
               help="Merge each claim's verdict (estimate, CI, wall time, hardware, commit) into this JSON record, "
                    "deciding at the level of the whole catalogue; CLAIMS.md reads "
                    "flt_theory/report/verdict_record.json.")
@@ -112,7 +116,14 @@ def restamp_option(text: str) -> Callable[[Callable[..., Any]], Callable[..., An
                  "whose small-scale verdict there reproduces exactly the one in BEFORE (a verdict record written by "
                  "the code they ran on), and re-decide verdicts decided among another number of claims where no "
                  "p-value lies between the two levels.")
+@click.option("--verify-record", "verify_record", is_flag=True,
+              help="Run only the check of --record (default: the package's): re-run at the small scale a sample of "
+                   "the verdicts carried over by --restamp-from (of the claims PATHS select) and compare them with "
+                   "the small-scale verdicts the carry-over relied on; exit code 1 on a mismatch.")
+@click.option("--sample", type=click.IntRange(min=1), default=None, metavar="K",
+              help="With --verify-record: how many carried entries to re-run, drawn at random (default 3).")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
+@force_option
 @click.pass_context
 def check_command(ctx: click.Context, **options: Any) -> None:
     """Run claims (default: every claim of every system) and their negative controls.
@@ -129,13 +140,42 @@ def check_command(ctx: click.Context, **options: Any) -> None:
 
 def run_check_request(request: CheckRequest) -> int:
     """What ``flt check`` does with its options; returns the exit code (bad input raises a click exception)."""
+    if request.sample is not None and not request.verify_record:
+        raise InputError("--sample", "only with --verify-record")
+    if request.verify_record:
+        if request.restamp_from is not None:
+            raise InputError("--verify-record", "give it without --restamp-from (run the carry-over first)")
+        from ..checking.verify_record import run_verify_record
+
+        try:
+            return run_verify_record(list(request.paths), record=request.record_file, sample=request.sample or 3,
+                                     as_json=request.as_json)
+        except FLTError as exc:
+            raise failure(exc) from exc
     if request.restamp_from is not None:
         if request.paths:
             raise InputError("PATHS", "--restamp-from carries every stale entry over: give no PATHS")
+        if request.record_file is not None:  # the carry-over writes the record back
+            check_output_paths([Output("--record", request.record_file, VERDICT_RECORD)], store=None,
+                               force=request.force)
+        from ..checking.carry_over import run_carry_over
+
         try:
             return run_carry_over(request.restamp_from, record=request.record_file, as_json=request.as_json)
         except FLTError as exc:
             raise failure(exc) from exc
+    store = request.store
+    if store is None and not request.no_report:
+        store = os.path.join(request.report_dir, "measurements.sqlite")
+    outputs = [Output(option, path, kind) for option, path, kind in (
+        ("--latex", request.latex_file, LATEX), ("--record", request.record_file, VERDICT_RECORD),
+        ("--report", None if request.no_report else request.report_dir, CHECK_REPORT)) if path is not None]
+    if not (request.plan_only or request.list_only):  # before anything is imported or runs: nothing is overwritten
+        check_output_paths(outputs, store=store, force=request.force)
+    scheduler = scheduler_of(request.scheduler, request.dask)
+    from ..checking.check import resolve_claims, run_check
+    from ..report.markdown import prepare_report_dir
+
     try:
         claims = resolve_claims(list(request.paths))
     except FLTError as exc:
@@ -156,20 +196,25 @@ def run_check_request(request: CheckRequest) -> int:
             prepare_report_dir(request.report_dir)
         except FLTError as exc:
             raise click.UsageError(str(exc)) from exc
-    store = request.store
-    if store is None and not request.no_report:
-        store = os.path.join(request.report_dir, "measurements.sqlite")
+    record_output = next((o for o in outputs if o.option == "--record"), None)
     try:
-        return run_check(list(request.paths), request.scale, None if request.no_report else request.report_dir,
-                         store=store, seed_base=request.seed_base, fresh=request.fresh, alpha=request.alpha,
-                         jobs=request.jobs, scheduler=scheduler_of(request.scheduler, request.dask),
-                         as_json=request.as_json, latex=request.latex_file, record=request.record_file)
+        with contextlib.ExitStack() as stack:
+            record = None if record_output is None else stack.enter_context(replacing(record_output,
+                                                                                      force=request.force))
+            return run_check(list(request.paths), request.scale, None if request.no_report else request.report_dir,
+                             store=store, seed_base=request.seed_base, fresh=request.fresh, alpha=request.alpha,
+                             jobs=request.jobs, scheduler=scheduler, as_json=request.as_json,
+                             latex=request.latex_file, record=record)
     except FLTError as exc:
         raise failure(exc) from exc
+    except OSError as exc:  # an output could not be written (a full disk): the old file is kept
+        raise write_failure(exc) from exc
 
 
 def _print_plan(claims: Sequence[Claim], scale: str, as_json: bool) -> None:
     """``flt check --plan``: the declared cost of each claim and the total, as JSON or a table (nothing runs)."""
+    from ..systems.declaration import plan
+
     try:
         document = plan(list(claims), scale)
     except FLTError as exc:
@@ -195,7 +240,7 @@ def _print_plan(claims: Sequence[Claim], scale: str, as_json: bool) -> None:
 @click.option("--store", default="flt_calibration.sqlite", show_default=True, metavar="FILE",
               help="SQLite file of the measurements (a killed calibration resumes from it).")
 @backend_options
-@click.option("--record", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--record", type=click.Path(), default=None, metavar="FILE",
               help="Merge the results into this JSON record (the report's and CLAIMS.md's power table reads "
                    "flt_theory/report/calibration_small.json); claims are then decided at the level of the whole "
                    "catalogue.")
@@ -203,6 +248,7 @@ def _print_plan(claims: Sequence[Claim], scale: str, as_json: bool) -> None:
                  "small-scale verdict in the verdict record of now (flt check --record, default the package's) "
                  "reproduces exactly the one in BEFORE, a verdict record written by the calibrated code.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
+@force_option
 @click.pass_context
 def calibrate_command(ctx: click.Context, **options: Any) -> None:
     """Run each claim (default: all) on REPEATS disjoint seed sets; report its false rejections (with an
@@ -214,14 +260,24 @@ def calibrate_command(ctx: click.Context, **options: Any) -> None:
 
 def run_calibrate_request(request: CalibrateRequest) -> int:
     """What ``flt calibrate`` does with its options; returns the exit code (bad input raises a click exception)."""
+    output = None if request.record is None else Output("--record", request.record, CALIBRATION_RECORD)
+    if output is not None:  # before anything is imported or runs: nothing is overwritten
+        check_output_paths([output], store=None if request.restamp_from is not None else request.store,
+                           force=request.force)
+    from ..checking.calibrate import run_calibrate, run_restamp
+
     try:
         if request.restamp_from is not None:
             if request.paths:
                 raise InvalidParameterError("--restamp-from re-stamps every stale entry: give no PATHS")
             return run_restamp(request.restamp_from, record=request.record, as_json=request.as_json)
-        return run_calibrate(list(request.paths), repeats=request.repeats, scale=request.scale, alpha=request.alpha,
-                             store=request.store, jobs=request.jobs,
-                             scheduler=scheduler_of(request.scheduler, request.dask), as_json=request.as_json,
-                             record=request.record)
+        with contextlib.ExitStack() as stack:
+            record = None if output is None else stack.enter_context(replacing(output, force=request.force))
+            return run_calibrate(list(request.paths), repeats=request.repeats, scale=request.scale,
+                                 alpha=request.alpha, store=request.store, jobs=request.jobs,
+                                 scheduler=scheduler_of(request.scheduler, request.dask), as_json=request.as_json,
+                                 record=record)
     except FLTError as exc:
         raise failure(exc) from exc
+    except OSError as exc:  # the record could not be written (a full disk): the old file is kept
+        raise write_failure(exc) from exc

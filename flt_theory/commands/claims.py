@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from .._text import table
-from ..checking.catalogue import catalogue, catalogue_markdown
 from .base import emit_json
 
 __all__ = ["claims_command"]
@@ -19,6 +17,9 @@ def claims_command(as_json: bool, as_markdown: bool) -> None:
     regime of validity and the wrong law of its negative control."""
     if as_json and as_markdown:
         raise click.UsageError("--json and --markdown are mutually exclusive; give one of them")
+    from .._text import table
+    from ..checking.catalogue import catalogue, catalogue_markdown
+
     if as_markdown:
         click.echo(catalogue_markdown(), nl=False)
         return

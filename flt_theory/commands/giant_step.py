@@ -31,29 +31,10 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import numpy as np
-import sympy as sp
 
-from .._text import as_float, basis, number_text, subspace_text, table
-from ..symbolic import (
-    Subspace,
-    Target,
-    format_hermite,
-    laws_latex_document,
-    learned_subspace,
-    parse_link,
-    project,
-    regime_table,
-    staircase,
-)
-from ..symbolic.one_step import check_kappa
-from ..symbolic.staircase_sizes import staircase_sizes
-from ..symbolic.target import MAX_POLYNOMIAL_TERMS, polynomial_degree_bound
-from ..systems.giant_step.commands import TOUR_REGIMES, TOUR_STAIRCASES, TOUR_TARGET
-from ..systems.giant_step.laws import giant_step_laws
 from .base import (
     CONVENTION,
     InputError,
@@ -62,10 +43,14 @@ from .base import (
     emit_json,
     hermite_latex,
     load_target,
+    number_text,
     output_format,
     output_options,
     target_options,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..symbolic import Subspace, Target
 
 __all__ = [
     "LawsRequest",
@@ -139,6 +124,8 @@ class _NonNegativeReal(click.ParamType):
 def _guard_size(target: Target) -> None:
     """Refuse polynomials too large to expand before :func:`staircase` tries (it has no guard of
     its own; :func:`~flt_theory.symbolic.hermite_expansion` uses the same bound)."""
+    from ..symbolic.target import MAX_POLYNOMIAL_TERMS, polynomial_degree_bound
+
     bound = polynomial_degree_bound(target.expr)
     if bound is not None and bound > 8 and math.comb(bound + target.rank, target.rank) > MAX_POLYNOMIAL_TERMS:
         raise InputError(
@@ -178,10 +165,16 @@ def _staircase(request: StaircaseRequest) -> None:
     dim, samples, width, eta = request.dim, request.samples, request.width, request.eta
     activation, as_json, as_latex = request.activation, request.as_json, request.as_latex
     fmt = output_format(as_json, as_latex)
-    f = load_target(target, links)
-    _guard_size(f)
     if (dim is None) != (samples is None):
         raise click.UsageError("--d and --n go together: give both to print the sizes, or neither")
+    import numpy as np  # the options are read: now the symbolic layer
+
+    from .._text import basis, subspace_text, table
+    from ..symbolic import staircase
+    from ..symbolic.staircase_sizes import staircase_sizes
+
+    f = load_target(target, links)
+    _guard_size(f)
     with blame("TARGET"), np.errstate(all="ignore"):
         text, _, note = describe_target(f, truncation)
         subspaces = staircase(f, steps, degree=truncation)
@@ -274,6 +267,13 @@ def _limits(request: LimitsRequest) -> None:
             "--kappa-n",
             f"--steps {steps} is the staircase regime n = O(d), which needs --kappa-n 1; got {number_text(kappa_n)}",
         )
+    import numpy as np  # the options are read: now the symbolic layer
+    import sympy as sp
+
+    from .._text import as_float, basis, subspace_text, table
+    from ..symbolic import format_hermite, learned_subspace, project
+    from ..symbolic.one_step import check_kappa
+
     f = load_target(target, links)
     _guard_size(f)
     if steps == 1:
@@ -339,6 +339,12 @@ def _laws(request: LawsRequest) -> None:
     target, links, truncation, activation = request.target, request.links, request.truncation, request.activation
     as_json, as_latex = request.as_json, request.as_latex
     fmt = output_format(as_json, as_latex)
+    import numpy as np  # the options are read: now the symbolic layer
+
+    from .._text import table
+    from ..symbolic import laws_latex_document, parse_link
+    from ..systems.giant_step.laws import giant_step_laws
+
     f = load_target(target, links)
     with blame("--activation"):
         parse_link(activation)
@@ -359,6 +365,10 @@ def _laws(request: LawsRequest) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 def tour_command(as_json: bool) -> None:
     """The worked examples of Dandi et al. 2023 (arXiv 2305.18270): staircases (a)-(d) and the five-regime table."""
+    from .._text import as_float, basis, number_text, subspace_text, table
+    from ..symbolic import Target, format_hermite, regime_table, staircase
+    from ..systems.giant_step.commands import TOUR_REGIMES, TOUR_STAIRCASES, TOUR_TARGET
+
     examples: list[tuple[str, str, Target, list[Subspace]]] = []
     for label, links, text in TOUR_STAIRCASES:
         if links is not None:

@@ -14,7 +14,6 @@ from typing import Any
 import click
 
 from ..errors import FLTError
-from ..runner.errors import BackendError, DivergedPointError, ExperimentError, StoreWriteError
 
 __all__ = ["backend_options", "failure", "scheduler_of"]
 
@@ -22,6 +21,8 @@ __all__ = ["backend_options", "failure", "scheduler_of"]
 def failure(exc: FLTError) -> click.ClickException:
     """The click exception of a library error: exit 2 for bad input, 1 for a failure while running (module
     docstring), as one line without the workers' tracebacks."""
+    from ..runner.errors import BackendError, DivergedPointError, ExperimentError, StoreWriteError
+
     if isinstance(exc, DivergedPointError):  # the user's parameters: exit 2, one line
         return click.UsageError(" ".join(str(exc).split("Worker traceback:")[0].split()))
     if isinstance(exc, (BackendError, ExperimentError, StoreWriteError)):

@@ -1,26 +1,39 @@
 r"""``flt simulate SYSTEM``: one subcommand per discovered system, generated from its declaration.
 
 The options of ``flt simulate SYSTEM`` are the system's declared
-:class:`~flt_theory.systems.declaration.Option` s, converted here into click parameters with the same bounds; torch and
-the systems are imported only when ``flt simulate`` itself is named (loaded on first use by :mod:`flt_theory.cli`).
+:class:`~flt_theory.systems.declaration.Option` s, converted here into click parameters with the same bounds, each value
+then checked through its declared :class:`~flt_theory.runner.params.Param`. Torch and the systems are imported only
+to run a simulation: the options of the package's systems are kept as data by the first run that imports them
+(:mod:`flt_theory.commands.declared`), so a later run parses and checks its options, and refuses a bad one, before it
+imports anything heavy (this module imports click and the commands' shared types only).
 """
 
 from __future__ import annotations
 
 import math
+import sys
 import warnings
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import click
-import numpy as np
 
-from .._text import json_ready, table
-from ..errors import FLTError
-from ..systems import discover
+from ..errors import DivergenceError, FLTError
 from .base import Bounded, InputError, emit_json, one_line, range_text
+from .declared import cached_entries, check_values, describe, options_of, source_fingerprint, store_entries
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..systems.declaration import NonFiniteRecordError, SimulateCommand, System
 
 __all__ = ["simulate_group"]
+
+
+def _finite(number: float) -> bool:
+    """Whether ``number`` is finite (an integer beyond any float, 4000 digits, is not: it overflows every use)."""
+    try:
+        return math.isfinite(number)
+    except OverflowError:
+        return False
 
 
 class _NumberList(click.ParamType):
@@ -39,7 +52,7 @@ class _NumberList(click.ParamType):
             self.fail(f"expected comma-separated {'integers' if self.kind is int else 'real numbers'}, e.g. "
                       f"{'32,64' if self.kind is int else '0.5,1.5'}; got {value!r}", param, ctx)
         for number in numbers:
-            if not math.isfinite(number) or (self.minimum is not None and number < self.minimum) or (
+            if not _finite(number) or (self.minimum is not None and number < self.minimum) or (
                     self.maximum is not None and number > self.maximum):
                 self.fail(f"expected finite values{range_text(self.minimum, self.maximum)}; got {value!r}", param, ctx)
         return numbers
@@ -65,9 +78,9 @@ class _StepSize(click.ParamType):
 _MAX_INT = 2**63 - 1
 
 
-def _overflow_error(ctx: click.Context, exc: Exception) -> InputError:
-    """An overflow (or an underflow to a zero divisor) inside a simulation as bad input: it names the options given
-    on the command line, the most extreme value first (a value far from 1 in either direction is what overflows)."""
+def _given_options(ctx: click.Context) -> list[str]:
+    """The numeric options given on the command line, the most extreme value first (a value far from 1 in either
+    direction is what overflows): the options an overflow or a non-finite observable is blamed on."""
     given = []
     for param in ctx.command.params:
         value = ctx.params.get(param.name)
@@ -77,11 +90,27 @@ def _overflow_error(ctx: click.Context, exc: Exception) -> InputError:
         numbers = [abs(float(v)) for v in (value if isinstance(value, tuple) else (value,))
                    if isinstance(v, (int, float))]
         extreme = max((abs(math.log10(v)) if v > 0 else 0.0 for v in numbers), default=0.0)
-        given.append((extreme, param.opts[0] if param.opts else param.name))
-    names = ", ".join(name for _, name in sorted(given, reverse=True)) or "the options"
-    return InputError(names.split(", ")[0] if given else None,
-                      f"the simulation overflowed with the values given ({names}): {one_line(str(exc))[:200]}; "
+        given.append((extreme, param.opts[0] if param.opts else str(param.name)))
+    return [name for _, name in sorted(given, reverse=True)]
+
+
+def _overflow_error(ctx: click.Context, exc: Exception, what: str = "overflowed") -> InputError:
+    """An overflow (or an underflow to a zero divisor, or a divergence that names no option) inside a simulation as
+    bad input: it names the options given on the command line, the most extreme value first."""
+    given = _given_options(ctx)
+    names = ", ".join(given) or "the options"
+    return InputError(given[0] if given else None,
+                      f"the simulation {what} with the values given ({names}): {one_line(str(exc))[:200]}; "
                       "use values of a moderate size")
+
+
+def _non_finite_error(ctx: click.Context, spec: SimulateCommand, exc: NonFiniteRecordError) -> InputError:
+    """A NaN or infinite observable as bad input (exit 2): the point (the record's options and seed), then the
+    options given on the command line, the most extreme value first; nothing is printed on stdout."""
+    given = _given_options(ctx)
+    blamed = f"; the values given, the most extreme first: {', '.join(given)}" if given else " with the defaults"
+    return InputError(given[0] if given else None,
+                      f"{exc.describe(spec.point_keys)}{blamed}; use values inside the model's range")
 
 
 def _click_parameter(option) -> click.Parameter:
@@ -104,45 +133,119 @@ def _click_parameter(option) -> click.Parameter:
                         **extra)
 
 
-def _simulate_command(system) -> click.Command:
-    spec = system.simulate
+#: Where a command built from the kept declaration leaves its raw arguments (``ctx.meta``), for a second parse.
+_RAW_ARGS = "flt_theory.simulate.raw_args"
 
-    def callback(as_json: bool, **options: Any) -> None:
+
+class _DeclaredCommand(click.Command):
+    """A ``flt simulate SYSTEM`` command that keeps its raw arguments (:data:`_RAW_ARGS`)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta[_RAW_ARGS] = list(args)
+        return super().parse_args(ctx, args)
+
+
+def _simulate_command(system: System) -> click.Command:
+    """The command of a system imported in this process, from its own declaration."""
+    spec = system.simulate
+    assert spec is not None  # only systems that declare a simulate command have one
+    fields = [(f.name, f.meaning, f.unit) for f in spec.fields]
+    return _declared_command(system.name, system.title, spec.help, fields, spec.options, lambda: system)
+
+
+def _cached_command(entry: Mapping[str, Any]) -> click.Command:
+    """The command of a system from its kept declaration (:mod:`flt_theory.commands.declared`): its options are
+    parsed and checked before the system is imported, and re-parsed by the system's own command should the
+    declaration found on import differ from the kept one."""
+
+    def load() -> System:
+        from ..systems.registry import get_system
+
         try:
-            spec.check_cost(options)  # the declared cost, before anything runs
-            with warnings.catch_warnings(), np.errstate(all="ignore"):  # no warning lines before the result or error
-                warnings.simplefilter("ignore", RuntimeWarning)
-                document = spec.run(**options)
+            return get_system(entry["name"])
         except FLTError as exc:
             raise InputError(None, str(exc)) from exc
-        except (OverflowError, FloatingPointError, ZeroDivisionError) as exc:  # a value too large or too small
-            raise _overflow_error(click.get_current_context(), exc) from exc
-        except RuntimeError as exc:  # torch: "value cannot be converted to type float without overflow"
-            if "overflow" not in str(exc):
-                raise
-            raise _overflow_error(click.get_current_context(), exc) from exc
-        if as_json:
-            emit_json(json_ready({k: v for k, v in document.items() if not k.startswith("_")}))
-        else:
-            click.echo(spec.table(document) if spec.table else _records_table(document["records"]))
 
-    params = [_click_parameter(o) for o in spec.options]
+    return _declared_command(entry["name"], entry["title"], entry["help"], entry["fields"], options_of(entry), load,
+                             kept=entry)
+
+
+def _declared_command(name: str, title: str, help_text: str, fields: Sequence[Sequence[str]], options: Sequence[Any],
+                      load: Callable[[], System], *, kept: Mapping[str, Any] | None = None) -> click.Command:
+    """``flt simulate NAME``: its click parameters from ``options`` (:class:`~flt_theory.systems.declaration.Option`
+    or :class:`~flt_theory.commands.declared.DeclaredOption`), whose values are checked through their ``Param``
+    before ``load()`` imports the system; ``kept``: the kept declaration the options came from (compared with the
+    system's own once it is imported)."""
+
+    def callback(as_json: bool, **options_given: Any) -> None:
+        try:
+            check_values(options, options_given)  # the declared ranges, before the system (and torch) is imported
+        except FLTError as exc:
+            raise InputError(None, str(exc)) from exc
+        system = load()
+        if kept is not None and describe(system) != kept:  # the kept declaration is not this system's: parse again
+            ctx = click.get_current_context()
+            own = _simulate_command(system)
+            with own.make_context(own.name, list(ctx.meta.get(_RAW_ARGS, ())), parent=ctx.parent) as inner:
+                own.invoke(inner)
+            return
+        _run(system, as_json, options_given)
+
+    params = [_click_parameter(o) for o in options]
     params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print exactly one JSON document on stdout."))
-    return click.Command(system.name, callback=callback, params=params, help=spec.help,
-                         short_help=system.title, epilog=_fields_epilog(spec.fields))
+    return _DeclaredCommand(name, callback=callback, params=params, help=help_text, short_help=title,
+                            epilog=_fields_epilog(fields))
 
 
-def _fields_epilog(fields: Sequence) -> str | None:
-    """The ``--help`` paragraph listing the JSON record fields of ``flt simulate SYSTEM`` (kept unwrapped)."""
+def _run(system: System, as_json: bool, options: dict[str, Any]) -> None:
+    """Run ``flt simulate SYSTEM`` with its parsed options and print the result (or one JSON document)."""
+    import numpy as np
+
+    from .._text import json_ready
+    from ..systems.declaration import NonFiniteRecordError
+
+    spec = system.simulate
+    assert spec is not None  # only systems that declare a simulate command have one
+    try:
+        spec.check_cost(options)  # the declared cost, before anything runs
+        with warnings.catch_warnings(), np.errstate(all="ignore"):  # no warning lines before the result or error
+            warnings.simplefilter("ignore", RuntimeWarning)
+            document = spec.run(**options)
+        spec.check_finite(document)  # a NaN or infinite observable is an error, never printed
+    except NonFiniteRecordError as exc:
+        raise _non_finite_error(click.get_current_context(), spec, exc) from exc
+    except DivergenceError as exc:  # NaN or inf inside the run (numeric.backend.check_finite)
+        if str(exc).startswith("--"):  # the system named the option
+            raise InputError(None, str(exc)) from exc
+        raise _overflow_error(click.get_current_context(), exc, "diverged") from exc
+    except FLTError as exc:
+        raise InputError(None, str(exc)) from exc
+    except (OverflowError, FloatingPointError, ZeroDivisionError) as exc:  # a value too large or too small
+        raise _overflow_error(click.get_current_context(), exc) from exc
+    except RuntimeError as exc:  # torch: "value cannot be converted to type float without overflow"
+        if "overflow" not in str(exc):
+            raise
+        raise _overflow_error(click.get_current_context(), exc) from exc
+    if as_json:
+        emit_json(json_ready({k: v for k, v in document.items() if not k.startswith("_")}))
+    else:
+        click.echo(spec.table(document) if spec.table else _records_table(document["records"]))
+
+
+def _fields_epilog(fields: Sequence[Sequence[str]]) -> str | None:
+    """The ``--help`` paragraph listing the JSON record fields of ``flt simulate SYSTEM`` (kept unwrapped), from
+    ``(name, meaning, unit)`` triples."""
     if not fields:
         return None
-    width = max(len(f.name) for f in fields)
-    lines = [f"  {f.name.ljust(width)}  {f.meaning} [{f.unit}]" for f in fields]
+    width = max(len(name) for name, _, _ in fields)
+    lines = [f"  {name.ljust(width)}  {meaning} [{unit}]" for name, meaning, unit in fields]
     return "\b\nJSON record fields (--json: one record per row of the table):\n" + "\n".join(lines)
 
 
 def _records_table(records: Sequence[dict]) -> str:
     """Records as an aligned text table (one column per key, lists shortened)."""
+    from .._text import table
+
     if not records:
         return "(no records)"
     keys = list(dict.fromkeys(k for r in records for k in r))
@@ -160,15 +263,26 @@ def _records_table(records: Sequence[dict]) -> str:
 
 
 class _SimulateGroup(click.Group):
-    """``flt simulate``: a subcommand per discovered system that declares one."""
+    """``flt simulate``: a subcommand per discovered system that declares one; a system of the package is built
+    from its kept declaration while the systems are not imported yet (:mod:`flt_theory.commands.declared`)."""
 
-    def _systems(self) -> dict:
-        return {name: s for name, s in discover().items() if s.simulate is not None}
+    def _systems(self) -> dict[str, System]:
+        """The systems that declare a simulate command (imported), their declarations kept for the next run."""
+        from ..systems import discover
+
+        fingerprint = source_fingerprint()  # of the code about to be imported
+        found = {name: s for name, s in discover().items() if s.simulate is not None}
+        store_entries(found, fingerprint=fingerprint)
+        return found
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(self._systems())
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if "flt_theory.systems" not in sys.modules:  # nothing imported yet: the kept declaration, if it is current
+            entry = cached_entries().get(name)
+            if entry is not None:
+                return _cached_command(entry)
         system = self._systems().get(name)
         return None if system is None else _simulate_command(system)
 

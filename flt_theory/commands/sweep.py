@@ -14,8 +14,6 @@ from typing import Any
 import click
 
 from ..errors import FLTError
-from ..runner import registered_experiments, sweep
-from ..systems import discover
 from .base import InputError
 from .running import backend_options, failure, scheduler_of
 
@@ -105,6 +103,15 @@ def sweep_command(**options: Any) -> None:
 
 def run_sweep_request(request: SweepRequest) -> None:
     """What ``flt sweep`` does with its options (bad input raises a click exception)."""
+    grid: dict[str, list[Any]] = {}
+    scheduler = scheduler_of(request.scheduler, request.dask)
+    if not request.list_only:  # what is read from the options alone, before anything is imported
+        if request.experiment is None:
+            raise click.UsageError("missing argument EXPERIMENT (or --list)")
+        grid = dict(parse_param(p) for p in request.params)
+    from ..runner import registered_experiments, sweep
+    from ..systems import discover
+
     try:
         discover()  # the systems' experiments become known by name
     except FLTError as exc:
@@ -118,13 +125,11 @@ def run_sweep_request(request: SweepRequest) -> None:
             for e in exps:
                 click.echo(f"{e.name}  {e.description}" + (f"  parameters: {', '.join(e.types)}" if e.types else ""))
         return
-    if request.experiment is None:
-        raise click.UsageError("missing argument EXPERIMENT (or --list)")
-    grid = dict(parse_param(p) for p in request.params)
+    assert request.experiment is not None  # refused above
     store = request.store
     try:
         frame = sweep(request.experiment, grid, seeds=request.seeds, store=store, jobs=request.jobs,
-                      scheduler=scheduler_of(request.scheduler, request.dask),
+                      scheduler=scheduler,
                       progress=False if request.as_json else None)
     except FLTError as exc:
         raise failure(exc) from exc

@@ -21,11 +21,7 @@ import warnings
 from collections.abc import Iterator
 
 import click
-import sympy as sp
 
-from .._text import as_float, table
-from ..symbolic import hermite_coefficients, information_exponent, leap_complexity, leap_index, parse_link
-from ..symbolic.generative import generative_exponent_result
 from .base import (
     CONVENTION,
     blame,
@@ -62,6 +58,11 @@ def hermite_command(expr: str, degree: int, as_json: bool, as_latex: bool) -> No
     polynomials and relu/abs/sign pieces, else Gauss-Hermite quadrature with a reported accuracy.
     """
     fmt = output_format(as_json, as_latex)
+    import sympy as sp  # the options are read: now the symbolic layer
+
+    from .._text import as_float, table
+    from ..symbolic import hermite_coefficients, parse_link
+
     with blame("EXPR"), quiet_floating_point():
         sigma = parse_link(expr)
         coeffs = hermite_coefficients(sigma, degree, variable=sp.Symbol("z", real=True))
@@ -107,6 +108,10 @@ def hermite_command(expr: str, degree: int, as_json: bool, as_latex: bool) -> No
 def leap_command(target: str | None, links: str | None, truncation: int | None, as_json: bool, as_latex: bool) -> None:
     """Leap index, information exponent (r = 1 only) and leap complexity of TARGET."""
     fmt = output_format(as_json, as_latex)
+    from .._text import table  # the options are read: now the symbolic layer
+    from ..symbolic import information_exponent, leap_complexity, leap_index
+    from ..symbolic.generative import generative_exponent_result
+
     f = load_target(target, links)
     with blame("TARGET"), quiet_floating_point():
         text, latex, note = describe_target(f, truncation)

@@ -24,20 +24,14 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 from typing import Any
 
 import click
 
-from .._display import latex_document
-from .._text import json_ready
-from ..checking.check import check_latex_path
+from .._files import LATEX, LAW_REPORT, Output
 from ..errors import FLTError
-from ..laws_check.design import plan_text
-from ..laws_check.verify import verify_law
-from ..report.law_figure import write_law_report
-from ..systems.giant_step.verify import verify, verify_latex_table, verify_text
-from ..systems.online_sgd.verify import verify_target, verify_text as online_sgd_text
-from .base import Bounded, InputError, emit_json
+from .base import Bounded, InputError, check_output_paths, emit_json, force_option, write_failure
 
 __all__ = ["ALGORITHMS", "VerifyRequest", "parse_assignment", "verify_command"]
 
@@ -58,10 +52,15 @@ def parse_assignment(text: str, *, many: bool) -> tuple[str, list[float] | float
     numbers = []
     for item in values.split(","):
         item = item.strip()
-        try:
-            numbers.append(int(item) if item.lstrip("+-").isdigit() else float(item))
+        digits = item.lstrip("+-")
+        try:  # an integer of over 309 digits is out of range: not built
+            number = (float("inf") if len(digits.lstrip("0")) > 309 else int(item)) if digits.isdigit() else float(item)
         except ValueError:
-            raise ValueError(f"{name}: {item!r} is not a number") from None
+            raise ValueError(f"{name}: {item[:24]!r}{'...' if len(item) > 24 else ''} is not a number") from None
+        if not abs(number) <= sys.float_info.max:  # inf, nan, 1e400, a 4,000-digit int: refused before float() of it
+            raise ValueError(f"{name}: {item[:24]!r}{f'... ({len(item)} characters)' if len(item) > 24 else ''} is "
+                             f"not a finite number within the floating-point range (|x| <= {sys.float_info.max:.3g})")
+        numbers.append(number)
     if not many and len(numbers) != 1:
         raise ValueError(f"{name}: expected one value; got {values!r}")
     return name, numbers if many else numbers[0]
@@ -104,6 +103,7 @@ class VerifyRequest:
     report_dir: str | None
     tolerance: float
     store: str | None
+    force: bool
 
     @property
     def for_system_law(self) -> bool:
@@ -145,12 +145,12 @@ class VerifyRequest:
 @click.option("--seeds", type=click.IntRange(2, 256), default=None, metavar="S",
               help="Seeds per measurement (default: the scale's with TARGET, 8 with --system); an inconclusive verdict "
                    "says how many would decide it.")
-@click.option("--latex", "latex_file", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+@click.option("--latex", "latex_file", type=click.Path(), default=None, metavar="FILE",
               help="With TARGET: also write the verdicts as a booktabs table to FILE: it compiles alone "
                    "(pdflatex FILE) and can be \\input into a paper whose preamble loads amsmath, amssymb, booktabs "
                    "and longtable.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
-@click.option("--report", "report_dir", type=click.Path(file_okay=False, writable=True), default=None, metavar="DIR",
+@click.option("--report", "report_dir", type=click.Path(), default=None, metavar="DIR",
               help="With --system: write DIR/report.md, DIR/fit.png (the fit figure) and DIR/result.json; the "
                    "measurements go to DIR/measurements.sqlite unless --store is given.")
 @click.option("--tolerance", type=click.FloatRange(0, 0.25, max_open=True), default=0.0, show_default=True,
@@ -158,6 +158,7 @@ class VerifyRequest:
 @click.option("--store", default=None, metavar="FILE",
               help="With --system: SQLite results store; a second run on the same grid reuses its measurements "
                    "(default: DIR/measurements.sqlite with --report, else none).")
+@force_option
 @click.pass_context
 def verify_command(ctx: click.Context, **options: Any) -> None:
     """Check predictions by simulation, each against a deliberately wrong law on the same measurement.
@@ -201,17 +202,24 @@ def verify_command(ctx: click.Context, **options: Any) -> None:
 def _verify_giant_step(target: str, request: VerifyRequest) -> int:
     """``flt verify TARGET`` (module docstring): the verdicts on stdout, the LaTeX table in ``--latex FILE``; returns
     the exit code."""
+    if request.latex_file is not None:  # before anything is imported or runs: nothing is overwritten
+        check_output_paths([Output("--latex", request.latex_file, LATEX)], store=None, force=request.force)
+    from .._display import latex_document
+    from .._files import atomic_write_text
+    from .._text import json_ready
+    from ..systems.giant_step.verify import verify, verify_latex_table, verify_text
+
     try:
-        if request.latex_file is not None:
-            check_latex_path(request.latex_file)  # before anything runs
         document = verify(target, activation=request.activation, steps=request.steps, scale=request.scale,
                           budget=request.budget, seeds=request.seeds)
     except FLTError as exc:
         message = str(exc)
         raise InputError(None if message.startswith(("TARGET", "--")) else "TARGET", message) from exc
     if request.latex_file is not None:
-        with open(request.latex_file, "w", encoding="utf-8") as handle:
-            handle.write(latex_document(verify_latex_table(document)))
+        try:
+            atomic_write_text(request.latex_file, latex_document(verify_latex_table(document)))
+        except OSError as exc:  # a full disk: the old file is kept
+            raise write_failure(exc) from exc
     if request.as_json:
         emit_json(json_ready(document))
     else:
@@ -227,6 +235,9 @@ def _verify_online_sgd(ctx: click.Context, target: str, request: VerifyRequest) 
                                             "itself, one step per sample)")
     if request.latex_file is not None:
         raise InputError("--latex", "is written for the giant-step predictions only")
+    from .._text import json_ready
+    from ..systems.online_sgd.verify import verify_target, verify_text as online_sgd_text
+
     try:
         document = verify_target(target, scale=request.scale, seeds=request.seeds, budget=request.budget)
     except FLTError as exc:
@@ -248,24 +259,41 @@ def _verify_system_law(request: VerifyRequest) -> int:
         raise InputError("--system" if request.system is None else "--law", "--system and --law go together")
     if request.latex_file is not None:
         raise InputError("--latex", "is written for TARGET's predictions only")
+    over = _assignments("--over", request.over, many=True)
+    fix = _assignments("--fix", request.fix, many=False)
+    both = [name for name in over if name in fix]
+    if both:
+        name = both[0]
+        raise InputError("--fix", f"{name} is given both by --over ({name}={','.join(map(str, over[name]))}) and by "
+                                  f"--fix ({name}={fix[name]}); vary it with --over or hold it with --fix, not both")
     store = request.store
-    if request.report_dir is not None:
+    if request.report_dir is not None:  # before anything is imported or runs: nothing is overwritten
+        store = os.path.join(request.report_dir, "measurements.sqlite") if store is None else store
+        check_output_paths([Output("--report", request.report_dir, LAW_REPORT)], store=store, force=request.force)
+        from .._files import mark_report_folder
+
         try:
-            os.makedirs(request.report_dir, exist_ok=True)
+            mark_report_folder(request.report_dir, LAW_REPORT)
         except OSError as exc:
             raise InputError("--report", f"cannot create the folder {request.report_dir!r}: {exc.strerror}") from None
-        store = os.path.join(request.report_dir, "measurements.sqlite") if store is None else store
+    from .._text import json_ready
+    from ..laws_check.design import plan_text
+    from ..laws_check.verify import verify_law
+    from ..report.law_figure import write_law_report
+
     try:
         result = verify_law(request.system, request.law, where=request.where, groups=request.groups,
-                            over=_assignments("--over", request.over, many=True),
-                            fix=_assignments("--fix", request.fix, many=False), seeds=request.seeds or 8,
+                            over=over, fix=fix, seeds=request.seeds or 8,
                             alpha=request.alpha, budget=request.budget, store=store, tolerance=request.tolerance,
                             on_plan=lambda plan: click.echo(plan_text(plan), err=True))
     except FLTError as exc:
         message = str(exc)
         raise InputError(None if message.startswith("--") else "--system", message) from exc
     if request.report_dir is not None:
-        click.echo(f"report: {write_law_report(result, request.report_dir)}", err=True)
+        try:
+            click.echo(f"report: {write_law_report(result, request.report_dir)}", err=True)
+        except OSError as exc:  # a full disk: the files already there are kept
+            raise write_failure(exc) from exc
     if request.as_json:
         emit_json(json_ready(dict(result)))
     else:

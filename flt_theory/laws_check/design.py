@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -190,8 +191,9 @@ def base_point(system: Any, experiment: Any) -> dict[str, Any]:
 
 
 def is_numeric(value: Any) -> bool:
-    """Whether ``value`` is a finite int or float (not a bool): a parameter a power law can vary."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """Whether ``value`` is an int or float (not a bool) within the floating-point range: a parameter a power law can
+    vary (an int of 4,000 digits is not: it is compared, never converted, so no ``OverflowError``)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) <= sys.float_info.max
 
 
 def design_grid(experiment: Any, base: Mapping[str, Any], law: ObservableLaw, *,
@@ -237,7 +239,9 @@ def design_grid(experiment: Any, base: Mapping[str, Any], law: ObservableLaw, *,
         ok = []
         for value in values:
             if not is_numeric(value) or value <= 0:
-                raise InvalidParameterError(f"--over: {name}={value!r}: a power law needs positive values.")
+                shown = (repr(value) if not isinstance(value, int) or abs(value) < 10**40
+                         else f"<an integer of {value.bit_length()} bits>")  # no str() of 5,000 digits
+                raise InvalidParameterError(f"--over: {name}={shown}: a power law needs finite positive values.")
             try:
                 value = experiment.normalize({**fixed, name: value})[name]
             except InvalidParameterError:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -41,6 +42,12 @@ RELATIONS = ("~", "=", "<=", ">=")
 MAX_LAW_LENGTH = 400
 #: Largest absolute value of an exponent in a law (as in the target grammar).
 MAX_EXPONENT = 64
+#: Largest decimal order of magnitude of a number of a law's text (a literal of EXPR or of an exponent, the LEVEL of
+#: ``--where``): :math:`10^{-308} \le |x| < 10^{309}`, and at most the largest float. The order is read from the
+#: digits and the exponent field *before* the number is built, so ``1e99999999`` costs nothing (an exact ``Fraction``
+#: of it would compute :math:`10^{99999999}`, minutes; issue 38).
+MAX_DECIMAL_ORDER = 308
+_DECIMAL = re.compile(r"(?P<sign>[+-]?)(?P<int>\d*)(?:\.(?P<frac>\d*))?(?:[eE](?P<exp>[+-]?\d+))?")
 _TOKEN = re.compile(r"\s*(?:(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
                     r"|(?P<op>\*\*|[-+*/()]))")
 
@@ -187,10 +194,50 @@ class _PowerLawParser:
 _FUNCTIONS = {"relu", "tanh", "sigmoid", "erf", "exp", "log", "sin", "cos", "abs", "sign"}
 
 
-def _exact(text: str) -> Fraction | float:
-    """A number as an exact fraction where it is a plain decimal of reasonable size, else a float."""
+def decimal_order(text: str) -> int | None:
+    """The decimal order of magnitude of the decimal literal ``text`` (``n`` where :math:`10^n \\le |x| < 10^{n+1}`),
+    read from its digits and exponent field without building the number; None for zero.
+
+    >>> decimal_order("1e99999999"), decimal_order("0.0025"), decimal_order("-31.5"), decimal_order("0e99999999")
+    (99999999, -3, 1, None)
+    """
+    match = _DECIMAL.fullmatch(text.strip())
+    if match is None or not (match.group("int") or match.group("frac")):
+        raise ValueError(f"{text!r} is not a decimal number")
+    integer, fraction = match.group("int").lstrip("0"), match.group("frac") or ""
+    exponent = int(match.group("exp") or 0)  # at most a few hundred digits: the text is bounded
+    if integer:
+        return exponent + len(integer) - 1
+    significant = fraction.lstrip("0")
+    return exponent - (len(fraction) - len(significant)) - 1 if significant else None
+
+
+def check_magnitude(text: str, what: str) -> None:
+    """Refuse the decimal literal ``text`` when its order of magnitude is beyond :data:`MAX_DECIMAL_ORDER` either
+    way, before it is built (``what`` names where it was read, for the message)."""
+    order = decimal_order(text)
+    if order is not None and abs(order) > MAX_DECIMAL_ORDER:
+        raise _out_of_range(text, what)
+
+
+def _out_of_range(text: str, what: str) -> InvalidParameterError:
+    return InvalidParameterError(f"{what}: the number {_shown(text)} is out of range: a number's magnitude must lie "
+                                 f"between 1e-{MAX_DECIMAL_ORDER} and the largest float, {sys.float_info.max:.3g}.")
+
+
+def _shown(text: str, width: int = 24) -> str:
+    """``text`` quoted, cut to ``width`` characters with its length when longer."""
+    return repr(text) if len(text) <= width else f"{text[:width - 3]!r}... ({len(text)} characters)"
+
+
+def _exact(text: str, what: str = "--law") -> Fraction | float:
+    """A number as an exact fraction where it is a plain decimal of reasonable size, else a float; its magnitude is
+    bounded (:func:`check_magnitude`) before it is built."""
+    check_magnitude(text, what)
     number = Fraction(text)
     if abs(number.numerator) > 10**18 or number.denominator > 10**18:
+        if abs(number) > sys.float_info.max:
+            raise _out_of_range(text, what)
         return float(number)
     return number
 
@@ -261,11 +308,18 @@ def _monomial(rhs: str, parameters: Sequence[str]) -> tuple[Any, dict[str, float
         coefficient, exponents = _PowerLawParser(rhs, parameters).parse()
     except (OverflowError, ZeroDivisionError) as exc:
         raise InvalidParameterError(f"--law: cannot read {rhs!r}: {exc}") from None
-    if not coefficient > 0:
+    try:
+        value = float(coefficient)
+    except OverflowError:  # an exact product of literals beyond the float range
+        value = math.inf
+    if math.isinf(value):  # 1e308*1e308: a law checked against inf would be no law (issue 38)
+        raise InvalidParameterError(f"--law: the constant factor of {rhs!r} is infinite in floating point (beyond "
+                                    f"{sys.float_info.max:.3g}); write the law with a finite constant.")
+    if not value > 0:
         raise InvalidParameterError(f"--law: {rhs!r} must be positive (a law OBS ~ C * EXPR with C > 0).")
     symbols = {name: sp.Symbol(name, positive=True) for name in exponents}
     expression = sp.Mul(*(symbols[k] ** sp.nsimplify(v) for k, v in sorted(exponents.items())))
-    return expression, {k: float(v) for k, v in sorted(exponents.items())}, float(coefficient)
+    return expression, {k: float(v) for k, v in sorted(exponents.items())}, value
 
 
 def parse_observable_law(text: str, parameters: Sequence[str]) -> ObservableLaw:
@@ -367,6 +421,8 @@ def parse_level_set_law(text: str, where: str | None, parameters: Sequence[str])
         raise InvalidParameterError(f"--law: {parameter!r} is not a numeric parameter of the experiment; its numeric "
                                     f"parameters are {', '.join(sorted(parameters))}.")
     where_match = _WHERE.fullmatch(where) if isinstance(where, str) else None
+    if where_match:
+        check_magnitude(where_match.group("level"), "--where")
     level = float(where_match.group("level")) if where_match else math.nan
     if where_match is None or not (math.isfinite(level) and level > 0):
         raise InvalidParameterError(f"--where: expected 'OBS = LEVEL' (an output of the experiment, '=', a positive "

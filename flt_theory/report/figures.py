@@ -578,10 +578,17 @@ def new_figure(width: float, height: float):
 
 
 def save_figure(fig, path: str | Path) -> Path:
-    """Write ``fig`` as PNG to ``path`` (folders created)."""
+    """Write ``fig`` as PNG to ``path`` (folders created), atomically (:func:`flt_theory._files.atomic_write_bytes`:
+    an interrupted write leaves the old figure)."""
+    import io
+
+    from .._files import atomic_write_bytes
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="png")
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    atomic_write_bytes(path, buffer.getvalue())
     return path
 
 

@@ -105,12 +105,13 @@ def plot_law(result: Mapping[str, Any], path: str | Path | None = None) -> Any:
 def write_law_report(result: Mapping[str, Any], directory: str | Path) -> Path:
     """Write ``DIR/fit.png`` (:func:`plot_law`), ``DIR/result.json`` (the document) and ``DIR/report.md`` (the
     law, grid, exponents, controls and verdict, the figure linked); returns the report's path."""
+    from .._files import LAW_REPORT, atomic_write_text, mark_report_folder
     from .._text import json_ready
 
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
+    mark_report_folder(directory, LAW_REPORT)  # a later run knows the folder as an earlier report
     plot_law(result, directory / "fit.png")
-    (directory / "result.json").write_text(json.dumps(json_ready(dict(result)), indent=1) + "\n", encoding="utf-8")
+    atomic_write_text(directory / "result.json", json.dumps(json_ready(dict(result)), indent=1) + "\n")
     lines = [f"# {result['law']}", "", f"System `{result['system']}`, experiment `{result['experiment']}`"
              + (f", where {result['where']}" if result.get("where") else "") + f": {result['points']} points x "
              f"{result['seeds']} seeds ({result['computed']} runs computed, {result['reused']} reused from the store).",
@@ -125,5 +126,5 @@ def write_law_report(result: Mapping[str, Any], directory: str | Path) -> Path:
     if result["outside_hypotheses"]:
         lines += ["", f"{len(result['outside_hypotheses'])} point(s) lie outside the system's stated hypotheses."]
     path = directory / "report.md"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    atomic_write_text(path, "\n".join(lines) + "\n")
     return path

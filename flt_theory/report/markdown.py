@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._display import markdown_cell
+from .._files import CHECK_REPORT, atomic_write_text, mark_report_folder
 from ..errors import InvalidParameterError
 from .figures import (
     carries_information,
@@ -273,6 +274,7 @@ def prepare_report_dir(report_dir: str | os.PathLike) -> Path:
         probe = directory / ".flt-write-probe"
         probe.write_bytes(b"0" * 4096)
         probe.unlink()
+        mark_report_folder(directory, CHECK_REPORT)  # a later run knows the folder as an earlier report
     except OSError as exc:
         raise InvalidParameterError(
             f"--report: cannot write in {str(directory)!r} ({exc.strerror or type(exc).__name__}); give a writable "
@@ -354,7 +356,7 @@ def write_report(
     md += ["## Verdicts recorded at each scale (not measured by this run)", ""] + list(recorded) + [""]
     md += ["## Plain-text table", "", "```", format_table(frame, wide=True), "```", ""]
     report = directory / "report.md"
-    report.write_text("\n".join(md), encoding="utf-8")
+    atomic_write_text(report, "\n".join(md))
 
     e = html.escape
     body = [f"<h1>flt check — scale <code>{e(scale)}</code></h1>", f"<p>{e(header)}</p>",
@@ -397,7 +399,7 @@ def write_report(
         ".formula{margin:1em 0 1em 1.5em}.law-text{font-family:serif;font-size:1.15em}" "</style></head><body>" +
         "\n".join(body) + "</body></html>\n"
     )
-    (directory / "report.html").write_text(page, encoding="utf-8")
+    atomic_write_text(directory / "report.html", page)
     results = {"scale": scale, "seed_base": seed_base, "provenance": {**prov, "finished_at": when},
                "claims": [{**{k: (plain_text(v) if k in _READABLE_ROW and isinstance(v, str) else v)
                               for k, v in r.items() if k not in ("measured", "ci", "labels")},
@@ -411,5 +413,5 @@ def write_report(
                            "check": _readable(run["check"]), "control": _readable(run["control"]),
                            "error": run["error"]}
                           for claim, r, run in zip(claims, rows, runs)]}
-    (directory / "results.json").write_text(json.dumps(results, indent=1, default=str) + "\n", encoding="utf-8")
+    atomic_write_text(directory / "results.json", json.dumps(results, indent=1, default=str) + "\n")
     return report

@@ -89,6 +89,15 @@ def evaluate(expr: sp.Expr, variables: Sequence[sp.Symbol], values: Sequence[Any
     """
     env = dict(zip(variables, values))
     cache: dict[sp.Basic, Any] = {}
+    expr = sp.sympify(expr)
+    powers = _integer_powers(expr)
+    chains: dict[sp.Basic, dict[int, Any]] = {}
+
+    def power(base: sp.Basic, b: Any, k: int) -> Any:
+        """``b**k`` as :func:`_integer_power` computes it, the powers of one base taken from one chain of products."""
+        if base not in chains:
+            chains[base] = _power_chain(b, powers[base])
+        return chains[base][k]
 
     def walk(node: sp.Basic) -> Any:
         if node in cache:
@@ -113,9 +122,9 @@ def evaluate(expr: sp.Expr, variables: Sequence[sp.Symbol], values: Sequence[Any
             base, exponent = node.args
             b = walk(base)
             if exponent.is_Integer and 0 <= int(exponent) <= 64:
-                out = _integer_power(b, int(exponent))
+                out = power(base, b, int(exponent))
             elif exponent.is_Integer and -64 <= int(exponent) < 0:
-                out = 1.0 / _integer_power(b, -int(exponent))
+                out = 1.0 / power(base, b, -int(exponent))
             else:
                 out = b ** float(exponent)
         elif node.func in _FUNCTION_NAMES:
@@ -125,7 +134,7 @@ def evaluate(expr: sp.Expr, variables: Sequence[sp.Symbol], values: Sequence[Any
         cache[node] = out
         return out
 
-    result = walk(sp.sympify(expr))
+    result = walk(expr)
     if isinstance(result, float) and values:
         result = result + 0.0 * values[0]  # broadcast a constant to the sample shape
     return result
@@ -155,9 +164,41 @@ def constant_float(node: sp.Expr) -> float:
 
 
 def _integer_power(base: Any, k: int) -> Any:
+    """``base**k`` by ``k - 1`` multiplications from the left, ``((base*base)*base)...``: exact for integers."""
     if k == 0:
         return base * 0.0 + 1.0
     out = base
     for _ in range(k - 1):
         out = out * base
+    return out
+
+
+def _integer_powers(expr: sp.Basic) -> dict[sp.Basic, set[int]]:
+    """The exponents ``|k| <= 64`` of the integer powers ``base**k`` of each non-constant base in ``expr``."""
+    out: dict[sp.Basic, set[int]] = {}
+    seen: set[sp.Basic] = set()
+    stack = [expr]
+    while stack:  # each distinct node once: a shared subexpression is not walked again
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node.is_Pow and node.exp.is_Integer and abs(int(node.exp)) <= 64 and node.base.free_symbols:
+            out.setdefault(node.base, set()).add(abs(int(node.exp)))
+        stack.extend(node.args)
+    return out
+
+
+def _power_chain(base: Any, exponents: set[int]) -> dict[int, Any]:
+    r"""``{k: base**k}`` for ``k`` in ``exponents``, each exactly :func:`_integer_power`'s value (the same products in
+    the same order) from one chain :math:`b^{j+1} = b^j \cdot b`: a Hermite polynomial :math:`\mathrm{He}_{64}(u)` of
+    an array costs 63 products, not the 1,000 of its 32 powers one by one (issue 38)."""
+    out = {k: _integer_power(base, 0) for k in exponents if k == 0}
+    top = max(exponents, default=0)
+    current = base
+    for k in range(1, top + 1):
+        if k > 1:
+            current = current * base
+        if k in exponents:
+            out[k] = current
     return out

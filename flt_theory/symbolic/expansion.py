@@ -141,12 +141,17 @@ def _quadrature_expansion(target: Target, degree: int) -> HermiteExpansion:
         raise InvalidTargetError(f"target {_short(target.expr)} is not finite on the quadrature grid")
     he = np.polynomial.hermite_e.hermevander(x, degree)  # (nodes, degree+1)
     out = {}
+    # the contraction with He_{alpha_1} .. He_{alpha_j} depends on the prefix (alpha_1 .. alpha_j) only: each prefix is
+    # contracted once (the same products in the same order, so the same floats as contracting every alpha afresh)
+    partial: dict[tuple[int, ...], np.ndarray] = {(): values}
     for alpha in itertools.product(range(degree + 1), repeat=r):
         if sum(alpha) > degree:
             continue
-        c = values
-        for a in alpha:
-            c = np.tensordot(he[:, a], c, axes=([0], [0]))
+        for j in range(1, r + 1):
+            if alpha[:j] not in partial:
+                partial[alpha[:j]] = np.tensordot(he[:, alpha[j - 1]], partial[alpha[:j - 1]], axes=([0], [0]))
+        c = partial[alpha]
+        del partial[alpha]
         coeff = float(c) / math.prod(math.factorial(a) for a in alpha)
         if abs(coeff) > NUMERIC_ZERO:
             out[alpha] = sp.Float(coeff)

@@ -594,6 +594,15 @@ def _ring(variables: Sequence[sp.Symbol], kind: str) -> PolyRing:
     return PolyRing(tuple(variables), sp.ZZ if kind == "rational" else sp.RR, lex)
 
 
+def to_domain(domain: Any, value: Coefficient) -> Coefficient:
+    """``domain.convert(value)``, a Python float taken straight into ``RR``: sympy's ``convert`` builds a new
+    ``RealField`` (0.4 ms) for every float, then gives the same element (a float is exact in ``RR``'s 53 bits); a
+    staircase of a numeric expansion converts thousands (issue 38)."""
+    if type(value) is float and domain == sp.RR:
+        return domain.dtype(value)
+    return domain.convert(value)
+
+
 def sparse_polynomial(
     expr: sp.Expr, variables: Sequence[sp.Symbol], what: str = "the expansion of this polynomial"
 ) -> Sparse | None:
@@ -870,7 +879,7 @@ def _from_hermite(
     poly = ring.zero
     for m, c in acc.items():
         if c:
-            poly[m] = c if kind == "rational" else ring.domain.convert(c)
+            poly[m] = c if kind == "rational" else to_domain(ring.domain, c)
     return scale, poly
 
 

@@ -50,6 +50,7 @@ from .hermite import (
     hermite_conversion_work,
     hermite_expansion,
     substitute_linear,
+    to_domain,
 )
 from .one_step import one_step_subspace
 from .staircase import Frames, as_float, expansion_polynomial, frames, rotate, staircase
@@ -185,15 +186,15 @@ def _rational_project(
         terms = {mono: int(v * common) for mono, v in terms.items()}
         fscale = fscale * scale / common
     else:
-        terms = {mono: sparse.ring.domain.convert(v) for mono, v in terms.items()}
+        terms = {mono: to_domain(sparse.ring.domain, v) for mono, v in terms.items()}
     rows = list(fr.inside) + list(fr.outside)
-    convert = sparse.ring.domain.convert
+    domain = sparse.ring.domain
     images = []
     for row in rows:
         image = sparse.ring.zero
         for gen, entry in zip(sparse.ring.gens, row):
             if entry:
-                image = image + gen * convert(entry)
+                image = image + gen * to_domain(domain, entry)
         images.append(image)
     nonzero = max((sum(1 for x in row if x) for row in rows), default=1)
     work, count = horner_work(list(terms), r, nonzero)

@@ -51,7 +51,15 @@ from .budget import (
     horner_work,
 )
 from .expansion import expand_target
-from .hermite import HermiteExpansion, MultiIndex, Sparse, gaussian_moment, sparse_polynomial, substitute_linear
+from .hermite import (
+    HermiteExpansion,
+    MultiIndex,
+    Sparse,
+    gaussian_moment,
+    sparse_polynomial,
+    substitute_linear,
+    to_domain,
+)
 from .subspace import Subspace
 
 if TYPE_CHECKING:
@@ -162,7 +170,7 @@ def as_float(sparse: Sparse) -> Sparse:
     ring = _ring(sparse.ring.symbols, "float")
     poly = ring.zero
     for mono, c in sparse.items():
-        poly[mono] = ring.domain.convert(float(sparse.scale * c))
+        poly[mono] = to_domain(ring.domain, float(sparse.scale * c))
     return Sparse(ring, Fraction(1), poly, "float")
 
 
@@ -269,13 +277,12 @@ def rotate(sparse: Sparse, fr: Frames, what: str) -> tuple[PolyRing, PolyElement
     check_work(work * DOMAIN_COST[sparse.kind], what)
     names = [f"s{i}" for i in range(1, m + 1)] + [f"u{j}" for j in range(1, k + 1)]
     ring = PolyRing(tuple(sp.Symbol(n, real=True) for n in names), sparse.ring.domain, lex)
-    convert = ring.domain.convert
     images = []
     for l in range(r):
         image = ring.zero
         for gen, row in zip(ring.gens, rows):
             if row[l]:
-                image = image + gen * convert(row[l])
+                image = image + gen * to_domain(ring.domain, row[l])
         images.append(image)
     return ring, substitute_linear(items, images, ring)
 

@@ -37,6 +37,8 @@ from the check only by its law, and editing a law edits its check.
 from __future__ import annotations
 
 import dataclasses
+import math
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -44,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 from ..compare.result import CheckResult
 from ..compare.verdict import ClaimDecision, decide_claim
-from ..errors import FLTError, InvalidParameterError, InvalidParameterTypeError
+from ..errors import DivergenceError, FLTError, InvalidParameterError, InvalidParameterTypeError
 from ..runner.params import REQUIRED, Param, Params
 from ..symbolic.law import Law, Source
 
@@ -64,8 +66,10 @@ __all__ = [
     "Params",
     "REQUIRED",
     "RecordField",
+    "NonFiniteRecordError",
     "SimulateCommand",
     "System",
+    "check_finite_records",
     "check_scale",
     "plan",
 ]
@@ -439,6 +443,96 @@ class RecordField:
         return {"name": self.name, "meaning": self.meaning, "unit": self.unit}
 
 
+class NonFiniteRecordError(DivergenceError):
+    """An observable of a ``flt simulate`` record is NaN or infinite: the run diverged or overflowed at that point.
+
+    A record says that a value is undefined by design (a stop never reached, the interval of one seed) with ``None``
+    (JSON ``null``); NaN and infinity only ever mean that the numbers broke down. ``record`` is the record, ``key`` the
+    path of the value inside it (``"signal_end"``, ``"trajectory[3].train_loss"``), ``value`` the value."""
+
+    def __init__(self, record: Mapping[str, Any], key: str, value: float, point: Sequence[str] | None = None):
+        self.record, self.key, self.value = record, key, value
+        super().__init__(self.describe(point))
+
+    def describe(self, point: Sequence[str] | None = None) -> str:
+        """The message: the value, and the point as the record's entries named in ``point`` (default: those that
+        are an integer, a string or a flag, the labels and sizes of the point)."""
+        if point is None:
+            point = [k for k, v in self.record.items() if isinstance(v, (int, str))]
+        shown = ", ".join(f"{k}={_point_value(self.record[k])}" for k in point if k in self.record)
+        return (f"the observable {self.key} is {self.value} at {shown or 'a point of the grid'}: the run diverged or "
+                "overflowed there")
+
+
+def _point_value(value: Any) -> str:
+    """A parameter's value as the non-finite error shows it (``1e+300``, ``64``, ``multi``)."""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_point_value(v) for v in value) + "]"
+    return str(value)
+
+
+def _non_finite(value: Any) -> tuple[list[str | int], float] | None:
+    """Where the first NaN or infinite number in ``value`` is (nested mappings and sequences, numpy arrays and scalars
+    included; ``None`` and strings are not numbers): its keys and indices from the innermost out, and the value; or
+    None."""
+    if value is None or isinstance(value, (str, int)):  # the common cases first (a record holds thousands)
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else ([], value)
+    items: Any
+    if isinstance(value, Mapping):
+        items = value.items()
+    elif isinstance(value, (list, tuple)) or (hasattr(value, "tolist") and not isinstance(value, numbers.Number)):
+        listed = value.tolist() if hasattr(value, "tolist") else value
+        if not isinstance(listed, list):  # a 0-d array
+            return _non_finite(listed)
+        items = enumerate(listed)
+    elif isinstance(value, numbers.Real) and not math.isfinite(float(value)):
+        return [], float(value)
+    else:
+        return None
+    for key, item in items:
+        found = _non_finite(item)
+        if found is not None:
+            found[0].append(key if isinstance(key, int) and not isinstance(value, Mapping) else str(key))
+            return found
+    return None
+
+
+def _path_text(keys: Sequence[str | int]) -> str:
+    """``trajectory[3].train_loss`` from the keys and indices, outermost first."""
+    text = ""
+    for key in keys:
+        text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else key)
+    return text
+
+
+def check_finite_records(document: Mapping[str, Any], point: Sequence[str] | None = None) -> Mapping[str, Any]:
+    """``document`` unchanged, or :class:`NonFiniteRecordError` at the first of its ``"records"`` holding a NaN or
+    infinite number (a nested trajectory or interval included): the one non-finite check of every ``flt simulate``
+    command (:meth:`SimulateCommand.check_finite`), which a run function that turns NaN into ``None`` for JSON
+    (:func:`flt_theory._text.json_ready`) calls before it does. ``point``: the record keys that name the point in the
+    message (default: :meth:`NonFiniteRecordError.describe`'s).
+
+    >>> check_finite_records({"records": [{"n": 8, "loss": 0.5, "stop": None}]})["records"][0]["loss"]
+    0.5
+    >>> try:
+    ...     check_finite_records({"records": [{"n": 8, "c": 1e300, "loss": float("nan")}]}, point=["n", "c"])
+    ... except NonFiniteRecordError as exc:
+    ...     print(exc)
+    the observable loss is nan at n=8, c=1e+300: the run diverged or overflowed there
+    """
+    for record in document.get("records") or ():
+        if isinstance(record, Mapping):
+            found = _non_finite(record)
+            if found is not None:
+                keys, value = found
+                raise NonFiniteRecordError(record, _path_text(keys[::-1]), value, point=point)
+    return document
+
+
 @dataclass(frozen=True, kw_only=True)
 class SimulateCommand:
     """``flt simulate SYSTEM``: options, a run function and a text renderer.
@@ -449,7 +543,9 @@ class SimulateCommand:
     ``fields`` declares the keys of a record (:class:`RecordField`: name, meaning, unit); ``flt simulate SYSTEM
     --help`` lists them.
     Bad input raises an :class:`~flt_theory.errors.FLTError` whose message starts with the option
-    (``--p: ...``): the command prints it as one line and exits 2.
+    (``--p: ...``): the command prints it as one line and exits 2. So does a record holding a NaN or infinite
+    observable (:meth:`check_finite`, run by the command on every document): the message names the point and the
+    options given, the most extreme value first.
     """
 
     help: str
@@ -477,6 +573,23 @@ class SimulateCommand:
             except FLTError as exc:
                 raise InvalidParameterError(f"{'' if option.argument else '--'}{option.name}: {exc}") from None
         return out
+
+    def check_finite(self, document: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``document`` unchanged, or :class:`NonFiniteRecordError` at the first record holding a NaN or infinite
+        number (:func:`check_finite_records`), naming the point by the record's entries that are options of this
+        command and its ``seed``."""
+        return check_finite_records(document, point=self.point_keys)
+
+    @property
+    def point_keys(self) -> list[str]:
+        """The record keys that name a point: the options' ``dest`` names, their declared parameter's name and, for a
+        grid (``--widths``), the singular (``width``, one value a record holds), and ``seed``."""
+        keys: list[str] = []
+        for option in self.options:
+            if option.kind != "flag":
+                keys += [option.dest, option.param.name if option.param is not None else option.dest]
+                keys += [option.dest.removesuffix("s")] if option.kind in ("ints", "floats") else []
+        return [*dict.fromkeys(keys), "seed"]
 
     def check_cost(self, options: Mapping[str, Any]) -> Any:
         """Refuse options whose run would exceed the machine, before anything runs (one line naming the option).

@@ -35,6 +35,9 @@ def _small(**changes):
         "family": 2,
         "level": 0.025,
         "verdict": "PASS",
+        "seconds": 1.0,
+        "created": "2026-01-01T00:00:00+00:00",
+        "hardware": {"device": "cpu", "cores": 2, "torch_threads": 1, "gpu": None},
     }
     return {**entry, **changes}
 
@@ -123,3 +126,107 @@ def test_cli_carries_over_the_record_it_is_given(tmp_path):
     assert json.loads(now.read_text())["entries"][1]["code_fingerprint"] == code
     refused = CliRunner().invoke(cli, ["check", "giant-step", "--restamp-from", str(before), "--record", str(now)])
     assert refused.exit_code == 2 and "give no PATHS" in refused.output
+
+
+def test_a_carry_over_names_the_before_file_by_its_hash_and_commit_and_keeps_the_verdict_it_relied_on():
+    before = _small(git_commit="0ld")
+    record, rows = carry_over({"entries": [_small(code_fingerprint=NEW), _paper()]}, {"entries": [before]},
+                              current={"a/b": NEW}, fingerprints=FINGERPRINTS, family=2, commit="abc",
+                              source_sha256="ab" * 32)
+    evidence = record["entries"][1]["restamped"][-1]
+    assert rows[0]["carried"] == "yes"
+    assert evidence["source_sha256"] == "ab" * 32 and evidence["source_git_commit"] == "0ld"
+    assert evidence["git_commit"] == "abc"  # the commit the carry-over ran at
+    assert evidence["small"] == {k: _small()[k] for k in (*REPRODUCED, "verdict", "family")}
+    record, _ = _carry(_paper(), _small(), _small(code_fingerprint=NEW))  # nothing states a commit, no file hashed
+    assert "source_sha256" not in record["entries"][1]["restamped"][-1]
+    assert "source_git_commit" not in record["entries"][1]["restamped"][-1]
+
+
+def _claim_files(tmp_path, now_small, before_small):
+    """A record of now (its small verdict ``now_small`` of the code of now, a paper PASS of older code) and a BEFORE
+    file (``before_small`` of the older code) for the registered claim giant-step/norm-law."""
+    from flt_theory.checking.power import claim_code_fingerprint, claim_fingerprint
+    from flt_theory.systems.registry import get_claim, registered_claims
+
+    claim = get_claim("giant-step/norm-law")
+    family = len(registered_claims())
+    code = claim_code_fingerprint(claim)
+    small = {**_small(claim=claim.key, fingerprint=claim_fingerprint(claim, "small"), code_fingerprint=code),
+             "family": family}
+    paper = {**_paper(claim=claim.key, fingerprint=claim_fingerprint(claim, "paper"), code_fingerprint=OLD),
+             "family": family}
+    before, now = tmp_path / "before.json", tmp_path / "now.json"
+    before.write_text(json.dumps({"entries": [{**small, **before_small, "code_fingerprint": OLD}]}))
+    now.write_text(json.dumps({"entries": [{**small, **now_small}, paper]}))
+    return claim, before, now, {**small, **now_small}
+
+
+FAIL = {"verdict": "FAIL", "p_check": 1e-9, "measured": 2.0, "message": "m: FAIL"}
+
+
+def test_a_forged_before_that_the_code_of_now_does_not_reproduce_carries_nothing(tmp_path):
+    """Issue 38, failure 7, first half: the code of now's small-scale verdict is FAIL (in the record of now); a
+    hand-forged BEFORE says the old code measured a PASS: the paper PASS is not carried over."""
+    _, before, now, _ = _claim_files(tmp_path, now_small=FAIL, before_small={})
+    result = CliRunner().invoke(cli, ["check", "--restamp-from", str(before), "--record", str(now), "--json"])
+    assert result.exit_code == 1, result.output
+    assert "did not reproduce exactly" in json.loads(result.stdout)["stale"][0]["reason"]
+    assert json.loads(now.read_text())["entries"][1]["code_fingerprint"] == OLD
+
+
+def test_a_forged_pair_of_records_is_caught_by_verify_record(tmp_path, monkeypatch):
+    """Issue 38, failure 7: a forged BEFORE and a record of now edited to agree with it put a paper PASS on code
+    whose small-scale verdict is FAIL; the carry-over names the forged file by its hash, and ``--verify-record``
+    re-runs the small-scale verdict with the code of now (here a FAIL, measurement replaced for speed), exits 1 and
+    names the claim."""
+    import hashlib
+
+    import flt_theory.checking.verify_record as verify
+
+    claim, before, now, small = _claim_files(tmp_path, now_small={}, before_small={})
+    result = CliRunner().invoke(cli, ["check", "--restamp-from", str(before), "--record", str(now), "--json"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["stale"][0]["carried"] == "yes"
+    evidence = json.loads(now.read_text())["entries"][1]["restamped"][-1]
+    assert evidence["source_sha256"] == hashlib.sha256(before.read_bytes()).hexdigest()
+    runs = []
+
+    def measured_now(claim_, seed_base, alpha, family):
+        runs.append((claim_.key, seed_base, alpha, family))
+        return {**small, **FAIL}  # what the code of now measures
+
+    monkeypatch.setattr(verify, "fresh_small_verdict", measured_now)
+    result = CliRunner().invoke(cli, ["check", "--verify-record", "--record", str(now), claim.key])
+    assert result.exit_code == 1, result.output
+    assert f"MISMATCH {claim.key} (paper)" in result.stdout and "measured, p_check, message, verdict" in result.stdout
+    assert runs == [(claim.key, 0, 0.05, small["family"])]
+    monkeypatch.setattr(verify, "fresh_small_verdict", lambda *args: dict(small))  # the genuine small verdict
+    result = CliRunner().invoke(cli, ["check", "--verify-record", "--record", str(now), "--json"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout)["carried"]
+    assert row["status"] == "reproduced" and row["source"].startswith(f"sha256 {evidence['source_sha256'][:12]}")
+
+
+def test_verify_record_shows_unhashed_carry_overs_and_checks_them_against_the_record(tmp_path, monkeypatch):
+    import flt_theory.checking.verify_record as verify
+
+    claim, _, now, small = _claim_files(tmp_path, now_small={}, before_small={})
+    document = json.loads(now.read_text())
+    legacy = {"from_code_fingerprint": OLD, "date": "d", "git_commit": "abc", "reproduced": "the small-scale verdict"}
+    document["entries"][1] = {**document["entries"][1], "code_fingerprint": small["code_fingerprint"],
+                              "restamped": [legacy]}  # carried before the hash was kept
+    now.write_text(json.dumps(document))
+    monkeypatch.setattr(verify, "fresh_small_verdict", lambda *args: {**small, **FAIL})
+    result = CliRunner().invoke(cli, ["check", "--verify-record", "--record", str(now), "--sample", "5", claim.key])
+    assert result.exit_code == 1 and "carried over, source not hashed" in result.stdout
+    assert f"MISMATCH {claim.key} (paper)" in result.stdout
+    document["entries"] = document["entries"][1:]  # no small verdict recorded: nothing to check it against
+    now.write_text(json.dumps(document))
+    result = CliRunner().invoke(cli, ["check", "--verify-record", "--record", str(now), claim.key])
+    assert result.exit_code == 1 and f"unverifiable {claim.key}" in result.stdout
+    document["entries"][0]["code_fingerprint"] = "2" * 64  # stale: not a verdict of the code of now, not checked
+    now.write_text(json.dumps(document))
+    result = CliRunner().invoke(cli, ["check", "--verify-record", "--record", str(now), claim.key])
+    assert result.exit_code == 0 and "stale" in result.stdout
+    refused = CliRunner().invoke(cli, ["check", "--sample", "2"])
+    assert refused.exit_code == 2 and "--sample: only with --verify-record" in refused.stderr

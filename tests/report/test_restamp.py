@@ -70,8 +70,9 @@ def test_the_command_writes_the_record_and_exits_1_while_an_entry_stays_stale(tm
 
     claim = next(c for s in registry.systems() for c in s.claims if c.key == "giant-step/rank-one-update")
     now = claim_code_fingerprint(claim)
-    cal = {"scale": "small", "repeats": 20, "alpha": 0.05, "claims": [
-        {"claim": claim.key, "fingerprint": "f", "code_fingerprint": OLD, "false_rejections": 0}]}
+    cal = {"scale": "small", "repeats": 2, "alpha": 0.05, "runs_rejecting_a_true_law": 0, "claims": [
+        {"claim": claim.key, "fingerprint": "f", "code_fingerprint": OLD, "repeats": 2, "false_rejections": 0,
+         "false_rejection_ci": [0.0, 0.84], "law_passed": [True, True], "mutants": [], "power": {}}]}
     before = {"entries": [_verdict(claim=claim.key)]}
     paths = {name: tmp_path / f"{name}.json" for name in ("cal", "before", "after")}
     for name, doc in (("cal", cal), ("before", before), ("after", {"entries": [_verdict(claim=claim.key,
@@ -98,3 +99,29 @@ def test_a_record_from_before_seed_bases_were_kept_reads_as_flt_checks_defaults(
     record, rows = restamp(_record(), {"entries": [old]}, {"entries": [_verdict(code_fingerprint=NEW, seed_base=7)]},
                            current={"a/b": NEW})
     assert rows[0]["restamped"] == "no" and "seed_base" in rows[0]["reason"]
+
+
+def test_a_restamped_calibration_names_the_before_file_by_its_hash_and_commit(tmp_path):
+    import hashlib
+
+    import flt_theory.systems  # noqa: F401  (registers the systems)
+    from flt_theory.checking.calibrate import run_restamp
+    from flt_theory.checking.power import claim_code_fingerprint, load_record
+    from flt_theory.systems.registry import get_claim
+
+    claim = get_claim("giant-step/rank-one-update")
+    now = claim_code_fingerprint(claim)
+    cal = {"scale": "small", "repeats": 1, "alpha": 0.05, "runs_rejecting_a_true_law": 0, "claims": [
+        {"claim": claim.key, "fingerprint": "f", "code_fingerprint": OLD, "repeats": 1, "false_rejections": 0,
+         "false_rejection_ci": [0.0, 0.97], "law_passed": [True], "mutants": [], "power": {}}]}
+    paths = {name: tmp_path / f"{name}.json" for name in ("cal", "before", "after")}
+    paths["cal"].write_text(json.dumps(cal))
+    paths["before"].write_text(json.dumps({"entries": [_verdict(claim=claim.key, git_commit="0ld")]}))
+    paths["after"].write_text(json.dumps({"entries": [_verdict(claim=claim.key, code_fingerprint=now)]}))
+    assert run_restamp(str(paths["before"]), record=str(paths["cal"]), verdicts=str(paths["after"]),
+                       out=io.StringIO()) == 0
+    record = load_record(paths["cal"])  # still a calibration record (its schema)
+    assert record is not None
+    evidence = record["claims"][0]["restamped"][-1]
+    assert evidence["source_sha256"] == hashlib.sha256(paths["before"].read_bytes()).hexdigest()
+    assert evidence["source_git_commit"] == "0ld" and evidence["small"]["measured"] == 0.5

@@ -73,12 +73,14 @@ def test_a_merge_replaces_the_same_claim_and_scale_and_keeps_a_measured_time(fra
 def test_flt_check_record_decides_at_the_catalogue_level_and_merges(tmp_path):
     from click.testing import CliRunner
 
+    from flt_theory.checking.records import VERDICT_RECORD, load_json_file
     from flt_theory.cli import cli
     from flt_theory.systems import registered_claims
 
     path = tmp_path / "verdicts.json"
     result = CliRunner().invoke(cli, ["check", KEY, "--no-report", "--record", str(path)])
     assert result.exit_code == 0, result.output
+    load_json_file(path, VERDICT_RECORD, "--record")  # what flt check --record writes is a verdict record
     (entry,) = load_verdicts(path)["entries"]
     assert entry["claim"] == KEY and entry["verdict"] == "PASS"
     assert entry["level"] is None or abs(entry["level"] - 0.05 / len(registered_claims())) < 1e-15
@@ -95,7 +97,7 @@ def test_record_checks_its_path_first_and_keeps_how_it_decided(tmp_path, frame):
             check_record_path(bad)
     corrupt = tmp_path / "corrupt.json"
     corrupt.write_text("{not json")
-    with pytest.raises(InvalidParameterError, match="not a verdict record"):
+    with pytest.raises(InvalidParameterError, match="--record: .*corrupt.json: not valid JSON at line 1, column 2"):
         check_record_path(corrupt)
     claim = get_claim(KEY)
     (entry,) = verdict_entries(frame, [claim], "small", before={KEY: "0" * 64}, decided={"alpha": 0.05, "family": 3})
@@ -104,3 +106,31 @@ def test_record_checks_its_path_first_and_keeps_how_it_decided(tmp_path, frame):
     assert verdict_rows(record, [claim], "small")[0]["status"] == "stale"
     (fresh,) = verdict_entries(frame, [claim], "small", decided={"alpha": 0.05, "family": 3})
     assert "decided among 3 claims" in verdict_rows({"entries": [fresh]}, [claim], "small")[0]["reason"]
+
+
+def test_verify_record_reproduces_a_genuine_carried_verdict_and_catches_an_edited_one(frame):
+    """``flt check --verify-record`` re-runs the small-scale verdict a carry-over relied on with the code of now
+    (one real run of a seconds-long claim): the genuine one reproduces bit for bit, one edited by 1e-9 does not."""
+    from flt_theory.checking.verify_record import COMPARED, fresh_small_verdict, verify_record
+
+    claim = get_claim(KEY)
+    (small,) = verdict_entries(frame, [claim], "small", decided={"alpha": 0.05, "seed_base": 0, "family": 1})
+    relied = {k: small[k] for k in (*COMPARED, "family")}
+    paper = {**small, "scale": "paper", "restamped": [{"from_code_fingerprint": "0" * 64, "small": relied}]}
+    runs = []
+
+    def measure(*args):
+        runs.append(args)
+        return fresh_small_verdict(*args)
+
+    (row,) = verify_record({"entries": [small, paper]}, [claim], measure=measure)
+    assert row["status"] == "reproduced", row
+    assert runs == [(claim, 0, 0.05, 1)]
+    edited = json.loads(json.dumps(paper))
+
+    def nudged(value):
+        return [nudged(value[0]), *value[1:]] if isinstance(value, list) else value + 1e-9
+
+    edited["restamped"][0]["small"]["measured"] = nudged(relied["measured"])
+    (row,) = verify_record({"entries": [small, edited]}, [claim], measure=lambda *args: {**small})  # the run above
+    assert row["status"] == "MISMATCH" and row["differ"] == ["measured"]

@@ -50,8 +50,8 @@ def test_verdict_table_golden_structure(report):
 def test_report_folder(report):
     _, directory = report
     names = sorted(p.relative_to(directory).as_posix() for p in directory.rglob("*") if p.is_file())
-    assert names == ["figures/giant-step--norm-law.png", "figures/giant-step--rank-one-update.png",
-                     "report.html", "report.md", "results.json"]
+    assert names == [".flt-report", "figures/giant-step--norm-law.png", "figures/giant-step--rank-one-update.png",
+                     "report.html", "report.md", "results.json"]  # .flt-report: the folder is flt check's report
     md = (directory / "report.md").read_text()
     assert "**2/2 claims pass.**" in md and "| claim | law (in words) | predicted |" in md
     assert r"\|w_i^1\|^2" in md or "\\|" in md  # the law's LaTeX

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -80,3 +82,20 @@ def test_unsupported_nodes_and_missing_variables():
         evaluate(sp.log(z1), [z1], [POINTS])
     with pytest.raises(UnsupportedError, match="z2"):
         evaluate(z1 + z2, [z1], [POINTS])
+
+
+def test_integer_powers_of_one_base_come_from_one_chain_with_the_same_floats(monkeypatch):
+    """Issue 38: the powers of He_64's argument are taken from one chain of products, each bit for bit the value the
+    repeated multiplication of ``_integer_power`` gives (the same products in the same order)."""
+    module = importlib.import_module("flt_theory.symbolic.evaluate")
+    values = np.random.default_rng(3).normal(size=1000) * 1.3
+    chain = module._power_chain(values, {1, 2, 5, 31, 64})
+    assert sorted(chain) == [1, 2, 5, 31, 64]
+    for k, power in chain.items():
+        assert np.array_equal(power, module._integer_power(values, k))
+    expr = parse_expression("He(64, sin(z1)/3) + z1**-3 + (z1 + z2)**7 - 2*(z1 + z2)**2")
+    arrays = [values, values[::-1].copy()]
+    got = evaluate(expr, [z1, z2], arrays)
+    # as before the chain: every power by its own repeated multiplication
+    monkeypatch.setattr(module, "_power_chain", lambda base, ks: {k: module._integer_power(base, k) for k in ks})
+    assert np.array_equal(got, evaluate(expr, [z1, z2], arrays))

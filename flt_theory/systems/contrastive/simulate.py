@@ -1,17 +1,29 @@
 r"""``flt simulate contrastive``: InfoNCE training of ReLU embeddings on two-patch signal-noise data, single-modal
 (augmentation) and/or multi-modal (a paired second modality with :math:`\|\tilde\mu\| = C_\mu\|\mu\|`) (Huang, Han,
 Chen, Cao, Xu, Suzuki 2024, arXiv 2411.02837). One record per setting and seed: the fields of
-:func:`.model.contrastive_rows`.
+:func:`.model.contrastive_rows`, with ``None`` (JSON ``null``, ``-`` in the table) for the values at the stop
+:math:`T` where the noise overlap never reached 1 (NaN there is an error: the run diverged).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ...errors import FLTError, InvalidParameterError
 from . import model
 
 __all__ = ["simulate_document"]
+
+#: The fields of a record taken at the stop :math:`T` (undefined, ``None``, where ``step_T`` is NaN: never reached).
+AT_STOP = ("step_T", "signal_T", "noise_T", "error_T")
+
+
+def _at_stop_undefined(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with the fields at the stop as ``None`` where the stop was never reached (``step_T`` NaN)."""
+    if not math.isnan(row["step_T"]):
+        return row
+    return {k: None if k in AT_STOP else v for k, v in row.items()}
 
 
 def simulate_document(*, mode: str = "both", n: int = 32, d: int = 500, width: int = 16, n_snr2: float = 1.0,
@@ -39,6 +51,6 @@ def simulate_document(*, mode: str = "both", n: int = 32, d: int = 500, width: i
                                           seeds=list(range(seeds)), device=device)
         except FLTError as exc:
             raise InvalidParameterError(f"--{'device' if 'device' in str(exc) else 'steps'}: {exc}") from exc
-        records += [{"mode": setting, "n": n, "d": d, "width": width, "n_snr2": n_snr2, "c_mu": c_mu, "seed": s, **row}
-                    for s, row in enumerate(rows)]
+        records += [{"mode": setting, "n": n, "d": d, "width": width, "n_snr2": n_snr2, "c_mu": c_mu, "seed": s,
+                     **_at_stop_undefined(row)} for s, row in enumerate(rows)]
     return {"system": "contrastive", "records": records}

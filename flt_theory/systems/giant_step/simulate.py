@@ -28,6 +28,7 @@ from ...numeric import overlaps, subspace_mass
 from ...numeric.backend import to_numpy
 from ...symbolic import Target, leap_index, one_step_subspace, staircase
 from ...symbolic.target import MAX_POLYNOMIAL_TERMS, polynomial_degree_bound
+from ..declaration import check_finite_records
 from .engine import giant_steps
 from .model import PARAMS
 
@@ -226,6 +227,7 @@ def simulate_document(*, target: str | None = None, links: str | None = None, d:
         raise InvalidParameterError(f"--eta: the simulation diverged ({exc}); use a smaller --eta") from exc
     for record in records:
         record["mass_V_random"] = f.rank / record["d"]
+    check_finite_records({"records": records})  # NaN or inf is an error (before json_ready turns it into null)
     records = json_ready(records)
     text = f.name if f.name is not None else str(f.expr)
     config = {"system": "giant-step", "target": text, "rank": f.rank, "leap_index": ell, "ds": list(d),

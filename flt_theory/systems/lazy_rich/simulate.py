@@ -3,7 +3,8 @@ r"""``flt simulate lazy-rich``: train a two-layer net of each width in one param
 Records, per width and seed: ``abs_change`` :math:`\|W(T) - W(0)\|_F`, ``rel_change`` (relative to
 :math:`\|W(0)\|_F`), ``per_neuron_change`` (mean over neurons of :math:`\|w_i(T) - w_i(0)\|`) and ``train_loss``
 (:mod:`.model`). With two widths or more and two seeds or more the document adds, per reading, the fitted slope
-in :math:`N` (95% CI over seeds) next to the exponent the laws derive (:func:`.laws.change_exponent`).
+in :math:`N` (95% CI over seeds) next to the exponent the laws derive (:func:`.laws.change_exponent`); the slope and
+its CI are ``None`` where a change is 0 (no log-log fit: ``W`` did not move in floating point, e.g. ``lr = 1e-300``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 from ..._text import json_ready, table
 from ...compare import fit_power_law
 from ...errors import FLTError, InvalidParameterError
-from ..declaration import RecordField
+from ..declaration import RecordField, check_finite_records
 from .laws import READINGS, change_exponent
 from .model import PARAMS, training_rows
 
@@ -54,13 +55,16 @@ def simulate_document(
         x = np.asarray(widths, float)
         for reading in READINGS:
             y = np.array([[r[reading] for r in records if r["width"] == w] for w in widths]).T  # (seeds, widths)
-            fit = fit_power_law(x, y)
-            slopes[reading] = {"slope": fit.exponent, "slope_ci": list(fit.cis[0]),
-                               "predicted": float(change_exponent(reading, param))}
+            slopes[reading] = {"slope": None, "slope_ci": None, "predicted": float(change_exponent(reading, param))}
+            if np.all(y > 0):  # a change of 0 has no logarithm: the slope is undefined, not an error
+                fit = fit_power_law(x, y)
+                slopes[reading].update(slope=fit.exponent, slope_ci=list(fit.cis[0]))
     config = {"param": param, "widths": list(widths), "steps": steps, "seeds": seeds, "activation": activation,
               "target": target, "d": d, "n": n, "lr": lr,
               "learning_rate": "lr" if param == "ntk" else "lr * N"}
-    return json_ready({"system": "lazy-rich", "config": config, "records": records, "slopes": slopes})
+    # NaN or inf in a record is an error (before json_ready turns it into null)
+    return json_ready(check_finite_records({"system": "lazy-rich", "config": config, "records": records,
+                                            "slopes": slopes}))
 
 
 def _option(message: str) -> str:
@@ -83,8 +87,9 @@ def simulate_table(document: dict[str, Any]) -> str:
     if document["slopes"]:
         srows = [["reading", "slope in N", "95% CI", "predicted"]]
         for reading, s in document["slopes"].items():
-            srows.append([reading, f"{s['slope']:.4f}", f"[{s['slope_ci'][0]:.4f}, {s['slope_ci'][1]:.4f}]",
-                          f"{s['predicted']:g}"])
+            fitted = s["slope"] is not None
+            ci = f"[{s['slope_ci'][0]:.4f}, {s['slope_ci'][1]:.4f}]" if fitted else "-"
+            srows.append([reading, f"{s['slope']:.4f}" if fitted else "-", ci, f"{s['predicted']:g}"])
         lines += ["", table(srows)]
     return "\n".join(lines)
 

@@ -10,6 +10,7 @@ adds, per :math:`\tilde\eta`, the mean risk with its 95% CI over seeds and wheth
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,8 +18,8 @@ import numpy as np
 
 from ..._text import json_ready, table
 from ...compare import mean_ci
-from ...errors import FLTError, InvalidParameterError
-from ..declaration import RecordField
+from ...errors import DivergenceError, FLTError, InvalidParameterError
+from ..declaration import RecordField, check_finite_records
 from .laws import NOISE, PSI, p_gt1_norm2, spike_alignment_law
 from .model import PARAMS, one_step_ba
 
@@ -59,11 +60,15 @@ def simulate_document(
         raise InvalidParameterError(f"--activation: {exc}") from exc
     except TypeError:
         predicted = None
+    if predicted is not None and not math.isfinite(predicted):  # a prediction, not an observable: null, not an error
+        predicted = None
     if seeds < 1:
         raise InvalidParameterError(f"--seeds: must be an int >= 1. Got {seeds} instead.")
     try:
         res = one_step_ba(target, d=d, psi=psi, eta_tilde=tuple(eta_tilde), seeds=seeds, activation=activation,
                           ridge=ridge, noise=noise, n_test=n_test, device=device)
+    except DivergenceError:  # NaN or inf in the step: ``flt simulate`` names the options given, the most extreme first
+        raise
     except FLTError as exc:
         text = str(exc)
         option = PARAMS.option_named(text, "device" if "'device'" in text else "one-step")
@@ -86,8 +91,10 @@ def simulate_document(
     config = {"target": target, "activation": activation, "d": cfg.d, "width": cfg.width, "n": cfg.n, "psi": psi,
               "eta_tilde": list(cfg.eta_tilde), "ridge": ridge, "seeds": seeds, "noise": noise, "n_test": n_test,
               "step": "W1 = W0 - eta sqrt(N) grad, eta = eta_tilde sqrt(N)"}
-    return json_ready({"system": "one-step-ba", "config": config, "records": records, "summary": summary,
-                       "p_gt1_norm2": bound, "predicted_alignment": predicted})
+    # NaN or inf in a record is an error (before json_ready turns it into null)
+    return json_ready(check_finite_records({"system": "one-step-ba", "config": config, "records": records,
+                                            "summary": summary, "p_gt1_norm2": bound,
+                                            "predicted_alignment": predicted}))
 
 
 def simulate_table(document: dict[str, Any]) -> str:

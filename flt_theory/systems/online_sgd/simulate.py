@@ -21,6 +21,7 @@ import numpy as np
 from ..._text import json_ready, table
 from ...compare import fit_power_law
 from ...errors import FLTError, InvalidParameterError
+from ..declaration import check_finite_records
 from .laws import (
     D,
     is_even,
@@ -174,9 +175,10 @@ def simulate_document(*, target: str = "He3(z)", d: Sequence[int] = (32, 64, 128
               "label_transform": str(label_transform(target)[0]) if transform else None,
               "eta": eta_words, "overlap0": overlap0, "seeds": seeds, "run_to_end": run_to_end,
               "weak_recovery": "|overlap| >= 1/2" if symmetric else "overlap >= 1/2"}
-    return json_ready({"system": "online-sgd", "config": config, "information_exponent": k,
-                       "predicted_rate": str(law_time), "predicted_exponent": rate, "fit": fit,
-                       "summary": summary, "records": records})
+    # NaN or inf in a record is an error (before json_ready turns it into null)
+    return json_ready(check_finite_records({"system": "online-sgd", "config": config, "information_exponent": k,
+                                            "predicted_rate": str(law_time), "predicted_exponent": rate,
+                                            "fit": fit, "summary": summary, "records": records}))
 
 
 def simulate_table(document: dict[str, Any]) -> str:

@@ -21,7 +21,7 @@ from ..._text import json_ready, table
 from ...compare import fit_power_law
 from ...errors import FLTError, InvalidParameterError
 from ...numeric.backend import to_numpy
-from ..declaration import RecordField
+from ..declaration import RecordField, check_finite_records
 from .laws import lipschitz_constant, residual_order
 from .model import PARAMS, batch_backprop, check_widths, gram_residuals, theorem3_elements, violation_counts
 
@@ -77,8 +77,9 @@ def simulate_document(
         slopes.append(entry)
     config = {"activation": activation, "widths": list(widths), "batch": batch, "cov": cov, "gammas": list(gammas),
               "seeds": seeds, "pairing": "W_l with its input h_l", "loss": "batch mean of 1/2 ||h_L - y||^2"}
-    return json_ready({"system": "virtual-covariance", "mode": "residual", "config": config, "records": records,
-                       "slopes": slopes})
+    # NaN or inf in a record is an error (before json_ready turns it into null)
+    return json_ready(check_finite_records({"system": "virtual-covariance", "mode": "residual", "config": config,
+                                            "records": records, "slopes": slopes}))
 
 
 def _theorem3(activation: str, widths: tuple[int, ...], h_norm: float, nets: int, device: str) -> dict[str, Any]:
@@ -101,7 +102,8 @@ def _theorem3(activation: str, widths: tuple[int, ...], h_norm: float, nets: int
                   corrected_bound=lip**2 * h_norm**2, corrected_weak_violations=int(corrected["weak_violations"]))
     config = {"activation": activation, "widths": list(widths), "h_norm": h_norm, "nets": nets, "layer": 1,
               "zero_units": 1}
-    return json_ready({"system": "virtual-covariance", "mode": "theorem3", "config": config, "records": [record]})
+    return json_ready(check_finite_records({"system": "virtual-covariance", "mode": "theorem3", "config": config,
+                                            "records": [record]}))
 
 
 def simulate_table(document: dict[str, Any]) -> str:
