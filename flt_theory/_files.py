@@ -7,6 +7,9 @@ is refused, with :class:`OutputPathError` (exit code 2, one line naming the opti
 
 * the measurement store the run uses (``--store``, or its ``-wal``/``-shm``/``-journal`` companions), or a file the
   report folder would write there: refused even with ``--force``, since the run itself reads and writes it;
+* any SQLite database (a measurement store of another run: its first 16 bytes are SQLite's header
+  :data:`SQLITE_HEADER`): refused even with ``--force``, since no output of this package is a database and a store
+  holds hours of measurements;
 * a folder where a file is expected (``--latex``, ``--record``) or a file where a folder is expected (``--report``),
   or a file whose folder does not exist or cannot be written: refused even with ``--force``;
 * the path of another output of the same run (``--latex X --record X``, ``--latex DIR/report.md --report DIR``);
@@ -258,6 +261,19 @@ def _holds_nothing(path: Path) -> bool:
         return False
 
 
+#: The first 16 bytes of every SQLite 3 database file (the file format's header string).
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _is_sqlite(path: Path) -> bool:
+    """Whether ``path`` is a file that starts with SQLite's header (a store; never an output of ours)."""
+    try:
+        with path.open("rb") as stream:
+            return path.is_file() and stream.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
 def check_outputs(outputs: Sequence[Output], *, store: str | os.PathLike[str] | None = None,
                   force: bool = False) -> None:
     """Refuse, before any work, the output paths of one run that its writers must not write (module docstring):
@@ -273,6 +289,9 @@ def check_outputs(outputs: Sequence[Output], *, store: str | os.PathLike[str] | 
         if _real(path) in stores:
             raise _refuse(output, f"refusing to write {shown}: it is the measurement store this run uses "
                                   "(--store); give another path (--force does not apply to the store)")
+        if not kind.folder and _is_sqlite(path):
+            raise _refuse(output, f"refusing to write {shown}: it is a SQLite database (a measurement store); give "
+                                  "another path (--force does not apply to a store)")
         if kind.folder:
             if path.exists() and not path.is_dir():
                 raise _refuse(output, f"{shown} exists and is a file; expected a folder")

@@ -30,6 +30,7 @@ from flt_theory._files import (
     LATEX_MARKER,
     LAW_REPORT,
     REPORT_MARKER,
+    SQLITE_HEADER,
     VERDICT_RECORD,
     Output,
     OutputPathError,
@@ -233,18 +234,19 @@ def test_a_forced_record_replaces_the_file_only_once_written(tmp_path):
 @settings(max_examples=60, deadline=None)
 @given(content=st.binary(min_size=1, max_size=200), force=st.booleans())
 def test_any_existing_content_is_refused_unless_ours_or_forced(tmp_path_factory, content, force):
-    """Property: over any bytes, a LaTeX output is accepted iff the file is empty of meaning to us (ours: the marker
-    first) or ``--force``; the store never."""
+    """Property: over any bytes, a LaTeX output is accepted iff the file is ours (the marker first) or ``--force``
+    is given and the file is no SQLite database (a store of another run); the store of the run never."""
     folder = tmp_path_factory.mktemp("p")
     path = folder / "out.tex"
     path.write_bytes(content)
     ours = content.startswith(LATEX_MARKER.encode())
+    database = content.startswith(SQLITE_HEADER)
     try:
         check_outputs([Output("--latex", path, LATEX)], force=force)
         accepted = True
     except OutputPathError:
         accepted = False
-    assert accepted == (ours or force)
+    assert accepted == (ours or (force and not database))
     with pytest.raises(OutputPathError, match="measurement store"):
         check_outputs([Output("--latex", path, LATEX)], store=path, force=force)
     assert path.read_bytes() == content
@@ -367,3 +369,16 @@ def test_an_interrupted_latex_write_keeps_the_earlier_table(runner, tmp_path, st
     errors = [line for line in result.stderr.splitlines() if line.startswith("flt: ")]  # after the progress lines
     assert errors == ["flt: error: cannot write: No space left on device; the file there before, if any, is unchanged"]
     assert path.read_bytes() == before and leftovers(tmp_path) == []
+
+
+def test_a_store_of_another_run_is_refused_even_with_force(tmp_path):
+    """An output option never replaces a SQLite store, the run's own or another's, ``--force`` or not."""
+    from flt_theory.runner.store import ResultStore
+
+    other = tmp_path / "other.sqlite"
+    ResultStore(other).close()
+    before = hashlib.md5(other.read_bytes()).hexdigest()
+    for force in (False, True):
+        with pytest.raises(OutputPathError, match="SQLite database"):
+            check_outputs([Output("--latex", other, LATEX)], force=force)
+    assert hashlib.md5(other.read_bytes()).hexdigest() == before

@@ -10,6 +10,10 @@ numeric parameters and positive constants, read by a restricted grammar of produ
 (:data:`MUTATIONS`), each varied parameter EXPR lacks given exponent ± 1/2; the goal mutants are the ± 1/2 ones
 (:data:`WRONG_SHIFT`, the calibration's goal mutants). How a law is checked: :mod:`flt_theory.laws_check.verify`.
 
+Every number of the text (a literal of EXPR, of an exponent, the LEVEL of ``--where``) is bounded by its decimal order
+of magnitude, read from its digits before it is built (:func:`check_magnitude`): ``1e99999999`` is refused at once,
+not computed as an exact fraction; a constant factor that is infinite in floating point (``1e308*1e308``) is refused.
+
 >>> law = parse_observable_law("rho_max ~ (d/n)**(1/2)", ["n", "d", "width"])
 >>> law.observable, law.exponents
 ('rho_max', {'d': 0.5, 'n': -0.5})
@@ -27,8 +31,9 @@ from typing import Any
 
 from ..errors import InvalidParameterError
 
-__all__ = ["MUTATIONS", "RELATIONS", "WRONG_SHIFT", "LevelSetLaw", "ObservableLaw", "is_level_set",
-           "parse_any", "parse_level_set_law", "parse_observable_law", "parse_relation_law", "relation_of"]
+__all__ = ["MAX_DECIMAL_ORDER", "MUTATIONS", "RELATIONS", "WRONG_SHIFT", "LevelSetLaw", "ObservableLaw",
+           "check_magnitude", "decimal_order", "is_level_set", "parse_any", "parse_level_set_law",
+           "parse_observable_law", "parse_relation_law", "relation_of"]
 
 #: How far each goal mutant moves one exponent, as the calibration's goal mutants do (exponent ± 1/2).
 WRONG_SHIFT = 0.5
@@ -45,7 +50,7 @@ MAX_EXPONENT = 64
 #: Largest decimal order of magnitude of a number of a law's text (a literal of EXPR or of an exponent, the LEVEL of
 #: ``--where``): :math:`10^{-308} \le |x| < 10^{309}`, and at most the largest float. The order is read from the
 #: digits and the exponent field *before* the number is built, so ``1e99999999`` costs nothing (an exact ``Fraction``
-#: of it would compute :math:`10^{99999999}`, minutes; issue 38).
+#: of it would compute :math:`10^{99999999}`, minutes).
 MAX_DECIMAL_ORDER = 308
 _DECIMAL = re.compile(r"(?P<sign>[+-]?)(?P<int>\d*)(?:\.(?P<frac>\d*))?(?:[eE](?P<exp>[+-]?\d+))?")
 _TOKEN = re.compile(r"\s*(?:(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
@@ -312,7 +317,7 @@ def _monomial(rhs: str, parameters: Sequence[str]) -> tuple[Any, dict[str, float
         value = float(coefficient)
     except OverflowError:  # an exact product of literals beyond the float range
         value = math.inf
-    if math.isinf(value):  # 1e308*1e308: a law checked against inf would be no law (issue 38)
+    if math.isinf(value):  # 1e308*1e308: a law checked against inf would be no law
         raise InvalidParameterError(f"--law: the constant factor of {rhs!r} is infinite in floating point (beyond "
                                     f"{sys.float_info.max:.3g}); write the law with a finite constant.")
     if not value > 0:

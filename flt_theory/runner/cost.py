@@ -146,6 +146,8 @@ def _size(value: object) -> float:
         number = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return 0.0  # not a size (e.g. 'theory')
+    except OverflowError:
+        return math.inf  # an integer past the floats (a 4000-digit --seeds): larger than any budget
     return abs(number) if not math.isnan(number) else 0.0
 
 

@@ -51,6 +51,12 @@ What governs the cost (measured on the project's 2-core machine, shared, CPU sec
   :math:`r` variables costing :math:`r` times the terms of the partial result.
 * **Hermite conversion**: a monomial :math:`\prod_k z_k^{m_k}` has :math:`\prod_k (\lfloor m_k/2\rfloor+1)`
   Hermite terms.
+* **whether a tanh is real**: sympy cannot tell that ``relu`` and ``sigmoid`` are real, so deciding whether
+  :math:`\tanh(u)` is real (``exp(tanh(u))`` and ``abs(tanh(u))`` ask it) expands the real and imaginary parts of
+  :math:`u` and takes a gcd: 2 s for the 1,830 terms of ``z4*(5 + z4*relu(571.207 - z3))**59``, minutes for a product
+  of six binomials in relus. The parser predicts it (:func:`predict_realness`, terms x generators^2 x degree, charged
+  to ``FLT_MAX_WORK``) before it builds a ``tanh``. (Telling sympy that relu is real would be fast, but it would also
+  rewrite targets accepted before, ``abs(relu(z))**2`` into ``relu(z)**2``, and move their numbers in the last bits.)
 * **exact subspaces**: sympy's Gram–Schmidt with radicals (:class:`~.subspace.Subspace`) costs
   :math:`\approx 0.1\text{–}0.2\,r` s per span of generic rational directions (1.4 s at :math:`r = 12`,
   2.9 s at :math:`r = 16`); a staircase takes up to three spans, so a span with radicals is charged
@@ -61,7 +67,7 @@ Calibration (``python benchmarks/bench_symbolic.py --budgets``; CPU seconds of t
 measured 2026-11-27 with the machine's 2 cores under load): at ``FLT_MAX_WORK`` = 1,000,000 the slowest accepted input
 of each family takes at most 1.9 s (the exact-irrational projection of :math:`\sqrt2 z_1 + z_2 + (z_1+z_2+z_3)^8`;
 rank-6 projections and staircases about 1.1 s, ``flt laws`` of a degree-17 rank-4 target 1.4 s), and the next size of
-each family is refused in under 1.3 s. The auditor's inputs of issue 23 (86 s, 134 s, 90 s, 24 s before) now exit 2 in
+each family is refused in under 1.3 s. The auditor's hostile inputs (86 s, 134 s, 90 s, 24 s before) now exit 2 in
 2.5–4.2 s wall in a fresh process, imports included (``--issue23``).
 
 Size prediction (:func:`predict_size`): for a tree built from sums, products and non-negative integer
@@ -82,6 +88,7 @@ from typing import cast
 import sympy as sp
 
 from ..errors import BudgetExceededError
+from .functions import relu, sigmoid
 
 __all__ = [
     "LIMITS",
@@ -89,6 +96,8 @@ __all__ = [
     "limit",
     "predict_size",
     "predict_work",
+    "predict_realness",
+    "check_realness",
     "bits_cost",
     "horner_work",
     "check_terms",
@@ -128,6 +137,13 @@ EXPRESSION_WEIGHT = 100.0
 #: ... and one unit of :math:`r^3` of an exact subspace with radicals (sympy's Gram–Schmidt and ``simplify``: a span of
 #: generic directions in rank 12 took 1.4 s); rational spans are computed in fractions and cost nothing comparable.
 RADICAL_SPAN_WEIGHT = 1000.0
+#: ... and one unit (term x generator^2 x degree) of the real and imaginary parts that sympy expands to decide whether
+#: a ``tanh`` is real (:func:`predict_realness`). Measured 2026-12-06 on the shared 2-core machine under load, CPU
+#: seconds of ``exp(tanh(u))``: accepted, ``(relu(z1)+z2)**24`` 0.67 s (70,000 units), four binomials
+#: ``(relu(z1)+z2)*...*(relu(z4)+z5)`` 0.27 s, ``relu(z1)**64`` 0.58 s; refused, ``(relu(z1)+z2)**2*(relu(z2)+z3)**2*
+#: (relu(z3)+z1)**2`` 1.1 s (105,000 units), five binomials 2.9 s, six over 20 s, ``relu(z1)**256`` 7.5 s, the issue's
+#: ``z4*(5 + z4*relu(571.207 - z3))**59`` 2.1 s (2,000,000 units).
+REALNESS_WEIGHT = 10.0
 _OVERSIZED = 2 ** (1 << 16)  # stands for a denominator too large to multiply out
 
 #: What :func:`predict_work` knows of a node: ((lowest, highest degree) or None, terms, bits of the integer
@@ -327,6 +343,81 @@ def predict_work(expr: sp.Expr, variables: Iterable[sp.Symbol] | None = None) ->
     if den == _OVERSIZED:
         total[0] = float(_HUGE)
     return (None if degrees is None else degrees[1]), terms, total[0]
+
+
+def predict_realness(expr: sp.Expr) -> tuple[int, int, int, float]:
+    r"""``(terms, generators, degree, work)`` of sympy's test of whether ``tanh(expr)`` is real, predicted without
+    running it.
+
+    sympy cannot tell that ``relu`` and ``sigmoid`` (:mod:`.functions`) are real, so when an argument holds them, the
+    assumptions of ``tanh`` (asked by ``exp(tanh(u))``, ``abs(tanh(u))``, a division by ``2 + tanh(u)``, ...) split the
+    argument into real and imaginary parts, :math:`\operatorname{re} f + i \operatorname{im} f` for each such
+    :math:`f`, expand them and take a polynomial gcd of the imaginary part (``Mod``): seconds for
+    ``exp(tanh(z4*(5 + z4*relu(571.207 - z3))**59))``, minutes for a product of six binomials in relus. The count
+    mirrors that expansion: a relu or sigmoid (or any function of one) is two terms in two new generators, a sum adds
+    terms, a product multiplies them, an integer power :math:`n` of a :math:`t`-term base has
+    :math:`\binom{n+t-1}{t-1}`, a part sympy proves real is one term whose symbols are generators. ``work`` is terms
+    times generators squared times the total degree, summed over the ``tanh`` inside too, in :data:`REALNESS_WEIGHT`
+    units of ``FLT_MAX_WORK`` (a fit, not a law: sympy's gcd was measured from 0.05 s to over 20 s; at 1,000,000 the
+    slowest accepted case took 0.7 s, see :data:`REALNESS_WEIGHT`). An argument free of relu and sigmoid costs nothing.
+
+    >>> z1, z2 = sp.symbols("z1 z2", real=True)
+    >>> predict_realness(sp.tanh(z1) * z2)
+    (1, 0, 0, 0.0)
+    >>> predict_realness((relu(z1) + z2) ** 40)[:3]  # C(42, 2) monomials in re relu(z1), im relu(z1) and z2
+    (861, 3, 40)
+    """
+    _Parts = tuple[int, frozenset[object], frozenset[object], int, float]  # terms, atoms, real symbols, degree, work
+    memo: dict[sp.Basic, _Parts] = {}
+
+    def cost(parts: _Parts) -> float:
+        generators = 2 * len(parts[1]) + len(parts[2])
+        return float(parts[0]) * generators**2 * max(parts[3], 1)
+
+    def walk(node: sp.Basic) -> _Parts:
+        """``node`` split into real and imaginary parts: (terms, the atoms sympy cannot prove real (a real and an
+        imaginary generator each), the real symbols, the total degree, work); no such atom: provably real, one term
+        (a coefficient of the others)."""
+        if node in memo:
+            return memo[node]
+        out: _Parts
+        parts = [walk(a) for a in node.args]
+        work = sum(p[4] for p in parts)
+        symbols = frozenset([node]) if node.is_Symbol else frozenset().union(*(p[2] for p in parts))
+        if node.is_Add or node.is_Mul:
+            degree = max((p[3] for p in parts), default=0) if node.is_Add else sum(p[3] for p in parts)
+        elif node.is_Pow and node.exp.is_Integer:
+            degree = abs(int(node.exp)) * parts[0][3]
+        else:
+            degree = 1 if node.free_symbols else 0  # a symbol, or a function: one generator of degree 1
+        if node.func not in (relu, sigmoid) and not any(p[1] for p in parts):
+            out = (1, frozenset(), symbols, degree, work)
+        elif node.is_Add or node.is_Mul:
+            terms = sum(p[0] for p in parts) if node.is_Add else math.prod(p[0] for p in parts)
+            out = (min(terms, _HUGE), frozenset().union(*(p[1] for p in parts)), symbols, degree, work)
+        elif node.is_Pow and node.exp.is_Integer:
+            terms, atoms = parts[0][0], parts[0][1]
+            out = (_comb(abs(int(node.exp)) + terms - 1, terms - 1), atoms, symbols, degree, work)
+        else:  # relu, sigmoid, a function of such an argument, a non-integer power: a new complex atom
+            if node.func is sp.tanh:  # which expands its argument in turn
+                work += cost(parts[0])
+            out = (2, frozenset([node]), frozenset(), 1, work)
+        memo[node] = out
+        return out
+
+    top = walk(sp.sympify(expr))
+    if not top[1]:
+        return 1, 0, 0, 0.0
+    return top[0], 2 * len(top[1]) + len(top[2]), top[3], min(REALNESS_WEIGHT * (top[4] + cost(top)), float(_HUGE))
+
+
+def check_realness(argument: sp.Expr, what: str, spent: float = 0.0) -> float:
+    """Refuse ``tanh(argument)`` when sympy's test of whether it is real (:func:`predict_realness`), with ``spent``
+    (that of the other ``tanh`` of the same expression), would exceed ``FLT_MAX_WORK``; returns the new total."""
+    terms, generators, degree, work = predict_realness(argument)
+    check_work(spent + work, f"{what} (sympy decides whether it is real by expanding {terms} terms of degree {degree} "
+                             f"in {generators} generators: it cannot tell that relu and sigmoid are real)")
+    return spent + work
 
 
 #: Denominators beyond this many bits are not multiplied out: the work of such an expansion is beyond every budget.

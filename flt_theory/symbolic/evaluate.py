@@ -192,7 +192,7 @@ def _integer_powers(expr: sp.Basic) -> dict[sp.Basic, set[int]]:
 def _power_chain(base: Any, exponents: set[int]) -> dict[int, Any]:
     r"""``{k: base**k}`` for ``k`` in ``exponents``, each exactly :func:`_integer_power`'s value (the same products in
     the same order) from one chain :math:`b^{j+1} = b^j \cdot b`: a Hermite polynomial :math:`\mathrm{He}_{64}(u)` of
-    an array costs 63 products, not the 1,000 of its 32 powers one by one (issue 38)."""
+    an array costs 63 products, not the 1,000 of its 32 powers one by one."""
     out = {k: _integer_power(base, 0) for k in exponents if k == 0}
     top = max(exponents, default=0)
     current = base

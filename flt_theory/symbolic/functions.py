@@ -39,14 +39,6 @@ class relu(sp.Function):  # type: ignore[misc]  # noqa: N801 - sympy is untyped 
             return sp.Integer(0)
         return None
 
-    def _eval_is_extended_real(self) -> bool | None:
-        # real where its argument is: without it sympy cannot tell that tanh(z*(5 + z*relu(c - z))**59) is real and
-        # expands the 59th power to find out (seconds per call, issue 38)
-        return True if self.args[0].is_extended_real else None
-
-    def _eval_is_finite(self) -> bool | None:
-        return True if self.args[0].is_finite else None
-
     def fdiff(self, argindex: int = 1) -> sp.Expr:
         return sp.Heaviside(self.args[0])
 
@@ -73,12 +65,6 @@ class sigmoid(sp.Function):  # type: ignore[misc]  # noqa: N801 - sympy is untyp
         if arg.is_zero:
             return sp.Rational(1, 2)
         return None
-
-    def _eval_is_extended_real(self) -> bool | None:
-        return True if self.args[0].is_extended_real else None  # as relu's (issue 38)
-
-    def _eval_is_finite(self) -> bool | None:
-        return True if self.args[0].is_extended_real else None  # between 0 and 1
 
     def fdiff(self, argindex: int = 1) -> sp.Expr:
         s = sigmoid(self.args[0])

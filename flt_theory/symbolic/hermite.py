@@ -597,7 +597,7 @@ def _ring(variables: Sequence[sp.Symbol], kind: str) -> PolyRing:
 def to_domain(domain: Any, value: Coefficient) -> Coefficient:
     """``domain.convert(value)``, a Python float taken straight into ``RR``: sympy's ``convert`` builds a new
     ``RealField`` (0.4 ms) for every float, then gives the same element (a float is exact in ``RR``'s 53 bits); a
-    staircase of a numeric expansion converts thousands (issue 38)."""
+    staircase of a numeric expansion converts thousands."""
     if type(value) is float and domain == sp.RR:
         return domain.dtype(value)
     return domain.convert(value)

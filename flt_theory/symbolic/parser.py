@@ -28,7 +28,10 @@ Bounded work, whatever the input:
   when that accuracy is out of the precision budget (``sin(exp(1e12))``); small exact constants
   (``cos(2)``, ``sqrt(2)``, ``pi``) stay exact;
 * a non-integer power of a non-constant base needs a base certified non-negative
-  (``abs(z)**0.5``, not ``z**0.5``), so targets stay real.
+  (``abs(z)**0.5``, not ``z**0.5``), so targets stay real;
+* a ``tanh`` whose argument holds ``relu`` or ``sigmoid`` is built only when sympy's test of whether it is real
+  (an expansion of the argument's real and imaginary parts) is within ``FLT_MAX_WORK``
+  (:func:`.budget.predict_realness`): ``exp(tanh(z4*(5 + z4*relu(571.207 - z3))**59))`` is refused at once.
 
 Anything else raises :class:`~flt_theory.errors.InvalidTargetError` (or
 :class:`~flt_theory.errors.BudgetExceededError` for a budget) quoting the offending token.
@@ -45,7 +48,7 @@ import mpmath
 import sympy as sp
 
 from ..errors import FLTError, InvalidTargetError
-from .budget import check_degree, limit
+from .budget import check_degree, check_realness, limit
 from .constants import EnclosureMemo, Interval, enclose, fold
 from .functions import relu, sigmoid
 from .integrability import value_range
@@ -163,6 +166,7 @@ class _Parser:
         self.checked_nodes: set[sp.Basic] = set()
         self.enclosures: EnclosureMemo = {}  # memo of constants.enclose
         self.degrees: dict[sp.Basic, int] = {}
+        self.realness = 0.0  # predicted work of sympy's tests of whether each tanh is real (budget.check_realness)
 
     # -- helpers -------------------------------------------------------------------------
     def peek(self) -> _Token:
@@ -390,6 +394,8 @@ class _Parser:
             self.expect(")")
             if not arg.free_symbols:
                 return self.checked(self.constant_call(FUNCTIONS[name], [arg], tok.pos), tok.pos)
+            if name == "tanh":  # sympy's test of whether it is real expands arg in the parts of relu, sigmoid
+                self.realness = check_realness(arg, f"tanh at position {tok.pos}", self.realness)
             if name == "sqrt":
                 if value_range(arg, arg.free_symbols)[0] < 0:
                     raise InvalidTargetError(

@@ -160,11 +160,14 @@ class Target:
         >>> Target.parse("z1 + He2(z2)").latex()
         'z_{1} + z_{2}^{2} - 1'
         """
-        # real, as the variables are: a symbol of unknown sign makes sympy re-derive what the parser settled, e.g.
-        # whether tanh(z4*(5 + z4*relu(571.207 - z3))**59) is real, by expanding the 59th power (minutes, issue 38)
+        # renamed without evaluating again (the printer orders terms and factors itself): a rebuilt node re-derives
+        # what the parser settled, e.g. whether tanh(z4*(5 + z4*relu(571.207 - z3))**59) is real, by expanding the
+        # 59th power (minutes); the symbols stay real, as the variables are
         names = {v: sp.Symbol(f"z_{{{k}}}", real=True) for k, v in enumerate(self.variables, start=1)}
-        expr = self.expr.xreplace(names)
-        return cast(str, sp.latex(expr.xreplace({f: sp.Float(f, 6) for f in expr.atoms(sp.Float)})))
+        with sp.evaluate(False):
+            expr = self.expr.xreplace(names)
+            expr = expr.xreplace({f: sp.Float(f, 6) for f in expr.atoms(sp.Float)})
+        return cast(str, sp.latex(expr))
 
     def __str__(self) -> str:
         return str(self.expr)

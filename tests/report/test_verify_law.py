@@ -113,6 +113,38 @@ def test_assignments():
         parse_assignment("d=1,2", many=False)
 
 
+def test_assignments_beyond_the_floating_point_range_are_refused_before_float():
+    """Issue 38, failure 3: ``--over d=<4000-digit integer>`` reached ``float()`` (an OverflowError)."""
+    assert parse_assignment("d=" + "1" + "0" * 300, many=False) == ("d", 10**300)  # an int in range stays exact
+    for value in ["9" * 4000, "9" * 309, "1e400", "-1e400", "inf", "nan"]:
+        with pytest.raises(ValueError, match="finite number within the floating-point range") as info:
+            parse_assignment(f"d=64,{value}", many=True)
+        assert len(str(info.value)) < 200
+
+
+def test_numbers_of_a_law_are_bounded_before_they_are_built():
+    """Issue 38, failures 2 and 4: a literal's order of magnitude is read from its digits (``1e99999999`` built an
+    exact Fraction of 10**99999999); an infinite constant is refused, not checked as ``inf * d``. (The hanging
+    literals themselves run in a subprocess, ``tests/test_bounded_parsing.py``.)"""
+    from flt_theory.laws_check.design import is_numeric
+    from flt_theory.laws_check.parse import decimal_order, parse_any
+
+    assert [decimal_order(t) for t in ["1e99999999", "0.0025", "-31.5", "0e99999999", ".5", "12e-3", "0.000"]] == [
+        99999999, -3, 1, None, -1, -2, None]
+    for law, match in [("x <= 1e308*1e308*d", "infinite"), ("x ~ 1e300/1e-300*d", "infinite"),
+                       ("x ~ " + "*".join(["999999999999999999"] * 20) + "*d", "infinite"),
+                       ("x ~ 5e308*d", "'5e308' is out of range"), ("x = 1e-400*d", "'1e-400' is out of range"),
+                       ("x ~ d**(1e-400)", "'1e-400' is out of range"), ("x ~ sqrt(1e308*1e308)*d", "infinite")]:
+        with pytest.raises(InvalidParameterError, match=match):
+            parse_any(law, None, ["d"])
+    with pytest.raises(InvalidParameterError, match="--where: the number '1e400' is out of range"):
+        parse_any("eta* ~ d", "norm_growth = 1e400", ["d", "eta"])
+    law = parse_any("x <= 1e308*d**(1/2)", None, ["d"])  # finite: read as before
+    assert (law.coefficient, law.exponents, law.relation) == (1e308, {"d": 0.5}, "<=")
+    assert parse_any("x ~ 0.5*d**(-1e-3)", None, ["d"]).exponents == {"d": -0.001}
+    assert not is_numeric(10**4000) and not is_numeric(float("nan")) and is_numeric(10**300) and is_numeric(0.5)
+
+
 LEVEL_SET = "eta* ~ (n*p**2/d)**(1/2)"  # ||w^1||^2 - 1 ≍ d eta^2/(n p^2) reaches 1 at eta* ∝ (n p^2/d)^(1/2)
 
 

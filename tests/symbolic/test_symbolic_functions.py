@@ -38,20 +38,6 @@ def test_latex():
     assert sp.latex(sigmoid(Z) ** 3) == r"\operatorname{sigmoid}\left(z\right)^{3}"
 
 
-def test_relu_and_sigmoid_of_a_real_argument_are_real():
-    """Issue 38: without it sympy could not tell that tanh(z4*(5 + z4*relu(571.207 - z3))**59) is real and expanded the
-    59th power to find out (seconds in the parser, again in the target's LaTeX). The assumption adds no rewriting: a
-    fuzz corpus of 9,000 targets parsed to the same trees with and without it."""
-    x, y = sp.Symbol("x", real=True), sp.Symbol("y")
-    assert relu(x).is_extended_real and relu(x).is_finite and relu(x - 3).is_real
-    assert sigmoid(x).is_real and sigmoid(x).is_finite
-    assert relu(y).is_extended_real is None and sigmoid(y).is_extended_real is None  # unknown for a complex argument
-    assert relu(x).is_nonnegative is None  # no sign: no new simplification (Abs(relu(x)) stays)
-    z3, z4 = sp.Symbol("z3", real=True), sp.Symbol("z4", real=True)
-    argument = z4 * (5 + z4 * relu(sp.Float("571.207") - z3)) ** 59
-    assert sp.tanh(argument).is_real and sp.exp(sp.tanh(argument)).is_real
-
-
 def test_a_float_enters_the_real_field_as_sympy_converts_it():
     """``to_domain`` takes a Python float straight into ``RR`` (sympy's ``convert`` builds a new ``RealField`` for each
     one, 0.4 ms): the same element, bit for bit."""

@@ -101,8 +101,17 @@ def test_sparse_supports_the_rejection_sampler_cannot_draw_are_refused():
                              "2", "--max-steps", "2", "--n-test", "2", "--device", "cpu")
     assert code == 2 and len(err) == 1 and err[0].startswith("flt: error: --sparsity: "), (code, err)
     assert "use s <= 76 at this d" in err[0], err
-    from flt_theory.systems.optimizers.simulate import MIN_DISTINCT, distinct_probability, max_sparsity
+    from flt_theory.systems.optimizers.model import MIN_DISTINCT, distinct_probability, max_sparsity
 
     assert distinct_probability(6, 10**6) > 0.99  # the claims' s = 6 at d = 1e6: one round
     s = max_sparsity(1000)
     assert distinct_probability(s, 1000) >= MIN_DISTINCT > distinct_probability(s + 1, 1000)
+
+
+def test_the_sampler_itself_refuses_sparse_supports_it_cannot_draw():
+    """The same refusal guards the model, so `flt sweep optimizers/run` cannot hang either."""
+    from flt_theory.errors import InvalidParameterError
+    from flt_theory.systems.optimizers.model import make_data
+
+    with pytest.raises(InvalidParameterError, match="sparsity: the supports of s = 999"):
+        make_data([0], n=20, d=1000, width=4, sparsity=999, mu_norm=1.0, n_test=2, device="cpu")

@@ -97,10 +97,14 @@ __all__ = [
     "PARAMS",
     "OptimizerConfig",
     "OptimizerData",
+    "MIN_DISTINCT",
     "OptimizerRun",
+    "distinct_probability",
     "final_columns",
     "make_data",
+    "max_sparsity",
     "optimizer_rows",
+    "sparsity_refusal",
     "train",
 ]
 
@@ -300,6 +304,47 @@ def _distinct_indices(rows: int, s: int, high: int, gen: torch.Generator) -> tor
         out[bad] = torch.randint(high, (int(bad.sum()), s), generator=gen)
 
 
+#: Smallest probability that ``s`` coordinates drawn uniformly in ``[0, d - 1)`` are distinct: the sparse noise draws
+#: its supports by rejection (:func:`.model.make_data`), about ``1/p`` rounds per sample (``s`` up to about
+#: ``2.4 sqrt(d)``; at ``s`` near ``d`` the rejection would not end).
+MIN_DISTINCT = 0.05
+
+
+def distinct_probability(s: int, d: int) -> float:
+    """The probability that ``s`` integers drawn uniformly in ``[0, d - 1)`` are distinct.
+
+    >>> round(distinct_probability(6, 10**6), 6), distinct_probability(99, 100) < 1e-40
+    (0.999985, True)
+    """
+    high = d - 1
+    if s > high:
+        return 0.0
+    return math.exp(math.lgamma(high + 1) - math.lgamma(high - s + 1) - s * math.log(high))
+
+
+def max_sparsity(d: int) -> int:
+    """The largest ``s`` whose draw succeeds with probability at least :data:`MIN_DISTINCT` (0 if none does).
+
+    >>> max_sparsity(1000), max_sparsity(10**6)
+    (76, 2447)
+    """
+    low, high = 0, max(0, d - 1)  # distinct_probability falls with s: bisect
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if distinct_probability(mid, d) >= MIN_DISTINCT else (low, mid - 1)
+    return low
+
+
+def sparsity_refusal(s: int, d: int) -> str | None:
+    """Why the sparse noise of ``s`` coordinates cannot be drawn at dimension ``d`` (None when it can): its supports
+    are drawn by rejection, which would not end when a draw succeeds with probability below :data:`MIN_DISTINCT`."""
+    chance = distinct_probability(s, d)
+    if chance >= MIN_DISTINCT:
+        return None
+    return (f"the supports of s = {s} distinct coordinates among d - 1 = {d - 1} are drawn by rejection, and a draw "
+            f"succeeds with probability {chance:.2g} < {MIN_DISTINCT:g}; use s <= {max_sparsity(d)} at this d")
+
+
 def make_data(
     seeds: int | Sequence[int], *, n: int, d: int, width: int, activation: str | int = "relu",
     sparsity: int | None = None, mu_norm: float, sigma_xi: float = 1.0, sigma0: float = 0.01,
@@ -348,6 +393,9 @@ def make_data(
     check_int(d, "d", minimum=n + 1, caller=where)
     if sparsity is not None:
         check_int(sparsity, "sparsity", minimum=1, maximum=d - 1, caller=where)
+        refusal = sparsity_refusal(sparsity, d)
+        if refusal is not None:
+            raise InvalidParameterError(f"{where}: sparsity: {refusal}")
     elif d > MAX_DENSE_D:
         raise InvalidParameterError(
             f"The 'd' parameter of {where} must be <= {MAX_DENSE_D} for dense noise (the literal weights live in R^d; "

@@ -22,41 +22,12 @@ from ...errors import FLTError, InvalidParameterError
 from ...numeric.signal_noise import record_cells
 from ..cnn_fields import CNN_RECORD_FIELDS
 from ..declaration import DEVICE_OPTION, Option, RecordField, SimulateCommand
-from .model import PARAMS
+from .model import PARAMS, sparsity_refusal
 
-__all__ = ["MAX_WORK", "MIN_DISTINCT", "SIMULATE", "distinct_probability", "max_sparsity", "simulate_document", "simulate_table"]
+__all__ = ["MAX_WORK", "SIMULATE", "simulate_document", "simulate_table"]
 
 #: Largest ``seeds * max_steps * width * n * (s or d)`` (multiply-adds of one pass) per run.
 MAX_WORK = 5e12
-#: Smallest probability that ``s`` coordinates drawn uniformly in ``[0, d - 1)`` are distinct: the sparse noise draws
-#: its supports by rejection (:func:`.model.make_data`), about ``1/p`` rounds per sample (``s`` up to about
-#: ``2.4 sqrt(d)``; at ``s`` near ``d`` the rejection would not end).
-MIN_DISTINCT = 0.05
-
-
-def distinct_probability(s: int, d: int) -> float:
-    """The probability that ``s`` integers drawn uniformly in ``[0, d - 1)`` are distinct.
-
-    >>> round(distinct_probability(6, 10**6), 6), distinct_probability(99, 100) < 1e-40
-    (0.999985, True)
-    """
-    high = d - 1
-    if s > high:
-        return 0.0
-    return math.exp(math.lgamma(high + 1) - math.lgamma(high - s + 1) - s * math.log(high))
-
-
-def max_sparsity(d: int) -> int:
-    """The largest ``s`` whose draw succeeds with probability at least :data:`MIN_DISTINCT` (0 if none does).
-
-    >>> max_sparsity(1000), max_sparsity(10**6)
-    (76, 2447)
-    """
-    low, high = 0, max(0, d - 1)  # distinct_probability falls with s: bisect
-    while low < high:
-        mid = (low + high + 1) // 2
-        low, high = (mid, high) if distinct_probability(mid, d) >= MIN_DISTINCT else (low, mid - 1)
-    return low
 
 
 def _check(option: str, ok: bool, message: str) -> None:
@@ -89,12 +60,8 @@ def _validate(*, optimizer: str, activation: str, n: int, d: int, width: int, sp
     _check("d", sparsity is not None or d <= MAX_DENSE_D,
            f"dense noise runs in R^d: expected d <= {MAX_DENSE_D} (or give --sparsity); got {d}")
     _check("sparsity", sparsity is None or sparsity <= d - 1, f"expected an integer in [1, d - 1]; got {sparsity}")
-    if sparsity is not None:
-        chance = distinct_probability(sparsity, d)
-        _check("sparsity", chance >= MIN_DISTINCT,
-               f"the supports of s = {sparsity} distinct coordinates among d - 1 = {d - 1} are drawn by rejection, and "
-               f"a draw succeeds with probability {chance:.2g} < {MIN_DISTINCT:g}; use s <= {max_sparsity(d)} at this d "
-               "(or a larger --d)")
+    refusal = None if sparsity is None else sparsity_refusal(sparsity, d)
+    _check("sparsity", refusal is None, f"{refusal} (or a larger --d)")
     work = seeds * max(max_steps, 1) * width * n * (sparsity or d)
     _check("max-steps", work <= MAX_WORK, f"seeds*max_steps*width*n*(s or d) = {work:.3g} exceeds {MAX_WORK:.0e}; "
                                           "use fewer --max-steps, --seeds, a smaller --width, --n or --d")
