@@ -11,7 +11,8 @@ whichever worker runs them. Tests that measure a system's claims are still kept 
 measurement at the same time: a test whose parameters name a registered claim, and every test of a derivation
 module (its ``CLAIMS`` name the system). Other tests are spread freely. Each worker runs torch on one thread: two
 workers on two cores with two threads each would oversubscribe the cores. The end of a run says how many rows
-(point × seed) the session simulated.
+(point × seed) the session simulated. ``flt simulate``'s cache of option declarations goes to a temporary folder of
+the session (``FLT_CACHE_DIR``, unless it is set), never to the user's home.
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ _FOLDER = pytest.StashKey[str]()  # the controller's temporary folder of the ses
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if not os.environ.get("FLT_CACHE_DIR"):  # `flt simulate`'s option cache: a folder of the session, not the home's
+        os.environ["FLT_CACHE_DIR"] = tempfile.mkdtemp(prefix="flt-cache-")  # (workers and subprocesses inherit it)
     if os.environ.get("PYTEST_XDIST_WORKER"):
         import torch
 
