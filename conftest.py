@@ -61,11 +61,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 _SHARED_STORE = "flt_session_store"  # the key of the shared store's path in an xdist worker's workerinput
 _FOLDER = pytest.StashKey[str]()  # the controller's temporary folder of the session
+_CACHE = pytest.StashKey[str]()  # the option cache's temporary folder, where this process made it
 
 
 def pytest_configure(config: pytest.Config) -> None:
     if not os.environ.get("FLT_CACHE_DIR"):  # `flt simulate`'s option cache: a folder of the session, not the home's
         os.environ["FLT_CACHE_DIR"] = tempfile.mkdtemp(prefix="flt-cache-")  # (workers and subprocesses inherit it)
+        config.stash[_CACHE] = os.environ["FLT_CACHE_DIR"]
     if os.environ.get("PYTEST_XDIST_WORKER"):
         import torch
 
@@ -112,8 +114,9 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    if _FOLDER in config.stash:
-        shutil.rmtree(config.stash[_FOLDER], ignore_errors=True)
+    for key in (_FOLDER, _CACHE):
+        if key in config.stash:
+            shutil.rmtree(config.stash[key], ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ warm-up run of each):
 * ``flt leap "z1 + He2(z2)" --json`` (a symbolic command: it imports sympy, not numpy, torch, scipy, pandas,
   matplotlib: ``tests/test_cli.py`` checks it), against the goal: at most 1.5 x ``import sympy``;
 * a bad option or argument of ``flt simulate``, ``flt verify``, ``flt check`` and ``flt sweep`` (each exits 2 with one
-  line), against the goal: at most 2 x ``flt --version`` (issue 38: ``flt simulate attention --n 1e9`` took 28 s under
+  line), against the goal: at most 2 x ``flt --version`` (``flt simulate attention --n 1e9`` once took 28 s under
   load, torch imported to refuse it). Options are parsed and checked before torch or sympy is imported
   (``tests/test_cli.py`` checks which modules each refusal imports); ``flt simulate SYSTEM`` reads its options from the
   declarations the first run kept (:mod:`flt_theory.commands.declared`), here in a temporary ``FLT_CACHE_DIR`` that

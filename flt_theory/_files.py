@@ -138,8 +138,23 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
 # what an earlier output of each kind looks like
 
 
+#: The most bytes read from an existing file to recognise an earlier output (a record is far smaller).
+MAX_RECOGNISED_BYTES = 64 * 2**20
+
+
+def _is_regular(path: Path) -> bool:
+    """Whether ``path`` is a regular file (following links): never opened otherwise, since opening a pipe or a
+    terminal to read it would wait for a writer."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def _first_line(path: Path) -> str:
-    """The first line of ``path`` (at most 4096 bytes), or ``""`` when it cannot be read."""
+    """The first line of ``path`` (at most 4096 bytes), or ``""`` when it cannot be read or is no regular file."""
+    if not _is_regular(path):
+        return ""
     try:
         with open(path, "rb") as stream:
             return stream.readline(4096).decode("utf-8", errors="replace")
@@ -148,9 +163,16 @@ def _first_line(path: Path) -> str:
 
 
 def _json_object(path: Path) -> dict[str, Any] | None:
-    """The top-level JSON object of ``path``, or None (not JSON, not an object, unreadable)."""
+    """The top-level JSON object of ``path``, or None (not JSON, not an object, unreadable, no regular file, or over
+    :data:`MAX_RECOGNISED_BYTES`)."""
+    if not _is_regular(path):
+        return None
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_RECOGNISED_BYTES + 1)
+        if len(data) > MAX_RECOGNISED_BYTES:
+            return None
+        document = json.loads(data.decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return None
     return document if isinstance(document, dict) else None
@@ -267,6 +289,8 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 def _is_sqlite(path: Path) -> bool:
     """Whether ``path`` is a file that starts with SQLite's header (a store; never an output of ours)."""
+    if not _is_regular(path):
+        return False
     try:
         with path.open("rb") as stream:
             return path.is_file() and stream.read(len(SQLITE_HEADER)) == SQLITE_HEADER
@@ -289,6 +313,8 @@ def check_outputs(outputs: Sequence[Output], *, store: str | os.PathLike[str] | 
         if _real(path) in stores:
             raise _refuse(output, f"refusing to write {shown}: it is the measurement store this run uses "
                                   "(--store); give another path (--force does not apply to the store)")
+        if not kind.folder and path.exists() and not path.is_dir() and not _is_regular(path):
+            raise _refuse(output, f"{shown} is not a regular file (a pipe, a device or a socket); give a file path")
         if not kind.folder and _is_sqlite(path):
             raise _refuse(output, f"refusing to write {shown}: it is a SQLite database (a measurement store); give "
                                   "another path (--force does not apply to a store)")

@@ -382,3 +382,12 @@ def test_a_store_of_another_run_is_refused_even_with_force(tmp_path):
         with pytest.raises(OutputPathError, match="SQLite database"):
             check_outputs([Output("--latex", other, LATEX)], force=force)
     assert hashlib.md5(other.read_bytes()).hexdigest() == before
+
+
+def test_a_pipe_is_refused_without_being_opened(tmp_path):
+    """A named pipe (or a device) is never opened to recognise it: that would wait for a writer."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(OutputPathError, match="not a regular file"):
+        check_outputs([Output("--latex", fifo, LATEX)], force=True)
+

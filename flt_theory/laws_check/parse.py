@@ -124,8 +124,8 @@ class _PowerLawParser:
             self.take()
             token = self.peek()
             b = self.exponent()
-            if abs(b) > MAX_EXPONENT:
-                raise self.error(token, f"an exponent of absolute value over {MAX_EXPONENT}")
+            if not _is_finite(b) or abs(b) > MAX_EXPONENT:
+                raise self.error(token, f"an exponent that is not finite or of absolute value over {MAX_EXPONENT}")
             if coefficient <= 0 and b != int(b):
                 raise self.error(self.peek(), "a non-integer power of a non-positive constant")
             try:  # in floats: an exact big-integer power of a constant would be unbounded work
@@ -134,7 +134,7 @@ class _PowerLawParser:
                 raise self.error(token, "a constant out of the floating-point range") from None
             exponents = {k: v * b for k, v in exponents.items()}
             if any(abs(v) > MAX_EXPONENT for v in exponents.values()):
-                raise self.error(token, f"an exponent of absolute value over {MAX_EXPONENT}")
+                raise self.error(token, f"an exponent that is not finite or of absolute value over {MAX_EXPONENT}")
         return coefficient, exponents
 
     def atom(self):
@@ -193,6 +193,14 @@ class _PowerLawParser:
                 raise self.error(self.peek(), "division by zero in an exponent")
             value = value * other if op == "*" else value / other
         return value
+
+
+def _is_finite(value: Any) -> bool:
+    """Whether a number of the exponent grammar is finite (inf - inf is NaN; a huge exact fraction is no float)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
 
 
 #: Functions of the target grammar: named in the error when a law applies one to a parameter.
