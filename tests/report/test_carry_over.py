@@ -107,19 +107,10 @@ def test_a_p_value_between_the_levels_leaves_the_verdict_stale(p):
 
 
 def test_cli_carries_over_the_record_it_is_given(tmp_path):
-    from flt_theory.checking.power import claim_code_fingerprint, claim_fingerprint
-    from flt_theory.systems.registry import get_claim, registered_claims
+    from flt_theory.checking.power import claim_code_fingerprint
 
-    claim = get_claim("giant-step/norm-law")
-    family = len(registered_claims())
+    claim, before, now, _ = _claim_files(tmp_path, now_small={}, before_small={})
     code = claim_code_fingerprint(claim)
-    small = {**_small(claim=claim.key, fingerprint=claim_fingerprint(claim, "small"), code_fingerprint=code),
-             "family": family}
-    paper = {**_paper(claim=claim.key, fingerprint=claim_fingerprint(claim, "paper"), code_fingerprint=OLD),
-             "family": family}
-    before, now = tmp_path / "before.json", tmp_path / "now.json"
-    before.write_text(json.dumps({"entries": [{**small, "code_fingerprint": OLD}]}))
-    now.write_text(json.dumps({"entries": [small, paper]}))
     result = CliRunner().invoke(cli, ["check", "--restamp-from", str(before), "--record", str(now), "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["stale"][0]["carried"] == "yes"
