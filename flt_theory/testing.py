@@ -279,53 +279,49 @@ def _valid_point(exp: Experiment, claims: Sequence[Claim]) -> dict[str, Any]:
     return {k: p.example() for k, p in (exp.types or {}).items() if isinstance(p, Param) and p.required}
 
 
+def _expect_refusal(subject: str, value: Any, invalid: Callable[[], object], names: Sequence[str], what: str,
+                    base: tuple[Callable[[], object], str] | None = None, noun: str = "parameter") -> None:
+    """The one shape of every ``check_params`` case: the valid ``base`` (a call and its text) is accepted, the
+    ``invalid`` call is refused with the project's error naming one of ``names`` (the ``noun``), else
+    :class:`SystemCheckError`."""
+    if base is not None:
+        accept, text = base
+        try:
+            accept()
+        except FLTError as exc:
+            raise _fail("check_params", subject, f"the valid {text} is refused: {exc}") from None
+    try:
+        invalid()
+    except FLTError as exc:
+        _require(any(name in str(exc) for name in names), "check_params", subject,
+                 f"the refusal of {value!r} does not name the {noun}: {exc}")
+        return
+    raise _fail("check_params", subject, f"{what} accepted the invalid value {value!r}")
+
+
 def _refuses_experiment(exp: Experiment, point: Mapping[str, Any], key: str, value: Any) -> Callable[[], None]:
     def check() -> None:
-        subject = f"{exp.name}:{key}"
-        try:
-            exp.normalize(point)
-        except FLTError as exc:
-            raise _fail("check_params", subject, f"the valid base point {dict(point)} is refused: {exc}") from None
-        try:
-            exp.normalize({**point, key: value})
-        except FLTError as exc:
-            _require(f"'{key}'" in str(exc), "check_params", subject,
-                     f"the refusal of {value!r} does not name the parameter: {exc}")
-            return
-        raise _fail("check_params", subject, f"the runner accepted the invalid value {value!r}")
+        _expect_refusal(f"{exp.name}:{key}", value, lambda: exp.normalize({**point, key: value}), [f"'{key}'"],
+                        "the runner", base=(lambda: exp.normalize(point), f"base point {dict(point)}"))
     return check
 
 
 def _refuses_option(system: System, option: Any, value: Any) -> Callable[[], None]:
     def check() -> None:
-        subject = f"{system.name} --{option.name}"
         assert system.simulate is not None  # the options come from it
-        try:
-            system.simulate.check_options({option.dest: value})
-        except FLTError as exc:
-            _require(f"--{option.name}" in str(exc) or f"'{option.dest}'" in str(exc), "check_params", subject,
-                     f"the refusal of {value!r} does not name the option: {exc}")
-            return
-        raise _fail("check_params", subject, f"flt simulate {system.name} accepted the invalid value {value!r}")
+        simulate = system.simulate
+        _expect_refusal(f"{system.name} --{option.name}", value, lambda: simulate.check_options({option.dest: value}),
+                        [f"--{option.name}", f"'{option.dest}'"], f"flt simulate {system.name}", noun="option")
     return check
 
 
 def _refuses_config(cls: type, params: Params, key: str, value: Any) -> Callable[[], None]:
     def check() -> None:
-        subject = f"{cls.__name__}:{key}"
         required = {f.name: params[f.name].example() for f in dataclasses.fields(cls)
                     if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
-        try:
-            cls(**required)
-        except FLTError as exc:
-            raise _fail("check_params", subject, f"the valid base config {required} is refused: {exc}") from None
-        try:
-            cls(**{**required, key: value})
-        except FLTError as exc:
-            _require(f"The '{key}' parameter of {cls.__name__}" in str(exc), "check_params", subject,
-                     f"the refusal of {value!r} does not name the parameter: {exc}")
-            return
-        raise _fail("check_params", subject, f"{cls.__name__} accepted the invalid value {value!r}")
+        _expect_refusal(f"{cls.__name__}:{key}", value, lambda: cls(**{**required, key: value}),
+                        [f"The '{key}' parameter of {cls.__name__}"], cls.__name__,
+                        base=(lambda: cls(**required), f"base config {required}"))
     return check
 
 
