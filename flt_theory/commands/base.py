@@ -126,7 +126,14 @@ def force_option(func: Callable) -> Callable:
     """The ``--force`` flag of a command that writes files (:func:`check_output_paths`)."""
     return click.option("--force", is_flag=True,
                         help="Overwrite an existing output (--latex, --record, --report) that is not an earlier output "
-                             "of the same kind; never the measurement store the run uses.")(func)
+                             "of the same kind; never a measurement store (any SQLite database).")(func)
+
+
+def latex_option(what: str) -> Callable[[Callable], Callable]:
+    """The ``--latex FILE`` option of a command that writes ``what`` as a booktabs table."""
+    return click.option("--latex", "latex_file", type=click.Path(), default=None, metavar="FILE",
+                        help=f"{what} as a booktabs table to FILE: it compiles alone (pdflatex FILE) and can be "
+                             "\\input into a paper whose preamble loads amsmath, amssymb, booktabs and longtable.")
 
 
 def check_output_paths(outputs: Sequence[Output], *, store: str | os.PathLike[str] | None,

@@ -26,7 +26,7 @@ import click
 
 from .._files import CALIBRATION_RECORD, CHECK_REPORT, LATEX, VERDICT_RECORD, Output, replacing
 from ..errors import FLTError, InvalidParameterError
-from .base import SCALES, InputError, check_output_paths, force_option, write_failure
+from .base import SCALES, InputError, check_output_paths, force_option, latex_option, write_failure
 from .running import backend_options, failure, scheduler_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -105,9 +105,7 @@ def restamp_option(text: str) -> Callable[[Callable[..., Any]], Callable[..., An
               help="Print each selected claim's points, seeds, estimated seconds and memory (from the declared costs) "
                    "and the total, run nothing, and exit.")
 @backend_options
-@click.option("--latex", "latex_file", type=click.Path(), default=None, metavar="FILE",
-              help="Also write the verdict table as booktabs LaTeX to FILE: it compiles alone (pdflatex FILE) and can "
-                   "be \\input into a paper whose preamble loads amsmath, amssymb, booktabs and longtable.")
+@latex_option("Also write the verdicts")
 @click.option("--record", "record_file", type=click.Path(), default=None, metavar="FILE",
               help="Merge each claim's verdict (estimate, CI, wall time, hardware, commit) into this JSON record, "
                    "deciding at the level of the whole catalogue; CLAIMS.md reads "

@@ -31,7 +31,7 @@ import click
 
 from .._files import LATEX, LAW_REPORT, Output
 from ..errors import FLTError
-from .base import Bounded, InputError, check_output_paths, emit_json, force_option, write_failure
+from .base import Bounded, InputError, check_output_paths, emit_json, force_option, latex_option, write_failure
 
 __all__ = ["ALGORITHMS", "VerifyRequest", "parse_assignment", "verify_command"]
 
@@ -145,10 +145,7 @@ class VerifyRequest:
 @click.option("--seeds", type=click.IntRange(2, 256), default=None, metavar="S",
               help="Seeds per measurement (default: the scale's with TARGET, 8 with --system); an inconclusive verdict "
                    "says how many would decide it.")
-@click.option("--latex", "latex_file", type=click.Path(), default=None, metavar="FILE",
-              help="With TARGET: also write the verdicts as a booktabs table to FILE: it compiles alone "
-                   "(pdflatex FILE) and can be \\input into a paper whose preamble loads amsmath, amssymb, booktabs "
-                   "and longtable.")
+@latex_option("With TARGET: also write the verdicts")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.option("--report", "report_dir", type=click.Path(), default=None, metavar="DIR",
               help="With --system: write DIR/report.md, DIR/fit.png (the fit figure) and DIR/result.json; the "
