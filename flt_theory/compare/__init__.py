@@ -17,6 +17,8 @@ module                      object
 :mod:`.count`               counts against a binomial law (exact Clopper–Pearson intervals), a majority of seeds
 :mod:`.family`              p-values of checks, Holm's procedure, per-claim levels
 :mod:`.ladder`              the trend of an estimate along growing sizes (finite-size or persisting)
+:mod:`.limit`               a law about a limit: effective exponents along a ladder, extrapolated with corrections
+                            to scaling (:func:`check_limit_power_law`)
 :mod:`.straddle`            undecided verdicts: a failing interval that straddles its bound, and the seeds to decide it
 :mod:`.verdict`             the one verdict decision: pass / fail / inconclusive of a comparison and of a claim,
                             at a level
@@ -43,6 +45,7 @@ from .inequality import (
     check_ordering,
 )
 from .ladder import ladder_trend
+from .limit import LimitFit, assert_limit_power_law, check_limit_power_law, effective_exponents, fit_limit
 from .power_law import (
     PowerLawFit,
     assert_power_law,
@@ -64,6 +67,11 @@ __all__ = [
     "Estimate",
     "NoCrossingError",
     "PowerLawFit",
+    "LimitFit",
+    "assert_limit_power_law",
+    "check_limit_power_law",
+    "effective_exponents",
+    "fit_limit",
     "assert_at_least",
     "assert_at_most",
     "assert_every_at_most",
