@@ -218,13 +218,13 @@ def fit_limit(x: ArrayLike, y: ArrayLike, *, law_exponent: float = 0.0, log_powe
     x, y = _ladder(x, y, caller, log_power)
     seeds = len(y)
     steps = np.diff(np.log(x))
-    point = np.diff(_log_ratio_means(y, x, law_exponent, log_power)) / steps
+    raw = np.diff(_log_ratio_means(y, x, 0.0, log_power)) / steps  # effective exponents of y / log(x)^p
     rows = as_generator(rng).integers(0, seeds, size=(n_resamples, seeds))
-    replicates = np.diff(_log_ratio_means(y[rows], x, law_exponent, log_power), axis=-1) / steps
-    low, high = calibrated_interval(replicates, point, confidence, seeds)
-    effective = tuple({"from": float(a), "to": float(b), "estimate": law_exponent + float(e),
-                       "ci": [law_exponent + float(lo), law_exponent + float(hi)]}
-                      for a, b, e, lo, hi in zip(x[:-1], x[1:], point, np.atleast_1d(low), np.atleast_1d(high)))
+    raw_replicates = np.diff(_log_ratio_means(y[rows], x, 0.0, log_power), axis=-1) / steps
+    low, high = calibrated_interval(raw_replicates, raw, confidence, seeds)
+    effective = tuple({"from": float(a), "to": float(b), "estimate": float(e), "ci": [float(lo), float(hi)]}
+                      for a, b, e, lo, hi in zip(x[:-1], x[1:], raw, np.atleast_1d(low), np.atleast_1d(high)))
+    point, replicates = raw - law_exponent, raw_replicates - law_exponent  # the offsets e_k from the law
     k = len(point)
     covariance = np.atleast_2d(np.cov(replicates, rowvar=False))
     exact = not np.any(np.diag(covariance) > 0)  # exact data: zero-width intervals

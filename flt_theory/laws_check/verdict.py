@@ -39,7 +39,9 @@ from typing import Any, cast
 import numpy as np
 
 from ..compare import mean_ci
+from ..compare.limit import check_limit_power_law
 from ..compare.power_law import check_power_law_nd
+from ..compare.result import CheckResult
 from ..compare.verdict import FAIL, INCONCLUSIVE, PASS, decide, decide_claim
 
 #: Absolute tolerance on an exponent (its floating-point round-off): an observable that is an exact power of a
@@ -47,7 +49,7 @@ from ..compare.verdict import FAIL, INCONCLUSIVE, PASS, decide, decide_claim
 #: estimate that differs from the exact exponent by round-off; 1e-6 is far below the mutants' 1/2.
 ROUND_OFF = 1e-6
 
-__all__ = ["ROUND_OFF", "decide_power_law", "decide_relation", "point_means", "seeds_to_separate"]
+__all__ = ["ROUND_OFF", "decide_limit_law", "decide_power_law", "decide_relation", "point_means", "seeds_to_separate"]
 
 
 def seeds_to_separate(seeds: int, *, half_width: float, distance: float) -> int | None:
@@ -60,10 +62,15 @@ def seeds_to_separate(seeds: int, *, half_width: float, distance: float) -> int 
 
 def decide_power_law(law: Any, xs: Mapping[str, np.ndarray], table: np.ndarray, varied: Sequence[str],
                      confidence: float, tolerance: float = 0.0) -> dict[str, Any]:
-    """Fit ``table`` (rows, points) against ``xs`` and decide ``law`` with its mutation panel (module docstring),
-    each exponent's interval widened by ``tolerance`` (exponent units, the user's stated slack, below 1/4 so that
-    no goal mutant passes by it): ``{"measured", "controls", "verdict", "reason", "check", "values"}``."""
+    """Decide ``law`` on ``table`` (rows, points) at the grid ``xs`` with its mutation panel (module docstring):
+    in the limit along a ladder of one varied parameter (:func:`decide_limit_law`), else by the joint fit, each
+    exponent's interval widened by ``tolerance`` (exponent units, the user's stated slack, below 1/4 so that no goal
+    mutant passes by it): ``{"measured", "controls", "verdict", "reason", "check", "values"}``."""
+    if len(varied) == 1 and len(np.unique(xs[varied[0]])) == len(xs[varied[0]]):
+        return decide_limit_law(law, xs, table, varied[0], confidence, tolerance)
     predicted = {k: law.exponents.get(k, 0.0) for k in varied}
+    logs = getattr(law, "log_powers", {})  # the law's log factors divided out: the fit reads the powers alone
+    table = table / np.prod([np.log(xs[k]) ** p for k, p in logs.items() if k in xs], axis=0) if logs else table
     check = check_power_law_nd(xs, table, predicted, name=law.text, confidence=confidence,
                                tolerance=max(tolerance, ROUND_OFF))
     estimates = np.atleast_1d(check.measured).tolist()
@@ -104,6 +111,70 @@ def decide_power_law(law: Any, xs: Mapping[str, np.ndarray], table: np.ndarray, 
             "values": point_means(xs, table, varied, confidence)}
 
 
+def _limit_check(law: Any, x: np.ndarray, table: np.ndarray, name: str, exponent: float, log_power: float,
+                 confidence: float, tolerance: float) -> CheckResult:
+    return check_limit_power_law(x, table, exponent, log_power=log_power, name=name, confidence=confidence,
+                                 variable=name, tolerance=max(tolerance, ROUND_OFF))
+
+
+def decide_limit_law(law: Any, xs: Mapping[str, np.ndarray], table: np.ndarray, name: str, confidence: float,
+                     tolerance: float = 0.0) -> dict[str, Any]:
+    r"""Decide ``law`` in the limit of its one varied parameter ``name`` (:func:`~flt_theory.compare.limit.
+    check_limit_power_law`: effective exponents along the ladder, extrapolated with corrections to scaling), with
+    its mutation panel read from the same limit: the exponent mutants (± 1/2 goal, ± 1 reported) and the log
+    mutants (log power ± 1, reported: a log factor the law lacks fails the law itself where the ladder resolves its
+    slow decay, and a pass says when the ladder does not). PASS when the
+    law is inside the limit's set and every goal mutant outside; FAIL when the limit excludes the law; else
+    INCONCLUSIVE with what would decide it (more rungs, a wider range, more seeds)."""
+    order = np.argsort(xs[name])
+    x, ladder = xs[name][order], table[:, order]
+    exponent = float(law.exponents.get(name, 0.0))
+    log_power = float(getattr(law, "log_powers", {}).get(name, 0.0))
+    check = _limit_check(law, x, ladder, name, exponent, log_power, confidence, tolerance)
+    limit = check.details["limit"]
+    measured = {name: {"estimate": limit["estimate"], "ci": list(limit["ci"]), "model": limit["model"],
+                       "effective": check.details["effective"], "log_power": log_power}}
+    panel = [(label, exponents, {name: log_power}, goal) for label, exponents, goal in law.wrong_laws([name])]
+    log_mutants = getattr(law, "log_mutants", None)
+    if log_mutants is not None and x.min() > 1:  # log x > 0 on the ladder: a log factor can be told apart
+        panel += [(label, exponents, dict(logs), goal) for label, exponents, logs, goal in log_mutants([name])]
+    controls, undecided = [], []
+    for label, exponents, logs, goal in panel:
+        control = _limit_check(law, x, ladder, name, float(exponents[name]), float(logs.get(name, 0.0)), confidence,
+                               tolerance)
+        outcome = decide(control).outcome
+        text = law.mutant_text(exponents, logs) if log_mutants is not None else law.mutant_text(exponents)
+        controls.append({"law": text, "verdict": outcome, "rejected": outcome == FAIL, "goal": goal,
+                         "label": label, "exponents": exponents, "log_powers": logs})
+        if goal and outcome != FAIL:
+            undecided.append(label)
+    if decide(check).outcome == FAIL:
+        verdict, reason = FAIL, "the limit excludes the law: " + check.message
+    elif not all(map(math.isfinite, limit["ci"])):
+        verdict = INCONCLUSIVE
+        reason = (f"{len(x)} values of {name} identify no limit (one effective exponent cannot tell a correction to "
+                  f"scaling from a different exponent): give at least 3 values of {name}, e.g. --over {name}=...")
+    elif not undecided:
+        kept_logs = [c["law"] for c in controls if c["label"].startswith("log power") and not c["rejected"]]
+        verdict, reason = PASS, ("the law is inside the limit of the effective exponents and every goal mutant "
+                                 "(exponent ± 1/2) is excluded"
+                                 + (f"; a log factor is not resolved by this ladder ({', '.join(kept_logs)} not "
+                                    f"excluded: its effective exponent decays only like 1/log {name})"
+                                    if kept_logs else ""))
+    else:
+        lo, hi = limit["ci"]
+        logs_only = all(label.startswith("log power") for label in undecided)
+        verdict = INCONCLUSIVE
+        reason = (f"{len(undecided)} goal mutant(s) agree with the limit too ({undecided[0]}): the limit "
+                  f"{limit['estimate']:.4g} [{lo:.4g}, {hi:.4g}] cannot exclude it; "
+                  + (f"a log factor needs a ladder over more decades of {name} (its effective exponent decays only "
+                     f"like 1/log {name})" if logs_only else
+                     f"more values of {name} at larger sizes (the limit's interval shrinks as the ladder grows) or "
+                     f"more seeds would"))
+    return {"measured": measured, "controls": controls, "verdict": verdict, "reason": reason, "check": check,
+            "values": point_means(xs, table, [name], confidence)}
+
+
 def point_means(xs: Mapping[str, np.ndarray], table: np.ndarray, varied: Sequence[str],
                 confidence: float) -> list[dict[str, Any]]:
     """Per grid point: its coordinates, the mean of ``table``'s rows there and its interval at ``confidence``
@@ -118,7 +189,8 @@ def point_means(xs: Mapping[str, np.ndarray], table: np.ndarray, varied: Sequenc
 def _bound(law: Any, point: Mapping[str, Any], exponents: Mapping[str, float],
            centre: Mapping[str, float]) -> float:
     """EXPR at ``point`` with ``exponents`` in place of the law's, equal to EXPR at ``centre``."""
-    value = law.coefficient * math.prod(float(point[k]) ** b for k, b in law.exponents.items())
+    value = law.value_at(point) if hasattr(law, "value_at") else \
+        law.coefficient * math.prod(float(point[k]) ** b for k, b in law.exponents.items())
     return value * math.prod((float(point[k]) / centre[k]) ** (b - law.exponents.get(k, 0.0))
                              for k, b in exponents.items())
 

@@ -107,6 +107,14 @@ class LawVerification(dict):
                          f"law {record['law']:.4g}")
         for name, fit in self["measured"].items():
             lo, hi = fit["ci"]
+            if "effective" in fit:  # decided in the limit (flt_theory.compare.limit)
+                steps = ", ".join(f"{e['from']:g}->{e['to']:g}: {e['estimate']:.3g} [{e['ci'][0]:.3g}, "
+                                  f"{e['ci'][1]:.3g}]" for e in fit["effective"])
+                lines.append(f"  effective exponents of {name}: {steps}")
+                lines.append(f"  limit exponent of {name}: {fit['estimate']:.3g} [{lo:.3g}, {hi:.3g}] "
+                             f"({fit['model']}), law {self['predicted'][name]:g}"
+                             + (f" with log({name})^{fit['log_power']:g}" if fit.get("log_power") else ""))
+                continue
             lines.append(f"  exponent of {name}: measured {fit['estimate']:.3g} [{lo:.3g}, {hi:.3g}], "
                          f"law {self['predicted'][name]:g}")
         if self["not_tested"]:
@@ -318,6 +326,8 @@ def verify_law(
             raise InvalidParameterError(f"--fix: {exc}") from None
         points, varied = design_grid(experiment, base, parsed, over=over, fix=fix, seeds=seeds, budget=budget,
                                      multiplier=multiplier, constraints=constraints)
+        for point in points:  # a log factor needs its parameter above 1 at every point
+            parsed.check_point(point, "--over" if over else "--law")
         plan = grid_plan(experiment, points, varied, seeds, multiplier, constraints)
         seconds = plan["estimated_seconds"]
         if budget is not None and seconds > budget:
@@ -369,7 +379,7 @@ def verify_law(
                                         f"every point to fit a power law; it is not at {bad[:3]}.")
         xs = {k: np.array([float(p[k]) for p in points]) for k in varied}
         decided = decide_power_law(parsed, xs, table, varied, 1 - alpha, tolerance)
-    not_tested = sorted(set(parsed.exponents) - set(varied))
+    not_tested = sorted((set(parsed.exponents) | set(getattr(parsed, "log_powers", {}))) - set(varied))
     reason = decided["reason"] + (f"; not tested (held fixed): {', '.join(not_tested)}" if not_tested else "")
     if dropped:
         reason += f"; {len(dropped)} designed point(s) dropped where the simulation failed ({dropped[0]['error']})"
@@ -379,7 +389,8 @@ def verify_law(
         system=system, law=parsed.text, form="level-set" if level_set else "observable",
         where=f"{parsed.observable} = {_level_set(parsed).level:g}" if level_set else None,
         grid={k: sorted({p[k] for p in points}) for k in varied},
-        predicted=predicted, measured=decided["measured"],
+        predicted=predicted, predicted_log_powers=dict(getattr(parsed, "log_powers", {})),
+        measured=decided["measured"],
         controls=decided["controls"], verdict=decided["verdict"], reason=reason,
         seconds=time.perf_counter() - start,
         relation=parsed.relation, experiment=experiment.name, observable=parsed.observable, varied=varied,
