@@ -168,7 +168,7 @@ def _ladder(x: ArrayLike, y: ArrayLike, caller: str, log_power: float) -> tuple[
 def _log_ratio_means(y: np.ndarray, x: np.ndarray, law_exponent: float, log_power: float) -> np.ndarray:
     r""":math:`\log \bar R` per rung, batched: ``y`` (..., seeds, points) -> (..., points)."""
     law = law_exponent * np.log(x) + (log_power * np.log(np.log(x)) if log_power else 0.0)
-    return np.log(y.mean(axis=-2)) - law
+    return np.asarray(np.log(y.mean(axis=-2)) - law, dtype=float)
 
 
 def _shape_columns(x: np.ndarray) -> list[tuple[str, list[np.ndarray]]]:
@@ -228,7 +228,8 @@ def fit_limit(x: ArrayLike, y: ArrayLike, *, law_exponent: float = 0.0, log_powe
     k = len(point)
     covariance = np.atleast_2d(np.cov(replicates, rowvar=False))
     exact = not np.any(np.diag(covariance) > 0)  # exact data: zero-width intervals
-    shapes, scores = [], []
+    shapes: list[tuple[str, float, float | None, float]] = []
+    scores: list[tuple[float, int]] = []
     for name, columns in _shape_columns(x):
         estimate, variance, residual = _fit_shape(point, covariance, columns)
         parameters = 1 + len(columns)

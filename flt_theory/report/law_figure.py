@@ -54,8 +54,12 @@ def plot_law(result: Mapping[str, Any], path: str | Path | None = None) -> Any:
     from .figures import new_figure, save_figure
 
     varied = list(result["varied"])
-    fig = new_figure(4.2 * len(varied), 3.8)
-    axes = fig.subplots(1, len(varied), squeeze=False)[0]
+    limit = [k for k in varied if "effective" in result["measured"].get(k, {})]  # decided in the limit
+    fig = new_figure(4.2 * (len(varied) + len(limit)), 3.8)
+    panels = fig.subplots(1, len(varied) + len(limit), squeeze=False)[0]
+    axes = panels[:len(varied)]
+    for ax, k in zip(panels[len(varied):], limit):
+        _draw_effective(ax, result, k)
     lhs = f"{result['parameter']}*" if result.get("parameter") else result["observable"]
     relation = result["relation"]
     for ax, k in zip(axes, varied):
@@ -102,6 +106,28 @@ def plot_law(result: Mapping[str, Any], path: str | Path | None = None) -> Any:
     return fig if path is None else save_figure(fig, path)
 
 
+def _draw_effective(ax: Any, result: Mapping[str, Any], k: str) -> None:
+    """The effective exponents of ``k`` (each at the geometric middle of its two rungs, with its interval), the law's
+    exponent and the limit's interval (clipped to the panel where it is unbounded)."""
+    fit = result["measured"][k]
+    rungs = fit["effective"]
+    mid = np.array([math.sqrt(e["from"] * e["to"]) for e in rungs])
+    est = np.array([e["estimate"] for e in rungs])
+    err = np.abs(np.array([e["ci"] for e in rungs]).T - est)
+    ax.errorbar(mid, est, yerr=err, fmt="s", color="C0", capsize=3, label="effective exponent (95% CI)")
+    ax.axhline(result["predicted"][k], color="C3", lw=2, label=f"law: {result['predicted'][k]:g}")
+    low, high = fit["ci"]
+    span = max(1.0, float(np.max(np.abs(est - result["predicted"][k]))) * 3)
+    low, high = max(low, result["predicted"][k] - span), min(high, result["predicted"][k] + span)
+    ax.axhspan(low, high, color="C2", alpha=0.15, lw=0, label=f"limit {fit['estimate']:.3g} ({fit['model']})")
+    ax.set_xscale("log")
+    ax.set_xlabel(k)
+    ax.set_ylabel(f"local exponent of {result['parameter'] + '*' if result.get('parameter') else result['observable']}"
+                  + (f" / log({k})^{fit['log_power']:g}" if fit.get("log_power") else ""), fontsize=8)
+    ax.set_title(f"effective exponents in {k} and their limit", fontsize=9)
+    ax.legend(fontsize=7)
+
+
 def write_law_report(result: Mapping[str, Any], directory: str | Path) -> Path:
     """Write ``DIR/fit.png`` (:func:`plot_law`), ``DIR/result.json`` (the document) and ``DIR/report.md`` (the
     law, grid, exponents, controls and verdict, the figure linked); returns the report's path."""
@@ -120,6 +146,12 @@ def write_law_report(result: Mapping[str, Any], directory: str | Path) -> Path:
     for k, fit in result["measured"].items():
         lines.append(f"| {k} | {result['predicted'][k]:g} | {fit['estimate']:.4g} | [{fit['ci'][0]:.4g}, "
                      f"{fit['ci'][1]:.4g}] |")
+    for k, fit in result["measured"].items():
+        if "effective" in fit:
+            lines += ["", f"Effective exponents of {k} (limit: {fit['model']}):", "", "| from | to | exponent | "
+                      "interval |", "|---|---|---|---|"]
+            lines += [f"| {e['from']:g} | {e['to']:g} | {e['estimate']:.4g} | [{e['ci'][0]:.4g}, {e['ci'][1]:.4g}] |"
+                      for e in fit["effective"]]
     lines += ["", "| control | goal | verdict |", "|---|---|---|"]
     lines += [f"| `{c['law']}` | {'yes' if c['goal'] else 'no'} | {'rejected' if c['rejected'] else 'not rejected'} |"
               for c in result["controls"]]
