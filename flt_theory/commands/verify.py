@@ -5,8 +5,9 @@ Two forms, one command:
 * ``flt verify TARGET`` derives every giant-step prediction for a target (Dandi et al. 2023, arXiv 2305.18270) and
   checks each by simulation with its wrong law (:func:`flt_theory.systems.giant_step.verify.verify`);
   ``flt verify TARGET --algorithm online-sgd`` derives a single-index link's information exponent and checks the
-  weak-recovery time of online SGD it predicts (Ben Arous, Gheissari, Jagannath 2021, arXiv 2003.10409) against the
-  exponents ± 1 (:func:`flt_theory.systems.online_sgd.verify.verify_target`);
+  weak-recovery time of online SGD it predicts (Ben Arous, Gheissari, Jagannath 2021, arXiv 2003.10409) in the limit
+  of large d against the exponents ± 1 (:func:`flt_theory.systems.online_sgd.verify.verify_target`;
+  ``--max-steps-factor`` and ``--eta-tilde`` set its step limit and step size);
 * ``flt verify --system SYSTEM --law "OBS ~ EXPR" [--over NAME=V1,V2,...]... [--fix NAME=VALUE]...`` checks a
   researcher's own power law for an observable of any system, with its mutation panel (each exponent ± 1/2 and
   ± 1, a varied symbol EXPR lacks at ± 1/2) on the same measurement, on a grid designed from ``--budget`` and the
@@ -98,6 +99,8 @@ class VerifyRequest:
     scale: str
     budget: float
     seeds: int | None
+    max_steps_factor: float | None
+    eta_tilde: float | None
     latex_file: str | None
     as_json: bool
     report_dir: str | None
@@ -145,6 +148,13 @@ class VerifyRequest:
 @click.option("--seeds", type=click.IntRange(2, 256), default=None, metavar="S",
               help="Seeds per measurement (default: the scale's with TARGET, 8 with --system); an inconclusive verdict "
                    "says how many would decide it.")
+@click.option("--max-steps-factor", type=Bounded(float, 0, 1000), default=None, metavar="F",
+              help="With TARGET --algorithm online-sgd: multiply the ladder's max_steps at every d by F (default 1). "
+                   "A d with censored runs is never fitted: its censored seeds are rerun with max_steps x4, at most "
+                   "twice, within --budget; a d still censored is dropped and named.")
+@click.option("--eta-tilde", type=Bounded(float, 0, 1), default=None, metavar="ETA",
+              help="With TARGET --algorithm online-sgd: the step size eta = ETA * d^-max(1, k/2) (default: 0.5, 0.2, "
+                   "0.05 for information exponent k = 1, 2, >= 3). Lower it when runs stall below overlap 1/2.")
 @latex_option("With TARGET: also write the verdicts")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.option("--report", "report_dir", type=click.Path(), default=None, metavar="DIR",
@@ -177,11 +187,17 @@ def verify_command(ctx: click.Context, **options: Any) -> None:
     that would resolve it). Exit 0 when every prediction passes, 1 otherwise, 2 on bad input.
 
     flt verify TARGET --algorithm online-sgd: TARGET is a link g(z); its information exponent k gives the samples
-    online SGD needs to reach overlap 1/2 (d, d log d, d^(k-1) for k = 1, 2, >= 3), fitted on a ladder of d and
-    checked against the exponents +-1."""
+    online SGD needs to reach overlap 1/2 (d, d log d, d^(k-1) for k = 1, 2, >= 3), measured on a ladder of d and
+    decided in the limit of large d (effective exponents between rungs, corrections to scaling allowed) against the
+    exponents +-1 and, for d log d, the law without its log. Runs stopped by max_steps are never fitted: their d is
+    rerun with a raised max_steps within --budget, or dropped and named (--max-steps-factor); runs that stall below
+    overlap 1/2 name the step size (--eta-tilde)."""
     request = VerifyRequest(**options)
     if request.algorithm != "giant-step" and request.for_system_law:
         raise InputError("--algorithm", "applies to TARGET only (a --system law names its own experiment)")
+    for option, value in (("--max-steps-factor", request.max_steps_factor), ("--eta-tilde", request.eta_tilde)):
+        if value is not None and request.algorithm != "online-sgd":
+            raise InputError(option, "applies to TARGET --algorithm online-sgd only")
     if request.for_system_law:
         ctx.exit(_verify_system_law(request))
     if request.target is None:
@@ -236,7 +252,9 @@ def _verify_online_sgd(ctx: click.Context, target: str, request: VerifyRequest) 
     from ..systems.online_sgd.verify import verify_target, verify_text as online_sgd_text
 
     try:
-        document = verify_target(target, scale=request.scale, seeds=request.seeds, budget=request.budget)
+        document = verify_target(target, scale=request.scale, seeds=request.seeds, budget=request.budget,
+                                 max_steps_factor=1.0 if request.max_steps_factor is None else request.max_steps_factor,
+                                 eta_tilde=request.eta_tilde)
     except FLTError as exc:
         message = str(exc)
         raise InputError(None if message.startswith(("TARGET", "--")) else "TARGET", message) from exc

@@ -45,7 +45,10 @@ parameter: its value is not chosen, every admissible one is allowed), reported a
 :math:`T^2_{\min} + 2\,(\text{parameters})` (Akaike's rule; the shape is reported as ``model``).
 
 **The decision.** The law (:math:`e_\infty = 0`) PASSES iff it lies in the limit's set (p-value
-:math:`\ge \alpha`); nothing is widened by hand. Two rungs leave :math:`(e_\infty, B)` unidentified (one
+:math:`\ge \alpha`); nothing is widened by hand. A law the set excludes while the effective exponent at the largest
+sizes still holds it is not a settled failure (:func:`unsettled_failure`: the verdicts built on this check call it
+INCONCLUSIVE, larger sizes to settle it): the extrapolation is a model of the corrections, the last rung a
+measurement. Two rungs leave :math:`(e_\infty, B)` unidentified (one
 :math:`e_k`): the set is the whole line, every law passes and so does every wrong law — the claim's negative
 control then makes the verdict INCONCLUSIVE (:func:`~.verdict.decide_claim`), with "more rungs" as what would decide
 it. A wrong exponent :math:`a \pm 1/2` fails once the ladder resolves :math:`e_\infty` to better than 1/2; a
@@ -76,7 +79,6 @@ as a correction: wrong exponents excluded 0.87, missing logs failed 0.48).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,7 +93,7 @@ from .bootstrap import RngLike, _width, as_generator, calibrated_interval
 from .result import CheckResult, fmt, fmt_ci, make_assert, make_result
 
 __all__ = ["CORRECTION_EXPONENTS", "LimitFit", "assert_limit_power_law", "check_limit_power_law",
-           "effective_exponents", "fit_limit"]
+           "effective_exponents", "fit_limit", "unsettled_failure"]
 
 #: The correction exponents :math:`\omega` the limit allows (module docstring), besides no correction at all.
 CORRECTION_EXPONENTS: tuple[float, ...] = tuple(float(w) for w in np.geomspace(0.5, 3.0, 9))
@@ -322,7 +324,20 @@ def check_limit_power_law(
 assert_limit_power_law = make_assert(check_limit_power_law)
 
 
-def rungs_needed(effective: Sequence[dict[str, Any]]) -> str:
-    """What would decide a ladder too short to identify its limit."""
-    return (f"{len(effective) + 1} rung(s) give {len(effective)} effective exponent(s); the limit needs at least 3 "
-            "rungs (2 effective exponents), more to tell a log factor from a correction")
+def unsettled_failure(check: CheckResult) -> str:
+    r"""Why a FAIL of :func:`check_limit_power_law` is not settled, or ``""`` when it is: a law the extrapolation
+    excludes while the effective exponent at the largest sizes still holds it is not failed (the extrapolation is a
+    model of the corrections; an approach that is not one vanishing correction — effective exponents that cross
+    the law, a second correction — misleads it), but INCONCLUSIVE until larger sizes settle it. A deviation that
+    persists at the largest sizes fails."""
+    effective, limit = check.details.get("effective") or [], check.details.get("limit") or {}
+    if check.passed or not effective or not isinstance(check.predicted, (int, float)):
+        return ""
+    last, law = effective[-1], float(check.predicted)
+    if not last["ci"][0] <= law <= last["ci"][1]:
+        return ""
+    low, high = limit.get("ci", (math.nan, math.nan))
+    return (f"the extrapolated limit {fmt(limit.get('estimate', math.nan))} {fmt_ci((low, high))} "
+            f"({limit.get('model', '')}) excludes the law, but the effective exponent at the largest sizes "
+            f"({fmt(last['from'])} -> {fmt(last['to'])}: {fmt(last['estimate'])} {fmt_ci(tuple(last['ci']))}) "
+            "agrees with it: the approach is not one vanishing correction; larger sizes would settle it")

@@ -292,7 +292,8 @@ def check_power_law(
     -------
     CheckResult
         ``measured`` is the fitted exponent, ``details["prefactor"]`` the fitted :math:`C`,
-        ``details["p_value"]`` the check's p-value (module docstring).
+        ``details["p_value"]`` the check's p-value (module docstring), ``details["effective"]`` the effective
+        exponents between consecutive sizes (:mod:`.limit`; shown, not decided on).
 
     Examples
     --------
@@ -304,7 +305,22 @@ def check_power_law(
     """
     predicted = check_real(predicted_exponent, "predicted_exponent", caller="check_power_law")
     fit = fit_power_law(x, y, confidence=confidence, n_resamples=n_resamples, rng=rng)
-    return _verdict(fit, (predicted,), tolerance, name, "check_power_law", ("exponent",))
+    result = _verdict(fit, (predicted,), tolerance, name, "check_power_law", ("exponent",))
+    result.details["effective"] = _effective(x, y, confidence, n_resamples, rng)
+    return result
+
+
+def _effective(x: ArrayLike, y: ArrayLike, confidence: float, n_resamples: int,
+               rng: RngLike) -> list[dict[str, Any]] | None:
+    """The effective exponents along ``x`` sorted (:func:`~.limit.effective_exponents`: the local slopes between
+    consecutive sizes, each with its paired-seed interval), shown beside the one fit; None where sizes repeat."""
+    from .limit import effective_exponents
+
+    xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    order = np.argsort(xs)
+    if len(np.unique(xs)) != len(xs) or isinstance(rng, np.random.Generator):
+        return None  # repeated sizes have no local slope; a shared generator must not be advanced here
+    return effective_exponents(xs[order], ys[:, order], confidence=confidence, n_resamples=n_resamples, rng=rng)
 
 
 def check_power_law_2d(

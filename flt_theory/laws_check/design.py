@@ -290,11 +290,28 @@ def grid_plan(experiment: Any, points: Sequence[Mapping[str, Any]], varied: Sequ
             "hypotheses": sorted({key for key, _, _ in constraints}), "outside_hypotheses": outside}
 
 
+#: The probe's pace is read only from a run at least this long (shorter ones measure start-up, not the work).
+MIN_PROBE_SECONDS = 0.5
+
+
+def paced_plan(plan: Mapping[str, Any], estimate: Any, probe_seconds: float) -> dict[str, Any]:
+    """``plan`` with the pace of the one-point, one-seed probe: ``probe_seconds`` measured against its declared
+    ``estimate`` (an :class:`~flt_theory.runner.cost.Estimate` or None) scales the whole plan's estimate
+    (``paced_seconds``), since a declared cost is calibrated on another machine and load. Unchanged when the probe
+    was too short to time (:data:`MIN_PROBE_SECONDS`) or has no declared cost."""
+    if estimate is None or not estimate.seconds > 0 or probe_seconds < MIN_PROBE_SECONDS:
+        return dict(plan)
+    pace = probe_seconds / estimate.seconds
+    return {**plan, "probe_seconds": probe_seconds, "pace": pace, "paced_seconds": plan["estimated_seconds"] * pace}
+
+
 def plan_text(plan: Mapping[str, Any]) -> str:
     """One line saying what a run will do (printed before it runs)."""
     grid = "; ".join(f"{k} = {', '.join(f'{v:g}' for v in values)}" for k, values in plan["grid"].items())
     inside = (f"; inside the hypotheses of {', '.join(plan['hypotheses'])}" if plan["hypotheses"] and not
               plan["outside_hypotheses"] else f"; {len(plan['outside_hypotheses'])} point(s) outside the stated "
               f"hypotheses" if plan["outside_hypotheses"] else "")
+    paced = (f"; the one-seed probe took {plan['probe_seconds']:.3g} s, {plan['pace']:.3g}x its declared cost: "
+             f"about {plan['paced_seconds']:.3g} s at that pace" if "paced_seconds" in plan else "")
     return (f"plan: {plan['experiment']}, {plan['points']} points x {plan['seeds']} seeds, about "
-            f"{plan['estimated_seconds']:.3g} s by its declared cost ({grid}){inside}")
+            f"{plan['estimated_seconds']:.3g} s by its declared cost ({grid}){paced}{inside}")

@@ -39,7 +39,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..compare import mean_ci
-from ..compare.limit import check_limit_power_law
+from ..compare.limit import check_limit_power_law, unsettled_failure
 from ..compare.power_law import check_power_law_nd
 from ..compare.result import CheckResult
 from ..compare.verdict import FAIL, INCONCLUSIVE, PASS, decide, decide_claim
@@ -123,7 +123,9 @@ def decide_limit_law(law: Any, xs: Mapping[str, np.ndarray], table: np.ndarray, 
     check_limit_power_law`: effective exponents along the ladder, extrapolated with corrections to scaling), with
     its mutation panel read from the same limit: the exponent mutants (± 1/2 goal, ± 1 reported) and the log
     mutants (log power ± 1, reported: a log factor the law lacks fails the law itself where the ladder resolves its
-    slow decay, and a pass says when the ladder does not). PASS when the
+    slow decay, and a pass says when the ladder does not). FAIL needs the deviation to persist at the largest sizes:
+    where the extrapolation excludes the law but the last effective exponent's interval holds it, the verdict is
+    INCONCLUSIVE (the extrapolation is a model of the corrections; larger sizes settle it). PASS when the
     law is inside the limit's set and every goal mutant outside; FAIL when the limit excludes the law; else
     INCONCLUSIVE with what would decide it (more rungs, a wider range, more seeds)."""
     order = np.argsort(xs[name])
@@ -148,7 +150,10 @@ def decide_limit_law(law: Any, xs: Mapping[str, np.ndarray], table: np.ndarray, 
                          "label": label, "exponents": exponents, "log_powers": logs})
         if goal and outcome != FAIL:
             undecided.append(label)
-    if decide(check).outcome == FAIL:
+    unsettled = unsettled_failure(check)
+    if decide(check).outcome == FAIL and unsettled:
+        verdict, reason = INCONCLUSIVE, unsettled
+    elif decide(check).outcome == FAIL:
         verdict, reason = FAIL, "the limit excludes the law: " + check.message
     elif not all(map(math.isfinite, limit["ci"])):
         verdict = INCONCLUSIVE

@@ -72,7 +72,15 @@ from ..runner import sweep
 from ..runner.errors import ExperimentError
 from ..runner.store import ResultStore
 from ..systems import get_system
-from .design import base_point, claim_hypotheses, design_grid, grid_plan, is_numeric, system_experiments
+from .design import (
+    base_point,
+    claim_hypotheses,
+    design_grid,
+    grid_plan,
+    is_numeric,
+    paced_plan,
+    system_experiments,
+)
 from .level_set import EVALUATIONS, solve_crossings
 from .parse import WRONG_SHIFT, LevelSetLaw, ObservableLaw, is_level_set, parse_any
 from .verdict import decide_power_law, decide_relation
@@ -217,6 +225,24 @@ def _record_designed(experiment: Any, points: list[dict[str, Any]], varied: list
     return kept, np.array(rows).T, dropped
 
 
+def _drop_censored(experiment: Any, points: list[dict[str, Any]], table: Any, varied: list[str],
+                   seed_list: list[int], store: Any, jobs: int) -> tuple[list[dict[str, Any]], Any, list[str]]:
+    """The grid points none of whose runs a step limit stopped, with their columns of ``table`` (seeds, points),
+    and one message per dropped point: a censored run's value is a lower bound, never fitted as a measurement.
+    An experiment that records no ``censored`` column keeps every point."""
+    try:
+        censored = _record(experiment, points, varied, "censored", seed_list, store, jobs).T.astype(bool)
+    except _NotRecorded:
+        return points, table, []
+    keep = ~censored.any(axis=0)
+    limit = "max_steps" if "max_steps" in points[0] else None
+    messages = [f"{', '.join(f'{k}={p[k]}' for k in varied)}: {int(censored[:, j].sum())}/{len(seed_list)} runs "
+                f"stopped by the step limit" + (f" (max_steps={p[limit]}; --fix max_steps={4 * int(p[limit])} would "
+                                                 "raise it)" if limit else "")
+                for j, p in enumerate(points) if not keep[j]]
+    return [p for p, k in zip(points, keep) if k], table[:, keep], messages
+
+
 def _refused(exc: Exception, over: Any) -> InvalidParameterError:
     """A grid value the declaration admits but the simulation refuses (an odd width, say), as a one-line error."""
     return InvalidParameterError(f"{'--over' if over else '--law'}: the simulation refused a point of the grid; "
@@ -339,7 +365,10 @@ def verify_law(
                 f"{budget:g} s; give --budget {math.ceil(seconds * 1.1)} or a smaller grid."
             )
         try:  # one point and one seed first: an experiment that does not record OBS costs no grid
+            computed_before, probe_start = tally.get("computed", 0), time.perf_counter()
             _record(experiment, points[:1], varied, parsed.observable, seed_list[:1], store, jobs, tally)
+            if tally.get("computed", 0) > computed_before:  # measured, not read from the store: its pace
+                plan = paced_plan(plan, experiment.estimate(points[0], 1), time.perf_counter() - probe_start)
         except ExperimentError as exc:
             raise _refused(exc, over) from None
         except _NotRecorded as exc:
@@ -365,8 +394,16 @@ def verify_law(
     else:
         raise InvalidParameterError(f"{'--where' if level_set else '--law'}: no experiment of system {system!r} "
                                     f"records {parsed.observable!r} ({'; '.join(errors)}).")
+    censored: list[str] = []
+    if not level_set:
+        points, table, censored = _drop_censored(experiment, points, table, varied, seed_list, store, jobs)
     predicted = {k: parsed.exponents.get(k, 0.0) for k in varied}
-    if parsed.relation != "~":
+    if censored and any(len({p[k] for p in points}) < 2 for k in varied):
+        decided: dict[str, Any] = {"measured": {}, "controls": [], "values": [], "verdict": "inconclusive",
+                                   "reason": f"{len(censored)} grid point(s) dropped: their runs were stopped by a "
+                                             f"step limit, so their values are lower bounds, not measurements "
+                                             f"({'; '.join(censored)}); too few points remain to decide the law"}
+    elif parsed.relation != "~":
         if not np.isfinite(table).all():
             raise InvalidParameterError(f"--law: {parsed.observable} is not finite at every point.")
         decided = decide_relation(parsed, points, table, varied, alpha)
@@ -383,6 +420,9 @@ def verify_law(
     reason = decided["reason"] + (f"; not tested (held fixed): {', '.join(not_tested)}" if not_tested else "")
     if dropped:
         reason += f"; {len(dropped)} designed point(s) dropped where the simulation failed ({dropped[0]['error']})"
+    if censored and decided["measured"]:
+        reason += (f"; {len(censored)} point(s) dropped because a step limit stopped runs there (lower bounds, not "
+                   f"measurements): {'; '.join(censored)}")
     extra = {} if crossings is None else {"parameter": _level_set(parsed).parameter, "level": _level_set(parsed).level,
                                           "groups": len(table), "crossings": crossings}
     return LawVerification(
@@ -396,6 +436,8 @@ def verify_law(
         relation=parsed.relation, experiment=experiment.name, observable=parsed.observable, varied=varied,
         not_tested=not_tested, points=len(points), seeds=seeds, seed_base=seed_base, confidence=1 - alpha,
         tolerance=tolerance,
-        estimated_seconds=seconds, hypotheses=plan["hypotheses"], outside_hypotheses=plan["outside_hypotheses"],
-        point_list=[{k: p[k] for k in varied} for p in points], computed=tally.get("computed", 0),
+        estimated_seconds=seconds, paced_seconds=plan.get("paced_seconds"), hypotheses=plan["hypotheses"],
+        outside_hypotheses=plan["outside_hypotheses"],
+        point_list=[{k: p[k] for k in varied} for p in points], censored_points=censored,
+        computed=tally.get("computed", 0),
         reused=tally.get("reused", 0), values=decided["values"], dropped=dropped, **extra)

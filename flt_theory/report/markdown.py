@@ -27,6 +27,7 @@ import functools
 import html
 import io
 import json
+import math
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -70,6 +71,28 @@ _MATHTEXT_SPELLING = (
     (r"\\sgn(?![A-Za-z])", r"\\mathrm{sgn}"),
     (r"\\(mathcal|mathbb|mathrm|mathbf|mathit|mathsf)\s+([A-Za-z0-9])", r"\\\1{\2}"),
 )
+
+
+
+def effective_rungs(check: Any) -> tuple[list[dict[str, Any]], str, int]:
+    """The effective exponents a power-law comparison (or each part of a conjunction) reports in
+    ``details["effective"]``: the first such comparison's, as ladder rungs ``{"size": {"size": middle}, "estimate",
+    "ci", "predicted"}`` for :func:`~.figures.plot_ladder`, its name and how many comparisons report some."""
+    records = [check.to_dict()] if hasattr(check, "to_dict") else [check]
+    found: list[tuple[str, list[dict[str, Any]]]] = []
+    while records:
+        record = records.pop(0)
+        details = record.get("details") or {}
+        records += [p for p in details.get("parts", []) if isinstance(p, dict)]
+        predicted = record.get("predicted")
+        effective = details.get("effective") or []
+        if effective:
+            found.append((str(record.get("name", "")), [
+                {"size": {"size": math.sqrt(float(e["from"]) * float(e["to"]))}, "estimate": float(e["estimate"]),
+                 "ci": [float(v) for v in e["ci"]],
+                 "predicted": float(predicted) if isinstance(predicted, (int, float)) else None}
+                for e in effective]))
+    return (found[0][1], found[0][0], len(found)) if found else ([], "", 0)
 
 
 def mathtext_source(latex: str) -> str:
@@ -152,6 +175,14 @@ def _figures(directory: Path, claim: Claim, run: dict[str, Any], row: dict[str, 
         else:
             caption += f"; the wrong law ({plain_text(row['wrong_law'])}) has no value on these axes"
         out.append((caption, f"figures/{generic.name}"))
+    effective, part, count = effective_rungs(run["check"])
+    if effective:
+        path = directory / "figures" / f"{name}-effective.png"
+        plot_ladder(effective, path, title=f"{claim.key}: effective exponents ({part})")
+        out.append(("effective exponents: the local log-log slope between consecutive sizes with its paired-seed 95% "
+                    "CI (blue), at the sizes' geometric middle, against the law's exponent (orange)"
+                    + (f"; the first of {count} comparisons that report them (all are in results.json)"
+                       if count > 1 else "") + "; the verdict is the registered comparison's", f"figures/{path.name}"))
     ladder = (run.get("ladder") or {}).get("rungs")
     if ladder:
         path = directory / "figures" / f"{name}-ladder.png"

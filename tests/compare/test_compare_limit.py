@@ -91,3 +91,34 @@ def test_same_seed_same_numbers_and_clear_errors() -> None:
         check_limit_power_law(x, -y, 1.0)
     with pytest.raises(InvalidParameterError, match="log"):
         check_limit_power_law(np.array([0.5, 2.0, 4.0]), y[:, :3], 1.0, log_power=1)
+
+
+def test_a_power_law_check_shows_its_effective_exponents_without_deciding_on_them() -> None:
+    from flt_theory.compare import check_power_law
+
+    x = np.array([4.0, 1.0, 2.0, 8.0])  # any order: the effective exponents follow increasing sizes
+    y = x**1.5 * np.exp(0.05 * np.random.default_rng(0).standard_normal((8, 4)))
+    result = check_power_law(x, y, 1.5)
+    order = np.argsort(x)
+    assert result.details["effective"] == effective_exponents(x[order], y[:, order])
+    assert [e["from"] for e in result.details["effective"]] == [1.0, 2.0, 4.0]
+    assert check_power_law(np.array([1.0, 1.0, 2.0]), y[:, :3], 1.5).details["effective"] is None  # repeated sizes
+
+
+def test_a_failure_the_largest_sizes_do_not_confirm_is_unsettled() -> None:
+    """The attention boundary of flt verify (mu_norm* ~ n^(-1/2) at test loss 0.35, n = 2..128, 8 seeds): effective
+    exponents -0.4866, -0.4970, -0.4974, -0.5006 [-0.5055, -0.4951]; the one-correction extrapolation gives
+    -0.4978 [-0.4994, -0.4972], yet the last rung holds -1/2: unsettled (inconclusive), not failed. A last rung that
+    excludes the law too is a settled failure."""
+    from flt_theory.compare import CheckResult
+    from flt_theory.compare.limit import unsettled_failure
+
+    rungs = [{"from": 2.0, "to": 4.0, "estimate": -0.4866, "ci": [-0.4889, -0.4842]},
+             {"from": 64.0, "to": 128.0, "estimate": -0.5006, "ci": [-0.5055, -0.4951]}]
+    details = {"effective": rungs, "limit": {"estimate": -0.4978, "ci": [-0.4994, -0.4972], "model": "x^-3"}}
+    failed = CheckResult("boundary", False, -0.5, -0.4978, (-0.4994, -0.4972), 8, "m", details)
+    assert "larger sizes would settle it" in unsettled_failure(failed)
+    persisting = {**details, "effective": [*rungs[:1], {**rungs[1], "ci": [-0.499, -0.497]}]}
+    assert unsettled_failure(CheckResult("boundary", False, -0.5, -0.4978, (-0.4994, -0.4972), 8, "m",
+                                         persisting)) == ""
+    assert unsettled_failure(CheckResult("boundary", True, -0.5, -0.5, (-0.51, -0.49), 8, "m", details)) == ""

@@ -46,8 +46,9 @@ def test_a_true_law_passes_a_wrong_one_fails_and_a_narrow_grid_is_inconclusive()
     assert true.passed and true["verdict"] == "pass" and all(c["rejected"] for c in true["controls"] if c["goal"])
     assert [c["law"] for c in true["controls"]] == ["norm_growth ~ d**(3/2)", "norm_growth ~ d**(1/2)",
                                                     "norm_growth ~ d**(2)", "norm_growth ~ 1",
-                                                    "norm_growth ~ d**(1) * log(d)", "norm_growth ~ d**(1) * log(d)**(-1)"]
-    assert [round(e["from"]) for e in true["measured"]["d"]["effective"]] == [64, 128, 256]  # effective exponents
+                                                    "norm_growth ~ d**(1) * log(d)",
+                                                    "norm_growth ~ d**(1) * log(d)**(-1)"]
+    assert [round(e["from"]) for e in true["measured"]["d"]["effective"]] == [64, 128, 256]  # local exponents
     assert "log factor is not resolved" in true["reason"]  # 1 decade of d: d and d log d are not told apart
     lo, hi = true["measured"]["d"]["ci"]
     assert lo <= 1 <= hi and not lo <= 0.5 <= hi and true["experiment"] == "giant-step/norm-growth"
@@ -349,3 +350,31 @@ def test_an_exponent_that_is_not_finite_is_refused(text):
 
     with pytest.raises(InvalidParameterError, match="not finite"):
         parse_observable_law(text, ["n"])
+
+
+def test_a_run_stopped_by_its_step_limit_is_never_fitted():
+    """online-sgd records ``censored``: a point whose runs hit max_steps is dropped with the option that would raise
+    the limit (a capped value is a lower bound, not a measurement); with too few points left the law is
+    inconclusive, never failed on capped values."""
+    partial = verify_law("online-sgd", "steps ~ d", over={"d": [64, 128, 256, 512]}, fix={"max_steps": 400}, seeds=4)
+    assert partial["censored_points"] and all("--fix max_steps=1600" in m for m in partial["censored_points"])
+    assert "d=512" in partial["censored_points"][-1] and partial["grid"]["d"][-1] < 512
+    assert "step limit stopped runs" in partial["reason"]
+    capped = verify_law("online-sgd", "steps ~ d", over={"d": [256, 512, 1024]}, fix={"max_steps": 100}, seeds=4)
+    assert capped["verdict"] == "inconclusive" and "lower bounds, not measurements" in capped["reason"]
+    assert len(capped["censored_points"]) == 3 and capped["measured"] == {}
+
+
+def test_a_plan_is_paced_by_its_probe():
+    """The plan's estimate is scaled by the one-seed probe's measured time over its declared cost (a declared cost is
+    calibrated elsewhere); a probe too short to time, or with no declared cost, leaves it as declared."""
+    from types import SimpleNamespace
+
+    from flt_theory.laws_check.design import paced_plan, plan_text
+
+    plan = {"experiment": "e", "grid": {"d": [1, 2]}, "points": 2, "seeds": 4, "estimated_seconds": 30.0,
+            "hypotheses": [], "outside_hypotheses": []}
+    paced = paced_plan(plan, SimpleNamespace(seconds=2.0), 36.0)
+    assert paced["pace"] == 18.0 and paced["paced_seconds"] == 540.0 and "about 540 s at that pace" in plan_text(paced)
+    assert "paced_seconds" not in paced_plan(plan, SimpleNamespace(seconds=2.0), 0.1)  # start-up, not work
+    assert "paced_seconds" not in paced_plan(plan, None, 36.0) and "pace" not in plan_text(plan)

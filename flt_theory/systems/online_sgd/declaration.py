@@ -34,7 +34,15 @@ and with the wrong law of its control by :func:`.recovery_claims.compare_time`):
 * ``time-transform-k4`` — :math:`y = \mathrm{He}_4(z)` (information exponent 4, generative exponent 2, Damian,
   Pillaud-Vivien, Lee, Bruna 2024, arXiv 2403.05529): the student :math:`\mathrm{He}_2` trained on the
   standardised :math:`T(y) = y^2` (:func:`~.laws.label_transform`) needs :math:`n \asymp d\log d`; control the
-  rate :math:`d^3` of :math:`y` itself.
+  rate :math:`d^3` of :math:`y` itself. At :math:`\tilde\eta = 1/50`, below the bound :math:`3\sqrt{638}/1883
+  \approx 0.040` derived from the drift (:mod:`.stall`): at :math:`\tilde\eta = 0.2` the overlap stalls at
+  :math:`m_* \approx 0.17` as :math:`d \to \infty`.
+
+Step size: the plain and label-transformed claims carry a step-size hypothesis derived from the reduced chain's
+drift (:func:`~.laws.step_hypothesis`, :mod:`.stall`): the retraction's second-order term
+:math:`-\tfrac12\varepsilon^2 m\,\mathbb E[c^2]` stalls the overlap below 1/2 beyond a bound of order one
+(:math:`\mathrm{He}_2`: :math:`\tilde\eta < 3/8`, stall :math:`m_*^2 = (1 - \tilde\eta)/(1 + 4\tilde\eta)`;
+:math:`g = z`: :math:`\tilde\eta < 3`; :math:`\mathrm{He}_3`: :math:`\tilde\eta/\sqrt d < 1/41`).
 
 Multi-index claims (Abbe, Boix-Adserà, Misiakiewicz 2023, arXiv 2302.11055; :mod:`.leap_claims`): a two-layer
 network in mean-field scaling (:mod:`.multi_index`) on :math:`z_1 + z_1z_2 + z_1z_2z_3` (leap 1) and

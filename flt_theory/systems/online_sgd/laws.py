@@ -32,10 +32,12 @@ samples — the thresholds of Ben Arous et al. 2021 (their step size :math:`\del
 Hypotheses (:data:`HYPOTHESES`). What we established, and how: the abstract of arXiv 2003.10409 and the statement
 of the thresholds in Damian et al. 2023's introduction ("Ben Arous et al. showed that :math:`n \gtrsim d^{k-1}`
 samples suffice … and that this is tight for online SGD"); the theorem numbers and their constants were not
-readable here, so each hypothesis names its statement by content. The step-size scaling and the start are this
-project's reading of that statement, through the derivation above: :math:`\tilde\eta \le 1` (constants 1),
-:math:`m_0\sqrt d \in [1/4, 4]` (an overlap of the order of a uniform start's), and :math:`d \to \infty` read
-as :math:`d \ge 32`.
+readable here, so each hypothesis names its statement by content. The start and the dimension are this
+project's reading of that statement: :math:`m_0\sqrt d \in [1/4, 4]` (an overlap of the order of a uniform start's)
+and :math:`d \to \infty` read as :math:`d \ge 32`. The step size is derived, not read (:func:`step_hypothesis`):
+"η̃ = O(1)" is not enough, since the retraction's second-order term of the drift stalls the overlap below 1/2 at
+a step of order 1 (:mod:`.stall`: for :math:`\mathrm{He}_2` the stall :math:`m_*^2 = (1 - \tilde\eta)/(1 +
+4\tilde\eta)` is below 1/2 from :math:`\tilde\eta = 3/8` on), so each law carries the bound of its link.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import Law, Source
 from ...symbolic.leap import information_exponent
 from ...symbolic.target import Target, parse_link
+from .stall import ETA_TILDE, largest_admissible_step, stall_equation
 
 __all__ = [
     "BAGJ",
@@ -75,6 +78,8 @@ __all__ = [
     "smoothed_recovery_law",
     "smoothed_time_value",
     "split_law",
+    "step_hypothesis",
+    "DERIVED_STALLS",
     "step_size_power",
     "time_value",
 ]
@@ -90,8 +95,7 @@ DPVLB = Source(authors="Damian, Pillaud-Vivien, Lee, Bruna", year=2024,
                title="Computational-statistical gaps in Gaussian single-index models", arxiv="2403.05529")
 
 D = sp.Symbol("d", positive=True)
-#: :math:`\tilde\eta = \eta\, d^{\max(1, k/2)}` and :math:`a = m_0\sqrt d`.
-ETA_TILDE = sp.Symbol("eta_tilde", positive=True)
+#: :math:`a = m_0\sqrt d` (and :data:`ETA_TILDE` :math:`= \tilde\eta = \eta\, d^{\max(1, k/2)}`, from :mod:`.stall`).
 OVERLAP0 = sp.Symbol("overlap0", positive=True)
 #: :math:`\tilde\lambda = \lambda\, d^{-1/4}`, the smoothing radius in units of the largest one of Damian et al.
 SMOOTHING = sp.Symbol("smoothing", positive=True)
@@ -100,11 +104,8 @@ _Y = sp.Symbol("y", real=True)
 #: Largest label power tried by :func:`label_transform`.
 MAX_LABEL_POWER = 8
 
+#: The link-free hypotheses of plain online SGD; the step size's is the link's (:func:`step_hypothesis`).
 HYPOTHESES: dict[str, Hypothesis] = {
-    "step size": Hypothesis(
-        text="step size η = η̃ d^(−max(1, k/2)) with η̃ = O(1) (read as η̃ ≤ 1)", condition=ETA_TILDE <= 1,
-        latex=r"\tilde\eta \le 1",
-        where="step-size scaling of the online-SGD thresholds (δ/N with δ = O(N^(1−max(1,k/2))))"),
     "start": Hypothesis(
         text="initial overlap m0 ≍ d^(−1/2), positive (read as m0·√d in [1/4, 4])",
         condition=sp.And(OVERLAP0 >= sp.Rational(1, 4), OVERLAP0 <= 4), latex=r"\tfrac14 \le m_0\sqrt d \le 4",
@@ -134,8 +135,9 @@ RETRACTION_HYPOTHESIS = Hypothesis(
     condition=ETA_TILDE <= sp.Rational(1, 50), latex=r"\tilde\eta \le 1/50",
     where=("step size of the main theorem of arXiv 2305.10633 (η ≤ d^(−k/2) λ^(2k−2) up to constants and polylog "
            "factors), its constant read through this project's derivation (smoothed_time_value)"))
-_READING = ("constants 1: η̃ ≤ 1, m0√d in [1/4, 4], d ≥ 32; '≍' read as the exponent of the mean time over seeds in "
-            "d, within a finite-size tolerance")
+_READING = ("constants 1: m0√d in [1/4, 4], d ≥ 32; the step size η̃ below the bound derived from the reduced "
+            "chain's drift (no stall below overlap 1/2, flt_theory.systems.online_sgd.stall); '≍' read as the exponent "
+            "of the mean time over seeds in d, within a finite-size tolerance")
 
 
 def _link(link: str | sp.Expr) -> sp.Expr:
@@ -354,7 +356,7 @@ def recovery_law(link: str | sp.Expr) -> Law:
         conditions=(rf"\eta = \tilde\eta\, d^{{-{sp.latex(power)}}}", r"m_0 \asymp d^{-1/2}", f"k = {k}"),
         source=BAGJ, regime=f"g = σ = {_link(link)}, spherical online SGD, fresh samples",
         words=f"online SGD needs n ≍ {time_value(k)} samples to reach overlap 1/2 (information exponent k = {k})",
-        hypotheses=tuple(HYPOTHESES.values()), hypotheses_reading=_READING,
+        hypotheses=(step_hypothesis(link),) + tuple(HYPOTHESES.values()), hypotheses_reading=_READING,
     )
 
 
@@ -418,8 +420,67 @@ def label_transform_law(link: str | sp.Expr) -> Law:
         source=DPVLB, regime=f"g = {_link(link)}, labels T(y), spherical online SGD, fresh samples",
         words=(f"online SGD on the labels T(y) = {transform} needs n ≍ {time_value(k_star)} samples (generative "
                f"exponent k* = {k_star}; on y itself: {time_value(link_exponent(link))})"),
-        hypotheses=tuple(HYPOTHESES.values()), hypotheses_reading=_READING,
+        hypotheses=(step_hypothesis(link, transform=True),) + tuple(HYPOTHESES.values()),
+        hypotheses_reading=_READING,
     )
+
+
+#: :func:`~.stall.largest_admissible_step` and :func:`~.stall.stall_equation` (as text) of the links the claims
+#: use, ``(link, transform) -> (bound, stall)``: derived once here (about 3 s of sympy, which every import of the
+#: system would otherwise pay) and re-derived and compared by ``derivations/derive_online_sgd_stall.py``; any other
+#: link is derived when asked.
+DERIVED_STALLS: dict[tuple[str, bool], tuple[sp.Expr, str]] = {
+    ('z', False): (sp.Integer(3), 'eta_tilde = (2 - 2*m**2)/m'),
+    ('He2(z)', False): (sp.Rational(3, 8), 'm**2 = (1 - eta_tilde)/(4*eta_tilde + 1)'),
+    ('He3(z)', False): (sp.Rational(1, 41), 'eta_tilde = (-m**3 + m)/(54*m**4 + 36*m**2 + 3)'),
+    ('He4(z)', False): (sp.Rational(1, 960), 'eta_tilde = (-m**4 + m**2)/(960*m**6 + 1296*m**4 + 288*m**2 + 12)'),
+    ('He4(z)', True): (3 * sp.sqrt(638) / 1883,
+                       'm**2 = (-319*eta_tilde + 4*sqrt(638))/(6256*eta_tilde + 4*sqrt(638))'),
+}
+
+
+@functools.lru_cache(maxsize=32)
+def step_hypothesis(link: str | sp.Expr, transform: bool = False) -> Hypothesis:
+    r"""The step-size hypothesis of plain online SGD on ``link`` (with ``transform``: the student
+    :math:`\mathrm{He}_{k^*}` on the labels :math:`T(y)`, :func:`label_transform`), derived from the drift of the
+    reduced chain (:mod:`.stall`): the step in units of :math:`1/d`, :math:`\varepsilon = \eta d = \tilde\eta\,
+    d^{1 - \max(1, k/2)}`, below :func:`~.stall.largest_admissible_step` — the drift :math:`\varepsilon F_1(m) -
+    \tfrac12\varepsilon^2 m F_2(m)` then has no attracting zero (stall) below the recovery overlap 1/2.
+
+    >>> step_hypothesis("He2(z)").condition, step_hypothesis("He3(z)").condition
+    (eta_tilde < 3/8, eta_tilde/sqrt(d) < 1/41)
+    >>> step_hypothesis("He4(z)", transform=True).condition
+    eta_tilde < 3*sqrt(638)/1883
+    """
+    if transform:
+        _, k = label_transform(link)
+        chain, student = transformed_link(link), f"He{k}(z)"
+        what = f"the student He{k} on the labels T(y) of g = {link}"
+        where = ("this project's derivation (flt_theory.systems.online_sgd.stall) from the reduced chain of arXiv "
+                 "2003.10409, applied to T∘g with the student He_{k*} of arXiv 2403.05529 (η = η̃ d^(−max(1, k*/2)))")
+    else:
+        k = link_exponent(link)
+        chain, student, what = _link(link), None, f"g = σ = {link}"
+        where = ("this project's derivation (flt_theory.systems.online_sgd.stall) from the reduced chain of arXiv "
+                 "2003.10409, bounding the step of its thresholds (δ/N with δ = O(N^(1−max(1,k/2))))")
+    known = DERIVED_STALLS.get((link, transform)) if isinstance(link, str) else None
+    if known is not None:
+        bound, stall_text = known
+    else:
+        bound, equation = largest_admissible_step(chain, student), stall_equation(chain, student)
+        stall_text = f"{equation.lhs} = {equation.rhs}"
+    step = ETA_TILDE * D ** (1 - step_size_power(k))
+    name = "η̃" if k <= 2 else "ε"
+    formula = stall_text.replace("eta_tilde", name).replace("**", "^")
+    rendered = sp.sstr(step).replace("eta_tilde", "η̃")
+    scaled = "" if k <= 2 else f" = η̃ d^({1 - step_size_power(k)})"
+    text = (f"step size below the stall bound derived from the drift ({what}): {rendered} < {bound} ≈ "
+            f"{float(bound):.4g}; the d → ∞ drift of the overlap, d·E[m′ − m] = ε F₁(m) − ε² m F₂(m)/2 at the step "
+            f"ε = η d{scaled}, vanishes at the stall m with {formula}, attracting and below the recovery overlap 1/2 "
+            "for larger steps")
+    condition = step < bound
+    return Hypothesis(text=text, condition=condition, where=where,
+                      latex=sp.latex(condition, symbol_names={ETA_TILDE: r"\tilde\eta"}))
 
 
 def split_law(law: Law) -> tuple[float, Law]:

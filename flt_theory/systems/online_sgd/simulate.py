@@ -38,8 +38,9 @@ from .model import MAX_SMOOTHING, PolynomialLink, online_sgd
 
 __all__ = ["THEORY_ETA_TILDE", "run_rows", "simulate_document", "simulate_table", "step_and_radius", "theory_eta_tilde"]
 
-#: The default :math:`\tilde\eta` per information exponent (inside the regime η̃ ≤ 1; small enough at k ≥ 3 that the
-#: martingale noise over the escape stays below the initial overlap).
+#: The default :math:`\tilde\eta` per information exponent (below the step bounds derived from the drift, laws.
+#: DERIVED_STALLS: 3, 3/8 and 1/41·√d; small enough at k ≥ 3 that the martingale noise over the escape stays below
+#: the initial overlap). With --label-transform, He4's bound is 3√638/1883 ≈ 0.040: pass --lr 0.02.
 THEORY_ETA_TILDE = {1: 0.5, 2: 0.2, 3: 0.05}
 #: The largest default ``--max-steps`` (about ten minutes at the measured ~70 µs per step on one CPU core).
 DEFAULT_CAP_LIMIT = 10**7
