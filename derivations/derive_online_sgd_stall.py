@@ -69,6 +69,11 @@ from flt_theory.systems.online_sgd.stall import (
 m, eta = OVERLAP, ETA_TILDE
 HE4_T = transformed_link("He4(z)")
 
+#: The claims whose step-size hypothesis this derivation states (their verdicts run in derive_online_sgd.py; listed
+#: here so that ``flt check derivations/derive_online_sgd_stall.py`` checks them).
+CLAIMS = ["online-sgd/recovery-time-k1", "online-sgd/recovery-time-k2", "online-sgd/recovery-time-k3",
+          "online-sgd/time-transform-k4"]
+
 
 def _one_step_mean(link: str | sp.Expr, student: str, eta_step: float, d: int, overlaps, smoothing: float = 0.0,
                    k: int = 0, nodes: int = 60, q_nodes: int = 1) -> np.ndarray:
