@@ -296,7 +296,7 @@ MIN_PROBE_SECONDS = 0.5
 
 def paced_plan(plan: Mapping[str, Any], estimate: Any, probe_seconds: float) -> dict[str, Any]:
     """``plan`` with the pace of the one-point, one-seed probe: ``probe_seconds`` measured against its declared
-    ``estimate`` (an :class:`~flt_theory.runner.cost.Estimate` or None) scales the whole plan's estimate
+    ``estimate`` (an :class:`~flt_theory.runner.cost.CostEstimate` or None) scales the whole plan's estimate
     (``paced_seconds``), since a declared cost is calibrated on another machine and load. Unchanged when the probe
     was too short to time (:data:`MIN_PROBE_SECONDS`) or has no declared cost."""
     if estimate is None or not estimate.seconds > 0 or probe_seconds < MIN_PROBE_SECONDS:

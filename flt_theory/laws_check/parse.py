@@ -9,8 +9,8 @@ law says
 
 .. math:: \mathbb E[\mathrm{OBS}] = C \prod_i x_i^{b_i} \prod_i (\log x_i)^{p_i}
 
-for some constant :math:`C > 0`: the exponents :math:`b_i` (:attr:`ObservableLaw.exponents`) are the powers of the
-parameters themselves, the log powers :math:`p_i` (:attr:`ObservableLaw.log_powers`, empty for a pure power law)
+for some constant :math:`C > 0`: the exponents :math:`b_i` (``ObservableLaw.exponents``) are the powers of the
+parameters themselves, the log powers :math:`p_i` (``ObservableLaw.log_powers``, empty for a pure power law)
 those of their logs — the form of most sample-complexity laws of the field, :math:`n \asymp d \log d` (e.g. the
 information exponent 2 of Ben Arous, Gheissari and Jagannath 2021, arXiv 2003.10409: :math:`n \asymp d \log d`
 samples of online SGD). ``log`` (alias ``ln``) is the natural log and applies to one parameter's name

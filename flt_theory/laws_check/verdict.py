@@ -119,8 +119,9 @@ def _limit_check(law: Any, x: np.ndarray, table: np.ndarray, name: str, exponent
 
 def decide_limit_law(law: Any, xs: Mapping[str, np.ndarray], table: np.ndarray, name: str, confidence: float,
                      tolerance: float = 0.0) -> dict[str, Any]:
-    r"""Decide ``law`` in the limit of its one varied parameter ``name`` (:func:`~flt_theory.compare.limit.
-    check_limit_power_law`: effective exponents along the ladder, extrapolated with corrections to scaling), with
+    r"""Decide ``law`` in the limit of its one varied parameter ``name``
+    (:func:`~flt_theory.compare.limit.check_limit_power_law`: effective exponents along the ladder, extrapolated with
+    corrections to scaling), with
     its mutation panel read from the same limit: the exponent mutants (± 1/2 goal, ± 1 reported) and the log
     mutants (log power ± 1, reported: a log factor the law lacks fails the law itself where the ladder resolves its
     slow decay, and a pass says when the ladder does not). FAIL needs the deviation to persist at the largest sizes:
