@@ -144,7 +144,8 @@ class VerifyRequest:
 @click.option("--scale", type=click.Choice(["small", "paper"]), default="small", show_default=True)
 @click.option("--budget", type=Bounded(float, 1, 86400), default=120.0, show_default=True, metavar="SECONDS",
               help="Time budget; with TARGET, predictions whose sizes would exceed it are 'inconclusive' with the "
-                   "budget they need; with --system, a plan over it is refused before it runs.")
+                   "budget they need; with --system, a plan over it is refused before it runs, and an inconclusive "
+                   "one-parameter ladder is extended toward larger sizes while the rest of it allows.")
 @click.option("--seeds", type=click.IntRange(2, 256), default=None, metavar="S",
               help="Seeds per measurement (default: the scale's with TARGET, 8 with --system); an inconclusive verdict "
                    "says how many would decide it.")

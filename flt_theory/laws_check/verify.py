@@ -32,6 +32,11 @@ grows like :math:`\sqrt{d/n}`", "the NTK relative change is :math:`N^{-1/2}`". :
    EXPR``, ``OBS <= EXPR`` and ``OBS >= EXPR`` (:func:`~flt_theory.laws_check.parse.parse_relation_law`: EXPR with its
    constant) are decided point by point without a fit (:func:`~flt_theory.laws_check.verdict.decide_relation`).
 
+**Extension.** With a ``budget``, an INCONCLUSIVE law along one varied parameter gets more rungs toward larger sizes
+(the largest point moved on by the ladder's last ratio, at least x2), one at a time while the declared cost at the
+probe's measured pace (:func:`~flt_theory.laws_check.design.paced_plan`) fits the rest of the budget, at most
+:data:`MAX_EXTENSIONS`, until decided; ``extended`` lists them and why the extension stopped.
+
 A parameter of ``EXPR`` that the grid holds fixed cannot be tested; it is reported as such, never counted as
 agreement.
 
@@ -67,6 +72,7 @@ from typing import Any
 import numpy as np
 
 from ..compare import mean_ci
+from ..compare.verdict import INCONCLUSIVE
 from ..errors import InvalidParameterError
 from ..runner import sweep
 from ..runner.errors import ExperimentError
@@ -243,6 +249,55 @@ def _drop_censored(experiment: Any, points: list[dict[str, Any]], table: Any, va
     return [p for p, k in zip(points, keep) if k], table[:, keep], messages
 
 
+#: At most this many rungs are added to an inconclusive ladder (:func:`verify_law` with a budget).
+MAX_EXTENSIONS = 4
+
+
+def _decide(parsed: Any, points: list[dict[str, Any]], table: Any, varied: list[str], alpha: float,
+            tolerance: float, level_set: bool) -> dict[str, Any]:
+    """The verdict of ``parsed`` on ``table`` (seeds or groups, points) at ``points``: a relation point by point, a
+    power law by its fit or, along one varied parameter, in the limit (:mod:`flt_theory.laws_check.verdict`)."""
+    if parsed.relation != "~":
+        if not np.isfinite(table).all():
+            raise InvalidParameterError(f"--law: {parsed.observable} is not finite at every point.")
+        return decide_relation(parsed, points, table, varied, alpha)
+    good = np.isfinite(table) & (table > 0)
+    if not good.all():
+        bad = [{k: points[j][k] for k in varied} for j in sorted(set(np.argwhere(~good)[:, 1]))]
+        what = f"the crossing {parsed.parameter}*" if level_set else parsed.observable
+        raise InvalidParameterError(f"{'--where' if level_set else '--law'}: {what} must be positive and finite at "
+                                    f"every point to fit a power law; it is not at {bad[:3]}.")
+    xs = {k: np.array([float(p[k]) for p in points]) for k in varied}
+    return decide_power_law(parsed, xs, table, varied, 1 - alpha, tolerance)
+
+
+def _next_rung(experiment: Any, points: list[dict[str, Any]], name: str, parsed: Any) -> dict[str, Any] | None:
+    """The next rung of a one-parameter ladder: the largest point with ``name`` moved on by the ladder's last ratio
+    (at least x2; rounded up for an integer parameter), or None where the experiment's declaration refuses it."""
+    values = sorted(float(p[name]) for p in points)
+    top = max(points, key=lambda p: float(p[name]))
+    ratio = max(2.0, values[-1] / values[-2]) if len(values) > 1 and values[-2] > 0 else 2.0
+    value: float | int = values[-1] * ratio
+    if isinstance(top[name], int) and not isinstance(top[name], bool):
+        value = int(math.ceil(value))
+    try:
+        rung = experiment.normalize({**top, name: value})
+        parsed.check_point(rung, "--law")
+    except InvalidParameterError:
+        return None
+    return dict(rung)
+
+
+def _rung_seconds(experiment: Any, rung: Mapping[str, Any], seeds: int, plan: Mapping[str, Any]) -> float | None:
+    """The declared seconds of one more rung at the plan's measured pace (None: its cost is refused)."""
+    try:
+        experiment.check_budget(rung, seeds)
+    except InvalidParameterError:
+        return None
+    estimate = experiment.estimate(rung, seeds)
+    return (estimate.seconds if estimate is not None else 0.0) * float(plan.get("pace", 1.0))
+
+
 def _refused(exc: Exception, over: Any) -> InvalidParameterError:
     """A grid value the declaration admits but the simulation refuses (an odd width, say), as a one-line error."""
     return InvalidParameterError(f"{'--over' if over else '--law'}: the simulation refused a point of the grid; "
@@ -403,23 +458,43 @@ def verify_law(
                                    "reason": f"{len(censored)} grid point(s) dropped: their runs were stopped by a "
                                              f"step limit, so their values are lower bounds, not measurements "
                                              f"({'; '.join(censored)}); too few points remain to decide the law"}
-    elif parsed.relation != "~":
-        if not np.isfinite(table).all():
-            raise InvalidParameterError(f"--law: {parsed.observable} is not finite at every point.")
-        decided = decide_relation(parsed, points, table, varied, alpha)
     else:
-        good = np.isfinite(table) & (table > 0)
-        if not good.all():
-            bad = [{k: points[j][k] for k in varied} for j in sorted(set(np.argwhere(~good)[:, 1]))]
-            what = f"the crossing {_level_set(parsed).parameter}*" if level_set else parsed.observable
-            raise InvalidParameterError(f"{'--where' if level_set else '--law'}: {what} must be positive and finite at "
-                                        f"every point to fit a power law; it is not at {bad[:3]}.")
-        xs = {k: np.array([float(p[k]) for p in points]) for k in varied}
-        decided = decide_power_law(parsed, xs, table, varied, 1 - alpha, tolerance)
+        decided = _decide(parsed, points, table, varied, alpha, tolerance, level_set)
+    extended: list[dict[str, Any]] = []
+    while (decided["verdict"] == INCONCLUSIVE and decided["measured"] and not level_set and parsed.relation == "~"
+           and len(varied) == 1 and budget is not None and len(extended) < MAX_EXTENSIONS):
+        rung = _next_rung(experiment, points, varied[0], parsed)
+        cost = None if rung is None else _rung_seconds(experiment, rung, seeds, plan)
+        if rung is None or cost is None or time.perf_counter() - start + cost > budget:
+            extended.append({"stopped": "the budget" if rung is not None else "the declared bounds",
+                             **({} if rung is None else {varied[0]: rung[varied[0]], "estimated_seconds": cost})})
+            break
+        try:
+            column = _record(experiment, [rung], varied, parsed.observable, seed_list, store, jobs, tally).T
+        except (ExperimentError, _NotRecorded):
+            extended.append({"stopped": "the simulation", varied[0]: rung[varied[0]]})
+            break
+        kept, column, lost = _drop_censored(experiment, [rung], column, varied, seed_list, store, jobs)
+        if lost:
+            censored += lost
+            extended.append({"stopped": "the step limit", varied[0]: rung[varied[0]]})
+            break
+        points, table = [*points, *kept], np.column_stack([table, column])
+        extended.append({varied[0]: rung[varied[0]], "estimated_seconds": cost})
+        decided = _decide(parsed, points, table, varied, alpha, tolerance, level_set)
     not_tested = sorted((set(parsed.exponents) | set(getattr(parsed, "log_powers", {}))) - set(varied))
     reason = decided["reason"] + (f"; not tested (held fixed): {', '.join(not_tested)}" if not_tested else "")
     if dropped:
         reason += f"; {len(dropped)} designed point(s) dropped where the simulation failed ({dropped[0]['error']})"
+    grown = [e for e in extended if "stopped" not in e]
+    if grown:
+        reason += (f"; the inconclusive ladder was extended within --budget by {len(grown)} rung(s) "
+                   f"({', '.join(f'{varied[0]}={e[varied[0]]}' for e in grown)})")
+    if extended and "stopped" in extended[-1] and decided["verdict"] == INCONCLUSIVE:
+        last = extended[-1]
+        reason += (f"; not extended further: {last['stopped']}"
+                   + (f" (the next rung {varied[0]}={last[varied[0]]} would take about "
+                      f"{last['estimated_seconds']:.3g} s)" if last.get("estimated_seconds") is not None else ""))
     if censored and decided["measured"]:
         reason += (f"; {len(censored)} point(s) dropped because a step limit stopped runs there (lower bounds, not "
                    f"measurements): {'; '.join(censored)}")
@@ -438,6 +513,6 @@ def verify_law(
         tolerance=tolerance,
         estimated_seconds=seconds, paced_seconds=plan.get("paced_seconds"), hypotheses=plan["hypotheses"],
         outside_hypotheses=plan["outside_hypotheses"],
-        point_list=[{k: p[k] for k in varied} for p in points], censored_points=censored,
+        point_list=[{k: p[k] for k in varied} for p in points], censored_points=censored, extended=extended,
         computed=tally.get("computed", 0),
         reused=tally.get("reused", 0), values=decided["values"], dropped=dropped, **extra)

@@ -378,3 +378,14 @@ def test_a_plan_is_paced_by_its_probe():
     assert paced["pace"] == 18.0 and paced["paced_seconds"] == 540.0 and "about 540 s at that pace" in plan_text(paced)
     assert "paced_seconds" not in paced_plan(plan, SimpleNamespace(seconds=2.0), 0.1)  # start-up, not work
     assert "paced_seconds" not in paced_plan(plan, None, 36.0) and "pace" not in plan_text(plan)
+
+
+def test_an_inconclusive_ladder_is_extended_within_the_budget():
+    """8 seeds over d = 64..256 leave norm_growth ~ d inconclusive; with a budget the ladder grows toward larger d
+    (by its last ratio, at the probe's pace) until decided; without one it stays as given."""
+    grown = verify_law("giant-step", "norm_growth ~ d", over={"d": [64, 128, 256]}, fix={"n": 64}, seeds=8, budget=60)
+    assert grown["verdict"] == "pass" and grown["grid"]["d"][:3] == [64, 128, 256]
+    assert [e["d"] for e in grown["extended"]] == grown["grid"]["d"][3:] and grown["grid"]["d"][3] == 512
+    assert "extended within --budget" in grown["reason"]
+    kept = verify_law("giant-step", "norm_growth ~ d", over={"d": [64, 128, 256]}, fix={"n": 64}, seeds=8)
+    assert kept["verdict"] == "inconclusive" and kept["extended"] == [] and kept["grid"]["d"] == [64, 128, 256]
