@@ -3,8 +3,8 @@
 The coverage test draws synthetic ladders y = C x^a (1 + b x^-omega) * noise with known a over 240 draws of
 (a, b, omega, noise) and measures how often the limit's 95% set covers a, how often the wrong exponents a +- 1/2 are
 excluded, and how often a law that lacks the data's log factor is failed outright. Measured (seed 0 of this file,
-8 seeds per rung, 6 rungs over 1.5 decades): coverage 0.996, wrong exponents excluded 1.000, missing log failed
-outright 0.738 and passed 0/240 (its log mutant, the truth, is the control: when the missing-log law is not failed the
+8 seeds per rung, 6 rungs over 1.5 decades): coverage 0.992, wrong exponents excluded 1.000, missing log failed
+outright 0.883 and passed 0/240 (its log mutant, the truth, is the control: when the missing-log law is not failed the
 claim is inconclusive).
 """
 
@@ -43,7 +43,7 @@ def test_coverage_and_power_of_the_extrapolation() -> None:
     assert covered / DRAWS >= 0.92, covered / DRAWS
     assert wrong_excluded / DRAWS >= 0.95, wrong_excluded / DRAWS
     assert (DRAWS - log_passed) / DRAWS >= 0.95, log_passed
-    assert log_failed / DRAWS >= 0.7, log_failed / DRAWS  # failed outright, not only undecided
+    assert log_failed / DRAWS >= 0.8, log_failed / DRAWS  # failed outright, not only undecided
 
 
 def test_effective_exponents_are_local_slopes_with_paired_intervals() -> None:
@@ -60,10 +60,10 @@ def test_effective_exponents_are_local_slopes_with_paired_intervals() -> None:
 
 
 def test_a_converging_correction_passes_and_a_persisting_deviation_fails() -> None:
-    rng = np.random.default_rng(0)  # one example: this configuration passes 188/200 seeds (0.94; coverage above)
+    rng = np.random.default_rng(0)  # one example (the coverage is measured above)
     x = 16.0 * 2.0 ** np.arange(7)
     noise = np.exp(0.02 * rng.standard_normal((16, len(x))))
-    converging = x**-0.5 * (1 + 1.5 * x**-0.75) * noise  # effective exponents -0.59 .. -0.5: converge to the law
+    converging = x**-0.5 * (1 + 3 * x**-1.0) * noise  # effective exponents -0.66 .. -0.5: converge to the law
     assert check_limit_power_law(x, converging, -0.5).passed
     assert not check_limit_power_law(x, converging, -1.0).passed  # negative control
     drifting = x**-0.5 * np.log(x) ** -0.5 * noise  # the deviation decays like 1/log x: a log the law lacks
@@ -122,3 +122,13 @@ def test_a_failure_the_largest_sizes_do_not_confirm_is_unsettled() -> None:
     assert unsettled_failure(CheckResult("boundary", False, -0.5, -0.4978, (-0.4994, -0.4972), 8, "m",
                                          persisting)) == ""
     assert unsettled_failure(CheckResult("boundary", True, -0.5, -0.5, (-0.51, -0.49), 8, "m", details)) == ""
+
+
+def test_precise_data_with_a_large_correction_keep_the_true_law() -> None:
+    """The exact correction shape, not its first order: a true law with 1 + x^(-1/2) from x = 32 at 0.1% noise (the
+    first-order fit rejected it in 8/10 ladders) passes; its wrong exponent fails."""
+    x = np.array([32.0, 64, 128, 256, 512])
+    for seed in range(5):
+        y = x * (1 + x**-0.5) * np.exp(1e-3 * np.random.default_rng(seed).standard_normal((8, 5)))
+        assert check_limit_power_law(x, y, 1.0).passed
+        assert not check_limit_power_law(x, y, 1.1).passed

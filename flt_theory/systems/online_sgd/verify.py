@@ -303,8 +303,11 @@ def _finite(value: Any) -> float | None:
 def _verdict(check: CheckResult, controls: list[CheckResult]) -> tuple[str, list[str], str]:
     """The prediction's verdict (worst over its controls), each control's word, and the reason."""
     decisions = [decide_claim(check, control) for control in controls]
-    words = ["rejected" if decision.rejected else "not rejected" for decision in decisions]
-    outcomes = [decision.outcome for decision in decisions]
+    # a wrong law counts as rejected only where its failure is settled at the largest sizes (compare.limit)
+    settled = [decision.rejected and not unsettled_failure(control) for decision, control in zip(decisions, controls)]
+    words = ["rejected" if rejected else "not rejected" for rejected in settled]
+    outcomes = [INCONCLUSIVE if decision.outcome == PASS and not rejected else decision.outcome
+                for decision, rejected in zip(decisions, settled)]
     verdict = FAIL if FAIL in outcomes else INCONCLUSIVE if INCONCLUSIVE in outcomes else PASS
     reason = next((decision.message for decision in decisions if decision.outcome == verdict and decision.message), "")
     unsettled = unsettled_failure(check)
@@ -501,8 +504,7 @@ def verify_target(target: str, *, scale: str = "small", seeds: int | None = None
             effective = None
             if len(fitted) == 2:
                 y = seed_table(kept, "d", "steps")[1] + (escape_term(kept, np.array(fitted, float)) if escape else 0)
-                effective = effective_exponents(np.array(fitted, float), y, law_exponent=law_powers(law)[0],
-                                                log_power=law_powers(law)[1])
+                effective = effective_exponents(np.array(fitted, float), y, log_power=law_powers(law)[1])
             reason = (f"{len(fitted)} of the {len(ds)} rungs measured without censored runs, the limit needs at least "
                       f"{MIN_RUNGS}; dropped: " + "; ".join(dropped))
             if step["admissible"] is False and not any(r["stalled"] for r in rungs):
