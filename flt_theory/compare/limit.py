@@ -107,7 +107,7 @@ CORRECTION_EXPONENTS: tuple[float, ...] = tuple(float(w) for w in np.geomspace(0
 #: The Akaike support of a correction shape: within this of the best score it stays in the union (Burnham &
 #: Anderson 2002, "Model selection and multimodel inference", ch. 2.6: Delta AIC <= 2, substantial support).
 SUPPORT = 2.0
-#: The range of the correction :math:`B h` at the first rung that a shape may take (:func:`_fit_shape`).
+#: The range of the correction :math:`B h` at the first rung that an exactly fitted shape may take.
 MAX_FIRST_CORRECTION = (0.5, 2.0)
 #: Largest power of a log factor (a law's, up to 64 as in its grammar, and its log mutants' one further).
 MAX_LOG_POWER = 65

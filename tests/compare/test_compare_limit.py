@@ -107,7 +107,7 @@ def test_a_power_law_check_shows_its_effective_exponents_without_deciding_on_the
 
 def test_a_failure_the_largest_sizes_do_not_confirm_is_unsettled() -> None:
     """The attention boundary of flt verify (mu_norm* ~ n^(-1/2) at test loss 0.35, n = 2..128, 8 seeds): effective
-    exponents -0.4866, -0.4970, -0.4974, -0.5006 [-0.5055, -0.4951]; the one-correction extrapolation gives
+    exponents -0.4866, -0.4970, -0.4974, -0.5006 [-0.5055, -0.4951]; the first-order extrapolation gave
     -0.4978 [-0.4994, -0.4972], yet the last rung holds -1/2: unsettled (inconclusive), not failed. A last rung that
     excludes the law too is a settled failure."""
     from flt_theory.compare import CheckResult
