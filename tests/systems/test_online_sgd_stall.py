@@ -40,3 +40,12 @@ def test_laws_carry_the_derived_step_bound():
         assert "derived from the drift" in step.text and "stall" in step.text
         assert step.holds({"eta_tilde": 0.02, "d": 512}) and not step.holds({"eta_tilde": 1.0, "d": 512})
         assert "η̃ ≤ 1" not in law.hypotheses_reading
+
+
+def test_the_label_transform_default_step_is_admissible():
+    """flt simulate --label-transform: the default step is half the derived bound for He4 (0.0201 < 0.0402), where
+    the plain default 0.2 stalls the overlap at 0.17; a link without a transform keeps its plain default."""
+    from flt_theory.systems.online_sgd.simulate import theory_eta_tilde, transformed_eta_tilde
+
+    bound = float(3 * sp.sqrt(638) / 1883)
+    assert transformed_eta_tilde("He4(z)", 2) == pytest.approx(bound / 2) and theory_eta_tilde(2) > bound

@@ -23,6 +23,7 @@ from ...compare import fit_power_law
 from ...errors import FLTError, InvalidParameterError
 from ..declaration import check_finite_records
 from .laws import (
+    DERIVED_STALLS,
     D,
     is_even,
     label_transform,
@@ -35,12 +36,15 @@ from .laws import (
     transformed_link,
 )
 from .model import MAX_SMOOTHING, PolynomialLink, online_sgd
+from .stall import largest_admissible_step
 
-__all__ = ["THEORY_ETA_TILDE", "run_rows", "simulate_document", "simulate_table", "step_and_radius", "theory_eta_tilde"]
+__all__ = ["THEORY_ETA_TILDE", "run_rows", "simulate_document", "simulate_table", "step_and_radius", "theory_eta_tilde",
+           "transformed_eta_tilde"]
 
 #: The default :math:`\tilde\eta` per information exponent (below the step bounds derived from the drift, laws.
 #: DERIVED_STALLS: 3, 3/8 and 1/41·√d; small enough at k ≥ 3 that the martingale noise over the escape stays below
-#: the initial overlap). With --label-transform, He4's bound is 3√638/1883 ≈ 0.040: pass --lr 0.02.
+#: the initial overlap). With --label-transform the default is at most half the derived bound
+#: (:func:`transformed_eta_tilde`).
 THEORY_ETA_TILDE = {1: 0.5, 2: 0.2, 3: 0.05}
 #: The largest default ``--max-steps`` (about ten minutes at the measured ~70 µs per step on one CPU core).
 DEFAULT_CAP_LIMIT = 10**7
@@ -53,6 +57,21 @@ def theory_eta_tilde(k: int) -> float:
     (0.5, 0.05)
     """
     return THEORY_ETA_TILDE[min(k, 3)]
+
+
+def transformed_eta_tilde(target: str, k: int) -> float:
+    r"""The default :math:`\tilde\eta` with the label transform: :func:`theory_eta_tilde` of the transformed
+    exponent, at most half the step bound derived from the drift (:data:`~.laws.DERIVED_STALLS`; He4: 0.0402, so
+    0.0201, where 0.2 stalls the overlap at 0.17)."""
+    known = DERIVED_STALLS.get((target, True))
+    if known is None:
+        try:
+            bound = float(largest_admissible_step(transformed_link(target), f"He{k}(z)"))
+        except FLTError:
+            return theory_eta_tilde(k)
+    else:
+        bound = float(known[0])
+    return min(theory_eta_tilde(k), bound / 2)
 
 
 @functools.lru_cache(maxsize=64)
@@ -144,7 +163,8 @@ def simulate_document(*, target: str = "He3(z)", d: Sequence[int] = (32, 64, 128
     law_time = smoothed_time_value(k) if smoothing else time_value(k)
     if smoothing:
         rate = float(smoothed_recovery_law(target).exponent("d"))
-    eta_tilde = theory_eta_tilde(k) if lr == "theory" else float(lr)
+    eta_tilde = (theory_eta_tilde(k) if not transform else transformed_eta_tilde(target, k)) if lr == "theory" \
+        else float(lr)
     if seeds < 2:
         raise InvalidParameterError(f"--seeds: must be an int >= 2. Got {seeds} instead.")
     records, summary = [], []
