@@ -242,13 +242,11 @@ def _fit_shape(e: np.ndarray, covariance: np.ndarray, x: np.ndarray,
     return float(exact[0]), exact_variance, exact_residual
 
 
-def fit_limit(x: ArrayLike, y: ArrayLike, *, law_exponent: float = 0.0, log_power: float = 0.0,
-              confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
-              caller: str = "fit_limit") -> LimitFit:
-    r"""Effective exponents of ``y`` (seeds, points; seeds paired) along the ladder ``x`` and the limit of their
-    offset from ``law_exponent`` with ``log_power`` (module docstring)."""
+def _local_slopes(x: ArrayLike, y: ArrayLike, log_power: float, confidence: float, n_resamples: int, rng: RngLike,
+                  caller: str) -> tuple[np.ndarray, np.ndarray, tuple[dict[str, Any], ...], int]:
+    r"""The effective exponents of :math:`y / (\log x)^p` on the ladder (validated), their paired-seed replicates
+    (whole seeds resampled) and their records ``{"from", "to", "estimate", "ci"}``, and the seed count."""
     confidence, n_resamples = check_options(confidence, n_resamples, caller)
-    law_exponent = check_real(law_exponent, "law_exponent", caller=caller)
     log_power = check_real(log_power, "log_power", caller=caller)
     if abs(log_power) > MAX_LOG_POWER:
         raise InvalidParameterError(f"The 'log_power' parameter of {caller} must be in [-{MAX_LOG_POWER}, "
@@ -256,12 +254,24 @@ def fit_limit(x: ArrayLike, y: ArrayLike, *, law_exponent: float = 0.0, log_powe
     x, y = _ladder(x, y, caller, log_power)
     seeds = len(y)
     steps = np.diff(np.log(x))
-    raw = np.diff(_log_ratio_means(y, x, 0.0, log_power)) / steps  # effective exponents of y / log(x)^p
+    raw = np.diff(_log_ratio_means(y, x, 0.0, log_power)) / steps
     rows = as_generator(rng).integers(0, seeds, size=(n_resamples, seeds))
     raw_replicates = np.diff(_log_ratio_means(y[rows], x, 0.0, log_power), axis=-1) / steps
     low, high = calibrated_interval(raw_replicates, raw, confidence, seeds)
     effective = tuple({"from": float(a), "to": float(b), "estimate": float(e), "ci": [float(lo), float(hi)]}
                       for a, b, e, lo, hi in zip(x[:-1], x[1:], raw, np.atleast_1d(low), np.atleast_1d(high)))
+    return raw, raw_replicates, effective, seeds
+
+
+def fit_limit(x: ArrayLike, y: ArrayLike, *, law_exponent: float = 0.0, log_power: float = 0.0,
+              confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
+              caller: str = "fit_limit") -> LimitFit:
+    r"""Effective exponents of ``y`` (seeds, points; seeds paired) along the ladder ``x`` and the limit of their
+    offset from ``law_exponent`` with ``log_power`` (module docstring)."""
+    law_exponent = check_real(law_exponent, "law_exponent", caller=caller)
+    raw, raw_replicates, effective, seeds = _local_slopes(x, y, log_power, confidence, n_resamples, rng, caller)
+    log_power = float(log_power)
+    x = np.asarray(x, dtype=float)
     point, replicates = raw - law_exponent, raw_replicates - law_exponent  # the offsets e_k from the law
     k = len(point)
     covariance = np.atleast_2d(np.cov(replicates, rowvar=False))
@@ -296,8 +306,7 @@ def effective_exponents(x: ArrayLike, y: ArrayLike, *, log_power: float = 0.0, c
     >>> [round(r["estimate"], 6) for r in effective_exponents(x, np.ones((4, 1)) * x**2 * (1 + 1 / x))]
     [1.962929, 1.996113]
     """
-    return list(fit_limit(x, y, log_power=log_power, confidence=confidence, n_resamples=n_resamples, rng=rng,
-                          caller="effective_exponents").effective)
+    return list(_local_slopes(x, y, log_power, confidence, n_resamples, rng, "effective_exponents")[2])
 
 
 def law_text(exponent: float, log_power: float = 0.0, variable: str = "x") -> str:
