@@ -72,7 +72,7 @@ __all__ = ["ALPHA", "COLUMNS", "check", "check_latex_path", "declared_figures", 
 COLUMNS = (
     "claim", "law", "status", "predicted", "measured", "ci", "n_seeds", "seeds", "check", "control", "verdict",
     "passed", "level", "p_check", "p_control", "seconds", "computed", "reused", "wrong_law", "message",
-    "control_message", "in_hypotheses", "scope",
+    "control_message", "in_hypotheses", "scope", "effective", "limit",
 )
 
 #: Family-wise false-rejection rate of a whole ``flt check`` run (module docstring).
@@ -367,6 +367,8 @@ def _row(claim: Claim, run: dict[str, Any], level: float) -> dict[str, Any]:
         "control_message": control["message"] if control else "",
         "in_hypotheses": run.get("in_hypotheses", "not stated"),
         "scope": run.get("scope", "not stated"),
+        "effective": ((check or {}).get("details") or {}).get("effective"),
+        "limit": ((check or {}).get("details") or {}).get("limit"),
     }
 
 

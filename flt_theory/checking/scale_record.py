@@ -47,7 +47,8 @@ RECORD = Path(__file__).parent.parent / "report" / "verdict_record.json"
 
 #: The fields of a verdict-table row (:func:`.check.verdict_frame`) kept in an entry.
 _KEPT = ("verdict", "passed", "check", "control", "predicted", "measured", "ci", "n_seeds", "level", "p_check",
-         "p_control", "in_hypotheses", "scope", "message", "control_message", "computed", "reused")
+         "p_control", "in_hypotheses", "scope", "message", "control_message", "computed", "reused", "effective",
+         "limit")
 
 
 def hardware() -> dict[str, Any]:

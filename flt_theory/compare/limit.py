@@ -103,7 +103,10 @@ __all__ = ["CORRECTION_EXPONENTS", "LimitFit", "assert_limit_power_law", "check_
            "effective_exponents", "fit_limit", "unsettled_failure"]
 
 #: The correction exponents :math:`\omega` the limit allows (module docstring), besides no correction at all.
-CORRECTION_EXPONENTS: tuple[float, ...] = tuple(float(w) for w in np.geomspace(0.5, 3.0, 9))
+#: Nine values from 1/2 to 3, spaced about evenly in log omega, holding the exponents that expansions produce: the
+#: 1/2 of a sample average, the integer orders 1, 2, 3 of an analytic expansion and the 3/2 between them (exact data
+#: decide with zero-width intervals, so a correction whose omega is off the grid would fail a true law).
+CORRECTION_EXPONENTS: tuple[float, ...] = (0.5, 0.625, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0)
 #: The Akaike support of a correction shape: within this of the best score it stays in the union (Burnham &
 #: Anderson 2002, "Model selection and multimodel inference", ch. 2.6: Delta AIC <= 2, substantial support).
 SUPPORT = 2.0
@@ -129,6 +132,17 @@ class LimitFit:
     model: str
     shapes: tuple[tuple[str, float, float | None, float], ...]
     n_seeds: int
+    largest_scale: float = math.nan
+
+    def largest_p_value(self, offset: float = 0.0, tolerance: float = 0.0) -> float:
+        r"""The p-value of :math:`e_K` = ``offset`` (within ``tolerance``) at the largest rungs alone: the last
+        effective exponent's offset with its bootstrap standard error ``largest_scale`` (the measurement that
+        :func:`unsettled_failure` reads; nan without replicates)."""
+        last = self.effective[-1]["estimate"] - self.law_exponent
+        if not math.isfinite(self.largest_scale):
+            return math.nan
+        return _two_sided_p(last, min(max(last, offset - tolerance), offset + tolerance), self.largest_scale,
+                            self.n_seeds)
 
     def p_value(self, offset: float = 0.0, tolerance: float = 0.0) -> float:
         r"""The largest p-value over shapes of :math:`e_\infty` = ``offset`` (1 where a shape cannot identify it);
@@ -275,6 +289,7 @@ def fit_limit(x: ArrayLike, y: ArrayLike, *, law_exponent: float = 0.0, log_powe
     point, replicates = raw - law_exponent, raw_replicates - law_exponent  # the offsets e_k from the law
     k = len(point)
     covariance = np.atleast_2d(np.cov(replicates, rowvar=False))
+    largest_scale = float(np.sqrt(covariance[-1, -1]))
     exact = not np.any(np.diag(covariance) > 0)  # exact data: zero-width intervals
     shapes: list[tuple[str, float, float | None, float]] = []
     scores: list[tuple[float, int]] = []
@@ -290,11 +305,13 @@ def fit_limit(x: ArrayLike, y: ArrayLike, *, law_exponent: float = 0.0, log_powe
     if k < 2 or not scores:  # one effective exponent: every value stays admissible
         return LimitFit(law_exponent=law_exponent, log_power=log_power, effective=effective,
                         estimate=float(point[-1]), model="not identified",
-                        shapes=(("not identified", float(point[-1]), None, 0.0),), n_seeds=seeds)
+                        shapes=(("not identified", float(point[-1]), None, 0.0),), n_seeds=seeds,
+                        largest_scale=largest_scale)
     best, chosen = min(scores)
     supported = tuple(shapes[i] for score, i in scores if score <= best + SUPPORT)
     return LimitFit(law_exponent=law_exponent, log_power=log_power, effective=effective,
-                    estimate=shapes[chosen][1], model=shapes[chosen][0], shapes=supported, n_seeds=seeds)
+                    estimate=shapes[chosen][1], model=shapes[chosen][0], shapes=supported, n_seeds=seeds,
+                    largest_scale=largest_scale)
 
 
 def effective_exponents(x: ArrayLike, y: ArrayLike, *, log_power: float = 0.0, confidence: float = 0.95,
@@ -327,44 +344,89 @@ def check_limit_power_law(
     confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
     variable: str = "x",
     tolerance: float = 0.0,
+    toward: str = "infinity",
 ) -> CheckResult:
     r"""Check :math:`y \asymp C x^{a} (\log x)^{p}` as :math:`x \to \infty` (``a`` = ``predicted_exponent``,
     ``p`` = ``log_power``) on the ladder ``x`` (strictly increasing) with ``y`` of shape (seeds, points), seeds
     paired across rungs: PASSES iff the law lies in the limit's confidence set (module docstring); ``tolerance``
     (exponent units, default 0) is a stated slack: the law passes when some exponent within it of ``a`` does.
 
+    ``toward="zero"``: the law :math:`y \asymp C x^{a}` as :math:`x \to 0^+` (a small parameter: a step size, a
+    perturbation), decided as the law :math:`y \asymp C u^{-a}` in :math:`u = 1/x \to \infty` and reported in
+    :math:`x` (exponents, intervals and rungs; the rungs run from the largest :math:`x` down). No log factor then.
+
     ``measured`` is the extrapolated exponent :math:`a + \hat e_\infty`, ``ci`` the hull of the limit's set (infinite
     with two rungs); ``details``: ``effective`` (the effective exponents with their intervals), ``limit``
-    (``estimate``, ``ci``, ``model``, ``shapes``), ``p_value``, ``log_power``.
+    (``estimate``, ``ci``, ``model``, ``shapes``), ``p_value``, ``p_largest`` (the law's p-value at the largest
+    rungs alone: :func:`unsettled_failure`), ``log_power``.
 
     >>> x = np.array([256.0, 512, 1024, 2048, 4096])
     >>> y = x * np.log(x) * np.exp(0.01 * np.random.default_rng(1).standard_normal((32, 5)))
     >>> check_limit_power_law(x, y, 1.0, log_power=1).passed, check_limit_power_law(x, y, 1.0).passed
     (True, False)
+    >>> gamma = np.array([1e-4, 1e-3, 1e-2, 1e-1])
+    >>> y = (gamma**2 + gamma**3) * np.exp(0.01 * np.random.default_rng(0).standard_normal((16, 4)))
+    >>> r = check_limit_power_law(gamma, y, 2.0, toward="zero", variable="gamma")
+    >>> r.passed, check_limit_power_law(gamma, y, 2.5, toward="zero").passed, r.details["effective"][0]["from"]
+    (True, False, 0.1)
+    >>> r.details["limit"]["model"], r.message[-34:]
+    ('correction gamma^1.5', 'vs law gamma^2 as gamma -> 0: PASS')
     """
     caller = "check_limit_power_law"
+    if toward not in ("infinity", "zero"):
+        raise InvalidParameterError(f"The 'toward' parameter of {caller} must be 'infinity' or 'zero'. "
+                                    f"Got {toward!r} instead.")
     predicted = check_real(predicted_exponent, "predicted_exponent", caller=caller)
+    sign = 1.0
+    if toward == "zero":
+        if log_power:
+            raise InvalidParameterError(f"The 'log_power' parameter of {caller} must be 0 with toward='zero'. "
+                                        f"Got {log_power!r} instead.")
+        x_arr = as_array(x, "x", caller, shape="(points,)", min_len=2, positive="a ladder needs positive sizes")
+        y_arr = as_array(y, "y", caller, shape="(seeds, points)", min_len=2)
+        x, y, predicted, sign = 1.0 / x_arr[::-1], y_arr[..., ::-1], -predicted, -1.0
     fit = fit_limit(x, y, law_exponent=predicted, log_power=log_power, confidence=confidence,
                     n_resamples=n_resamples, rng=rng, caller=caller)
     confidence = float(confidence)
     tolerance = check_nonnegative(tolerance, "tolerance", caller)
     p = fit.p_value(0.0, tolerance)
-    low, high = fit.interval(confidence)
-    measured = predicted + fit.estimate
-    law = law_text(predicted, fit.log_power, variable)
-    shown = ", ".join(f"{fmt(r['estimate'])} {fmt_ci(tuple(r['ci']))}" for r in fit.effective)
-    limit_text = (f"limit {fmt(measured)} {fmt_ci((low, high))} ({fit.model})" if math.isfinite(low) and
+    low, high = sorted((sign * fit.interval(confidence)[0], sign * fit.interval(confidence)[1]))
+    measured, predicted = sign * (predicted + fit.estimate), sign * predicted
+    effective = [_oriented(r, sign) for r in fit.effective]
+    law = law_text(predicted, fit.log_power, variable) + (f" as {variable} -> 0" if sign < 0 else "")
+    shown = ", ".join(f"{fmt(r['estimate'])} {fmt_ci(tuple(r['ci']))}" for r in effective)
+    model = _model_text(fit.model, variable, sign)
+    limit_text = (f"limit {fmt(measured)} {fmt_ci((low, high))} ({model})" if math.isfinite(low) and
                   math.isfinite(high) else f"limit not identified by {len(fit.effective) + 1} rungs")
     details: dict[str, Any] = {
-        "p_value": p, "log_power": fit.log_power, "effective": [dict(r) for r in fit.effective],
-        "limit": {"estimate": measured, "ci": [low, high], "model": fit.model, "confidence": confidence,
-                  "shapes": [{"model": s[0], "estimate": predicted + s[1], "scale": s[2], "residual": s[3]}
-                             for s in fit.shapes]},
+        "p_value": p, "p_largest": fit.largest_p_value(0.0, tolerance), "log_power": fit.log_power,
+        "effective": effective,
+        "limit": {"estimate": measured, "ci": [low, high], "model": model, "confidence": confidence,
+                  "shapes": [{"model": _model_text(s[0], variable, sign), "estimate": sign * (fit.law_exponent + s[1]),
+                              "scale": s[2], "residual": s[3]} for s in fit.shapes]},
     }
     return make_result(
         name=name, passed=p >= 1 - confidence, predicted=predicted, measured=measured, ci=(low, high),
         n_seeds=fit.n_seeds,
         summary=f"effective exponents {shown}; {limit_text} vs law {law}", details=details)
+
+
+def _model_text(model: str, variable: str, sign: float) -> str:
+    """A correction shape's name in the law's own variable: ``correction d^-0.5`` (toward infinity) or
+    ``correction gamma^1`` (toward zero, fitted in the inverse variable)."""
+    prefix = "correction x^-"
+    if not model.startswith(prefix):
+        return model
+    return f"correction {variable}^{'-' if sign > 0 else ''}{model[len(prefix):]}"
+
+
+def _oriented(rung: dict[str, Any], sign: float) -> dict[str, Any]:
+    """An effective exponent's record in the law's own variable: as fitted (``sign`` 1), or, for a limit toward 0
+    fitted in the inverse variable (``sign`` -1), with the rung's ends inverted and the exponent negated."""
+    if sign > 0:
+        return dict(rung)
+    low, high = rung["ci"]
+    return {"from": 1.0 / rung["from"], "to": 1.0 / rung["to"], "estimate": -rung["estimate"], "ci": [-high, -low]}
 
 
 assert_limit_power_law = make_assert(check_limit_power_law)

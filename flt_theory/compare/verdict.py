@@ -27,6 +27,8 @@ law                             wrong law                       claim
 ==============================  ==============================  ==================================================
 FAIL                            either                          **fail**: the data exclude the law
 INCONCLUSIVE (straddles)        either                          **inconclusive**: the seeds that would decide it
+INCONCLUSIVE (unsettled)        either                          **inconclusive**: larger sizes would settle it
+PASS                            rejected (unsettled)            **inconclusive**: larger sizes would settle it
 PASS                            rejected                        **pass**
 PASS                            passes too                      **inconclusive**: the measurement cannot tell the
                                                                 law from the wrong law; the seeds that would reject
@@ -35,6 +37,11 @@ PASS                            passes too                      **inconclusive**
 ==============================  ==============================  ==================================================
 
 A claim passes only when its law passes AND its wrong law is rejected on the same measurement.
+
+**Unsettled** (a limit comparison, :func:`~.limit.check_limit_power_law`): a law the extrapolated limit excludes
+while the effective exponent at the largest rungs alone still holds it (``details["p_largest"]`` at least the
+level) is neither failed nor rejected: the extrapolation is a model of the corrections, the largest rungs a
+measurement, and only larger sizes settle which is right. This holds for the law and for its wrong law alike.
 
 >>> from flt_theory.compare import CheckResult
 >>> law = CheckResult("slope", False, 1.0, 1.09, (1.02, 1.16), 8, "slope: FAIL", {"p_value": 0.01})
@@ -46,6 +53,7 @@ A claim passes only when its law passes AND its wrong law is rejected on the sam
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -76,6 +84,7 @@ class Verdict:
     seeds_needed: int | None = None
     reason: str = ""
     to_decide: str = ""
+    unsettled: bool = False
 
     @property
     def passed(self) -> bool:
@@ -150,6 +159,21 @@ def passes(result: CheckResult | Mapping[str, Any], level: float | None = None) 
     return bool(result["passed"]) if level is None or p is None else p >= level
 
 
+def _unsettled(result: Mapping[str, Any], level: float | None) -> str:
+    r"""Why a failing limit comparison (:func:`~.limit.check_limit_power_law`) is not settled at ``level`` (None: its
+    own confidence), or ``""``: the extrapolated limit excludes the law while the effective exponent at the largest
+    rungs alone still holds it (``details["p_largest"]`` at least the level; :func:`~.limit.unsettled_failure`)."""
+    details = result.get("details") or {}
+    p_largest = details.get("p_largest")
+    if not isinstance(p_largest, (int, float)) or not math.isfinite(p_largest):
+        return ""
+    threshold = level if level is not None else 1.0 - float((details.get("limit") or {}).get("confidence", 0.95))
+    if p_largest < threshold:
+        return ""
+    return (f"the extrapolated limit excludes it (p = {p_value(result):.3g}) but the effective exponent at the "
+            f"largest rungs holds it (p = {p_largest:.3g})")
+
+
 def decide(result: CheckResult | Mapping[str, Any], level: float | None = None) -> Verdict:
     """Pass, fail or inconclusive for one comparison (a check or its ``to_dict()``) at ``level`` (module docstring).
 
@@ -168,6 +192,10 @@ def decide(result: CheckResult | Mapping[str, Any], level: float | None = None) 
     at = level if level is not None and p is not None else None
     if passes(result, level):
         return Verdict(PASS, at, p)
+    unsettled = _unsettled(result, at)
+    if unsettled:
+        return Verdict(INCONCLUSIVE, at, p, reason=unsettled, to_decide="larger sizes would settle it",
+                       unsettled=True)
     sides = () if at is not None else straddling_sides(result)  # a p-value's failure is always decided
     if not sides:
         return Verdict(FAIL, at, p, reason="the data exclude the law")
@@ -213,6 +241,9 @@ def decide_claim(check: CheckResult | Mapping[str, Any], control: CheckResult | 
     if law.outcome == INCONCLUSIVE:
         reason = f"the law: {law.reason}"
         return ClaimDecision(INCONCLUSIVE, law, wrong, level, reason, law.to_decide, f"{reason}: {law.to_decide}")
+    if wrong.unsettled:
+        reason = f"the wrong law: {wrong.reason}"
+        return ClaimDecision(INCONCLUSIVE, law, wrong, level, reason, wrong.to_decide, f"{reason}: {wrong.to_decide}")
     if not wrong.passed:
         return ClaimDecision(PASS, law, wrong, level)
     need = seeds_to_reject(_as_dict(control, "decide_claim"))

@@ -2,7 +2,8 @@ r"""The catalogue's table of recorded verdicts: per claim, its verdict at each s
 
 Written from the rows :mod:`flt_theory.checking.scale_record` decides from the record of ``flt check --record FILE``
 (recorded, stale with the reason, or not run). A recorded cell shows the verdict, the estimate with its interval,
-whether the points lie inside the source's hypotheses, the wall time and where it was measured; † marks a verdict
+the effective exponents along the ladder (and the extrapolated limit of a claim decided in the limit), whether the
+points lie inside the source's hypotheses, the wall time and where it was measured; † marks a verdict
 carried over a change of code that changed none of its numbers, ‡ one re-decided among the catalogue's present
 number of claims.
 """
@@ -14,12 +15,31 @@ from typing import Any
 
 from .table import measured_text
 
-__all__ = ["verdicts_markdown"]
+__all__ = ["effective_text", "verdicts_markdown"]
 
 
 def _measured_text(entry: dict[str, Any]) -> str:
     """The estimate with its interval, as the verdict table prints it (a number is a measurement)."""
     return measured_text(entry.get("measured"), entry.get("ci"))
+
+
+def effective_text(entry: Mapping[str, Any]) -> str:
+    """The effective exponents of a recorded verdict, rung by rung, and the extrapolated limit where the claim is
+    decided in the limit; ``""`` for a claim without a ladder.
+
+    >>> effective_text({"effective": [{"from": 64, "to": 128, "estimate": 1.05, "ci": [0.98, 1.1]}],
+    ...                 "limit": {"estimate": 1.0, "ci": [0.9, 1.1], "model": "no correction"}})
+    'effective exponents 1.05 [0.98, 1.1] (64→128); limit 1 [0.9, 1.1] (no correction)'
+    """
+    rungs = entry.get("effective") or []
+    if not rungs:
+        return ""
+    text = "effective exponents " + ", ".join(
+        f"{measured_text(r['estimate'], r['ci'])} ({r['from']:g}→{r['to']:g})" for r in rungs)
+    limit = entry.get("limit")
+    if limit:
+        text += f"; limit {measured_text(limit['estimate'], limit['ci'])} ({limit['model']})"
+    return text
 
 
 def _cell(row: dict[str, Any]) -> str:
@@ -37,8 +57,9 @@ def _cell(row: dict[str, Any]) -> str:
     )
     inside = entry.get("in_hypotheses") or "not stated"
     marks = ("†" if entry.get("restamped") else "") + ("‡" if entry.get("redecided") else "")
-    return (f"**{entry['verdict']}**{marks} {_measured_text(entry)}; points inside the hypotheses: {inside}; "
-            f"{time} ({where}, {entry['created'][:10]})")
+    ladder = effective_text(entry)
+    return (f"**{entry['verdict']}**{marks} {_measured_text(entry)}; " + (f"{ladder}; " if ladder else "")
+            + f"points inside the hypotheses: {inside}; {time} ({where}, {entry['created'][:10]})")
 
 
 def verdicts_markdown(record: dict[str, Any] | None, claims: Sequence[Any],

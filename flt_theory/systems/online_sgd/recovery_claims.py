@@ -14,14 +14,11 @@ from typing import Any
 import pandas as pd
 import sympy as sp
 
-from ...compare import check_power_law
+from ...compare import check_limit_power_law, check_power_law
 from ...compare.result import CheckResult, make_result
-from ...runner import experiment
-from ...runner.cost import Cost
 from ...symbolic.law import Law
 from ..declaration import Claim, Measurement
 from ..frames import local_slope_ladder
-from . import model
 from .laws import (
     BAGJ,
     DNGL,
@@ -34,9 +31,9 @@ from .laws import (
     split_law,
 )
 from .readouts import recovery_times
-from .simulate import run_rows
+from .recovery_experiment import recovery
 
-__all__ = ["MAX_CENSORED_FRACTION", "SCALES", "SIZES", "SLOPE_TOLERANCE", "claim_name", "compare_time", "law_of",
+__all__ = ["FIT_TOLERANCE", "MAX_CENSORED_FRACTION", "SCALES", "SIZES", "claim_name", "compare_time", "law_of",
            "uses_escape_term",
            "recovery", "recovery_claims", "time_ladder"]
 
@@ -71,14 +68,19 @@ SIZES: dict[str, dict[str, Any]] = {
 }
 SCALES = ("small", "paper")
 
-#: Slack of the fitted exponent: the escape time from m0 = a/√d to 1/2 carries O(d^{-1/2}) corrections (the
-#: integral of dm/m^(k-1) between the two ends) and, at k = 2, an additive constant beside log d whose share
-#: drifts with d. Measured local slopes, pooled over the 1280 seeds of a calibration: k = 3: 2.37 (d = 32→64),
-#: 2.06 (64→128) against the limit 2, fitted 2.2 ± 0.15 across 20 seed sets of 64 — the predicted d^(3/2) term
-#: (:func:`~.laws.escape_correction`), which the k = 3 claim now adds back: T + B d^(3/2) over 1024 seeds, capped
-#: at 4 d², is 0.71, 0.73, 0.72, 0.70, 0.69 d² at d = 32, 48, 64, 96, 128; k = 2 (time / log d): 1.17, 1.08, 0.98
-#: (d = 64→512) against 1; k = 1: 1.06 [1.05, 1.08] against 1.
-SLOPE_TOLERANCE = 0.15
+# The rate is decided in the limit (:func:`~flt_theory.compare.check_limit_power_law`): the effective exponents
+# between adjacent d carry the corrections of the escape time from m0 = a/√d to 1/2, O(d^{-1/2}) (the integral of
+# dm/m^(k-1) between the two ends) and, at k = 2, an additive constant beside log d whose share drifts with d.
+# Measured local slopes, pooled over the 1280 seeds of a calibration: k = 3: 2.37 (d = 32→64), 2.06 (64→128) against
+# the limit 2 — the predicted d^(3/2) term (:func:`~.laws.escape_correction`), which the k = 3 claim adds back:
+# T + B d^(3/2) over 1024 seeds, capped at 4 d², is 0.71, 0.73, 0.72, 0.70, 0.69 d² at d = 32, 48, 64, 96, 128;
+# k = 2 (time / log d): 1.17, 1.08, 0.98 (d = 64→512) against 1; k = 1: 1.06 [1.05, 1.08] against 1.
+
+#: The claims still decided by one fit over the ladder within a tolerance, and why. k = 3: its small ladder
+#: d = 32 … 128 (T + B d^(3/2), 256 seeds) has flat effective exponents 1.96, 1.90, 2.03, 1.99 on d = 32, 48, 64, 96,
+#: 128, but a correction as slow as d^(-1/2) cannot be told from a constant over a factor 4 in d, so the limit's set
+#: is [1.40, 2.80] and the claim's control d^(3/2) is not rejected there: it waits for a ladder that decides it.
+FIT_TOLERANCE: dict[str, float] = {"k3": 0.15}
 #: Largest fraction of censored runs per d: below it the mean is the restricted mean E[min(T, max_steps)] (a
 #: censored run counts as max_steps); above it the comparison fails. The k = 3 runs whose overlap is pushed below 0
 #: by the noise (the odd link's drift vanishes there) are the only censored ones measured: 6 of 3840 at
@@ -86,28 +88,17 @@ SLOPE_TOLERANCE = 0.15
 MAX_CENSORED_FRACTION = 1 / 32
 
 
-#: The declared parameters (:data:`.model.PARAMS`): the experiments' converters and defaults, the options' bounds.
-P = model.PARAMS
-
-
-@experiment("online-sgd/recovery", cost=Cost(memory="64*seeds*d", work="1e3*max_steps + max_steps*seeds*d"),
-            batched=True, params=P.subset("target", "d", "eta_tilde", "overlap0", "loss", "max_steps", "smoothing",
-                                          "transform"))
-def recovery(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
-    r"""Samples to weak recovery (overlap 1/2), censoring flag and final overlap, per seed
-    (:func:`.simulate.run_rows`)."""
-    return run_rows(seeds, target=params["target"], d=params["d"], eta_tilde=params["eta_tilde"],
-                    overlap0=params["overlap0"], loss=params["loss"], max_steps=params["max_steps"],
-                    smoothing=params["smoothing"], transform=bool(params["transform"]))
-
-
-def compare_time(frame: pd.DataFrame, law: Law, *, escape: bool = False) -> CheckResult:
+def compare_time(frame: pd.DataFrame, law: Law, *, escape: bool = False,
+                 fit_tolerance: float | None = None) -> CheckResult:
     r"""The exponent in :math:`d` of the (restricted) mean weak-recovery time, divided by the law's non-power factor
-    (e.g. :math:`\log d`), against the law's power of :math:`d` (:func:`~.laws.split_law`): seed-bootstrap CI
-    widened by :data:`SLOPE_TOLERANCE`. With ``escape``, the next-order term :math:`B\,d^{k/2}` of the mean time
-    that the theory predicts (:func:`~.laws.escape_correction`, from the frame's link and :math:`\tilde\eta`, the
-    same for every law compared) is added to each time first. Fails when more than :data:`MAX_CENSORED_FRACTION` of
-    the runs at some :math:`d` are censored (module docstring)."""
+    (e.g. :math:`\log d`), against the law's power of :math:`d` (:func:`~.laws.split_law`), decided in the limit
+    :math:`d \to \infty` (:func:`~flt_theory.compare.check_limit_power_law`: the effective exponents between
+    adjacent :math:`d`, seeds paired, extrapolated with corrections to scaling; no tolerance). With ``escape``, the
+    next-order term :math:`B\,d^{k/2}` of the mean time that the theory predicts (:func:`~.laws.escape_correction`,
+    from the frame's link and :math:`\tilde\eta`, the same for every law compared) is added to each time first.
+    Fails when more than :data:`MAX_CENSORED_FRACTION` of the runs at some :math:`d` are censored (module
+    docstring). With ``fit_tolerance`` (:data:`FIT_TOLERANCE`), one power-law fit over the ladder with its
+    seed-bootstrap interval widened by it instead."""
     exponent, rest = split_law(law)
     ds, y = recovery_times(frame, rest, escape)
     fraction = frame.groupby("d")["censored"].mean()
@@ -117,7 +108,9 @@ def compare_time(frame: pd.DataFrame, law: Law, *, escape: bool = False) -> Chec
                            ci=(float("nan"), float("nan")), n_seeds=int(frame["seed"].nunique()),
                            summary=f"censored runs {fraction.max():.3g} of the seeds at d = {int(fraction.idxmax())} > "
                                    f"{MAX_CENSORED_FRACTION:.3g}: the mean time is a lower bound; raise max_steps")
-    return check_power_law(ds, y, exponent, tolerance=SLOPE_TOLERANCE, name=name)
+    if fit_tolerance is not None:
+        return check_power_law(ds, y, exponent, tolerance=fit_tolerance, name=name)
+    return check_limit_power_law(ds, y, exponent, name=name, variable="d")
 
 
 def time_ladder(frame: pd.DataFrame, claim_law: Law, *, escape: bool = False) -> list[dict[str, Any]]:
@@ -180,7 +173,7 @@ def _claim(key: str, words: str, wrong, power_note: str = "") -> Claim:
     law = functools.partial(law_of, key)
     escape = uses_escape_term(key)
     return Claim(name=claim_name(key), words=words, law=law, wrong_law=wrong, measurement=_measurement(key),
-                 compare=functools.partial(compare_time, escape=escape),
+                 compare=functools.partial(compare_time, escape=escape, fit_tolerance=FIT_TOLERANCE.get(key)),
                  ladder=lambda frame: time_ladder(frame, law_of(key), escape=escape), power_note=power_note)
 
 

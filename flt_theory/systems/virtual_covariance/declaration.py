@@ -42,19 +42,19 @@ import sympy as sp
 from ...compare import check_at_least, check_at_most, check_power_law
 from ...compare.count import clopper_pearson
 from ...compare.result import CheckResult, all_of, make_result
-from ...runner import experiment
 from ...runner.cost import Cost, count
-from ...runner.registry import strict_int
 from ...symbolic.law import THIS_PROJECT, Law
 from ..declaration import DEVICE_OPTION, Claim, Measurement, Option, SimulateCommand, System
 from ..frames import ladder_by, local_slope_ladder
 from . import laws, model
-from .laws import CHA_LEE, GAMMA, derivative_bounds, lipschitz_constant, residual_laws, theorem3_laws, vcl_laws
+from .experiments import residual, theorem3, training
+from .laws import CHA_LEE, GAMMA, derivative_bounds, residual_laws, theorem3_laws, vcl_laws
 from .readouts import layers, loss_ratio, residual_table, typical_residual, typical_residual_table
 from .simulate import RECORD_FIELDS, simulate_document, simulate_table
 
 __all__ = ["SIZES", "SYSTEM", "coefficients_of", "compare_exact", "compare_order", "compare_theorem3", "compare_vcl",
-           "first_order_ladder", "order_ladder", "residual_values", "theorem3_values"]
+           "first_order_ladder", "order_ladder", "residual", "residual_values", "theorem3", "theorem3_values",
+           "training"]
 
 NAME = "virtual-covariance"
 
@@ -73,61 +73,18 @@ SCALES = tuple(SIZES)
 #: difference is the residual, relative to the residual): 1000 ulps for the sums over the dimensions.
 EXACT_ULPS = 1000.0
 #: Slack of a fitted slope in gamma: the residual is a polynomial of degree 2 in gamma, so a first-order
-#: residual's slope on gammas <= 0.1 is lowered by its gamma**2 part by a few hundredths at most.
+#: residual's slope on gammas <= 0.1 is lowered by its gamma**2 part by a few hundredths at most. Not (yet) decided in
+#: the limit gamma -> 0 (flt_theory.compare.check_limit_power_law, toward="zero"): the residuals are precise to about
+#: 1e-6 in the exponent, and there the one-correction extrapolation excludes the order 1 of the mean covariance by
+#: about 3 sigma on 4 of its 10 layers (10,12,12,3 relu B=8 layer 0, gamma = 1e-4 .. 0.1, 6 seeds: effective exponents
+#: 0.9921, 0.99919, 0.99992, limit 1 + 1.9e-6 +- 6e-7 with the correction gamma^1) although the effective exponents
+#: converge to 1 geometrically: a second correction, or a resolution below which exponents are not compared, is needed
+#: before this claim can migrate.
 SLOPE_TOLERANCE = 0.05
 
 
-#: The declared parameters (:data:`.model.PARAMS`): the experiments' converters and defaults, the options' bounds.
+#: The declared parameters (:data:`.model.PARAMS`): the options' bounds (the experiments': :mod:`.experiments`).
 P = model.PARAMS
-
-
-def _widths(text: Any) -> str:
-    parts = [strict_int(p) for p in str(text).split(",")]
-    model.check_widths(parts, "virtual-covariance")
-    return ",".join(str(p) for p in parts)
-
-
-def _ints(text: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in text.split(","))
-
-
-# ----------------------------------------------------------------------------------------------
-# experiments (batched over seeds; one stored row per point and seed)
-
-
-#: Sizes the cost polynomials read from ``widths``: the widest layer and the number of layers.
-_WIDTH_SIZES = {"width": lambda p: max(_ints(p["widths"])), "layers": lambda p: len(_ints(p["widths"]))}
-
-
-@experiment("virtual-covariance/residual", cost=Cost(memory="8*seeds*batch*width*layers + 8*seeds*width*width*layers",
-                                                     work="1e4*layers + seeds*batch*width*width*layers",
-                 derived=_WIDTH_SIZES),
-            batched=True, params=P.subset("activation", "batch", "cov", "gamma"), types={"widths": _widths})
-def residual(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
-    r"""Theorem 2's residual per layer, with its coordinates on the two second-order terms."""
-    return model.residual_rows(seeds, widths=_ints(params["widths"]), activation=params["activation"],
-                               batch=params["batch"], cov=params["cov"], gamma=params["gamma"])
-
-
-@experiment("virtual-covariance/theorem3",
-            cost=Cost(memory="8*seeds*width*width*layers", work="1e4*layers*seeds + seeds*width*width*layers",
-                      derived=_WIDTH_SIZES),
-            batched=True, params=P.subset("activation", "h_norm", "zero_units"), defaults={"widths": "10,12,12,3"},
-            types={"widths": _widths})
-def theorem3(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
-    r"""One random net per seed: Theorem 3's counts and maximal ratio at the first hidden layer."""
-    bound = float(lipschitz_constant(params["activation"])) ** 2
-    return model.theorem3_rows(seeds, widths=_ints(params["widths"]), activation=params["activation"],
-                               h_norm=params["h_norm"], bound=bound, zero_units=params["zero_units"])
-
-
-@experiment("virtual-covariance/training", cost=Cost(memory="8*seeds*n*width*layers + 8*seeds*width*width*layers",
-                 work="1e6*steps + steps*seeds*n*width*width*layers", derived=_WIDTH_SIZES),
-            batched=True, params=P.subset("activation", "gamma", "steps", "n"), types={"widths": _widths})
-def training(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
-    r"""Loss after ``steps`` steps of GD and of VCL from the same start."""
-    return model.training_rows(seeds, widths=_ints(params["widths"]), activation=params["activation"],
-                               gamma=params["gamma"], steps=params["steps"], n=params["n"])
 
 
 # ----------------------------------------------------------------------------------------------

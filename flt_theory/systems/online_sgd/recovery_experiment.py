@@ -1,0 +1,29 @@
+r"""The experiment of the online-SGD single-index claims: samples to weak recovery per seed
+(:func:`.simulate.run_rows`), in a module of its own so that its stored rows (fingerprinted by the source of the
+experiment and what it imports: :mod:`flt_theory.runner.fingerprint`) do not change when a claim's comparison or
+ladder does (:mod:`.recovery_claims`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...runner import experiment
+from ...runner.cost import Cost
+from . import model
+from .simulate import run_rows
+
+__all__ = ["recovery"]
+
+#: The declared parameters (:data:`.model.PARAMS`): the experiments' converters and defaults, the options' bounds.
+P = model.PARAMS
+
+
+@experiment("online-sgd/recovery", cost=Cost(memory="64*seeds*d", work="1e3*max_steps + max_steps*seeds*d"),
+            batched=True, params=P.subset("target", "d", "eta_tilde", "overlap0", "loss", "max_steps", "smoothing",
+                                          "transform"))
+def recovery(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
+    r"""Samples to weak recovery (overlap 1/2), censoring flag and final overlap, per seed
+    (:func:`.simulate.run_rows`)."""
+    return run_rows(seeds, target=params["target"], d=params["d"], eta_tilde=params["eta_tilde"],
+                    overlap0=params["overlap0"], loss=params["loss"], max_steps=params["max_steps"],
+                    smoothing=params["smoothing"], transform=bool(params["transform"]))
