@@ -80,7 +80,11 @@ SCALES = ("small", "paper")
 #: d = 32 … 128 (T + B d^(3/2), 256 seeds) has flat effective exponents 1.96, 1.90, 2.03, 1.99 on d = 32, 48, 64, 96,
 #: 128, but a correction as slow as d^(-1/2) cannot be told from a constant over a factor 4 in d, so the limit's set
 #: is [1.40, 2.80] and the claim's control d^(3/2) is not rejected there: it waits for a ladder that decides it.
-FIT_TOLERANCE: dict[str, float] = {"k3": 0.15}
+#: Smoothed k = 4: the times' coefficient of variation is 0.5 to 0.6, and at the catalogue's level (0.05/80) the
+#: control d^3 is not rejected in the limit on d = 32, 64, 128 (p = 0.02) nor on d = 32 … 256 (64 seeds: effective
+#: exponents 1.96, 1.92, 2.10, limit 1.99 [1.62, 2.78] at 95%, p of d^3 = 0.008); at paper (d = 64 … 512, 128 seeds)
+#: the limit 1.96 [1.68, 2.32] rejects it.
+FIT_TOLERANCE: dict[str, float] = {"k3": 0.15, "smoothed-k4": 0.15}
 #: Largest fraction of censored runs per d: below it the mean is the restricted mean E[min(T, max_steps)] (a
 #: censored run counts as max_steps); above it the comparison fails. The k = 3 runs whose overlap is pushed below 0
 #: by the noise (the odd link's drift vanishes there) are the only censored ones measured: 6 of 3840 at
