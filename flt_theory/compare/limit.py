@@ -64,6 +64,16 @@ it. A wrong exponent :math:`a \pm 1/2` fails once the ladder resolves :math:`e_\
 missing log (:math:`p` off by one) fails once the ladder resolves the slow decay :math:`e_k \approx 1/\log x` from
 every admissible correction — usually more than a decade of :math:`x` at a few percent noise.
 
+**A limit toward zero** (a small parameter: a step size, a perturbation) is the same question in the inverse
+variable: :math:`y \asymp C x^{a}` as :math:`x \to 0^+` is :math:`y \asymp C u^{-a}` as :math:`u = 1/x \to \infty`,
+and an analytic expansion's higher orders :math:`x, x^2` are the corrections :math:`u^{-1}, u^{-2}`
+(``check_limit_power_law(..., toward="zero")``, reported in :math:`x`).
+
+**Where it decides.** ``flt verify`` (``--law`` and the online-SGD front door) and the catalogue claims whose
+comparison calls :func:`check_limit_power_law`; :func:`~.verdict.decide` reads ``details["p_largest"]`` (the law's
+p-value at the largest rungs alone) so that an unsettled failure, or an unsettled rejection of a wrong law, is
+INCONCLUSIVE at every level a verdict is decided at.
+
 **The shapes kept.** A union over every shape is honest but wide: with 8 seeds a noisy ladder extrapolated with
 :math:`\omega = 1/2` spreads over :math:`\pm 1` and no wrong exponent is excluded. So the union is over the shapes
 with Akaike support (:data:`SUPPORT`: score within 2 of the best), each fitted with weights :math:`1/\Sigma_{kk}` and
