@@ -83,8 +83,11 @@ SCALES = ("small", "paper")
 #: Smoothed k = 4: the times' coefficient of variation is 0.5 to 0.6, and at the catalogue's level (0.05/80) the
 #: control d^3 is not rejected in the limit on d = 32, 64, 128 (p = 0.02) nor on d = 32 … 256 (64 seeds: effective
 #: exponents 1.96, 1.92, 2.10, limit 1.99 [1.62, 2.78] at 95%, p of d^3 = 0.008); at paper (d = 64 … 512, 128 seeds)
-#: the limit 1.96 [1.68, 2.32] rejects it.
-FIT_TOLERANCE: dict[str, float] = {"k3": 0.15, "smoothed-k4": 0.15}
+#: the limit 1.96 [1.68, 2.32] rejects it. Smoothed k = 3: on d = 32, 64, 128 (128 seeds) the limit rejects its
+#: control d^2 in 9 of 20 calibration seed sets (the exponent -1/2 mutant in 3), and on d = 32 … 256 still not
+#: reliably (p of d^2 = 0.12, 0.02, 3e-13 on three seed sets); at paper (d = 64 … 1024) the limit 1.53 [1.40, 1.69]
+#: rejects it.
+FIT_TOLERANCE: dict[str, float] = {"k3": 0.15, "smoothed-k4": 0.15, "smoothed-k3": 0.15}
 #: Largest fraction of censored runs per d: below it the mean is the restricted mean E[min(T, max_steps)] (a
 #: censored run counts as max_steps); above it the comparison fails. The k = 3 runs whose overlap is pushed below 0
 #: by the noise (the odd link's drift vanishes there) are the only censored ones measured: 6 of 3840 at
