@@ -71,6 +71,10 @@ HYPOTHESES = {
     "sign-dim": Hypothesis(text="high dimension d = Omega~(n^2), read d >= n^2", condition=_d >= N**2,
                            where="Li et al. 2025, conditions of their sign-GD theorem (form of Kou et al. 2023 "
                                  "Condition 4.1)"),
+    "test-noise": Hypothesis(text="test noise negligible: its standard deviation sqrt(n/d) at most 1/10, read "
+                                  "d >= 100 n", condition=_d >= 100 * N,
+                             where="derived here (module docstring): the boundary's derivation drops the test-noise "
+                                   "term, of standard deviation proportional to sqrt(n/d)"),
 }
 
 #: The Θ(1) test loss of the harmful regimes is checked as a lower bound 1/4 (< log 2, the limit n·SNR² → 0).
@@ -112,8 +116,10 @@ def boundary_law(exponent: sp.Rational = sp.Rational(-1, 2)) -> Law:
     return Law(name="benign boundary" if exponent == sp.Rational(-1, 2) else "linear-classifier boundary",
                lhs=r"\mathrm{SNR}^{*}", relation="asymp", value=N**exponent,
                conditions=(r"L_D(\Theta^{(T)}) = c", r"d \gg n"), status="derived", source=source,
+               hypotheses=(HYPOTHESES["test-noise"],),
                hypotheses_reading="derived here (module docstring) for d >> n, where the test-noise term is "
-                                  "negligible; no condition of the source is used",
+                                  "negligible, read sqrt(n/d) <= 1/10 (d >= 100 n); no condition of the source is "
+                                  "used",
                words=f"the test-loss level set SNR*(n) ∝ n^({exponent})")
 
 

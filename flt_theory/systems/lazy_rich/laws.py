@@ -56,13 +56,14 @@ WIDE = Hypothesis(text="width large at a fixed training horizon: at least as man
                   condition=WIDTH >= _SAMPLES,
                   where="Jacot, Gabriel, Hongler 2018, Theorem 2 (limit N -> oo at fixed T); mean field: "
                         "Mei, Montanari, Nguyen 2018 (limit N -> oo)")
-#: How :data:`WIDE` is read, and why the derived readings carry no hypothesis.
+#: How :data:`WIDE` is read (the findings), and how the derived readings read it (:data:`DERIVED_READING`).
 WIDE_READING = ("'N -> oo at fixed training time' read as N >= n (more neurons than samples) with the number of steps "
                 "fixed across widths; constants 1; the finite-width bounds of Du et al. 2019 (width n^6/lambda_0^4) "
                 "are not encoded")
-DERIVED_READING = ("derived here from the scaling of one GD step (module docstring): the width exponent holds at every "
-                   "width at a fixed number of steps, up to O(N^-1/2) corrections of the amplitudes; the tutorial "
-                   "states no condition")
+DERIVED_READING = ("derived here from the scaling of one GD step (module docstring): the width exponent holds as "
+                   "N -> oo at a fixed number of steps, its O(N^-1/2) corrections of the amplitudes vanishing there "
+                   "(the condition of the derivation, read like the findings' as N >= n); the tutorial states no "
+                   "condition")
 
 
 def _power(k: sp.Expr) -> sp.Expr:
@@ -131,7 +132,7 @@ def lazy_rich_laws() -> dict[str, Law]:
                 name=f"{reading} ({param})", lhs=_LHS[reading], relation="asymp", value=_power(k),
                 conditions=(cond[param],), status="derived" if holds else "finding",
                 source=TUTORIAL if holds else THIS_PROJECT,
-                hypotheses=() if holds else (WIDE,), hypotheses_reading=DERIVED_READING if holds else WIDE_READING,
+                hypotheses=(WIDE,), hypotheses_reading=DERIVED_READING if holds else WIDE_READING,
                 words=f"{reading.replace('_', ' ')} ≍ N^{k} in the {'NTK' if param == 'ntk' else 'mean-field'} "
                       "parameterisation",
             )
