@@ -40,16 +40,33 @@ __all__ = ["ALGORITHMS", "VerifyRequest", "parse_assignment", "verify_command"]
 ALGORITHMS = ("giant-step", "online-sgd")
 
 
-def parse_assignment(text: str, *, many: bool) -> tuple[str, list[float] | float]:
-    """``NAME=V1,V2,...`` (``many``) or ``NAME=VALUE``: the name and the number(s) (ints stay ints).
+#: The longest text value ``--fix`` takes (a target, a link, a parametrisation, a dynamics).
+MAX_TEXT_VALUE = 200
+
+
+def parse_assignment(text: str, *, many: bool, texts: bool = False) -> tuple[str, Any]:
+    """``NAME=V1,V2,...`` (``many``) or ``NAME=VALUE``: the name and the number(s) (ints stay ints). With ``texts``
+    (``--fix``), a single value that is not a number is kept as text — a target, a link, a choice — for the
+    parameter's own declaration to validate (the experiment's converter: a target is parsed by the restricted
+    grammar, never evaluated).
 
     >>> parse_assignment("n=16,32,64", many=True), parse_assignment("d=1e4", many=False)
     (('n', [16, 32, 64]), ('d', 10000.0))
+    >>> parse_assignment("target=He2(z1, z2)", many=False, texts=True)
+    ('target', 'He2(z1, z2)')
+    >>> parse_assignment("param= ntk", many=False, texts=True)
+    ('param', 'ntk')
     """
     name, sep, values = text.partition("=")
     name = name.strip()
     if not sep or not name.isidentifier():
         raise ValueError(f"expected NAME={'V1,V2,...' if many else 'VALUE'}; got {text!r}")
+    if texts and not many and not _is_number(values.strip()):
+        value = values.strip()
+        if not value or len(value) > MAX_TEXT_VALUE:
+            raise ValueError(f"{name}: expected a number or a text of 1 to {MAX_TEXT_VALUE} characters; got "
+                             f"{len(value)} characters")
+        return name, value
     numbers = []
     for item in values.split(","):
         item = item.strip()
@@ -67,11 +84,19 @@ def parse_assignment(text: str, *, many: bool) -> tuple[str, list[float] | float
     return name, numbers if many else numbers[0]
 
 
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _assignments(option: str, texts: tuple[str, ...], *, many: bool) -> dict[str, Any]:
     result = {}
     for text in texts:
         try:
-            name, value = parse_assignment(text, many=many)
+            name, value = parse_assignment(text, many=many, texts=option == "--fix")
         except ValueError as exc:
             raise InputError(option, str(exc)) from None
         if name in result:

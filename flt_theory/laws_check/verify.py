@@ -450,6 +450,7 @@ def verify_law(
         raise InvalidParameterError(f"{'--where' if level_set else '--law'}: no experiment of system {system!r} "
                                     f"records {parsed.observable!r} ({'; '.join(errors)}).")
     censored: list[str] = []
+    tried = {tuple(p[k] for k in varied) for p in points}  # every value measured, a dropped one included
     if not level_set:
         points, table, censored = _drop_censored(experiment, points, table, varied, seed_list, store, jobs)
     predicted = {k: parsed.exponents.get(k, 0.0) for k in varied}
@@ -464,6 +465,9 @@ def verify_law(
     while (decided["verdict"] == INCONCLUSIVE and decided["measured"] and not level_set and parsed.relation == "~"
            and len(varied) == 1 and budget is not None and len(extended) < MAX_EXTENSIONS):
         rung = _next_rung(experiment, points, varied[0], parsed)
+        if rung is not None and (rung[varied[0]],) in tried:  # a rung dropped already: its step limit stops it again
+            extended.append({"stopped": "the step limit", varied[0]: rung[varied[0]]})
+            break
         cost = None if rung is None else _rung_seconds(experiment, rung, seeds, plan)
         if rung is None or cost is None or time.perf_counter() - start + cost > budget:
             extended.append({"stopped": "the budget" if rung is not None else "the declared bounds",
@@ -479,6 +483,7 @@ def verify_law(
             censored += lost
             extended.append({"stopped": "the step limit", varied[0]: rung[varied[0]]})
             break
+        tried.add((rung[varied[0]],))
         points, table = [*points, *kept], np.column_stack([table, column])
         extended.append({varied[0]: rung[varied[0]], "estimated_seconds": cost})
         decided = _decide(parsed, points, table, varied, alpha, tolerance, level_set)

@@ -132,3 +132,19 @@ def test_precise_data_with_a_large_correction_keep_the_true_law() -> None:
         y = x * (1 + x**-0.5) * np.exp(1e-3 * np.random.default_rng(seed).standard_normal((8, 5)))
         assert check_limit_power_law(x, y, 1.0).passed
         assert not check_limit_power_law(x, y, 1.1).passed
+
+
+def test_a_log_law_allows_the_constant_beside_its_log_and_a_law_without_one_does_not() -> None:
+    """y = x (log x + c): the effective exponents of y/log x approach 1 like 1/log^2 x, slower than any power; the
+    law x log x allows the correction 1 + B/log x and passes, while the law x (no log) still fails on the same data
+    (a ratio growing like log x is no vanishing correction)."""
+    x = 64.0 * 2.0 ** np.arange(5)
+    noise = np.exp(0.02 * np.random.default_rng(0).standard_normal((32, len(x))))
+    for c in (2.0, 5.0, 10.0):
+        y = x * (np.log(x) + c) * noise
+        with_log = check_limit_power_law(x, y, 1.0, log_power=1, variable="d")
+        assert with_log.passed, with_log.message
+        assert any(s["model"] == "correction 1/log d" for s in with_log.details["limit"]["shapes"])
+        assert not check_limit_power_law(x, x * np.log(x) ** 2 * noise, 1.0, log_power=1).passed
+    no_log = fit_limit(x, x * np.log(x) * noise, law_exponent=1.0)
+    assert all("log" not in shape[0] for shape in no_log.shapes)

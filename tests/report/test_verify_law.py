@@ -389,3 +389,20 @@ def test_an_inconclusive_ladder_is_extended_within_the_budget():
     assert "extended within --budget" in grown["reason"]
     kept = verify_law("giant-step", "norm_growth ~ d", over={"d": [64, 128, 256]}, fix={"n": 64}, seeds=8)
     assert kept["verdict"] == "inconclusive" and kept["extended"] == [] and kept["grid"]["d"] == [64, 128, 256]
+
+
+def test_fix_takes_a_declared_text_parameter_validated_by_its_declaration():
+    """``--fix param=ntk`` holds a choice parameter (lazy-rich's NTK branch); a value its declaration refuses is named
+    under ``--fix``, and a target is parsed by the restricted grammar, never evaluated."""
+    runner = CliRunner()
+    base = ["verify", "--system", "lazy-rich", "--law", "rel_change ~ width**(-1/2)", "--over",
+            "width=64,128,256,512", "--seeds", "8"]
+    ntk = runner.invoke(cli, [*base, "--fix", "param=ntk", "--json"])
+    assert ntk.exit_code == 0, ntk.output
+    mf = runner.invoke(cli, [*base, "--fix", "param=mf"])
+    assert mf.exit_code == 1 and "FAIL" in mf.output  # the mean-field branch's relative change is N^0
+    bad = runner.invoke(cli, [*base, "--fix", "param=foo"])
+    assert bad.exit_code == 2 and "--fix" in bad.output and "('ntk', 'mf')" in bad.output
+    assert parse_assignment("target=He2(z1, z2)", many=False, texts=True) == ("target", "He2(z1, z2)")
+    with pytest.raises(ValueError, match="not a number"):
+        parse_assignment("d=He2(z)", many=True, texts=True)  # --over stays numeric

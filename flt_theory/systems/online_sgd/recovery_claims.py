@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import sympy as sp
 
@@ -117,7 +118,24 @@ def compare_time(frame: pd.DataFrame, law: Law, *, escape: bool = False,
                                    f"{MAX_CENSORED_FRACTION:.3g}: the mean time is a lower bound; raise max_steps")
     if fit_tolerance is not None:
         return check_power_law(ds, y, exponent, tolerance=fit_tolerance, name=name)
-    return check_limit_power_law(ds, y, exponent, name=name, variable="d")
+    log_power = _log_power(rest)
+    if log_power:  # the law's log kept as its log factor, so the limit allows the constant beside it (1 + B/log d)
+        y = y * np.array([rest.number(d=float(d)) for d in ds])
+    return check_limit_power_law(ds, y, exponent, log_power=log_power, name=name, variable="d")
+
+
+def _log_power(rest: Law) -> float:
+    r"""The power :math:`p` of a law's non-power factor :math:`(\log d)^p` (0 for a constant factor), read by
+    :func:`~flt_theory.compare.check_limit_power_law` as the law's log factor; 0 (the factor divided out instead)
+    for any other factor."""
+    value = sp.sympify(rest.value)
+    if value.is_number:
+        return 0.0
+    if value == sp.log(D):
+        return 1.0
+    if value.is_Pow and value.base == sp.log(D) and value.exp.is_number:
+        return float(value.exp)
+    return 0.0
 
 
 def time_ladder(frame: pd.DataFrame, claim_law: Law, *, escape: bool = False) -> list[dict[str, Any]]:
