@@ -41,7 +41,7 @@ from ..runner.store import ResultStore
 from ..runner.sweep import progress_bar, progress_enabled
 from ..systems import registry
 from ..systems.declaration import Claim, check_scale, plan
-from .check import ALPHA, decide, resolve_claims
+from .check import ALPHA, decide, rejects, resolve_claims
 from .power import RECORD, claim_code_fingerprint, claim_fingerprint, load_record
 from .records import BEFORE_RECORD, load_if_present, load_json_file
 from .scale_record import RECORD as VERDICTS, code_fingerprints
@@ -94,7 +94,7 @@ def _claim_calibration(claim: Claim, scale: str, repeats: int, level: float, sto
             result = mutant_result(claim, frame, mutation.law)
             if result is None:
                 continue
-            rejected[i] += not decide(result.to_dict(), level)
+            rejected[i] += rejects(result.to_dict(), level)
             inert[i] &= is_inert(result, check)
         bar.update(1)
     false = repeats - sum(law_passes)

@@ -47,7 +47,7 @@ from typing import IO, TYPE_CHECKING, Any
 from .._display import latex_document
 from .._files import atomic_write_text
 from ..compare.family import per_claim_level
-from ..compare.verdict import decide_claim, p_value, passes
+from ..compare.verdict import decide as decide_verdict, decide_claim, p_value, passes
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 from ..report.figures import plain_text
 from ..report.markdown import prepare_report_dir, write_report
@@ -66,7 +66,8 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 __all__ = ["ALPHA", "COLUMNS", "check", "check_latex_path", "declared_figures", "decide", "import_claims_file",
-           "progress_mode", "resolve_claims", "run_check", "run_claims", "verdict_frame", "write_check_report"]
+           "progress_mode", "rejects", "resolve_claims", "run_check", "run_claims", "verdict_frame",
+           "write_check_report"]
 
 #: Columns of the verdict table, in order.
 COLUMNS = (
@@ -328,6 +329,14 @@ def decide(result: dict[str, Any], level: float) -> bool:
     """Whether a comparison passes at ``level``: by its p-value where it has one, else its own verdict
     (:func:`flt_theory.compare.verdict.passes`, the pass of the one decision; ``flt calibrate`` counts with it)."""
     return passes(result, level)
+
+
+def rejects(result: dict[str, Any], level: float) -> bool:
+    """Whether a wrong law's comparison is rejected at ``level`` as ``flt check`` reads a negative control: it does
+    not pass, and its failure is settled (a limit comparison that only the extrapolation excludes is not a rejection:
+    :func:`flt_theory.compare.verdict.decide_claim`); ``flt calibrate`` counts a mutant's rejections with it."""
+    verdict = decide_verdict(result, level)
+    return not verdict.passed and not verdict.unsettled
 
 
 def _row(claim: Claim, run: dict[str, Any], level: float) -> dict[str, Any]:

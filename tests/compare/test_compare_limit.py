@@ -148,3 +148,22 @@ def test_a_log_law_allows_the_constant_beside_its_log_and_a_law_without_one_does
         assert not check_limit_power_law(x, x * np.log(x) ** 2 * noise, 1.0, log_power=1).passed
     no_log = fit_limit(x, x * np.log(x) * noise, law_exponent=1.0)
     assert all("log" not in shape[0] for shape in no_log.shapes)
+
+
+def test_an_unsettled_failure_or_rejection_is_inconclusive_in_every_verdict() -> None:
+    """A comparison the extrapolation fails while its largest rungs hold the law (details p_largest) is INCONCLUSIVE,
+    not FAIL; as a wrong law it is not rejected, neither by flt check's claim decision nor by flt calibrate's count."""
+    from flt_theory.checking.check import rejects
+    from flt_theory.compare import CheckResult
+    from flt_theory.compare.verdict import INCONCLUSIVE, decide
+
+    unsettled = CheckResult("rate", False, 1.0, 1.2, (1.1, 1.3), 16, "rate: FAIL",
+                            {"p_value": 1e-6, "p_largest": 0.3, "limit": {"confidence": 0.95}})
+    settled = CheckResult("rate", False, 1.0, 1.2, (1.1, 1.3), 16, "rate: FAIL",
+                          {"p_value": 1e-6, "p_largest": 1e-8, "limit": {"confidence": 0.95}})
+    law = CheckResult("rate", True, 1.2, 1.2, (1.1, 1.3), 16, "rate: PASS", {"p_value": 0.5})
+    assert decide(unsettled, 0.001).outcome == INCONCLUSIVE and decide(unsettled, 0.001).unsettled
+    assert decide(settled, 0.001).outcome == "fail"
+    assert decide_claim(law, unsettled, 0.001).outcome == INCONCLUSIVE
+    assert decide_claim(law, settled, 0.001).outcome == PASS
+    assert not rejects(unsettled.to_dict(), 0.001) and rejects(settled.to_dict(), 0.001)
