@@ -208,3 +208,20 @@ def test_laws_without_logs_parse_as_before(text, exponents):
     assert law.exponents == exponents and law.log_powers == {}
     assert not law.expression.has(sp.log)
     assert law.log_mutants([]) == [] and law.mutant_text(law.exponents).count("log") == 0
+
+
+def test_an_unsettled_failure_of_the_law_is_inconclusive_at_the_front_door():
+    """A law the extrapolation excludes while the largest rungs alone hold it (y = x (1 + x^-1/2/2 + 2/x), one noisy
+    draw) is INCONCLUSIVE, never PASS: the limit decision's unsettled rule reaches flt verify --law's verdict."""
+    import numpy as np
+
+    from flt_theory.compare import check_limit_power_law
+    from flt_theory.laws_check import parse_observable_law
+    from flt_theory.laws_check.verdict import decide_limit_law
+
+    x = 16.0 * 2.0 ** np.arange(6)
+    y = x * (1 + 0.5 * x**-0.5 + 2.0 / x) * np.exp(0.05 * np.random.default_rng(62).standard_normal((8, 6)))
+    check = check_limit_power_law(x, y, 1.0)
+    assert not check.passed and check.details["p_largest"] >= 0.05  # the case: unsettled
+    decided = decide_limit_law(parse_observable_law("y ~ x", ["x"]), {"x": x}, y, "x", 0.95)
+    assert decided["verdict"] == "inconclusive" and "larger sizes would settle it" in decided["reason"]

@@ -458,18 +458,22 @@ assert_limit_power_law = make_assert(check_limit_power_law)
 
 def unsettled_failure(check: CheckResult) -> str:
     r"""Why a FAIL of :func:`check_limit_power_law` is not settled, or ``""`` when it is: a law the extrapolation
-    excludes while the effective exponent at the largest sizes still holds it is not failed (the extrapolation is a
-    model of the corrections; an approach that is not one vanishing correction — effective exponents that cross
-    the law, a second correction — misleads it), but INCONCLUSIVE until larger sizes settle it. A deviation that
-    persists at the largest sizes fails."""
-    effective, limit = check.details.get("effective") or [], check.details.get("limit") or {}
-    if check.passed or not effective or not isinstance(check.predicted, (int, float)):
+    excludes while the effective exponent at the largest rungs alone still holds it (``details["p_largest"]`` at least
+    :math:`1 -` the check's confidence; the rule :func:`~.verdict.decide` applies at any level) is not failed (the
+    extrapolation is a model of the corrections; an approach that is not one vanishing correction — effective
+    exponents that cross the law, a second correction — misleads it), but INCONCLUSIVE until larger sizes settle it.
+    A deviation that persists at the largest sizes fails."""
+    details = check.details or {}
+    effective, limit = details.get("effective") or [], details.get("limit") or {}
+    p_largest = details.get("p_largest")
+    if check.passed or not effective or not isinstance(p_largest, (int, float)) or not math.isfinite(p_largest):
         return ""
-    last, law = effective[-1], float(check.predicted)
-    if not last["ci"][0] <= law <= last["ci"][1]:
+    if p_largest < 1.0 - float(limit.get("confidence", 0.95)):
         return ""
+    last = effective[-1]
     low, high = limit.get("ci", (math.nan, math.nan))
     return (f"the extrapolated limit {fmt(limit.get('estimate', math.nan))} {fmt_ci((low, high))} "
             f"({limit.get('model', '')}) excludes the law, but the effective exponent at the largest sizes "
             f"({fmt(last['from'])} -> {fmt(last['to'])}: {fmt(last['estimate'])} {fmt_ci(tuple(last['ci']))}) "
-            "agrees with it: the approach is not one vanishing correction; larger sizes would settle it")
+            f"agrees with it (p = {p_largest:.3g}): the approach is not one vanishing correction; larger sizes would "
+            "settle it")

@@ -192,11 +192,6 @@ def _sides(leaf: Mapping[str, Any]) -> list[Side]:
             slack = _float(details.get("slack", 0.0))
             bound = _float(details["bound"]) + (-slack if at_least else slack)
             return [Side(name, _float(leaf["measured"]), _pair(leaf["ci"]), bound, at_least, seeds)]
-        if details.get("mode") == "demonstrated" and "interval" in details:  # an estimate strictly inside (lo, hi)
-            low, high = _pair(details["interval"])
-            measured, ci = _float(leaf["measured"]), _pair(leaf["ci"])
-            return [Side(f"{name}: above {low:.4g}", measured, ci, low, True, seeds),
-                    Side(f"{name}: below {high:.4g}", measured, ci, high, False, seeds)]
         if details.get("mode") == "demonstrated" and "means" in details:  # check_ordering: every gap > 0
             labels = details.get("labels") or [str(i) for i in range(len(leaf["measured"]))]
             return [Side(f"{name}: {label}", _float(v), _pair(ci), 0.0, True, seeds)

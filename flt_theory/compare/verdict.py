@@ -170,8 +170,9 @@ def _unsettled(result: Mapping[str, Any], level: float | None) -> str:
     threshold = level if level is not None else 1.0 - float((details.get("limit") or {}).get("confidence", 0.95))
     if p_largest < threshold:
         return ""
-    return (f"the extrapolated limit excludes it (p = {p_value(result):.3g}) but the effective exponent at the "
-            f"largest rungs holds it (p = {p_largest:.3g})")
+    p = p_value(result)
+    return (f"the extrapolated limit excludes it{'' if p is None else f' (p = {p:.3g})'} but the effective exponent "
+            f"at the largest rungs holds it (p = {p_largest:.3g})")
 
 
 def decide(result: CheckResult | Mapping[str, Any], level: float | None = None) -> Verdict:

@@ -29,7 +29,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..errors import InvalidParameterError
+from ..errors import InvalidParameterError, InvalidParameterTypeError
 from ..runner.registry import get_experiment
 from ..symbolic.hypothesis import failed_hypotheses
 from .parse import ObservableLaw
@@ -212,7 +212,7 @@ def design_grid(experiment: Any, base: Mapping[str, Any], law: ObservableLaw, *,
                                     f"{', '.join(map(repr, unknown))}; its parameters are {sorted(base)}.")
     try:
         fixed = experiment.normalize({**base, **dict(fix or {})})
-    except InvalidParameterError as exc:
+    except (InvalidParameterError, InvalidParameterTypeError) as exc:
         raise InvalidParameterError(f"--fix: {exc}") from None
     if over:
         axes = {name: list(values) for name, values in over.items()}

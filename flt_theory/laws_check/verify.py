@@ -73,7 +73,7 @@ import numpy as np
 
 from ..compare import mean_ci
 from ..compare.verdict import INCONCLUSIVE
-from ..errors import InvalidParameterError
+from ..errors import InvalidParameterError, InvalidParameterTypeError
 from ..runner import sweep
 from ..runner.errors import ExperimentError
 from ..runner.store import ResultStore
@@ -403,7 +403,7 @@ def verify_law(
     for experiment, parsed, base in usable:
         try:
             constraints = claim_hypotheses(spec, experiment, experiment.normalize({**base, **dict(fix or {})}))
-        except InvalidParameterError as exc:
+        except (InvalidParameterError, InvalidParameterTypeError) as exc:  # a value its declaration refuses
             raise InvalidParameterError(f"--fix: {exc}") from None
         points, varied = design_grid(experiment, base, parsed, over=over, fix=fix, seeds=seeds, budget=budget,
                                      multiplier=multiplier, constraints=constraints)

@@ -115,10 +115,11 @@ def test_a_failure_the_largest_sizes_do_not_confirm_is_unsettled() -> None:
 
     rungs = [{"from": 2.0, "to": 4.0, "estimate": -0.4866, "ci": [-0.4889, -0.4842]},
              {"from": 64.0, "to": 128.0, "estimate": -0.5006, "ci": [-0.5055, -0.4951]}]
-    details = {"effective": rungs, "limit": {"estimate": -0.4978, "ci": [-0.4994, -0.4972], "model": "x^-3"}}
+    details = {"effective": rungs, "limit": {"estimate": -0.4978, "ci": [-0.4994, -0.4972], "model": "x^-3"},
+               "p_largest": 0.8}  # the law's p-value at the last rung alone (it holds -1/2)
     failed = CheckResult("boundary", False, -0.5, -0.4978, (-0.4994, -0.4972), 8, "m", details)
     assert "larger sizes would settle it" in unsettled_failure(failed)
-    persisting = {**details, "effective": [*rungs[:1], {**rungs[1], "ci": [-0.499, -0.497]}]}
+    persisting = {**details, "effective": [*rungs[:1], {**rungs[1], "ci": [-0.499, -0.497]}], "p_largest": 1e-4}
     assert unsettled_failure(CheckResult("boundary", False, -0.5, -0.4978, (-0.4994, -0.4972), 8, "m",
                                          persisting)) == ""
     assert unsettled_failure(CheckResult("boundary", True, -0.5, -0.5, (-0.51, -0.49), 8, "m", details)) == ""
@@ -145,7 +146,7 @@ def test_a_log_law_allows_the_constant_beside_its_log_and_a_law_without_one_does
         with_log = check_limit_power_law(x, y, 1.0, log_power=1, variable="d")
         assert with_log.passed, with_log.message
         assert any(s["model"] == "correction 1/log d" for s in with_log.details["limit"]["shapes"])
-        assert not check_limit_power_law(x, x * np.log(x) ** 2 * noise, 1.0, log_power=1).passed
+    assert not check_limit_power_law(x, x * np.log(x) ** 2 * noise, 1.0, log_power=1).passed  # a log too many
     no_log = fit_limit(x, x * np.log(x) * noise, law_exponent=1.0)
     assert all("log" not in shape[0] for shape in no_log.shapes)
 
@@ -167,3 +168,15 @@ def test_an_unsettled_failure_or_rejection_is_inconclusive_in_every_verdict() ->
     assert decide_claim(law, unsettled, 0.001).outcome == INCONCLUSIVE
     assert decide_claim(law, settled, 0.001).outcome == PASS
     assert not rejects(unsettled.to_dict(), 0.001) and rejects(settled.to_dict(), 0.001)
+
+
+def test_the_largest_rungs_p_value_reads_the_last_effective_exponent() -> None:
+    """p_largest is the law's p-value at the last effective exponent alone: near 1 where that exponent sits on the
+    law, tiny where it is far, whatever the extrapolation says."""
+    x = 32.0 * 2.0 ** np.arange(5)
+    noise = np.exp(0.02 * np.random.default_rng(3).standard_normal((16, len(x))))
+    y = x * (1 + 4 * x**-0.5) * noise  # effective exponents climb towards 1
+    on_law, off_law = check_limit_power_law(x, y, 1.0), check_limit_power_law(x, y, 1.5)
+    last = on_law.details["effective"][-1]
+    assert last["ci"][0] <= 1.0 <= last["ci"][1] or on_law.details["p_largest"] < 0.05
+    assert off_law.details["p_largest"] < 1e-6 and not off_law.passed

@@ -403,6 +403,8 @@ def test_fix_takes_a_declared_text_parameter_validated_by_its_declaration():
     assert mf.exit_code == 1 and "FAIL" in mf.output  # the mean-field branch's relative change is N^0
     bad = runner.invoke(cli, [*base, "--fix", "param=foo"])
     assert bad.exit_code == 2 and "--fix" in bad.output and "('ntk', 'mf')" in bad.output
+    not_int = runner.invoke(cli, [*base, "--fix", "steps=abc"])  # a number parameter given text: its own refusal
+    assert not_int.exit_code == 2 and "--fix: The 'steps' parameter" in not_int.output
     assert parse_assignment("target=He2(z1, z2)", many=False, texts=True) == ("target", "He2(z1, z2)")
     with pytest.raises(ValueError, match="not a number"):
         parse_assignment("d=He2(z)", many=True, texts=True)  # --over stays numeric

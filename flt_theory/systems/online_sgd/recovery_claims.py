@@ -128,7 +128,7 @@ def _log_power(rest: Law) -> float:
     r"""The power :math:`p` of a law's non-power factor :math:`(\log d)^p` (0 for a constant factor), read by
     :func:`~flt_theory.compare.check_limit_power_law` as the law's log factor; 0 (the factor divided out instead)
     for any other factor."""
-    value = sp.sympify(rest.value)
+    value = sp.sympify(rest.value).as_coeff_Mul()[1]  # a constant factor (a mutant's 4/5, 2) is no log
     if value.is_number:
         return 0.0
     if value == sp.log(D):

@@ -282,19 +282,18 @@ LIMIT_READINGS = (
 )
 
 
-def compare_boundary_slope(frame: pd.DataFrame, law: Law, *, variable: str, tolerance: float,
-                           limit: bool = False) -> CheckResult:
+def compare_boundary_slope(frame: pd.DataFrame, law: Law, *, variable: str, tolerance: float) -> CheckResult:
     r"""Exponent of :math:`\mathrm{SNR}^* \propto x^b` in ``variable``, from a power-law fit over the seeds.
 
     A power-law law: PASSES iff ``law.exponent(variable)`` lies in the exponent's 95% interval widened by
     ``tolerance``. An interval law (``law.value`` a sympy ``Interval``, the finding): PASSES iff the whole
     95% interval lies inside it (demonstrated).
 
-    With ``limit``, a power law is decided in the limit (:func:`~flt_theory.compare.check_limit_power_law`). The
-    interval law (the ReLU^3 finding) is a statement about its finite ladder, one fit; its effective exponents and
-    the extrapolated limit are shown with it (``details``), not decided: in the limit that finding is not
-    established (:data:`LIMIT_READINGS`). The boundary claims are not (yet) decided in the limit, and why, from the
-    effective exponents of these measurements (:data:`LIMIT_READINGS`)."""
+    The interval law (the ReLU^3 finding) is a statement about its finite ladder, one fit; its effective exponents
+    and the extrapolated limit (:func:`~flt_theory.compare.check_limit_power_law`) are shown with it (``details``),
+    not decided: in the limit that finding is not established (:data:`LIMIT_READINGS`). The boundary claims are not
+    (yet) decided in the limit, and why, from the effective exponents of these measurements
+    (:data:`LIMIT_READINGS`)."""
     xs, y, dropped = boundary_table(frame, variable)
     note = f", {dropped} seed(s) without a bracketed boundary dropped" if dropped else ""
     q = int(frame["activation"].map(activation_power).iloc[0])
@@ -315,8 +314,6 @@ def compare_boundary_slope(frame: pd.DataFrame, law: Law, *, variable: str, tole
                            details={"prefactor": fit.prefactor, "xs": xs.tolist(), "effective": shown["effective"],
                                     "limit": shown["limit"]})
     exponent = predicted_exponent(law, variable)
-    if limit:
-        return check_limit_power_law(xs, y, exponent, variable=variable, name=f"{what}: exponent {fmt(exponent)}")
     return check_power_law(xs, y, exponent, tolerance=tolerance,
                            name=f"{what}: exponent {fmt(exponent)} (tolerance {tolerance:g})")
 
