@@ -646,11 +646,13 @@ def ladder_axis(rungs: Sequence[Mapping[str, Any]]) -> str:
     return max(sorted(names), key=span)
 
 
-def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path | None = None, *, title: str = "") -> Any:
+def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path | None = None, *, title: str = "",
+                ylabel: str = "estimate", xlabel: str | None = None, limit: Mapping[str, Any] | None = None) -> Any:
     """A size ladder: each rung's estimate with its 95% interval against its size (log axis), the law's
     ``predicted`` value at each rung (orange) and, where the rungs carry it, the ``literal`` statement
-    (grey dashed). Rungs that differ in another size too are labelled with it. Returns the path written, or
-    with ``path=None`` the matplotlib ``Figure``."""
+    (grey dashed). Rungs that differ in another size too are labelled with it. ``limit`` (``estimate``, ``ci``,
+    ``model`` of :func:`~flt_theory.compare.check_limit_power_law`): the extrapolated limit, drawn as a band with
+    its estimate (a finite interval only). Returns the path written, or with ``path=None`` the matplotlib ``Figure``."""
     axis = ladder_axis(rungs)
     rungs = sorted(rungs, key=lambda r: float(r["size"][axis]))
     x = [float(r["size"][axis]) for r in rungs]
@@ -676,9 +678,14 @@ def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path | None = No
     ax.set_xscale("log")
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xticks(sorted(set(x)), [f"{v:.3g}" for v in sorted(set(x))])
-    ax.set_xlabel(axis)
-    ax.set_ylabel("estimate")
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize=7.5, frameon=False)
+    if limit is not None and all(math.isfinite(float(v)) for v in limit.get("ci", (math.nan, math.nan))):
+        low, high = (float(v) for v in limit["ci"])
+        ax.axhspan(low, high, color=MEASURED, alpha=0.12, lw=0,
+                   label=f"limit {float(limit['estimate']):.3g} [{low:.3g}, {high:.3g}], 95% set ({limit['model']})")
+        ax.axhline(float(limit["estimate"]), color=MEASURED, lw=0.8, ls=":")
+    ax.set_xlabel(xlabel or axis)
+    ax.set_ylabel(ylabel)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=2, fontsize=7.5, frameon=False)
     fig.suptitle(_wrap(plain_text(title), 70), fontsize=10)
     return fig if path is None else save_figure(fig, path)
 

@@ -74,12 +74,13 @@ _MATHTEXT_SPELLING = (
 
 
 
-def effective_rungs(check: Any) -> tuple[list[dict[str, Any]], str, int]:
+def effective_rungs(check: Any) -> tuple[list[dict[str, Any]], str, int, dict[str, Any] | None]:
     """The effective exponents a power-law comparison (or each part of a conjunction) reports in
     ``details["effective"]``: the first such comparison's, as ladder rungs ``{"size": {"size": middle}, "estimate",
-    "ci", "predicted"}`` for :func:`~.figures.plot_ladder`, its name and how many comparisons report some."""
+    "ci", "predicted"}`` for :func:`~.figures.plot_ladder`, its name, how many comparisons report some, and its
+    extrapolated limit (``details["limit"]``, None for a comparison not decided in the limit)."""
     records = [check.to_dict()] if hasattr(check, "to_dict") else [check]
-    found: list[tuple[str, list[dict[str, Any]]]] = []
+    found: list[tuple[str, list[dict[str, Any]], dict[str, Any] | None]] = []
     while records:
         record = records.pop(0)
         details = record.get("details") or {}
@@ -91,8 +92,8 @@ def effective_rungs(check: Any) -> tuple[list[dict[str, Any]], str, int]:
                 {"size": {"size": math.sqrt(float(e["from"]) * float(e["to"]))}, "estimate": float(e["estimate"]),
                  "ci": [float(v) for v in e["ci"]],
                  "predicted": float(predicted) if isinstance(predicted, (int, float)) else None}
-                for e in effective]))
-    return (found[0][1], found[0][0], len(found)) if found else ([], "", 0)
+                for e in effective], details.get("limit")))
+    return (found[0][1], found[0][0], len(found), found[0][2]) if found else ([], "", 0, None)
 
 
 def mathtext_source(latex: str) -> str:
@@ -175,14 +176,17 @@ def _figures(directory: Path, claim: Claim, run: dict[str, Any], row: dict[str, 
         else:
             caption += f"; the wrong law ({plain_text(row['wrong_law'])}) has no value on these axes"
         out.append((caption, f"figures/{generic.name}"))
-    effective, part, count = effective_rungs(run["check"])
+    effective, part, count, limit = effective_rungs(run["check"])
     if effective:
         path = directory / "figures" / f"{name}-effective.png"
-        plot_ladder(effective, path, title=f"{claim.key}: effective exponents ({part})")
+        plot_ladder(effective, path, title=f"{claim.key}: effective exponents ({part})", ylabel="effective exponent",
+                    xlabel="size (geometric middle of each rung)", limit=limit)
         out.append(("effective exponents: the local log-log slope between consecutive sizes with its paired-seed 95% "
                     "CI (blue), at the sizes' geometric middle, against the law's exponent (orange)"
                     + (f"; the first of {count} comparisons that report them (all are in results.json)"
-                       if count > 1 else "") + "; the verdict is the registered comparison's", f"figures/{path.name}"))
+                       if count > 1 else "")
+                    + ("; the band is the extrapolated limit's 95% set, which decides the claim" if limit
+                       else "; the verdict is the registered comparison's"), f"figures/{path.name}"))
     ladder = (run.get("ladder") or {}).get("rungs")
     if ladder:
         path = directory / "figures" / f"{name}-ladder.png"
