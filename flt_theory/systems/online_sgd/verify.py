@@ -77,9 +77,12 @@ __all__ = ["DEFAULT_BUDGET", "MAX_RAISES", "MAX_STEPS_FACTOR", "MIN_RUNGS", "RAI
 
 #: Default time budget in seconds.
 DEFAULT_BUDGET = 300.0
-#: Seconds per step of a batch of seeds (one free CPU core, the order measured; the loop over steps dominates). On a
-#: shared machine runs take longer: He3 / He4 at the small sizes ran 41 s / 857 s on 2 cores under a load of ~13.
-SECONDS_PER_STEP = 3e-4
+#: Seconds per step of a batch of seeds (one free CPU core; the loop over steps dominates). Measured on 2 cores:
+#: ``flt verify z / He2(z) / He3(z) --algorithm online-sgd`` ran 0.32 / 0.59 / 12.1 s against estimates at this value
+#: of 0.60 / 1.03 / 11.0 s (the earlier 3e-4 was 5 to 11 times the measured time); He4(z) ran 67.9 s against 19 s
+#: (its slowest seed is far beyond 3 times the predicted mean: not within 2 times yet). On a shared machine runs take
+#: longer: He3 / He4 at the small sizes ran 41 s / 857 s on 2 cores under a load of ~13.
+SECONDS_PER_STEP = 5e-5
 #: A censored rung's ``max_steps`` is multiplied by this at each automatic raise, at most :data:`MAX_RAISES` times.
 RAISE_FACTOR = 4
 MAX_RAISES = 2
@@ -136,7 +139,7 @@ def estimated_seconds(k: int, sizes: dict[str, Any]) -> float:
     :func:`predicted_steps` and capped at ``max_steps``, times :data:`SECONDS_PER_STEP`.
 
     >>> round(estimated_seconds(1, sizes_for(1)), 1), round(estimated_seconds(4, sizes_for(4)))
-    (3.6, 112)
+    (0.6, 19)
     """
     return sum(min(3 * predicted_steps(k, d, sizes), sizes["max_steps"](d)) * SECONDS_PER_STEP
                * max(1.0, sizes["seeds"] / 64) for d in sizes["ds"])
