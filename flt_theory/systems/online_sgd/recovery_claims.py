@@ -11,12 +11,12 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import sympy as sp
 
 from ...compare import check_limit_power_law, check_power_law
 from ...compare.result import CheckResult, make_result
+from ...errors import InvalidParameterError
 from ...symbolic.law import Law
 from ..declaration import Claim, Measurement
 from ..frames import local_slope_ladder
@@ -35,8 +35,7 @@ from .readouts import recovery_times
 from .recovery_experiment import recovery
 
 __all__ = ["FIT_TOLERANCE", "MAX_CENSORED_FRACTION", "SCALES", "SIZES", "claim_name", "compare_time", "law_of",
-           "uses_escape_term",
-           "recovery", "recovery_claims", "time_ladder"]
+           "law_powers", "recovery", "recovery_claims", "time_ladder", "time_limit", "uses_escape_term"]
 
 #: Per claim: target, eta_tilde, overlap0, and per scale the d ladder, seeds and max_steps (a function of d).
 SIZES: dict[str, dict[str, Any]] = {
@@ -118,24 +117,36 @@ def compare_time(frame: pd.DataFrame, law: Law, *, escape: bool = False,
                                    f"{MAX_CENSORED_FRACTION:.3g}: the mean time is a lower bound; raise max_steps")
     if fit_tolerance is not None:
         return check_power_law(ds, y, exponent, tolerance=fit_tolerance, name=name)
-    log_power = _log_power(rest)
-    if log_power:  # the law's log kept as its log factor, so the limit allows the constant beside it (1 + B/log d)
-        y = y * np.array([rest.number(d=float(d)) for d in ds])
-    return check_limit_power_law(ds, y, exponent, log_power=log_power, name=name, variable="d")
+    return time_limit(frame, law, escape=escape)
 
 
-def _log_power(rest: Law) -> float:
-    r"""The power :math:`p` of a law's non-power factor :math:`(\log d)^p` (0 for a constant factor), read by
-    :func:`~flt_theory.compare.check_limit_power_law` as the law's log factor; 0 (the factor divided out instead)
-    for any other factor."""
-    value = sp.sympify(rest.value).as_coeff_Mul()[1]  # a constant factor (a mutant's 4/5, 2) is no log
+def law_powers(law: Law) -> tuple[float, float]:
+    r"""``(a, p)``: the law's value as :math:`c\,d^a (\log d)^p` (:func:`~.laws.split_law`; a constant factor
+    :math:`c`, as a mutant's 4/5, changes neither); refused for any other factor.
+
+    >>> law_powers(recovery_law("He2(z)")), law_powers(recovery_law("He3(z)"))
+    ((1.0, 1.0), (2.0, 0.0))
+    """
+    exponent, rest = split_law(law)
+    value = sp.sympify(rest.value).as_coeff_Mul()[1]
     if value.is_number:
-        return 0.0
-    if value == sp.log(D):
-        return 1.0
-    if value.is_Pow and value.base == sp.log(D) and value.exp.is_number:
-        return float(value.exp)
-    return 0.0
+        return float(exponent), 0.0
+    base, power = value.as_base_exp()
+    if base != sp.log(D) or not power.is_number:
+        raise InvalidParameterError(f"The law {law.text()!r} is not of the form d^a (log d)^p.")
+    return float(exponent), float(power)
+
+
+def time_limit(frame: pd.DataFrame, law: Law, *, escape: bool = False) -> CheckResult:
+    r"""The mean weak-recovery time of ``frame`` (with ``escape`` plus :math:`B\,d^{k/2}`,
+    :func:`~.readouts.escape_term`) against ``law`` in the limit :math:`d \to \infty`
+    (:func:`~flt_theory.compare.limit.check_limit_power_law` with the law's :func:`law_powers`: its log kept as a log
+    factor, so the limit allows the constant beside it, :math:`1 + B/\log d`). The catalogue's comparison
+    (:func:`compare_time`) and ``flt verify TARGET --algorithm online-sgd`` both decide through it."""
+    exponent, log_power = law_powers(law)
+    ds, y = recovery_times(frame, law.replace(value=sp.Integer(1)), escape)
+    return check_limit_power_law(ds, y, exponent, log_power=log_power, name=f"time exponent in d, {law.name}",
+                                 variable="d")
 
 
 def time_ladder(frame: pd.DataFrame, claim_law: Law, *, escape: bool = False) -> list[dict[str, Any]]:

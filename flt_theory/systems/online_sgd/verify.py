@@ -59,7 +59,7 @@ import pandas as pd
 import sympy as sp
 
 from ..._text import table
-from ...compare.limit import check_limit_power_law, effective_exponents, unsettled_failure
+from ...compare.limit import effective_exponents, unsettled_failure
 from ...compare.result import CheckResult, fmt, fmt_ci
 from ...compare.verdict import FAIL, INCONCLUSIVE, PASS, decide_claim
 from ...errors import FLTError, InvalidParameterError
@@ -68,7 +68,7 @@ from ...symbolic.law import Law
 from ..frames import seed_table
 from .laws import D, has_escape_term, is_even, link_exponent, recovery_law, split_law, time_value
 from .readouts import escape_term
-from .recovery_claims import SIZES
+from .recovery_claims import SIZES, law_powers, time_limit
 
 __all__ = ["DEFAULT_BUDGET", "MAX_RAISES", "MAX_STEPS_FACTOR", "MIN_RUNGS", "RAISE_FACTOR", "SECONDS_PER_STEP",
            "STALL_FRACTION", "STALL_OVERLAP", "STALL_PROGRESS", "OnlineSGDVerifyResult", "compare_limit",
@@ -148,22 +148,6 @@ def estimated_seconds(k: int, sizes: dict[str, Any]) -> float:
 def _raise_seconds(max_steps: int, seeds: int) -> float:
     """Estimated seconds of running ``seeds`` seeds to ``max_steps`` (the worst case of a censored seed)."""
     return max_steps * SECONDS_PER_STEP * max(1.0, seeds / 64)
-
-
-def law_powers(law: Law) -> tuple[float, float]:
-    r"""``(a, p)``: the law's value as :math:`d^a (\log d)^p` (:func:`~.laws.split_law`).
-
-    >>> law_powers(recovery_law("He2(z)")), law_powers(recovery_law("He3(z)"))
-    ((1.0, 1.0), (2.0, 0.0))
-    """
-    exponent, rest = split_law(law)
-    value = sp.sympify(rest.value)
-    if value == 1:
-        return float(exponent), 0.0
-    base, power = value.as_base_exp()
-    if base != sp.log(D) or not power.is_number:
-        raise InvalidParameterError(f"The law {law.text()!r} is not of the form d^a (log d)^p.")
-    return float(exponent), float(power)
 
 
 def _wrong(law: Law, shift: int) -> Law:
@@ -288,15 +272,10 @@ def dropped_message(rung: dict[str, Any], factor: float, eta_tilde: float, admis
 def compare_limit(frame: pd.DataFrame, law: Law, *, escape: bool = False) -> CheckResult:
     r"""The mean weak-recovery time of ``frame`` (uncensored rungs only; with ``escape`` plus
     :math:`B\,d^{k/2}`, :func:`~.readouts.escape_term`) against ``law`` in the limit :math:`d \to \infty`
-    (:func:`~flt_theory.compare.limit.check_limit_power_law` with the law's :func:`law_powers`)."""
+    (:func:`.recovery_claims.time_limit`, the catalogue's decision)."""
     if (frame["censored"] > 0).any():
         raise InvalidParameterError("compare_limit takes uncensored rungs only (a censored time is a lower bound).")
-    exponent, log_power = law_powers(law)
-    ds, y = seed_table(frame, "d", "steps")
-    if escape:
-        y = y + escape_term(frame, ds)
-    return check_limit_power_law(ds, y, exponent, log_power=log_power, name=f"time exponent in d, {law.name}",
-                                 variable="d")
+    return time_limit(frame, law, escape=escape)
 
 
 def _finite(value: Any) -> float | None:
