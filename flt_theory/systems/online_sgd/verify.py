@@ -59,15 +59,13 @@ import pandas as pd
 import sympy as sp
 
 from ..._text import table
-from ...compare.limit import effective_exponents, unsettled_failure
+from ...compare.limit import unsettled_failure
 from ...compare.result import CheckResult, fmt, fmt_ci
 from ...compare.verdict import FAIL, INCONCLUSIVE, PASS, decide_claim
 from ...errors import FLTError, InvalidParameterError
 from ...runner.store import ResultStore
 from ...symbolic.law import Law
-from ..frames import seed_table
 from .laws import D, has_escape_term, is_even, link_exponent, recovery_law, split_law, time_value
-from .readouts import escape_term
 from .recovery_claims import SIZES, law_powers, time_limit
 
 __all__ = ["DEFAULT_BUDGET", "MAX_RAISES", "MAX_STEPS_FACTOR", "MIN_RUNGS", "RAISE_FACTOR", "SECONDS_PER_STEP",
@@ -483,10 +481,7 @@ def verify_target(target: str, *, scale: str = "small", seeds: int | None = None
                                "censored": [r["censored"] for r in rungs], "fitted": fitted}, dropped=dropped)
         kept = frame[frame["d"].isin(fitted)]
         if len(fitted) < MIN_RUNGS:
-            effective = None
-            if len(fitted) == 2:
-                y = seed_table(kept, "d", "steps")[1] + (escape_term(kept, np.array(fitted, float)) if escape else 0)
-                effective = effective_exponents(np.array(fitted, float), y, log_power=law_powers(law)[1])
+            effective = time_limit(kept, law, escape=escape).details["effective"] if len(fitted) == 2 else None
             reason = (f"{len(fitted)} of the {len(ds)} rungs measured without censored runs, the limit needs at least "
                       f"{MIN_RUNGS}; dropped: " + "; ".join(dropped))
             if step["admissible"] is False and not any(r["stalled"] for r in rungs):
