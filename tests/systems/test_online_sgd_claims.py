@@ -168,3 +168,15 @@ def test_escape_correction_matches_the_deterministic_flow(link, coefficients):
     if link != "He3(z)":
         b_he3 = escape_correction("He3(z)", eta_tilde)
         assert abs(residual(b_he3, 1e8) - residual(b_he3, 1e6)) > 10 * abs(far - near)
+
+
+def test_time_limit_of_two_rungs_shows_its_one_effective_exponent_and_identifies_no_limit():
+    """Two values of d give one effective exponent (what flt verify shows for a ladder cut to two rungs) and no
+    limit: the law and its wrong law both pass, so a claim there is inconclusive, never decided."""
+    from flt_theory.systems.online_sgd.recovery_claims import time_limit
+
+    claim = get_claim("online-sgd/recovery-time-k1")
+    frame = _frame(np.array([64, 128]), 5.0 * np.array([64.0, 128.0]), noise=0.1)
+    result = time_limit(frame, claim.the_law)
+    assert len(result.details["effective"]) == 1 and result.details["limit"]["model"] == "not identified"
+    assert result.passed and time_limit(frame, claim.the_wrong_law).passed
