@@ -104,6 +104,7 @@ ladders :math:`y = 3 x^{a}(1 + b x^{-\omega})\cdot e^{\sigma Z}` (:math:`a \in [
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -456,19 +457,20 @@ def _oriented(rung: dict[str, Any], sign: float) -> dict[str, Any]:
 assert_limit_power_law = make_assert(check_limit_power_law)
 
 
-def unsettled_failure(check: CheckResult) -> str:
-    r"""Why a FAIL of :func:`check_limit_power_law` is not settled, or ``""`` when it is: a law the extrapolation
-    excludes while the effective exponent at the largest rungs alone still holds it (``details["p_largest"]`` at least
-    :math:`1 -` the check's confidence; the rule :func:`~.verdict.decide` applies at any level) is not failed (the
-    extrapolation is a model of the corrections; an approach that is not one vanishing correction — effective
-    exponents that cross the law, a second correction — misleads it), but INCONCLUSIVE until larger sizes settle it.
-    A deviation that persists at the largest sizes fails."""
-    details = check.details or {}
+def unsettled_failure(check: CheckResult | Mapping[str, Any], level: float | None = None) -> str:
+    r"""Why a FAIL of :func:`check_limit_power_law` (a result or its ``to_dict()``) is not settled at ``level``
+    (None: :math:`1 -` the check's confidence), or ``""`` when it is: a law the extrapolation excludes while the
+    effective exponent at the largest rungs alone still holds it (``details["p_largest"]`` at least the level) is not
+    failed (the extrapolation is a model of the corrections; an approach that is not one vanishing correction —
+    effective exponents that cross the law, a second correction — misleads it), but INCONCLUSIVE until larger sizes
+    settle it. A deviation that persists at the largest sizes fails. The one rule of :func:`~.verdict.decide`."""
+    record = check.to_dict() if isinstance(check, CheckResult) else check
+    details = record.get("details") or {}
     effective, limit = details.get("effective") or [], details.get("limit") or {}
     p_largest = details.get("p_largest")
-    if check.passed or not effective or not isinstance(p_largest, (int, float)) or not math.isfinite(p_largest):
+    if record.get("passed") or not effective or not isinstance(p_largest, (int, float)) or not math.isfinite(p_largest):
         return ""
-    if p_largest < 1.0 - float(limit.get("confidence", 0.95)):
+    if p_largest < (level if level is not None else 1.0 - float(limit.get("confidence", 0.95))):
         return ""
     last = effective[-1]
     low, high = limit.get("ci", (math.nan, math.nan))

@@ -53,11 +53,11 @@ measurement, and only larger sizes settle which is right. This holds for the law
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InvalidParameterTypeError
+from .limit import unsettled_failure
 from .result import CheckResult
 from .straddle import Side, seeds_to_decide, seeds_to_reject, straddling_sides
 
@@ -159,22 +159,6 @@ def passes(result: CheckResult | Mapping[str, Any], level: float | None = None) 
     return bool(result["passed"]) if level is None or p is None else p >= level
 
 
-def _unsettled(result: Mapping[str, Any], level: float | None) -> str:
-    r"""Why a failing limit comparison (:func:`~.limit.check_limit_power_law`) is not settled at ``level`` (None: its
-    own confidence), or ``""``: the extrapolated limit excludes the law while the effective exponent at the largest
-    rungs alone still holds it (``details["p_largest"]`` at least the level; :func:`~.limit.unsettled_failure`)."""
-    details = result.get("details") or {}
-    p_largest = details.get("p_largest")
-    if not isinstance(p_largest, (int, float)) or not math.isfinite(p_largest):
-        return ""
-    threshold = level if level is not None else 1.0 - float((details.get("limit") or {}).get("confidence", 0.95))
-    if p_largest < threshold:
-        return ""
-    p = p_value(result)
-    return (f"the extrapolated limit excludes it{'' if p is None else f' (p = {p:.3g})'} but the effective exponent "
-            f"at the largest rungs holds it (p = {p_largest:.3g})")
-
-
 def decide(result: CheckResult | Mapping[str, Any], level: float | None = None) -> Verdict:
     """Pass, fail or inconclusive for one comparison (a check or its ``to_dict()``) at ``level`` (module docstring).
 
@@ -193,7 +177,7 @@ def decide(result: CheckResult | Mapping[str, Any], level: float | None = None) 
     at = level if level is not None and p is not None else None
     if passes(result, level):
         return Verdict(PASS, at, p)
-    unsettled = _unsettled(result, at)
+    unsettled = unsettled_failure(result, at)
     if unsettled:
         return Verdict(INCONCLUSIVE, at, p, reason=unsettled, to_decide="larger sizes would settle it",
                        unsettled=True)

@@ -158,10 +158,12 @@ def test_an_unsettled_failure_or_rejection_is_inconclusive_in_every_verdict() ->
     from flt_theory.compare import CheckResult
     from flt_theory.compare.verdict import INCONCLUSIVE, decide
 
+    rungs = [{"from": 64.0, "to": 128.0, "estimate": 1.1, "ci": [0.9, 1.3]}]
+    limit = {"estimate": 1.2, "ci": [1.1, 1.3], "model": "no correction", "confidence": 0.95}
     unsettled = CheckResult("rate", False, 1.0, 1.2, (1.1, 1.3), 16, "rate: FAIL",
-                            {"p_value": 1e-6, "p_largest": 0.3, "limit": {"confidence": 0.95}})
+                            {"p_value": 1e-6, "p_largest": 0.3, "limit": limit, "effective": rungs})
     settled = CheckResult("rate", False, 1.0, 1.2, (1.1, 1.3), 16, "rate: FAIL",
-                          {"p_value": 1e-6, "p_largest": 1e-8, "limit": {"confidence": 0.95}})
+                          {"p_value": 1e-6, "p_largest": 1e-8, "limit": limit, "effective": rungs})
     law = CheckResult("rate", True, 1.2, 1.2, (1.1, 1.3), 16, "rate: PASS", {"p_value": 0.5})
     assert decide(unsettled, 0.001).outcome == INCONCLUSIVE and decide(unsettled, 0.001).unsettled
     assert decide(settled, 0.001).outcome == "fail"
