@@ -145,9 +145,7 @@ def decide_limit_law(law: Any, xs: Mapping[str, np.ndarray], table: np.ndarray, 
     for label, exponents, logs, goal in panel:
         control = _limit_check(law, x, ladder, name, float(exponents[name]), float(logs.get(name, 0.0)), confidence,
                                tolerance)
-        outcome = decide(control).outcome
-        if outcome == FAIL and unsettled_failure(control):  # the same rule as the law's own: settled or not at all
-            outcome = INCONCLUSIVE
+        outcome = decide(control).outcome  # an unsettled rejection is INCONCLUSIVE there, as the law's own failure
         text = law.mutant_text(exponents, logs) if log_mutants is not None else law.mutant_text(exponents)
         controls.append({"law": text, "verdict": outcome, "rejected": outcome == FAIL, "goal": goal,
                          "label": label, "exponents": exponents, "log_powers": logs})

@@ -283,8 +283,8 @@ def _finite(value: Any) -> float | None:
 def _verdict(check: CheckResult, controls: list[CheckResult]) -> tuple[str, list[str], str]:
     """The prediction's verdict (worst over its controls), each control's word, and the reason."""
     decisions = [decide_claim(check, control) for control in controls]
-    # a wrong law counts as rejected only where its failure is settled at the largest sizes (compare.limit)
-    settled = [decision.rejected and not unsettled_failure(control) for decision, control in zip(decisions, controls)]
+    # a wrong law counts as rejected only where its failure is settled at the largest sizes (compare.verdict.decide)
+    settled = [decision.rejected and not decision.wrong_law.unsettled for decision in decisions]
     words = ["rejected" if rejected else "not rejected" for rejected in settled]
     outcomes = [INCONCLUSIVE if decision.outcome == PASS and not rejected else decision.outcome
                 for decision, rejected in zip(decisions, settled)]
