@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from _symbolic_helpers import brute_force_leap, integer_polynomials
 from hypothesis import given, settings, strategies as st
@@ -127,3 +129,22 @@ def test_leap_complexity_of_support_ignores_the_zero_multi_index():
 def test_leap_complexity_is_fast_on_large_supports():
     support = [tuple(1 if k in (i, i + 1) else 0 for k in range(400)) for i in range(399)] + [(1,) + (0,) * 399]
     assert leap_complexity_of_support(support) == 1  # a chain z1, z1 z2, z2 z3, ...
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(st.lists(st.tuples(*[st.integers(0, 3)] * 3), min_size=0, max_size=6))
+def test_the_brute_force_reference_is_the_minimum_over_every_literal_ordering(support):
+    """The reference leap (a dynamic programme over sets) equals the literal minimum over all |S|! orderings."""
+    terms = [a for a in support if any(a)]
+    literal = 0
+    if terms:
+        costs = []
+        for order in itertools.permutations(terms):
+            touched: set[int] = set()
+            worst = 0
+            for a in order:
+                worst = max(worst, sum(ak for k, ak in enumerate(a) if k not in touched))
+                touched |= {k for k, ak in enumerate(a) if ak}
+            costs.append(worst)
+        literal = min(costs)
+    assert brute_force_leap(support) == literal
