@@ -42,7 +42,7 @@ import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from .._display import latex_document
 from .._files import atomic_write_text
@@ -51,7 +51,7 @@ from ..compare.verdict import decide as decide_verdict, decide_claim, p_value, p
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 from ..report.figures import plain_text
 from ..report.markdown import prepare_report_dir, write_report
-from ..report.table import format_table, verdict_html, verdict_latex, verdict_markdown
+from ..report.table import _summary as verdict_summary, format_table, verdict_html, verdict_latex, verdict_markdown
 from ..runner.errors import UnknownClaimPathError
 from ..runner.provenance import static_provenance, worker_provenance
 from ..runner.store import ResultStore
@@ -413,8 +413,17 @@ def _verdict_table_class() -> type:
     class VerdictTable(pd.DataFrame):
         """The verdict table of ``flt check`` (a pandas DataFrame, columns :data:`COLUMNS`) that a notebook shows
         as an HTML table, one row per claim, its law typeset (``_repr_html_``); ``_repr_latex_`` is the booktabs
-        table of ``flt check --latex`` and ``_repr_markdown_`` a Markdown table. Derived frames (a selection of
-        columns, say) are plain DataFrames."""
+        table of ``flt check --latex`` and ``_repr_markdown_`` a Markdown table; ``print(table)`` and ``repr`` give
+        the aligned text table ``flt check`` prints (claim, law, predicted, measured [95% CI], verdict, negative
+        control, hypotheses) and its one-line summary, not pandas' column-elided repr, which hid the verdict.
+        Derived frames (a selection of columns, say) are plain DataFrames."""
+
+        def __repr__(self) -> str:
+            if not set(COLUMNS) <= set(self.columns):  # columns removed in place: pandas' own form
+                return cast(str, super().__repr__())
+            return format_table(self) + "\n\n" + verdict_summary(self)
+
+        __str__ = __repr__
 
         def _repr_html_(self) -> str:
             return verdict_html(self)
@@ -594,6 +603,7 @@ def run_check(
             "report": frame.attrs["report"],
             "report_error": frame.attrs["report_error"],
             "stale_rows_recomputed": frame.attrs["stale"],
+            "store": os.fspath(store) if isinstance(store, (str, os.PathLike)) else None,  # None: in memory
             "claims": json.loads(frame.to_json(orient="records")),
         }
         out.write(json.dumps(document) + "\n")
@@ -607,6 +617,8 @@ def run_check(
         out.write(f"family-wise level {alpha:g}: comparisons with a p-value decided at "
                   f"{alpha:g}/{family or len(frame)} = {frame.attrs['level']:.2g}; the others by their own verdict "
                   "(their power: flt calibrate)\n")
+        if isinstance(store, (str, os.PathLike)) and os.fspath(store) != ":memory:":
+            out.write(f"measurements stored in {os.fspath(store)} (a rerun reuses them)\n")
         if reused:
             out.write(f"{reused} measurement rows reused from the store of an earlier run (--fresh recomputes them)\n")
         for rec in frame.to_dict("records"):

@@ -32,7 +32,8 @@ from .running import backend_options, failure, scheduler_of
 if TYPE_CHECKING:  # pragma: no cover
     from ..systems.declaration import Claim
 
-__all__ = ["CalibrateRequest", "CheckRequest", "calibrate_command", "check_command"]
+__all__ = ["NO_REPORT_STORE", "CalibrateRequest", "CheckRequest", "calibrate_command", "check_command",
+           "no_report_store"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,6 +80,28 @@ class CalibrateRequest:
     force: bool
 
 
+#: The file ``flt check --no-report`` stores its measurements in without ``--store``, in flt's cache folder
+#: (:func:`no_report_store`).
+NO_REPORT_STORE = "check-measurements.sqlite"
+
+
+def no_report_store() -> str | None:
+    """Where ``flt check --no-report`` keeps its measurements without ``--store``, so that a rerun reuses them:
+    :data:`NO_REPORT_STORE` in the folder of flt's cache (that of :func:`.declared.cache_path`: ``$FLT_CACHE_DIR``,
+    else ``$XDG_CACHE_HOME/flt_theory``, else ``~/.cache/flt_theory``), created if needed; None (an in-memory store,
+    said on stderr) where there is no such folder or it cannot be created."""
+    from .declared import cache_path
+
+    where = cache_path()
+    if where is None:
+        return None
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return os.path.join(where.parent, NO_REPORT_STORE)
+
+
 def restamp_option(text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The ``--restamp-from BEFORE`` option (a verdict record written by the code the stale entries ran on)."""
     return click.option("--restamp-from", "restamp_from", type=click.Path(dir_okay=False, exists=True), default=None,
@@ -93,10 +116,12 @@ def restamp_option(text: str) -> Callable[[Callable[..., Any]], Callable[..., An
               help="Run every claim on seeds K..K+S-1 instead of 0..S-1.")
 @click.option("--report", "report_dir", default="report", show_default=True, metavar="DIR",
               help="Folder for report.md, report.html, results.json and figures/.")
-@click.option("--no-report", is_flag=True, help="Print the table only; write no report folder.")
+@click.option("--no-report", is_flag=True, help="Print the table only; write no report folder (the measurements "
+                                                 "are still stored: --store).")
 @click.option("--store", default=None, metavar="FILE",
-              help="SQLite file of the measurements, reused by later runs [default: DIR/measurements.sqlite; "
-                   "none with --no-report].")
+              help="SQLite file of the measurements, reused by later runs [default: DIR/measurements.sqlite; with "
+                   f"--no-report, {NO_REPORT_STORE} in flt's cache folder: $FLT_CACHE_DIR, else "
+                   "$XDG_CACHE_HOME/flt_theory, else ~/.cache/flt_theory].")
 @click.option("--fresh", is_flag=True, help="Recompute the measurements even when the store holds them.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Family-wise false-rejection rate of the whole run (Bonferroni over the claims' p-values).")
@@ -165,6 +190,11 @@ def run_check_request(request: CheckRequest) -> int:
     store = request.store
     if store is None and not request.no_report:
         store = os.path.join(request.report_dir, "measurements.sqlite")
+    elif store is None and not (request.plan_only or request.list_only):
+        store = no_report_store()
+        if store is None:
+            click.echo("flt check --no-report: no cache folder for the measurements (set FLT_CACHE_DIR or give "
+                       "--store FILE); they are kept in memory and a rerun recomputes them", err=True)
     outputs = [Output(option, path, kind) for option, path, kind in (
         ("--latex", request.latex_file, LATEX), ("--record", request.record_file, VERDICT_RECORD),
         ("--report", None if request.no_report else request.report_dir, CHECK_REPORT)) if path is not None]
