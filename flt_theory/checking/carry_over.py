@@ -16,6 +16,10 @@ A recorded verdict (:mod:`flt_theory.checking.scale_record`) turns stale in two 
    comparison without a p-value is decided by its own confidence, not by the level), so the verdict, its
    messages and its numbers are the same; the entry gets the new family and level and keeps ``redecided``. A
    p-value between the two levels leaves the entry stale: re-run it.
+3. **The law's hypotheses changed** (a hypothesis stated, a reading sharpened): where a verdict's points lie with
+   respect to them (``in_hypotheses``, ``scope``) is a function of the declared points and the law of now, not a
+   measurement, so every entry of a registered claim is re-classified (:func:`reclassify`); a changed label is a
+   row of its own.
 
 What a carry-over rests on is named in its evidence (:func:`.calibrate.restamped`): the small-scale verdict that
 reproduced (``small``) and the BEFORE file it came from, by the SHA-256 of its bytes (``source_sha256``) and the commit
@@ -41,6 +45,7 @@ from ..errors import InvalidParameterError
 from ..runner.provenance import static_provenance
 from ..systems import registry
 from .calibrate import restamp_refusal, restamped
+from .check import hypotheses_of
 from .power import claim_fingerprint
 from .records import BEFORE_RECORD, load_json_file
 from .scale_record import RECORD, code_fingerprints, load_verdicts
@@ -134,6 +139,33 @@ def carry_over(record: dict[str, Any], before: dict[str, Any] | None, *, current
     return {**record, "entries": entries}, rows
 
 
+def reclassify(record: dict[str, Any], hypotheses: dict[tuple[str, str], dict[str, Any]]
+               ) -> tuple[dict[str, Any], list[dict[str, str]]]:
+    """Every entry of ``record`` whose (claim, scale) is in ``hypotheses`` gets its ``in_hypotheses`` and ``scope``
+    from there (:func:`.check.hypotheses_of` of the code of now: the points and the law, no measurement); one row
+    per entry whose label changed.
+
+    >>> entry = {"claim": "a/b", "scale": "paper", "in_hypotheses": "not stated", "scope": "not stated"}
+    >>> record, rows = reclassify({"entries": [entry]}, {("a/b", "paper"): {"in_hypotheses": "all",
+    ...                                                                    "scope": "inside"}})
+    >>> record["entries"][0]["in_hypotheses"], rows[0]["reason"]
+    ('all', 'points re-classified against the hypotheses of now: not stated -> all')
+    """
+    entries, rows = [], []
+    for entry in record.get("entries", []):
+        now = hypotheses.get((entry["claim"], entry["scale"]))
+        if now is not None and (entry.get("in_hypotheses"), entry.get("scope")) != (now["in_hypotheses"],
+                                                                                   now["scope"]):
+            before = entry.get("in_hypotheses", "not stated")
+            entry = {**entry, "in_hypotheses": now["in_hypotheses"], "scope": now["scope"]}
+            if before != now["in_hypotheses"]:
+                rows.append({"claim": entry["claim"], "scale": entry["scale"], "carried": "yes",
+                             "reason": f"points re-classified against the hypotheses of now: {before} -> "
+                                       f"{now['in_hypotheses']}"})
+        entries.append(entry)
+    return {**record, "entries": entries}, rows
+
+
 def run_carry_over(before: str, *, record: str | None = None, as_json: bool = False, out: IO[str] | None = None) -> int:
     """What ``flt check --restamp-from BEFORE`` does (:func:`carry_over` on ``record``, default
     :data:`.scale_record.RECORD`, which must already hold the small-scale verdicts of the code of now): write the
@@ -149,13 +181,15 @@ def run_carry_over(before: str, *, record: str | None = None, as_json: bool = Fa
     document, rows = carry_over(now, old, current=code_fingerprints(claims), family=len(claims),
                                 fingerprints={(c.key, s): claim_fingerprint(c, s) for c in claims for s in scales},
                                 commit=static_provenance().get("git_commit"), source_sha256=source_sha256)
+    document, reclassified = reclassify(document, {(c.key, s): hypotheses_of(c, s) for c in claims for s in scales})
+    stale, rows = rows, rows + reclassified
     atomic_write_text(path, json.dumps(document, indent=1) + "\n")
     if as_json:
         out.write(json.dumps({"record": str(path), "stale": rows}) + "\n")
     else:
         out.write(table([("claim", "scale", "carried over", "why"),
                          *((r["claim"], r["scale"], r["carried"], r["reason"]) for r in rows)])
-                  + f"\n\n{sum(r['carried'] == 'yes' for r in rows)}/{len(rows)} stale entries carried over in "
-                    f"{path}.\n")
+                  + f"\n\n{sum(r['carried'] == 'yes' for r in stale)}/{len(stale)} stale entries carried over"
+                    + (f", {len(reclassified)} re-classified" if reclassified else "") + f" in {path}.\n")
     out.flush()
     return 0 if all(r["carried"] == "yes" for r in rows) else 1

@@ -65,9 +65,9 @@ from .scale_record import check_record_path, code_fingerprints, load_verdicts, r
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["ALPHA", "COLUMNS", "check", "check_latex_path", "declared_figures", "decide", "import_claims_file",
-           "progress_mode", "rejects", "resolve_claims", "run_check", "run_claims", "verdict_frame",
-           "write_check_report"]
+__all__ = ["ALPHA", "COLUMNS", "check", "check_latex_path", "declared_figures", "decide", "hypotheses_of",
+           "import_claims_file", "progress_mode", "rejects", "resolve_claims", "run_check", "run_claims",
+           "verdict_frame", "write_check_report"]
 
 #: Columns of the verdict table, in order.
 COLUMNS = (
@@ -172,7 +172,7 @@ def _run_one(claim: Claim, scale: str, store: ResultStore, refreshed: set, optio
     """Measure ``claim`` (reusing the store) and compare it with its law and its wrong law."""
     start = time.perf_counter()
     m = claim.measurement
-    where = _hypotheses_of(claim, scale)
+    where = hypotheses_of(claim, scale)
     signature = (m.experiment, json.dumps(list(m.points[scale]), sort_keys=True, default=str))
     fresh = bool(options.get("fresh")) and signature not in refreshed
     refreshed.add(signature)
@@ -201,7 +201,7 @@ def _ladder_of(claim: Claim, frame: pd.DataFrame) -> dict[str, Any] | None:
         return {"error": f"{type(exc).__name__}: {exc}", "rungs": []}
 
 
-def _hypotheses_of(claim: Claim, scale: str) -> dict[str, Any]:
+def hypotheses_of(claim: Claim, scale: str) -> dict[str, Any]:
     """Where the points run at ``scale`` lie with respect to the law's hypotheses: ``in_hypotheses``,
     ``scope`` (:meth:`Claim.scope`) and per point the hypotheses that fail there (``points``)."""
     try:

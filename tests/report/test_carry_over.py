@@ -119,6 +119,24 @@ def test_cli_carries_over_the_record_it_is_given(tmp_path):
     assert refused.exit_code == 2 and "give no PATHS" in refused.output
 
 
+def test_a_carry_over_reclassifies_every_entry_against_the_hypotheses_of_now(tmp_path):
+    """Where the points lie with respect to the law's hypotheses is not a measurement: a carry-over re-derives it
+    for every entry (carried or not) and says so in a row of its own."""
+    claim, before, now, _ = _claim_files(tmp_path, now_small={}, before_small={})
+    record = json.loads(now.read_text())
+    record["entries"][1] = {**record["entries"][1], "in_hypotheses": "not stated", "scope": "not stated"}
+    now.write_text(json.dumps(record))
+    result = CliRunner().invoke(cli, ["check", "--restamp-from", str(before), "--record", str(now), "--json"])
+    assert result.exit_code == 0, result.output
+    paper = json.loads(now.read_text())["entries"][1]
+    assert (paper["in_hypotheses"], paper["scope"]) == (claim.in_hypotheses("paper"), claim.scope("paper"))
+    assert paper["in_hypotheses"] != "not stated"
+    rows = json.loads(result.output)["stale"]
+    assert {"claim": claim.key, "scale": "paper", "carried": "yes",
+            "reason": f"points re-classified against the hypotheses of now: not stated -> {paper['in_hypotheses']}"
+            } in rows
+
+
 def test_a_carry_over_names_the_before_file_by_its_hash_and_commit_and_keeps_the_verdict_it_relied_on():
     before = _small(git_commit="0ld")
     record, rows = carry_over({"entries": [_small(code_fingerprint=NEW), _paper()]}, {"entries": [before]},
