@@ -10,8 +10,11 @@ decades down to a factor 2), centred or shifted by :math:`s` (:data:`SHIFTS`) to
 it — the other parameters at the base (a star design, as :func:`design_grid` builds
 it). A candidate range is admissible when the experiment accepts every value (its declared ranges), its declared
 size limits do (:meth:`~flt_theory.runner.registry.Experiment.check_budget`), and every point lies inside the
-hypotheses of the system's claims on the same experiment that hold at the base point (:func:`claim_hypotheses`;
-when no admissible range is inside them, the widest admissible one is kept and its outside points reported).
+hypotheses of the system's claims on the same experiment that hold at the base point (:func:`claim_hypotheses`).
+A designed grid is always inside both: without a budget, the values of :data:`FACTORS` that the experiment refuses
+(its declared ranges, size limits and joint conditions, :func:`refusal`) or that leave the hypotheses are dropped;
+when no range of a parameter is inside (a hypothesis that pins it, as "q = 2"), the design is refused, naming the
+hypothesis, and ``--over`` measures outside it deliberately (the plan then names every point outside).
 The plan's time is the sum of the experiment's calibrated cost estimates
 (:meth:`~flt_theory.runner.registry.Experiment.estimate`, the estimates ``flt check --plan`` prints): while it is
 over the budget, the parameter whose axis costs most moves to its next, cheaper range; when even the narrowest
@@ -35,7 +38,7 @@ from ..symbolic.hypothesis import failed_hypotheses
 from .parse import ObservableLaw
 
 __all__ = ["FACTORS", "OFFSETS", "SHIFTS", "WIDTHS", "axis_values", "base_point", "budget_axes", "claim_hypotheses",
-           "design_grid", "grid_plan", "outside_hypotheses", "plan_text", "system_experiments"]
+           "design_grid", "grid_plan", "outside_hypotheses", "plan_text", "refusal", "system_experiments"]
 
 #: Multiples of a parameter's base value that a grid designed without ``over`` takes (a 16-fold range, 1.2 decades).
 FACTORS = (0.25, 0.5, 1.0, 2.0, 4.0)
@@ -105,6 +108,21 @@ def outside_hypotheses(constraints: Sequence[Constraint], point: Mapping[str, An
     return out
 
 
+def refusal(experiment: Any, point: Mapping[str, Any], seeds: int,
+            constraints: Sequence[Constraint] = ()) -> str | None:
+    """Why a designed grid may not hold ``point`` (None: it may): the experiment refuses it (a value outside its
+    declared range, :meth:`~flt_theory.runner.registry.Experiment.normalize`; its declared cost over the limits or a
+    joint condition of its ``guard``, :meth:`~flt_theory.runner.registry.Experiment.check_budget`), or a hypothesis
+    of ``constraints`` fails there (:func:`outside_hypotheses`)."""
+    try:
+        normal = experiment.normalize(dict(point))
+        experiment.check_budget(normal, seeds)
+    except (InvalidParameterError, InvalidParameterTypeError) as exc:
+        return str(exc).splitlines()[0]
+    failed = outside_hypotheses(constraints, normal)
+    return f"outside the stated hypotheses ({failed[0]})" if failed else None
+
+
 def _candidates(experiment: Any, fixed: Mapping[str, Any], name: str, seeds: int, multiplier: float,
                 constraints: Sequence[Constraint]) -> list[tuple[float, list[Any], float, bool]]:
     """Every admissible range of ``name`` in preference order: ``(width, values, seconds of the points other than
@@ -152,7 +170,15 @@ def budget_axes(experiment: Any, fixed: Mapping[str, Any], names: Sequence[str],
             raise InvalidParameterError(f"--law: the experiment {experiment.name!r} accepts no range of {name} around "
                                         f"its base value {fixed[name]!r} (at least {MIN_VALUES} values); give them "
                                         f"with --over {name}=V1,V2,...")
-        options[name] = inside or found
+        if not inside:
+            failed = next((failure for c in found for v in c[1]
+                           if (failure := outside_hypotheses(constraints, experiment.normalize({**fixed, name: v})))),
+                          ["?"])
+            raise InvalidParameterError(
+                f"--law: no range of {name} around its base value {fixed[name]!r} lies inside the stated hypotheses "
+                f"({failed[0]}); a designed grid stays inside them: give values with --over {name}=V1,V2,... to "
+                "measure outside them (the plan names each point outside)")
+        options[name] = inside
     base = experiment.estimate(experiment.normalize(dict(fixed)), seeds)
     base_seconds = (base.seconds if base is not None else 0.0) * multiplier
     choice = dict.fromkeys(names, 0)
@@ -203,9 +229,11 @@ def design_grid(experiment: Any, base: Mapping[str, Any], law: ObservableLaw, *,
     """The grid's points and the names of the varied parameters (:mod:`flt_theory.laws_check.verify`, step 2). Without
     ``over`` and with a ``budget``, each parameter of EXPR spans the widest range the budget, the experiment's cost
     model and the hypotheses ``constraints`` allow (:func:`budget_axes`; ``multiplier`` evaluations per point); without
-    a budget, :data:`FACTORS` times its base value. A value the experiment refuses (its converters' ranges) or whose
-    declared cost is over the limits is dropped; a grid left with fewer
-    than 2 values of a varied parameter is refused, naming it."""
+    a budget, :data:`FACTORS` times its base value, less the values :func:`refusal` names (outside the experiment's
+    declared ranges, size limits or joint conditions, or outside ``constraints``). A designed grid is thus inside the
+    experiment's bounds and the stated hypotheses; one left with fewer than 2 values of a varied parameter is
+    refused, naming it and why. Values given by ``over`` are the user's: only those the experiment refuses are
+    dropped, and :func:`grid_plan` names the points outside the hypotheses."""
     unknown = sorted((set(fix or {}) | set(over or {})) - set(base))
     if unknown:
         raise InvalidParameterError(f"--over/--fix: experiment {experiment.name!r} has no parameter "
@@ -232,8 +260,16 @@ def design_grid(experiment: Any, base: Mapping[str, Any], law: ObservableLaw, *,
                 raise InvalidParameterError(f"--law: parameter {name!r} has the base value {value!r}; give its values "
                                             f"with --over {name}=V1,V2,...")
             integer = isinstance(value, int)
-            values = [round(value * f) if integer else value * f for f in FACTORS]
-            axes[name] = list(dict.fromkeys(v for v in values if v != 0))
+            values = list(dict.fromkeys(v for v in (round(value * f) if integer else value * f for f in FACTORS)
+                                        if v != 0))
+            why = {v: refusal(experiment, {**fixed, name: v}, seeds, constraints) for v in values}
+            axes[name] = [v for v in values if why[v] is None]
+            if len(axes[name]) < 2:
+                reasons = "; ".join(f"{name}={v:g}: {reason}" for v, reason in why.items() if reason is not None)
+                raise InvalidParameterError(
+                    f"--law: of the designed values {', '.join(f'{v:g}' for v in values)} of {name} (its base value "
+                    f"times {', '.join(f'{f:g}' for f in FACTORS)}) fewer than 2 may be run inside the experiment's "
+                    f"bounds and the stated hypotheses ({reasons}); give values with --over {name}=V1,V2,...")
     kept: dict[str, list[Any]] = {}
     for name, values in axes.items():
         ok = []

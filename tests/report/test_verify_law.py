@@ -70,7 +70,9 @@ def test_a_true_law_passes_a_wrong_one_fails_and_a_narrow_grid_is_inconclusive()
 def test_the_grid_is_designed_from_a_declared_point_when_over_is_not_given():
     result = verify_law("giant-step", "norm_growth ~ d*eta**2/(n*p**2)", fix={"n": 64}, seeds=4)
     assert set(result["grid"]) == {"d", "eta", "p"} and result["not_tested"] == ["n"]
-    assert result["grid"]["d"] == [32, 64, 128, 256, 512] and result["points"] == 1 + 3 * 4  # a star design
+    # a star design; d = 32 of the base value's multiples is dropped: outside the norm law's hypothesis d >= 64
+    assert result["grid"]["d"] == [64, 128, 256, 512] and result["points"] == 1 + 3 + 2 * 4
+    assert result["outside_hypotheses"] == []
 
 
 def test_bad_input_names_the_option():

@@ -41,6 +41,7 @@ import pandas as pd
 import sympy as sp
 
 from ...compare.result import CheckResult, all_of
+from ...errors import InvalidParameterError
 from ...runner import experiment
 from ...runner.cost import Cost
 from ...symbolic.law import Law
@@ -93,7 +94,17 @@ def concepts(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]
     return model.concept_rows(**params, seeds=seeds)
 
 
-@experiment("in-context/features", cost=FEATURES_COST, batched=True, params=F)
+def _features_guard(params: dict[str, Any], seeds: int) -> None:
+    r"""Refuse an ``in-context/features`` point before anything runs where its joint condition fails: the ``k``
+    relevant directions lie in :math:`\mathbb R^d`, so ``d >= k`` (what :func:`.model.features_rows` checks; declared
+    here so that a sweep and the grids ``flt verify --law`` designs see it: :func:`~flt_theory.laws_check.design
+    .refusal`)."""
+    if params["d"] < params["k"]:
+        raise InvalidParameterError(f"The 'd' parameter of experiment 'in-context/features' must be an int >= k = "
+                                    f"{params['k']} (the k relevant directions lie in R^d). Got {params['d']} instead.")
+
+
+@experiment("in-context/features", cost=FEATURES_COST, batched=True, params=F, guard=_features_guard)
 def features(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
     r"""Relative ICL risk on unseen and on pretraining tasks after pretraining on ``tasks`` tasks (:mod:`.model`)."""
     return model.features_rows(**params, seeds=seeds)
