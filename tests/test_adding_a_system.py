@@ -1,5 +1,5 @@
-"""Adding a system edits no file of the project: the README's example, written to a throwaway package
-outside the repository, is seen by ``flt check --list``, ``flt simulate --help``, ``flt sweep --list``,
+"""Adding a system edits no file of the project: the example of the "Adding a system" guide, written to a throwaway
+package outside the repository, is seen by ``flt check --list``, ``flt simulate --help``, ``flt sweep --list``,
 ``flt claims`` and the report, its claim passes with its control rejected, and its own test (``check_system``, the
 contract of every in-tree system) passes.
 
@@ -28,14 +28,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _readme_block(name: str) -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    match = re.search(rf"```python\n# {re.escape(name)}\n(.*?)```", readme, re.S)
-    assert match, f"README section 'Adding a system' lost its example {name}"
+    """The example ``name`` of the "Adding a system" guide (``docs/guide/adding-a-system.md``)."""
+    guide = (ROOT / "docs" / "guide" / "adding-a-system.md").read_text(encoding="utf-8")
+    match = re.search(rf"```python\n# {re.escape(name)}\n(.*?)```", guide, re.S)
+    assert match, f"docs/guide/adding-a-system.md lost its example {name}"
     return match.group(1)
 
 
 def _lab(base: Path, modules: dict[str, str], monkeypatch) -> None:
-    """Write the README's coin (and ``modules``: dotted name -> source) under ``base`` and discover them."""
+    """Write the guide's coin (and ``modules``: dotted name -> source) under ``base`` and discover them."""
     (base / "my_lab" / "coin").mkdir(parents=True)
     (base / "my_lab" / "__init__.py").write_text("")
     (base / "my_lab" / "coin" / "__init__.py").write_text("")
@@ -105,7 +106,7 @@ def test_a_second_check_reuses_the_stored_measurement(throwaway, tmp_path):
 
 
 def test_its_own_test_runs_the_contract(throwaway, tmp_path):
-    """The README's ``my_lab/coin/test_coin.py`` passes: ``check_system`` runs every check, each once per claim."""
+    """The guide's ``my_lab/coin/test_coin.py`` passes: ``check_system`` runs every check, each once per claim."""
     from my_lab.coin import test_coin
 
     test_coin.test_coin_keeps_the_contract()

@@ -50,7 +50,8 @@ def test_shipped_records_are_current():
     """The package's records describe the code of now: every claim calibrated and with a small-scale verdict, no
     recorded verdict (small or paper) or calibration stale. After a change: ``flt check --scale small --record
     flt_theory/report/verdict_record.json``, then ``flt check --restamp-from BEFORE.json`` and ``flt calibrate
-    --restamp-from BEFORE.json`` (README: the calibration and the paper record), and re-run what stays stale."""
+    --restamp-from BEFORE.json`` (docs/guide/checking.md: the calibration and the paper record), and re-run what
+    stays stale."""
     from flt_theory.checking.power import load_record, power_rows
     from flt_theory.checking.scale_record import load_verdicts, verdict_rows
 

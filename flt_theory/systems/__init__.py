@@ -2,7 +2,7 @@
 
 A system is a folder ``flt_theory/systems/<name>/`` (``laws.py``, ``model.py``, ``declaration.py``
 with ``SYSTEM = System(...)``), found by discovery (:mod:`.registry`). See :mod:`.declaration` for
-what a declaration holds, and the README section "Adding a system".
+what a declaration holds, and the guide "Adding a system" (``docs/guide/adding-a-system.md``).
 """
 
 from .declaration import (

@@ -1,7 +1,7 @@
 """Rich display through IPython's formatters, the paper-ready LaTeX tables of ``flt check`` / ``flt verify``, the
 progress lines and the reuse count of ``flt check``, and the newcomer fixes of ``flt verify`` / ``flt simulate``.
 
-A two-claim file of the user's own (a fair coin, the README's "Adding a system" example) keeps every run cheap; its
+A two-claim file of the user's own (a fair coin, the "Adding a system" guide's example) keeps every run cheap; its
 system name and claim names hold LaTeX specials (``_ & % #``) so the escaping is exercised."""
 
 from __future__ import annotations

@@ -326,20 +326,26 @@ def test_cli_bad_laws_exit_2_with_one_line(extra, option):
 
 
 def test_the_readme_example_for_another_system_runs_as_written():
-    """README "Check your own conjecture": the lazy/rich example passes as written and its wrong law fails."""
+    """The lazy/rich example of the "Check your own conjecture" guide and of the README's five-minute start passes as
+    written, with the interval both state, and its wrong law fails."""
     import shlex
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Check your own conjecture"):]
+    root = Path(__file__).resolve().parents[2]
+    guide = (root / "docs" / "guide" / "conjecture.md").read_text(encoding="utf-8")
+    section = guide[guide.index("## A law of your own for any system"):]
     command = re.search(r"```text\n\$ flt (verify --system lazy-rich [^\n]*)\n```", section).group(1)
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    start = readme[readme.index("## Five-minute start"):readme.index("## Tests")]
+    assert f"\nflt {command}\n" in start, "the README's five-minute start runs another --law example than the guide"
     args = shlex.split(command)
     runner = CliRunner()
     ok = runner.invoke(cli, args + ["--json"])
     assert ok.exit_code == 0, ok.output
     document = json.loads(ok.stdout)
     lo, hi = document["measured"]["width"]["ci"]
-    assert document["verdict"] == "pass" and lo <= -0.5 <= hi and f"[{lo:.2f}, {hi:.2f}]" in section
+    assert document["verdict"] == "pass" and lo <= -0.5 <= hi
+    assert f"[{lo:.2f}, {hi:.2f}]" in section and f"[{lo:.2f}, {hi:.2f}]" in start
     wrong = runner.invoke(cli, [a if a != "rel_change ~ width**(-1/2)" else "rel_change ~ width**(-1)" for a in args])
     assert wrong.exit_code == 1 and "FAIL: the limit excludes the law" in wrong.stdout
 

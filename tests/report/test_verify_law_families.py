@@ -3,7 +3,7 @@
 Each true law is a registered claim's law written in the ``--law`` grammar on a small grid (``--over``/``--fix``, few
 seeds); the false law is its registered wrong law or an exponent moved, measured on the same grid (the second run
 reuses the store). The giant-step family is covered in ``test_verify_law.py`` (norm law, its level set, relations)
-and lazy/rich by the README example there; the heavier families are marked slow.
+and lazy/rich by the guide's example there; the heavier families are marked slow.
 """
 
 import pytest

@@ -21,8 +21,8 @@ def test_an_open_backend_is_borrowed_not_closed():
 
 
 def test_in_process_runs_take_flt_threads_from_the_environment(monkeypatch):
-    """``FLT_THREADS`` (the README's advice on shared machines) applies to in-process runs of every system, not only
-    to the giant step; unset, the caller's torch setting is left alone (the control)."""
+    """``FLT_THREADS`` (the advice on shared machines of docs/guide/development.md) applies to in-process runs of
+    every system, not only to the giant step; unset, the caller's torch setting is left alone (the control)."""
     import torch
 
     from flt_theory.runner.executors import InProcessBackend

@@ -42,7 +42,7 @@ def test_predicted_sizes_match_the_simulation(text, d, n, eta, steps, activation
         ratio = size.ratio
         # measured (16 seeds): step 1 within 3%; a later step the population term drives is overestimated by
         # 13-24% (the closure neglects the correlation of the neurons' sample noise); below 2x the random level
-        # both are the fluctuation and agree within a factor 2.5 (README, "within")
+        # both are the fluctuation and agree within a factor 2.5 (docs/guide/conjecture.md, "within")
         if ratio >= 2:
             assert 0.95 * value <= ratio <= (1.05 if size.step == 1 else 1.30) * value, (size.step, ratio, value)
         else:
@@ -93,7 +93,7 @@ def test_cli_prints_sizes_next_to_the_spans():
 def test_the_complement_of_a_later_leap_is_predicted_with_its_linear_response():
     """z1 + He2(z2), d = 128, n = 64d, eta = 4p: w2 is never pushed by the population term, yet carries 2.2x then
     7.3x its random mass (16 seeds): its own O(d^-1/2) overlap is amplified by 1 + kappa a J per step; the closure
-    predicts 2.3x and 8.3x (within the factor 1.6 the README states for not-learned directions)."""
+    predicts 2.3x and 8.3x (within the factor 1.6 docs/guide/conjecture.md states for not-learned directions)."""
     from flt_theory.symbolic.staircase_sizes import predicted_moments
 
     text, d = "z1 + He2(z2)", 128
