@@ -12,12 +12,14 @@ Commands (``flt COMMAND --help`` for details)::
     flt check [PATHS]                                 run claims with their negative controls, write a report
     flt claims [--json | --markdown]                  the catalogue of claims
     flt sweep EXPERIMENT -p NAME=V1,V2                run a registered experiment on a grid (resumable)
+    flt observables SYSTEM                            every observable of a system: meaning, unit, what records it
 
 This module holds the group only; every command lives in :mod:`flt_theory.commands` and is imported when first named,
 from :data:`LAZY_COMMANDS` (``hermite``, ``leap`` in :mod:`flt_theory.commands.symbolic`, ``simulate`` in
 :mod:`flt_theory.commands.simulate`, ``verify`` in :mod:`flt_theory.commands.verify`, ``check`` and ``calibrate`` in
 :mod:`flt_theory.commands.check`, ``sweep`` in :mod:`flt_theory.commands.sweep`, ``claims`` in
-:mod:`flt_theory.commands.claims`) or from the commands a system declares in its ``commands.py``
+:mod:`flt_theory.commands.claims`, ``observables`` in :mod:`flt_theory.commands.observables`) or from the
+commands a system declares in its ``commands.py``
 (:func:`system_commands`: the giant-step system's ``staircase``, ``limits``, ``laws``, ``tour``, in
 :mod:`flt_theory.commands.giant_step`), so ``flt --version`` and ``flt --help`` import no sympy, numpy or torch.
 
@@ -71,6 +73,8 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
                "The catalogue of claims: laws, status, sources, negative controls."),
     "hermite": ("flt_theory.commands.symbolic:hermite_command", "Hermite coefficients mu_0..mu_K of a 1-D function."),
     "leap": ("flt_theory.commands.symbolic:leap_command", "Leap index, information exponent, leap complexity."),
+    "observables": ("flt_theory.commands.observables:observables_command",
+                    "Every observable of a system: meaning, unit, what records it."),
     "simulate": ("flt_theory.commands.simulate:simulate_group",
                  "Simulate a system and measure the observables of its laws."),
     "sweep": ("flt_theory.commands.sweep:sweep_command", "Run a registered experiment on a grid × seeds (resumable)."),

@@ -36,11 +36,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..runner.params import Param
     from ..systems.declaration import System
 
-__all__ = ["DeclaredOption", "cache_path", "cached_entries", "check_values", "describe", "options_of",
+__all__ = ["DeclaredOption", "cache_path", "cached_entries", "check_values", "describe", "option_flags", "options_of",
            "source_fingerprint", "store_entries"]
 
-#: The version of the file's layout (a file of another layout is not read).
-FORMAT = 1
+#: The version of the file's layout (a file of another layout is not read). 2: the options' other spellings
+#: (:func:`option_flags`).
+FORMAT = 2
 #: The package whose sources the fingerprint covers.
 PACKAGE = Path(__file__).resolve().parent.parent
 #: The fields of a :class:`~flt_theory.runner.params.Param` that decide which values it accepts.
@@ -106,12 +107,36 @@ def describe(system: System) -> dict[str, Any] | None:
         entry["param"] = None if param is None else {name: _plain(getattr(param, name)) for name in _PARAM_FIELDS}
         options.append(entry)
     document = {"name": system.name, "title": system.title, "help": spec.help,
-                "fields": [[f.name, f.meaning, f.unit] for f in spec.fields], "options": options}
+                "fields": [[f.name, f.meaning, f.unit] for f in spec.fields], "options": options,
+                "flags": option_flags(system)}
     try:
         same = json.loads(json.dumps(document)) == document
     except (TypeError, ValueError):
         return None
     return document if same else None
+
+
+def option_flags(system: System) -> dict[str, list[str]]:
+    """The other spellings ``flt simulate SYSTEM`` takes for its options, by ``dest``, from the system's vocabulary
+    (:mod:`flt_theory.systems.vocabulary`): the parameter's own name where the option is spelled otherwise
+    (``--eta-tilde`` for ``--lr``; not for a flag, whose sense may differ, nor where another option has that name),
+    and ``--NAME`` for a positional argument ``NAME`` (``--target``, as every other system spells it)."""
+    from ..systems.vocabulary import vocabulary_of
+
+    spec = system.simulate
+    if spec is None:
+        return {}
+    vocabulary = vocabulary_of(system)
+    taken = {o.name for o in spec.options} | {o.name.replace("-", "_") for o in spec.options if not o.argument}
+    flags: dict[str, list[str]] = {}
+    for option in spec.options:
+        target = vocabulary.options.get(option.dest)
+        if option.argument:
+            flags[option.dest] = ["--" + option.name]
+        elif target is not None and option.kind != "flag" and target not in taken \
+                and target.replace("_", "-") not in taken:
+            flags[option.dest] = ["--" + target.replace("_", "-")]
+    return flags
 
 
 def options_of(entry: Mapping[str, Any]) -> list[DeclaredOption]:

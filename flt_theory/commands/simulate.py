@@ -20,7 +20,15 @@ import click
 
 from ..errors import DivergenceError, FLTError
 from .base import Bounded, InputError, emit_json, one_line, range_text
-from .declared import cached_entries, check_values, describe, options_of, source_fingerprint, store_entries
+from .declared import (
+    cached_entries,
+    check_values,
+    describe,
+    option_flags,
+    options_of,
+    source_fingerprint,
+    store_entries,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..systems.declaration import NonFiniteRecordError, SimulateCommand, System
@@ -113,8 +121,14 @@ def _non_finite_error(ctx: click.Context, spec: SimulateCommand, exc: NonFiniteR
                       f"{exc.describe(spec.point_keys)}{blamed}; use values inside the model's range")
 
 
-def _click_parameter(option) -> click.Parameter:
-    """The click argument or option of a declared :class:`~flt_theory.systems.declaration.Option`."""
+#: The suffix of the ``dest`` of a positional argument's option spelling (``--target`` beside ``TARGET``).
+_AS_OPTION = "__as_option"
+
+
+def _click_parameter(option, flags: Sequence[str] = ()) -> list[click.Parameter]:
+    """The click parameters of a declared :class:`~flt_theory.systems.declaration.Option`: its argument or option,
+    ``flags`` its other spellings (:func:`~flt_theory.commands.declared.option_flags`: the parameter's own name first,
+    the declared one kept; a positional argument's ``--NAME`` as an option of its own, merged by the callback)."""
     int_maximum = _MAX_INT if option.maximum is None else option.maximum  # a count or size is a 64-bit integer
     types = {
         "int": Bounded(int, option.minimum, int_maximum), "float": Bounded(float, option.minimum, option.maximum),
@@ -123,14 +137,16 @@ def _click_parameter(option) -> click.Parameter:
         "eta": _StepSize(), "str": click.STRING, "choice": click.Choice(list(option.choices)),
     }
     if option.argument:
-        return click.Argument([option.dest], required=option.required)
-    flag = "--" + option.name
+        argument = click.Argument([option.dest], required=option.required and not flags)
+        return [argument, *(click.Option([flag, option.dest + _AS_OPTION], help=f"{option.help} (the argument "
+                                         f"{option.dest.upper()}, as an option)") for flag in flags)]
+    names = [*flags, "--" + option.name]
     if option.kind == "flag":
-        return click.Option([flag, option.dest], is_flag=True, help=option.help)
+        return [click.Option([*names, option.dest], is_flag=True, help=option.help)]
     # click: None is a value
     extra = {} if option.default is None else {"default": option.default, "show_default": True}
-    return click.Option([flag, option.dest], type=types[option.kind], required=option.required, help=option.help,
-                        **extra)
+    return [click.Option([*names, option.dest], type=types[option.kind], required=option.required, help=option.help,
+                         **extra)]
 
 
 #: Where a command built from the kept declaration leaves its raw arguments (``ctx.meta``), for a second parse.
@@ -150,7 +166,8 @@ def _simulate_command(system: System) -> click.Command:
     spec = system.simulate
     assert spec is not None  # only systems that declare a simulate command have one
     fields = [(f.name, f.meaning, f.unit) for f in spec.fields]
-    return _declared_command(system.name, system.title, spec.help, fields, spec.options, lambda: system)
+    return _declared_command(system.name, system.title, spec.help, fields, spec.options, lambda: system,
+                             flags=option_flags(system))
 
 
 def _cached_command(entry: Mapping[str, Any]) -> click.Command:
@@ -167,17 +184,29 @@ def _cached_command(entry: Mapping[str, Any]) -> click.Command:
             raise InputError(None, str(exc)) from exc
 
     return _declared_command(entry["name"], entry["title"], entry["help"], entry["fields"], options_of(entry), load,
-                             kept=entry)
+                             kept=entry, flags=entry.get("flags") or {})
 
 
 def _declared_command(name: str, title: str, help_text: str, fields: Sequence[Sequence[str]], options: Sequence[Any],
-                      load: Callable[[], System], *, kept: Mapping[str, Any] | None = None) -> click.Command:
+                      load: Callable[[], System], *, kept: Mapping[str, Any] | None = None,
+                      flags: Mapping[str, Sequence[str]] | None = None) -> click.Command:
     """``flt simulate NAME``: its click parameters from ``options`` (:class:`~flt_theory.systems.declaration.Option`
     or :class:`~flt_theory.commands.declared.DeclaredOption`), whose values are checked through their ``Param``
     before ``load()`` imports the system; ``kept``: the kept declaration the options came from (compared with the
-    system's own once it is imported)."""
+    system's own once it is imported); ``flags``: the options' other spellings by ``dest``."""
+    flags = flags or {}
 
     def callback(as_json: bool, **options_given: Any) -> None:
+        for option in options:  # a positional argument given as --NAME
+            if option.argument and option.dest + _AS_OPTION in options_given:
+                spelled = options_given.pop(option.dest + _AS_OPTION)
+                if spelled is not None and options_given.get(option.dest) is not None:
+                    raise InputError(f"--{option.name}", f"give {option.dest.upper()} once, as the argument or as "
+                                                         f"--{option.name}")
+                if spelled is not None:
+                    options_given[option.dest] = spelled
+                if option.required and options_given.get(option.dest) is None:
+                    raise InputError(None, f"missing argument {option.dest.upper()} (or --{option.name})")
         try:
             check_values(options, options_given)  # the declared ranges, before the system (and torch) is imported
         except FLTError as exc:
@@ -191,7 +220,7 @@ def _declared_command(name: str, title: str, help_text: str, fields: Sequence[Se
             return
         _run(system, as_json, options_given)
 
-    params = [_click_parameter(o) for o in options]
+    params = [p for o in options for p in _click_parameter(o, flags.get(o.dest, ()))]
     params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print exactly one JSON document on stdout."))
     return _DeclaredCommand(name, callback=callback, params=params, help=help_text, short_help=title,
                             epilog=_fields_epilog(fields))

@@ -17,7 +17,7 @@ from ..errors import FLTError
 from .base import InputError
 from .running import backend_options, failure, scheduler_of
 
-__all__ = ["SweepRequest", "parse_param", "sweep_command"]
+__all__ = ["SweepRequest", "experiment_observables", "parse_param", "sweep_command"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,7 +91,8 @@ def _split_top_level(text: str) -> list[str]:
 @click.option("--store", default="flt_results.sqlite", show_default=True, metavar="FILE",
               help="SQLite results store; re-running computes only the missing points.")
 @backend_options
-@click.option("--list", "list_only", is_flag=True, help="List the registered experiments and exit.")
+@click.option("--list", "list_only", is_flag=True,
+              help="List the registered experiments with their parameters and observables, and exit.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 def sweep_command(**options: Any) -> None:
     """Run EXPERIMENT on the grid of --param axes × --seeds; results go to --store.
@@ -99,6 +100,20 @@ def sweep_command(**options: Any) -> None:
     Example: flt sweep giant-step/one-step-mass -p "target=z + He2(z)" -p d=64,128 -p kappa=0.5,1,1.5 --seeds 4
     """
     run_sweep_request(SweepRequest(**options))
+
+
+def experiment_observables() -> dict[str, list[Any]]:
+    """The declared observables of every experiment of the discovered systems (their vocabularies,
+    :mod:`flt_theory.systems.vocabulary`), by experiment name."""
+    from ..systems import discover
+    from ..systems.vocabulary import vocabulary_of
+
+    out: dict[str, list[Any]] = {}
+    for system in discover().values():
+        for observable in vocabulary_of(system).observables.values():
+            for name in observable.experiments:
+                out.setdefault(name, []).append(observable)
+    return out
 
 
 def run_sweep_request(request: SweepRequest) -> None:
@@ -118,12 +133,17 @@ def run_sweep_request(request: SweepRequest) -> None:
         raise failure(exc) from exc
     if request.list_only:
         exps = registered_experiments()
+        observed = experiment_observables()
         if request.as_json:
             click.echo(json.dumps([{"name": e.name, "description": e.description, "defaults": e.defaults,
-                                    "parameters": list(e.types) if e.types else None} for e in exps]))
+                                    "parameters": list(e.types) if e.types else None,
+                                    "observables": [o.to_dict() for o in observed.get(e.name, [])]} for e in exps]))
         else:
             for e in exps:
                 click.echo(f"{e.name}  {e.description}" + (f"  parameters: {', '.join(e.types)}" if e.types else ""))
+                if observed.get(e.name):
+                    click.echo(f"    observables: {', '.join(f'{o.name} [{o.unit}]' for o in observed[e.name])}")
+            click.echo("(the meaning of each observable: flt observables SYSTEM)")
         return
     assert request.experiment is not None  # refused above
     store = request.store

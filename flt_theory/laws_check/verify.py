@@ -64,6 +64,7 @@ The JSON document, the fit figure and the report: :class:`LawVerification`, :mod
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -78,6 +79,7 @@ from ..runner import sweep
 from ..runner.errors import ExperimentError
 from ..runner.store import ResultStore
 from ..systems import get_system
+from ..systems.vocabulary import Conversion, Vocabulary, vocabulary_of
 from .design import (
     base_point,
     claim_hypotheses,
@@ -172,11 +174,16 @@ def _record(experiment: Any, points: Sequence[Mapping[str, Any]], keys: Sequence
 
 def _measure_level_set(experiment: Any, parsed: LevelSetLaw, points: list[dict[str, Any]], varied: list[str],
                        seed_list: list[int], groups: int, confidence: float, store: Any,
-                       jobs: int, tally: dict[str, int] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+                       jobs: int, tally: dict[str, int] | None = None,
+                       conversion: Conversion | None = None) -> tuple[Any, list[dict[str, Any]]]:
     """The crossings of every grid point (:func:`~flt_theory.laws_check.level_set.solve_crossings`): the (groups,
     points) table the fit reads, and one record per point (its coordinates, the seed-mean crossing, the groups'
     crossings with their mean and its interval at ``confidence`` (:func:`~flt_theory.compare.mean_ci`, on the log
-    scale), the evaluated ``[value, seed-mean]`` pairs in increasing value)."""
+    scale), the evaluated ``[value, seed-mean]`` pairs in increasing value). With a ``conversion`` (a natural
+    parameter the experiment takes as ``conversion.parameter``), the crossings are solved for that parameter and
+    every value is converted to the natural one at its point: a monomial, monotone in the solved parameter at a
+    fixed point, so the crossing of the converted curve is the converted crossing (the interpolation, linear in
+    log-log, commutes with it)."""
     name = parsed.parameter
     keys = [*varied, name]
 
@@ -198,13 +205,21 @@ def _measure_level_set(experiment: Any, parsed: LevelSetLaw, points: list[dict[s
                              integer=isinstance(points[0][name], int), admissible=admissible,
                              labels=[", ".join(f"{k}={p[k]}" for k in varied) for p in points],
                              observable=parsed.observable, parameter=name)
+    def natural(i: int, values: Any) -> Any:
+        if conversion is None:
+            return np.asarray(values, dtype=float)
+        return conversion.natural({**points[i], name: 1.0}) * np.asarray(values, dtype=float) ** \
+            conversion.powers[name]
+
+    table = np.column_stack([natural(i, column) for i, column in enumerate(result.groups.T)])
+    label = conversion.name if conversion is not None else name
     records = []
-    for p, c, g, values, means in zip(points, result.crossing, result.groups.T, result.values, result.means):
+    for i, (p, c, g, values, means) in enumerate(zip(points, result.crossing, table.T, result.values, result.means)):
         spread = mean_ci(g, confidence=confidence, bounds=(0.0, math.inf))
-        records.append({**{k: p[k] for k in varied}, f"{name}*": float(c), "group_crossings": g.tolist(),
+        records.append({**{k: p[k] for k in varied}, f"{label}*": float(natural(i, c)), "group_crossings": g.tolist(),
                         "group_mean": spread.value, "group_ci": [spread.low, spread.high],
-                        "evaluated": [[float(v), float(m)] for v, m in zip(values, means)]})
-    return result.groups, records
+                        "evaluated": [[float(natural(i, v)), float(m)] for v, m in zip(values, means)]})
+    return table, records
 
 
 def _record_designed(experiment: Any, points: list[dict[str, Any]], varied: list[str], observable: str,
@@ -311,6 +326,56 @@ def _level_set(law: ObservableLaw) -> LevelSetLaw:
     return law
 
 
+def _observable(vocabulary: Vocabulary, experiment: str, name: str) -> tuple[str, str, str] | None:
+    """``(typed, stored, public)`` of the observable ``name`` on ``experiment``: the name as typed, the column the
+    experiment stores (:mod:`flt_theory.systems.vocabulary`: a public name, a stored key or an alias all reach it) and
+    its one public name; None where the system declares it and ``experiment`` does not record it. A name the
+    vocabulary does not declare is the experiment's column itself (the columns then decide)."""
+    declared = vocabulary.observables.resolve(name)
+    if declared is None:
+        return name, name, name
+    if declared.experiments and experiment not in declared.experiments:
+        return None
+    return name, declared.stored(name) or name, vocabulary.public(name)
+
+
+def _public_columns(vocabulary: Vocabulary, columns: str) -> str:
+    """A comma-separated list of stored columns by their public names."""
+    return ", ".join(vocabulary.public(c) for c in columns.split(", "))
+
+
+def _natural_parameters(vocabulary: Vocabulary, experiment: Any, base: Mapping[str, Any], law: str,
+                        over: Mapping[str, Any] | None,
+                        fix: Mapping[str, Any] | None) -> tuple[dict[str, Any], Conversion | None]:
+    """The natural parameters of a law's front door on ``experiment`` (:class:`~flt_theory.systems.vocabulary
+    .Conversion`): ``fix`` with each natural parameter the experiment takes otherwise converted to the experiment's
+    own at the fixed point, and the conversion of the level-set law's solved parameter, if natural. Refused (naming
+    the option): a natural parameter in ``over`` (its conversion would differ from point to point) and a fixed
+    natural parameter whose conversion reads a varied one."""
+    fixed = dict(fix or {})
+    for name in [n for n in fixed if n not in base]:
+        conversion = vocabulary.conversion(experiment.name, name)
+        if conversion is None:
+            continue
+        varied = sorted(set(conversion.powers) & set(over or {}))
+        if varied:
+            raise InvalidParameterError(f"--fix: {experiment.name} takes {conversion.parameter}, not {name} "
+                                        f"({conversion.text()}); with {', '.join(varied)} varied, give "
+                                        f"{conversion.parameter} instead")
+        value = fixed.pop(name)
+        point = experiment.normalize({**base, **fixed})
+        fixed[conversion.parameter] = conversion.parameter_value(float(value), point)
+    for name in over or {}:
+        conversion = vocabulary.conversion(experiment.name, name)
+        if conversion is not None and name not in base:
+            raise InvalidParameterError(f"--over: {experiment.name} takes {conversion.parameter}, not {name} "
+                                        f"({conversion.text()}); vary {conversion.parameter} (or solve for {name} "
+                                        f"with a level-set law '{name}* ~ ...')")
+    solved = law.split("~")[0].strip()[:-1].strip() if is_level_set(law) else None
+    conversion = None if solved is None or solved in base else vocabulary.conversion(experiment.name, solved)
+    return fixed, conversion
+
+
 def verify_law(
     system: str,
     law: str,
@@ -364,15 +429,21 @@ def verify_law(
         raise InvalidParameterError(f"--groups: a level-set law's seed groups, an int in [2, --seeds={seeds}]. "
                                     f"Got {groups!r}{'' if level_set else ' with an observable law'}.")
     spec = get_system(system)
+    vocabulary = vocabulary_of(spec)
     usable, reasons = [], []
     for experiment in system_experiments(spec):
         base = base_point(spec, experiment)
-        unknown = sorted((set(over or {}) | set(fix or {})) - set(base))
+        try:
+            fixed, conversion = _natural_parameters(vocabulary, experiment, base, law, over, fix)
+        except InvalidParameterError as exc:
+            reasons.append(str(exc))
+            continue
+        unknown = sorted((set(over or {}) | set(fixed)) - set(base))
         if unknown:
             reasons.append(f"{experiment.name} has no parameter {', '.join(map(repr, unknown))} (its parameters: "
                            f"{', '.join(sorted(base))})")
             continue
-        numeric = [k for k, v in base.items() if is_numeric(v)]
+        numeric = [k for k, v in base.items() if is_numeric(v)] + ([conversion.name] if conversion else [])
         try:
             parsed = parse_any(law, where, numeric)
         except InvalidParameterError as exc:
@@ -380,12 +451,20 @@ def verify_law(
                 raise
             reasons.append(f"{experiment.name}: {str(exc).removeprefix('--law: ')}")
             continue
-        for option, given in (("--over", over), ("--fix", fix)):
-            if level_set and _level_set(parsed).parameter in (given or {}):
-                solved = _level_set(parsed).parameter
-                raise InvalidParameterError(f"{option}: {solved} is the parameter the level-set law solves "
-                                            f"for; it starts from its declared value {base[solved]!r}.")
-        usable.append((experiment, parsed, base))
+        named = _observable(vocabulary, experiment.name, parsed.observable)
+        if named is None:
+            declared = vocabulary.observables.resolve(parsed.observable)
+            assert declared is not None  # only a declared observable recorded elsewhere is refused here
+            reasons.append(f"{experiment.name} does not record {declared.name} (recorded by "
+                           f"{', '.join(declared.experiments) or 'flt simulate only'})")
+            continue
+        for option, given in (("--over", over), ("--fix", fixed)):
+            solved = _level_set(parsed).parameter if level_set else None
+            for name in (solved, conversion.parameter if conversion else None):
+                if name is not None and name in (given or {}):
+                    raise InvalidParameterError(f"{option}: {name} is the parameter the level-set law solves for; it "
+                                                f"starts from its declared value {base[name]!r}.")
+        usable.append((experiment, parsed, base, fixed, conversion, named))
     if not usable:
         option = "--law" if not over and not fix else "--law/--over/--fix"
         if len(reasons) == 1:
@@ -400,7 +479,11 @@ def verify_law(
     if store is None:  # one in-memory store for the whole run: the probe's and the retries' rows are reused
         store = ResultStore(":memory:")
     multiplier = EVALUATIONS if level_set else 1
-    for experiment, parsed, base in usable:
+    for experiment, parsed, base, fix, conversion, names in usable:
+        typed, stored, public = names
+        parsed = dataclasses.replace(parsed, observable=stored)  # the column the experiment stores
+        if conversion is not None:  # solved for the experiment's own parameter, converted back per point
+            parsed = dataclasses.replace(_level_set(parsed), parameter=conversion.parameter)
         try:
             constraints = claim_hypotheses(spec, experiment, experiment.normalize({**base, **dict(fix or {})}))
         except (InvalidParameterError, InvalidParameterTypeError) as exc:  # a value its declaration refuses
@@ -427,14 +510,14 @@ def verify_law(
         except ExperimentError as exc:
             raise _refused(exc, over) from None
         except _NotRecorded as exc:
-            errors.append(f"{experiment.name} records {exc}")
+            errors.append(f"{experiment.name} records {_public_columns(vocabulary, str(exc))}")
             continue
         if on_plan is not None:
             on_plan(plan)
         try:
             if level_set:
                 table, crossings = _measure_level_set(experiment, _level_set(parsed), points, varied, seed_list,
-                                                      groups or seeds, 1 - alpha, store, jobs, tally)
+                                                      groups or seeds, 1 - alpha, store, jobs, tally, conversion)
             elif over:
                 table = _record(experiment, points, varied, parsed.observable, seed_list, store, jobs, tally).T
             else:  # a designed grid: a point the simulation refuses is dropped (and said), not the run
@@ -443,12 +526,12 @@ def verify_law(
         except ExperimentError as exc:
             raise _refused(exc, over) from None
         except _NotRecorded as exc:
-            errors.append(f"{experiment.name} records {exc}")
+            errors.append(f"{experiment.name} records {_public_columns(vocabulary, str(exc))}")
             continue
         break
     else:
         raise InvalidParameterError(f"{'--where' if level_set else '--law'}: no experiment of system {system!r} "
-                                    f"records {parsed.observable!r} ({'; '.join(errors)}).")
+                                    f"records {typed!r} ({'; '.join(errors)}).")
     censored: list[str] = []
     tried = {tuple(p[k] for k in varied) for p in points}  # every value measured, a dropped one included
     if not level_set:
@@ -503,17 +586,24 @@ def verify_law(
     if censored and decided["measured"]:
         reason += (f"; {len(censored)} point(s) dropped because a step limit stopped runs there (lower bounds, not "
                    f"measurements): {'; '.join(censored)}")
-    extra = {} if crossings is None else {"parameter": _level_set(parsed).parameter, "level": _level_set(parsed).level,
+    if typed != public:
+        reason += f"; {typed} is read as {public}, its one name (flt observables {system})"
+    if conversion is not None:
+        reason += (f"; {conversion.name}* solved for as {conversion.parameter} on {experiment.name} and converted at "
+                   f"every point: {conversion.text()}")
+    text = public + parsed.text[len(typed):] if not level_set and parsed.text.startswith(typed) else parsed.text
+    extra = {} if crossings is None else {"parameter": conversion.name if conversion is not None else
+                                          _level_set(parsed).parameter, "level": _level_set(parsed).level,
                                           "groups": len(table), "crossings": crossings}
     return LawVerification(
-        system=system, law=parsed.text, form="level-set" if level_set else "observable",
-        where=f"{parsed.observable} = {_level_set(parsed).level:g}" if level_set else None,
+        system=system, law=text, form="level-set" if level_set else "observable",
+        where=f"{public} = {_level_set(parsed).level:g}" if level_set else None,
         grid={k: sorted({p[k] for p in points}) for k in varied},
         predicted=predicted, predicted_log_powers=dict(getattr(parsed, "log_powers", {})),
         measured=decided["measured"],
         controls=decided["controls"], verdict=decided["verdict"], reason=reason,
         seconds=time.perf_counter() - start,
-        relation=parsed.relation, experiment=experiment.name, observable=parsed.observable, varied=varied,
+        relation=parsed.relation, experiment=experiment.name, observable=public, varied=varied,
         not_tested=not_tested, points=len(points), seeds=seeds, seed_base=seed_base, confidence=1 - alpha,
         tolerance=tolerance,
         estimated_seconds=seconds, paced_seconds=plan.get("paced_seconds"), hypotheses=plan["hypotheses"],
