@@ -3,7 +3,8 @@ r"""``flt verify``: check predictions by simulation — a target's giant-step pr
 Two forms, one command:
 
 * ``flt verify TARGET`` derives every giant-step prediction for a target (Dandi et al. 2023, arXiv 2305.18270) and
-  checks each by simulation with its wrong law (:func:`flt_theory.systems.giant_step.verify.verify`);
+  checks each by simulation with its wrong law (:func:`flt_theory.systems.giant_step.verify.verify`; a target with a
+  nonzero mean is centred first, :mod:`flt_theory.symbolic.centring`);
   ``flt verify TARGET --algorithm online-sgd`` derives a single-index link's information exponent and checks the
   weak-recovery time of online SGD it predicts (Ben Arous, Gheissari, Jagannath 2021, arXiv 2003.10409) in the limit
   of large d against the exponents ± 1 (:func:`flt_theory.systems.online_sgd.verify.verify_target`;
@@ -198,7 +199,9 @@ def verify_command(ctx: click.Context, **options: Any) -> None:
 
     flt verify TARGET: derive every giant-step prediction for TARGET (one-step threshold kappa* = leap index, or
     no learning when the student coefficient vanishes; the one-step subspace; the staircase U_1..U_T), simulate at
-    sizes chosen from the theory, and compare each prediction AND a wrong law.
+    sizes chosen from the theory, and compare each prediction AND a wrong law. A TARGET with a nonzero mean is
+    predicted and simulated centred, f* - E f* (the one-step theory's labels), and the output says so. Each
+    prediction lists the sizes it simulated and each measured value its bound; progress goes to stderr.
 
     flt verify --system SYSTEM --law "OBS ~ EXPR": fit the exponents of every parameter varied on the grid jointly
     (seed bootstrap) and compare them with EXPR's; the mutants move each exponent by 1/2 and 1. Without --over the
@@ -239,8 +242,10 @@ def verify_command(ctx: click.Context, **options: Any) -> None:
 
 
 def _verify_giant_step(target: str, request: VerifyRequest) -> int:
-    """``flt verify TARGET`` (module docstring): the verdicts on stdout, the LaTeX table in ``--latex FILE``; returns
-    the exit code."""
+    """``flt verify TARGET`` (module docstring): the verdicts on stdout (with ``--json`` exactly one JSON document:
+    per prediction its bounds and the sizes it simulated), a progress line per prediction on stderr (before and after
+    its simulation, with the elapsed seconds; also when stderr is not a terminal), the LaTeX table in
+    ``--latex FILE``; returns the exit code."""
     if request.latex_file is not None:  # before anything is imported or runs: nothing is overwritten
         check_output_paths([Output("--latex", request.latex_file, LATEX)], store=None, force=request.force)
     from .._display import latex_document
@@ -250,7 +255,8 @@ def _verify_giant_step(target: str, request: VerifyRequest) -> int:
 
     try:
         document = verify(target, activation=request.activation, steps=request.steps, scale=request.scale,
-                          budget=request.budget, seeds=request.seeds)
+                          budget=request.budget, seeds=request.seeds,
+                          progress=lambda line: click.echo(line, err=True))  # on stderr, terminal or not
     except FLTError as exc:
         message = str(exc)
         raise InputError(None if message.startswith(("TARGET", "--")) else "TARGET", message) from exc

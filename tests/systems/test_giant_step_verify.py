@@ -31,7 +31,7 @@ def test_a_budget_too_small_is_inconclusive_with_the_budget_it_needs():
         assert prediction["verdict"] == "inconclusive" and prediction["control"] is None
         assert "exceeds the remaining budget" in prediction["message"] and "--budget" in prediction["message"]
     result = CliRunner().invoke(cli, ["verify", "He2(z)", "--steps", "1", "--budget", "1", "--json"])
-    assert result.exit_code == 1 and json.loads(result.output)["predictions"][0]["verdict"] in ("inconclusive", "pass")
+    assert result.exit_code == 1 and json.loads(result.stdout)["predictions"][0]["verdict"] in ("inconclusive", "pass")
 
 
 def test_scale_is_validated():

@@ -11,6 +11,12 @@ error of a ridge second layer fitted after the last step.
 The JSON document is ``{"system", "records", "config", "predicted"}``: one record per ``d``, ``κ`` and step
 (its fields: :data:`flt_theory.systems.giant_step.declaration.RECORD_FIELDS`). The list was also repeated under
 ``results`` before version 0.2; that copy is gone (``records`` is the key every system shares).
+
+A target with a nonzero mean is simulated centred, :math:`f^* - \mathbb E f^*`, as ``flt verify TARGET`` does
+(:mod:`flt_theory.symbolic.centring` derives why: the constant stretches every neuron along itself and hides the
+learned mass); ``config["centring"]`` records it: ``centred`` (bool), ``subtracted`` (:math:`\mathbb E f^*`),
+``exact`` (its exact text, or null for a quadrature value) and ``simulated_target``. A centred target is simulated
+as it is (the same object, the same numbers).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from ...errors import FLTError, InvalidParameterError
 from ...numeric import overlaps, subspace_mass
 from ...numeric.backend import to_numpy
 from ...symbolic import Target, leap_index, one_step_subspace, staircase
+from ...symbolic.centring import centre_target
 from ...symbolic.target import MAX_POLYNOMIAL_TERMS, polynomial_degree_bound
 from ..declaration import check_finite_records
 from .engine import giant_steps
@@ -212,7 +219,8 @@ def simulate_document(*, target: str | None = None, links: str | None = None, d:
         raise _blame("--activation", exc) from exc
     try:
         with np.errstate(all="ignore"):
-            ell = leap_index(f)
+            ell = leap_index(f)  # refuses a constant target before it is centred to zero
+            centring = centre_target(f, str(f.expr) if links is not None else None)
             ladder = staircase(f, steps)
             # C_j = 0 above the degree of the (truncated, default 8) expansion: cap kappa there
             top = polynomial_degree_bound(f.expr) if f.is_polynomial else None
@@ -221,8 +229,8 @@ def simulate_document(*, target: str | None = None, links: str | None = None, d:
     except FLTError as exc:
         raise _blame("TARGET", exc) from exc
     try:
-        records = simulate(f, ds=d, kappas=kappa, p=p, eta=eta, steps=steps, seeds=seeds, activation=activation,
-                           ridge=ridge, device=resolved, dtype=dtype)
+        records = simulate(centring.target, ds=d, kappas=kappa, p=p, eta=eta, steps=steps, seeds=seeds,
+                           activation=activation, ridge=ridge, device=resolved, dtype=dtype)
     except NonFiniteError as exc:
         raise InvalidParameterError(f"--eta: the simulation diverged ({exc}); use a smaller --eta") from exc
     for record in records:
@@ -232,7 +240,7 @@ def simulate_document(*, target: str | None = None, links: str | None = None, d:
     text = f.name if f.name is not None else str(f.expr)
     config = {"system": "giant-step", "target": text, "rank": f.rank, "leap_index": ell, "ds": list(d),
               "kappas": list(kappa), "p": p, "eta": eta, "steps": steps, "seeds": seeds, "activation": activation,
-              "ridge": ridge, "device": resolved, "dtype": dtype}
+              "ridge": ridge, "device": resolved, "dtype": dtype, "centring": centring.to_dict()}
     predicted = {
         "staircase": [{"step": t, "dim": u.dim, "basis": basis(u)} for t, u in enumerate(ladder, start=1)],
         "one_step": [{"kappa": k, "dim": u.dim, "basis": basis(u)} for k, u in one_step.items()],
@@ -240,7 +248,7 @@ def simulate_document(*, target: str | None = None, links: str | None = None, d:
     return {"system": "giant-step", "records": records, "config": config, "predicted": predicted,
             "_text": {"ladder": [subspace_text(u) for u in ladder],
                       "one_step": {number_text(k): subspace_text(u) for k, u in one_step.items()},
-                      "polynomial": f.is_polynomial}}
+                      "polynomial": f.is_polynomial, "centring": centring.describe()}}
 
 
 def _ci_text(ci: Sequence[float | None] | None) -> str:
@@ -268,6 +276,8 @@ def simulate_table(document: dict[str, Any]) -> str:
                    + ", ".join(f"{rank}/{d} = {rank / d:.4g}" for d in cfg["ds"])
                    + "; column 'x r/d' = mass_V/(r/d) is about 1 at random initialisation"),
     ]
+    if shown.get("centring"):
+        head.append(("centred", shown["centring"].removeprefix("target centred: ")))
     lines = [table(head),
              "mass_V: mean over neurons of ||P_V* w_i||^2/||w_i||^2, mean over seeds [95% CI]; U_t, wk: mass "
              "on them", ""]

@@ -46,6 +46,22 @@ Sizes are chosen from the leap index: :math:`d \in \{32, 64, 128\}` (``paper``: 
 :math:`\kappa \in \{\ell - 1, \ell - \tfrac12, \ell\}` (at least 0.5), :math:`p = 32`, 8 seeds (16 at
 ``paper``). The cost of a point is estimated as :math:`n\,(p+r)\,p` multiply-adds per seed on the
 projected path (:func:`flt_theory.systems.giant_step.engine.giant_steps`), at about :data:`FLOPS_PER_SECOND`.
+
+**Non-centred targets.** The predictions are those of the centred target :math:`f^* - \mathbb E f^*`, and that is
+what is simulated (:func:`flt_theory.symbolic.centring.centre_target`, whose docstring derives why: at the symmetric
+initialisation the constant :math:`c_0 = \mathbb E f^*` adds :math:`c_0\mu_2(\sigma)\,w_i` to every neuron's
+update, a stretch along its own random direction of order :math:`d^{(\ell-1)/2}` with the one-step
+:math:`\eta`, which hides the learned mass; measured on :math:`|z_1|` before: excess mass :math:`\propto d^{-1.00}`
+at :math:`\kappa = \ell = 2` where the theory predicts :math:`d^0`). The exact :math:`c_0` from the Hermite
+expansion is subtracted, not the batch mean, so a centred target (every catalogue target) is simulated unchanged. The
+document's ``centring`` record and the text's first lines say what was subtracted.
+
+**What the output says.** Per prediction: the sizes it simulated (``simulation``: per point :math:`d, n, p, \eta`,
+steps, and the seed count), the estimated and the measured seconds, and per measured value the bound it is compared
+with (``bounds``; the text prints ``value [95% CI] vs bound``). ``progress`` receives a line per prediction before and
+after its simulation (``flt verify`` prints them on stderr, terminal or not). Every point is normalised by its
+experiment before anything runs, so a designed point outside the declared parameter bounds
+(:data:`flt_theory.systems.giant_step.model.PARAMS`) is refused up front.
 """
 
 from __future__ import annotations
@@ -54,7 +70,7 @@ import dataclasses
 import functools
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypedDict
 
 import numpy as np
@@ -68,17 +84,20 @@ from ...compare.verdict import INCONCLUSIVE, decide_claim
 from ...errors import FLTError, InvalidParameterError
 from ...runner.store import ResultStore
 from ...symbolic import Subspace, Target, conditional_variance, leap_index, staircase
+from ...symbolic.centring import centre_target
 from ...symbolic.evaluate import evaluate
 from ...symbolic.law import SYMBOLS, Law
 from ...symbolic.staircase_sizes import RESOLVABLE_FACTOR, predicted_moments, staircase_sizes
 from ...symbolic.target import parse_link
 from ..declaration import Claim, Measurement
 from .comparisons import compare_floors, compare_leap2_slopes, compare_student_coefficient
+from .engine import theory_step_size
 from .laws import giant_step_laws, second_layer_floors, subspace_law
 from .readouts import _masses, new_part, second_moments
 from .simulate import samples_for
 
-__all__ = ["FLOPS_PER_SECOND", "MAX_RANK", "VerifyResult", "verify", "verify_latex_table", "verify_text"]
+__all__ = ["FLOPS_PER_SECOND", "MAX_RANK", "VerifyResult", "simulation_text", "verify", "verify_latex_table",
+           "verify_text"]
 
 #: Largest target rank ``flt verify`` accepts.
 MAX_RANK = 4
@@ -348,7 +367,71 @@ def _labels(check: CheckResult) -> list[str]:
     return [check.name] if count == 1 else [f"{check.name} [{i}]" for i in range(count)]
 
 
-def _entry(prediction: _Prediction, check: CheckResult | None, control: CheckResult | None, reason: str = "") -> dict:
+def _bound_text(part: Mapping[str, Any]) -> str:
+    """What one part of a check compares its entries with, from its ``predicted`` (``<= 3 x baseline``, an exponent
+    ``0 ± 0.2``); a subspace-learned part adds its complement's measured ratio, which is not one of its entries."""
+    predicted, details = part.get("predicted"), part.get("details") or {}
+    if isinstance(predicted, str):
+        text = predicted
+    elif isinstance(predicted, (list, tuple)):
+        text = fmt(tuple(_float(x) for x in predicted))
+    else:
+        text = fmt(_float(predicted))
+    tolerance = details.get("tolerance")
+    if not isinstance(predicted, str) and isinstance(tolerance, (int, float)) and tolerance:
+        text += f" ± {fmt(float(tolerance))}"
+    ratio, ratio_ci = details.get("complement_ratio"), details.get("complement_ratio_ci")
+    if isinstance(ratio_ci, (list, tuple)) and len(ratio_ci) == 2 and any(_float(x) != 0 for x in (ratio, *ratio_ci)):
+        # (an empty complement, U = V*, has ratio 0 [0, 0]: nothing to show)
+        interval = fmt_ci((_float(ratio_ci[0]), _float(ratio_ci[1])))
+        text += f" (complement/baseline measured {fmt(_float(ratio))} {interval})"
+    return text
+
+
+def _bounds(check: CheckResult) -> list[str]:
+    """The bound of each measured value of ``check``, in the order of :func:`_labels`: a conjunction
+    (:func:`flt_theory.compare.result.all_of`) gives each part's bound to each of its entries."""
+    def walk(part: Mapping[str, Any]) -> list[str]:
+        parts = (part.get("details") or {}).get("parts")
+        if isinstance(parts, (list, tuple)) and parts:
+            return [bound for inner in parts for bound in walk(inner)]
+        measured = part.get("measured")
+        return [_bound_text(part)] * (len(measured) if isinstance(measured, (list, tuple)) else 1)
+
+    bounds = walk(check.to_dict())
+    count = len(check.measured) if isinstance(check.measured, (list, tuple)) else 1
+    return bounds if len(bounds) == count else [_bound_text(check.to_dict())] * count
+
+
+def _simulation(prediction: _Prediction, scale: str, ell: int) -> dict[str, Any]:
+    r"""What a prediction simulates: ``{"experiment", "seeds", "points": [{"d", "n", "p", "eta", "steps", ...}],
+    "ran"}`` (``ran`` is set by :func:`verify`: False where the budget or the sizes left it unmeasured),
+    each point with the experiment's defaults merged and checked against its declared bounds
+    (:data:`.model.PARAMS`, through the experiment's ``normalize``: a point outside them raises here, before
+    anything runs); ``n`` from :math:`\kappa` where the point gives :math:`\kappa` (kept too), ``eta`` as a number
+    (``"theory"`` is :math:`p\,d^{(\ell-1)/2}`), ``steps`` 1 for a one-step measurement, and the second layer's
+    ``ridge``, ``n_ridge``, ``n_test`` where it has one."""
+    from ...runner.registry import get_experiment
+
+    measurement = prediction.claim.measurement
+    experiment = get_experiment(measurement.experiment)
+    points = []
+    for point in measurement.points[scale]:
+        full = experiment.normalize(point)
+        d, p = int(full["d"]), int(full["p"])
+        n = int(full["n"]) if "n" in full else samples_for(d, float(full["kappa"]))
+        eta = full.get("eta", "theory")
+        row: dict[str, Any] = {"d": d, "n": n, "p": p,
+                               "eta": theory_step_size(p, d, ell) if eta == "theory" else float(eta),
+                               "steps": int(full.get("steps", 1))}
+        row.update({key: full[key] for key in ("kappa", "ridge", "n_ridge", "n_test") if key in full})
+        points.append(row)
+    return {"experiment": measurement.experiment, "seeds": int(measurement.seeds[scale]), "points": points,
+            "ran": False}
+
+
+def _entry(prediction: _Prediction, check: CheckResult | None, control: CheckResult | None, reason: str = "", *,
+           simulation: dict[str, Any] | None = None, elapsed: float | None = None) -> dict:
     law = prediction.claim.the_law
     if check is None:
         verdict, control_text = INCONCLUSIVE, None
@@ -361,9 +444,10 @@ def _entry(prediction: _Prediction, check: CheckResult | None, control: CheckRes
             reason = f"{reason or check.message} [{prediction.note}]"
     return {"name": prediction.name, "latex": law.latex(), "predicted": law.text(),
             "measured": None if check is None else check.measured, "ci": None if check is None else check.ci,
-            "labels": None if check is None else _labels(check),
+            "labels": None if check is None else _labels(check), "bounds": None if check is None else _bounds(check),
             "verdict": verdict, "control": control_text, "wrong_law": prediction.claim.the_wrong_law.text(),
             "message": reason or (check.message if check is not None else ""), "seconds": prediction.cost,
+            "elapsed_seconds": elapsed, "simulation": simulation,
             **({"sizes": list(prediction.sizes)} if prediction.sizes else {})}
 
 
@@ -381,7 +465,8 @@ def _rank_message(target: Target) -> str:
 
 
 def _measured_parts(entry: dict) -> list[str]:
-    """Each measured value of a prediction with its label and 95% interval: ``label: 0.322 [-0.02568, 0.856]``."""
+    """Each measured value of a prediction with its label, 95% interval and the bound it is compared with:
+    ``label: 0.322 [-0.02568, 0.856] vs <= 3 x baseline``."""
     measured, ci = entry.get("measured"), entry.get("ci")
     if measured is None:
         return []
@@ -389,13 +474,45 @@ def _measured_parts(entry: dict) -> list[str]:
     values, cis = (list(measured), list(ci or [None] * len(measured))) if many else ([measured], [ci])
     labels = entry.get("labels") or []
     labels = labels if len(labels) == len(values) else [""] * len(values)
+    bounds = entry.get("bounds") or []
+    bounds = bounds if len(bounds) == len(values) else [""] * len(values)
     parts = []
-    for label, value, interval in zip(labels, values, cis, strict=False):
+    for label, value, interval, bound in zip(labels, values, cis, bounds, strict=False):
         shown = fmt(_float(value))
         if isinstance(interval, (list, tuple)) and len(interval) == 2:
             shown += " " + fmt_ci((_float(interval[0]), _float(interval[1])))
+        shown += f" vs {bound}" if bound else ""
         parts.append(f"{label}: {shown}" if label else shown)
     return parts
+
+
+def _values_text(values: Sequence[float]) -> str:
+    """Distinct values, sorted: all of them up to four, else ``low..high (k values)``.
+
+    >>> _values_text([32, 64, 64, 128]), _values_text([32, 182, 1024, 64, 363, 16384]), _values_text([181.019])
+    ('32, 64, 128', '32..16384 (6 values)', '181')
+    """
+    distinct = sorted(set(values))
+    shown = [str(int(v)) if float(v).is_integer() and abs(v) < 1e15 else f"{v:.4g}" for v in distinct]
+    return ", ".join(shown) if len(shown) <= 4 else f"{shown[0]}..{shown[-1]} ({len(shown)} values)"
+
+
+def simulation_text(simulation: Mapping[str, Any]) -> str:
+    """The sizes of a prediction's simulation in one line (:func:`_simulation`'s record).
+
+    >>> simulation_text({"experiment": "giant-step/one-step-mass", "seeds": 8, "ran": True,
+    ...                  "points": [{"d": 32, "n": 1024, "p": 32, "eta": 181.0, "steps": 1, "kappa": 2.0}]})
+    'd = 32, n = 1024 (kappa = 2), p = 32, eta = 181, steps = 1, 8 seeds (1 point of giant-step/one-step-mass)'
+    """
+    points = list(simulation["points"])
+    column = lambda key: [float(x[key]) for x in points if key in x]  # noqa: E731
+    parts = [f"d = {_values_text(column('d'))}", f"n = {_values_text(column('n'))}"]
+    if column("kappa"):
+        parts[-1] += f" (kappa = {_values_text(column('kappa'))})"
+    parts += [f"{key} = {_values_text(column(key))}" for key in ("p", "eta", "steps", "n_test") if column(key)]
+    count = len(points)
+    return (", ".join(parts) + f", {simulation['seeds']} seeds ({count} point{'s' if count != 1 else ''} of "
+            f"{simulation['experiment']})")
 
 
 def _float(value: Any) -> float:
@@ -416,9 +533,19 @@ def verify_text(document: dict) -> str:
     rows = [("prediction", "verdict", "negative control")]
     rows += [(p["name"], p["verdict"], p["control"] or "not measured") for p in document["predictions"]]
     lines = [f"target f*(z) = {document['target']}, student {document['activation']}, "
-             f"leap index {document['leap_index']}", table(rows), ""]
+             f"leap index {document['leap_index']}"]
+    centring = document.get("centring") or {}
+    if centring.get("centred"):
+        how = f"exact {centring['exact']}" if centring.get("exact") else "Hermite quadrature"
+        lines.append(f"target centred: subtracted E f* = {centring['subtracted']:.4g} ({how}); predicted and simulated "
+                     f"for f* - E f* = {centring['simulated_target']} (the one-step theory's centred labels)")
+    lines += [table(rows), ""]
     for p in document["predictions"]:
         lines += [f"{p['name']}", f"  law                {p['predicted']}"]
+        if p.get("simulation"):
+            ran = p["simulation"].get("ran")
+            lines.append(f"  {'simulated' if ran else 'would simulate':<19}{simulation_text(p['simulation'])}"
+                         + (f", {p['elapsed_seconds']:.1f} s" if ran and p.get("elapsed_seconds") is not None else ""))
         lines += [("  measured [95% CI]  " if i == 0 else " " * 21) + part for i, part in enumerate(_measured_parts(p))]
         lines.append(f"  wrong law          {_control_text(p)}")
         if p["verdict"] != "pass":
@@ -480,18 +607,31 @@ class VerifyResult(dict):
 
 
 def verify(target: str | Target, *, activation: str = "relu", steps: int = 2, scale: str = "small",
-           budget: float = DEFAULT_BUDGET, store: Any = None, seeds: int | None = None) -> dict[str, Any]:
+           budget: float = DEFAULT_BUDGET, store: Any = None, seeds: int | None = None,
+           progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     r"""Derive the giant-step predictions for ``target`` and check each against simulation (module docstring).
 
-    Returns the JSON-ready document ``{"target", "activation", "leap_index", "predictions": [{"name", "latex",
-    "predicted", "measured", "ci", "verdict", "control", ...}], "passed"}``; ``passed`` is True iff every
-    prediction passed. ``seeds`` replaces the scale's seed count (an inconclusive entry says how many would decide it).
+    Returns the JSON-ready document ``{"target", "activation", "leap_index", "scale", "centring", "predictions",
+    "passed"}``; ``passed`` is True iff every prediction passed. ``centring`` is the record of
+    :meth:`flt_theory.symbolic.centring.Centring.to_dict` (``centred``, ``subtracted`` :math:`= \mathbb E f^*`,
+    ``exact``, ``simulated_target``): a target with a nonzero mean is predicted and simulated as
+    :math:`f^* - \mathbb E f^*` (:mod:`flt_theory.symbolic.centring` says why). Each prediction is
+    ``{"name", "latex", "predicted", "measured", "ci", "labels", "bounds", "verdict", "control", "wrong_law",
+    "message", "seconds", "elapsed_seconds", "simulation"}``: ``bounds`` the bound each measured value is compared
+    with (parallel to ``labels``), ``seconds`` the estimated and ``elapsed_seconds`` the measured wall time (None
+    when not run), ``simulation`` the sizes (:func:`_simulation`: per point ``d, n, p, eta, steps``, the seed count,
+    and ``ran``); a staircase also has its predicted ``sizes``. ``seeds`` replaces the scale's seed count (an
+    inconclusive entry says how many would decide it). ``progress``, when given, receives one line per prediction
+    before and after its simulation (the command prints them on stderr); a tqdm bar over each measurement's points
+    is drawn as well where stderr is a terminal.
 
     >>> doc = verify("z1", steps=1, budget=60)
     >>> doc["leap_index"], [(p["name"], p["verdict"], p["control"]) for p in doc["predictions"]]
     ... # doctest: +NORMALIZE_WHITESPACE
     (1, [('one-step threshold', 'pass', 'rejected'), ('one-step subspace', 'pass', 'rejected'),
          ('staircase', 'pass', 'rejected'), ('second-layer floors', 'pass', 'rejected')])
+    >>> doc["centring"]["centred"], doc["predictions"][0]["simulation"]["seeds"]
+    (False, 8)
     """
     if scale not in _SIZES:
         raise InvalidParameterError(f"The 'scale' parameter must be one of {sorted(_SIZES)}. Got {scale!r} instead.")
@@ -510,25 +650,41 @@ def verify(target: str | Target, *, activation: str = "relu", steps: int = 2, sc
     except FLTError as exc:
         raise InvalidParameterError(f"--activation: {exc}") from exc
     text = str(parsed.expr) if isinstance(target, Target) else target
-    predictions = _predictions(parsed, text, activation, steps, scale, seeds)
+    ell = leap_index(parsed)  # refuses a constant target (no leap) before it is centred to zero
+    centring = centre_target(parsed, text)
+    predictions = _predictions(centring.target, centring.text, activation, steps, scale, seeds)
+    simulations = [_simulation(prediction, scale, ell) for prediction in predictions]  # declared bounds checked here
+    say = progress if progress is not None else (lambda line: None)
+    if centring.centred:
+        say(f"flt verify: {centring.describe()}")
     st = store if store is not None else ResultStore(":memory:")
-    entries, spent = [], 0.0
-    for prediction in predictions:
+    entries, spent, began = [], 0.0, time.perf_counter()
+    for k, (prediction, simulation) in enumerate(zip(predictions, simulations, strict=True), start=1):
+        head = f"flt verify: [{k}/{len(predictions)}] {prediction.name}"
         if spent + prediction.cost > budget:
             entries.append(_entry(prediction, None, None,
                                   f"estimated {prediction.cost:.0f} s exceeds the remaining budget of "
                                   f"{budget - spent:.0f} s; "
-                                  f"run with --budget {math.ceil(spent + prediction.cost)} or more"))
+                                  f"run with --budget {math.ceil(spent + prediction.cost)} or more",
+                                  simulation=simulation))
+            say(f"{head}: not run (estimated {prediction.cost:.0f} s exceeds the remaining budget)")
             continue
         if not prediction.checkable:
             note = prediction.note.removeprefix("not learned at this size, not checked: ")
             entries.append(_entry(prediction, None, None,
-                                  f"no step's new directions are resolvable at this size: {note}"))
+                                  f"no step's new directions are resolvable at this size: {note}",
+                                  simulation=simulation))
+            say(f"{head}: not run (no step's new directions are resolvable at this size)")
             continue
+        say(f"{head}: simulating {simulation_text(simulation)}, estimated {prediction.cost:.1f} s")
         start = time.perf_counter()
-        frame = prediction.claim.measurement.run(scale, store=st)
+        frame = prediction.claim.measurement.run(scale, store=st, progress=None if progress is not None else False)
         verdict = prediction.claim.verdict(frame)
-        spent += time.perf_counter() - start
-        entries.append(_entry(prediction, verdict.check, verdict.control))
-    return VerifyResult(target=text, activation=activation, leap_index=leap_index(parsed), scale=scale,
-                        predictions=entries, passed=bool(entries) and all(e["verdict"] == "pass" for e in entries))
+        elapsed = time.perf_counter() - start
+        spent += elapsed
+        entries.append(_entry(prediction, verdict.check, verdict.control, simulation={**simulation, "ran": True},
+                              elapsed=elapsed))
+        say(f"{head}: {entries[-1]['verdict']} in {elapsed:.1f} s ({time.perf_counter() - began:.1f} s elapsed)")
+    return VerifyResult(target=text, activation=activation, leap_index=ell, scale=scale,
+                        centring=centring.to_dict(), predictions=entries,
+                        passed=bool(entries) and all(e["verdict"] == "pass" for e in entries))
