@@ -102,6 +102,8 @@ class LawsRequest:
     links: str | None
     truncation: int | None
     activation: str
+    digits: int
+    expanded: bool
     as_json: bool
     as_latex: bool
 
@@ -327,10 +329,19 @@ def _limits(request: LimitsRequest) -> None:
 @click.command("laws", short_help="Every predicted law of the giant-step system.")
 @target_options
 @click.option("--activation", default="relu", show_default=True, help="Student activation, a 1-D function of z.")
+@click.option("--digits", type=click.IntRange(1, 15), default=4, show_default=True,
+              help="Significant digits of the numbers computed numerically (a quadrature); exact numbers stay exact.")
+@click.option("--expanded", is_flag=True, help="With --latex: the target as an expanded polynomial, not with the "
+                                                "He_k(...) it was written with.")
 @output_options
 def laws_command(**options: Any) -> None:
     """Every predicted law of the giant-step system (Dandi et al. 2023, arXiv 2305.18270) for TARGET and a student
-    activation."""
+    activation.
+
+    Numbers are exact (rationals, roots, pi) where derived exactly; a decimal number is a numerical value (a
+    Gauss-Hermite quadrature of a non-polynomial activation or link) to --digits significant digits, in the text and
+    the LaTeX (--json keeps the constants at full precision). --latex writes the target as it was written, He_k kept.
+    """
     _laws(LawsRequest(**options))
 
 
@@ -343,22 +354,28 @@ def _laws(request: LawsRequest) -> None:
 
     from .._text import table
     from ..symbolic import laws_latex_document, parse_link
+    from ..symbolic.law import precision_note, significant_digits
     from ..systems.giant_step.laws import giant_step_laws
 
+    if request.expanded and fmt != "latex":
+        raise InputError("--expanded", "applies to --latex only (the text and --json show the target as written)")
     f = load_target(target, links)
     with blame("--activation"):
         parse_link(activation)
-    with blame("TARGET"), np.errstate(all="ignore"):
-        laws = giant_step_laws(f, activation, truncation)
-    if fmt == "json":
-        emit_json([law.to_dict() for law in laws])
-    elif fmt == "latex":
-        click.echo(laws_latex_document(f, laws), nl=False)
-    else:
-        with np.errstate(all="ignore"):
-            text, _, note = describe_target(f, truncation)
-        click.echo(f"giant-step laws for f*(z) = {text}   (rank r = {f.rank}{note}), student activation {activation}")
-        click.echo(table([("law", "status", "latex")] + [(law.name, law.status, law.latex()) for law in laws]))
+    with significant_digits(request.digits):  # the laws' LaTeX is rendered as they are built, and printed here
+        with blame("TARGET"), np.errstate(all="ignore"):
+            laws = giant_step_laws(f, activation, truncation)
+        if fmt == "json":
+            emit_json([law.to_dict() for law in laws])
+        elif fmt == "latex":
+            click.echo(laws_latex_document(f, laws, expanded=request.expanded), nl=False)
+        else:
+            with np.errstate(all="ignore"):
+                text, _, note = describe_target(f, truncation)
+            click.echo(f"giant-step laws for f*(z) = {text}   (rank r = {f.rank}{note}), student activation "
+                       f"{activation}")
+            click.echo(f"{precision_note()} (--digits)")
+            click.echo(table([("law", "status", "latex")] + [(law.name, law.status, law.latex()) for law in laws]))
 
 
 @click.command("tour", short_help="Worked examples of Dandi et al. 2023 (start here).")

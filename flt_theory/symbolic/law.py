@@ -28,6 +28,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence, cast
 
@@ -37,7 +40,8 @@ from ..errors import InvalidParameterError, InvalidParameterTypeError
 from .hypothesis import Hypothesis
 from .subspace import Subspace
 
-__all__ = ["Law", "Mutation", "Source", "STATUSES", "SYMBOLS", "THIS_PROJECT", "laws_latex_document"]
+__all__ = ["DIGITS", "Law", "Mutation", "Source", "STATUSES", "SYMBOLS", "THIS_PROJECT", "laws_latex_document",
+           "number_latex", "precision_note", "rounded", "significant_digits"]
 
 #: The symbols shared by the giant-step laws (dimension, samples per step, width, step size).
 SYMBOLS = {name: sp.Symbol(name, positive=True) for name in ("d", "n", "p", "eta")}
@@ -113,10 +117,52 @@ def _sympify_value(value: Any) -> Any:
     )
 
 
+#: Significant digits a law's LaTeX and text show of a floating-point number (a value computed numerically, e.g. a
+#: Gauss-Hermite quadrature of a non-polynomial activation), unless :func:`significant_digits` says otherwise; exact
+#: numbers (rationals, roots, :math:`\pi`) are shown exactly.
+DIGITS = 4
+_DIGITS: ContextVar[int] = ContextVar("flt_theory_law_digits", default=DIGITS)
+
+
+@contextmanager
+def significant_digits(digits: int) -> Iterator[None]:
+    """Within the block, laws built and printed show their floating-point numbers to ``digits`` significant digits
+    (1 to 15; :data:`DIGITS` outside any block). Printing only: no value changes.
+
+    >>> with significant_digits(2):
+    ...     rounded(sp.Float(0.605705509602159) * SYMBOLS["p"])
+    0.61*p
+    """
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 15:
+        raise InvalidParameterError(f"The 'digits' parameter of significant_digits must be an int in [1, 15]. Got "
+                                    f"{digits!r} instead.")
+    token = _DIGITS.set(digits)
+    try:
+        yield
+    finally:
+        _DIGITS.reset(token)
+
+
+def rounded(expr: Any) -> Any:
+    """``expr`` (a sympy value; anything else unchanged) with each float rounded to the significant digits in force
+    (:func:`significant_digits`), for display."""
+    if not isinstance(expr, sp.Basic):
+        return expr
+    digits = _DIGITS.get()
+    return expr.xreplace({f: sp.Float(f, digits) for f in expr.atoms(sp.Float)})
+
+
+def number_latex(value: Any) -> str:
+    """LaTeX of a constant shown in a law's conditions: an exact value in its simplest exact form
+    (``sympy.nsimplify``), a float rounded as :func:`rounded` does."""
+    value = sp.nsimplify(value) if not isinstance(value, sp.Float) else value
+    return cast(str, sp.latex(rounded(value)))
+
+
 def _latex_number(expr: sp.Basic, names: Mapping[str, str] | None = None) -> str:
-    """LaTeX of a sympy value, floats rounded to 4 significant digits, symbols renamed by ``names``."""
+    """LaTeX of a sympy value, floats rounded (:func:`rounded`), symbols renamed by ``names``."""
     if isinstance(expr, sp.Basic):
-        expr = expr.xreplace({f: sp.Float(f, 4) for f in expr.atoms(sp.Float)})
+        expr = rounded(expr)
         mapping = {s: names[s.name] for s in expr.free_symbols if names and s.name in names}
         return cast(str, sp.latex(expr, symbol_names=mapping) if mapping else sp.latex(expr))
     return cast(str, sp.latex(expr))
@@ -137,8 +183,7 @@ def _value_text(value: Any) -> str:
     if isinstance(value, tuple):
         return ", ".join(_value_text(v) for v in value)
     if isinstance(value, sp.Basic):
-        value = value.xreplace({f: sp.Float(f, 4) for f in value.atoms(sp.Float)})
-        return cast(str, sp.sstr(value))
+        return cast(str, sp.sstr(rounded(value)))
     return str(value)
 
 
@@ -236,7 +281,8 @@ class Law:
     # -- rendering ----------------------------------------------------------------------------
 
     def rhs_latex(self) -> str:
-        """LaTeX of :attr:`value` (floats rounded to 4 significant digits)."""
+        """LaTeX of :attr:`value` (floats rounded to :data:`DIGITS` significant digits, or as
+        :func:`significant_digits` says)."""
         return _value_latex(self.value, self.symbol_latex)
 
     def latex(self) -> str:
@@ -550,16 +596,22 @@ def _latex_text(text: str) -> str:
     return "".join(_TEXT_ESCAPES.get(ch, ch) for ch in text)
 
 
-def laws_latex_document(target: Any, laws: Sequence[Law], title: str | None = None) -> str:
-    r"""A standalone LaTeX document listing ``laws`` for ``target`` (one numbered item each)."""
+def laws_latex_document(target: Any, laws: Sequence[Law], title: str | None = None, *, expanded: bool = False) -> str:
+    r"""A standalone LaTeX document listing ``laws`` for ``target`` (one numbered item each). The target is written
+    as its text was, each :math:`\mathrm{He}_k` kept (:func:`~flt_theory.symbolic.display.written_latex`), or with
+    ``expanded`` (or a target not given as one text) as the expanded expression (:meth:`Target.latex`); a sentence
+    says how many significant digits its decimal numbers have (:func:`significant_digits`)."""
+    from .display import written_latex
+
+    shown = None if expanded else written_latex(target)
     lines = [
         r"\documentclass{article}",
         r"\usepackage{amsmath,amssymb}",
         r"\begin{document}",
         r"\section*{" + _latex_text(title or "Predicted laws") + "}",
-        r"Target: $f^*(z) = " + target.latex() + r"$, with $z_k = \langle x, w^*_k\rangle$; "
+        r"Target: $f^*(z) = " + (shown or target.latex()) + r"$, with $z_k = \langle x, w^*_k\rangle$; "
         r"Hermite convention: probabilists' $\mathrm{He}_j$, $\mathbb{E}[\mathrm{He}_j\mathrm{He}_k] = "
-        r"j!\,\delta_{jk}$.",
+        r"j!\,\delta_{jk}$. " + _latex_text(precision_note()) + ".",
         r"\begin{enumerate}",
     ]
     for law in laws:
@@ -567,3 +619,13 @@ def laws_latex_document(target: Any, laws: Sequence[Law], title: str | None = No
                      rf"{_latex_text(law.source.cite(_LATEX_QUOTES))}): \[ {law.latex()} \]")
     lines += [r"\end{enumerate}", r"\end{document}", ""]
     return "\n".join(lines)
+
+
+def precision_note() -> str:
+    """How a law's numbers are shown, in words (the significant digits in force: :func:`significant_digits`).
+
+    >>> precision_note().endswith("a numerical value (e.g. a Gauss-Hermite quadrature) rounded to 4 significant digits")
+    True
+    """
+    return ("Numbers are exact (rationals, roots, pi) where derived exactly; a decimal number is a numerical value "
+            f"(e.g. a Gauss-Hermite quadrature) rounded to {_DIGITS.get()} significant digits")

@@ -50,7 +50,7 @@ from ..._text import subspace_text
 from ...symbolic import Subspace, conditional_variance, leap_index, one_step_subspace, random_feature_error, staircase
 from ...symbolic.hermite import hermite_coefficients
 from ...symbolic.hypothesis import Hypothesis
-from ...symbolic.law import SYMBOLS, Law, Source
+from ...symbolic.law import SYMBOLS, Law, Source, number_latex, rounded
 from ...symbolic.one_step import student_coefficient
 from ...symbolic.target import parse_link
 
@@ -98,13 +98,6 @@ _EXACT = "derived here: an exact Hermite coefficient of the student activation, 
 
 def _hyp(*names: str) -> tuple[Hypothesis, ...]:
     return tuple(HYPOTHESES[name] for name in names)
-
-
-def _number_latex(value) -> str:
-    value = sp.nsimplify(value) if not isinstance(value, sp.Float) else value
-    if not isinstance(value, sp.Basic):
-        return sp.latex(value)
-    return sp.latex(value.xreplace({f: sp.Float(f, 4) for f in value.atoms(sp.Float)}))
 
 
 def giant_step_laws(target, activation: str = "relu", degree: int | None = None) -> list[Law]:
@@ -186,7 +179,7 @@ def giant_step_laws(target, activation: str = "relu", degree: int | None = None)
 
 def _overlap_law(target, activation, ell: int, c_sigma, degree) -> Law:
     mu = sp.Symbol("mu_star", real=True)
-    conditions = [rf"c_\sigma = \mu_{{{ell}}}(\sigma)/{ell - 1}! = {_number_latex(c_sigma)}"]
+    conditions = [rf"c_\sigma = \mu_{{{ell}}}(\sigma)/{ell - 1}! = {number_latex(c_sigma)}"]
     links = target.links()
     # as LaTeX shows it
     constants = {"c_sigma": sp.nsimplify(c_sigma) if not isinstance(c_sigma, sp.Float) else c_sigma}
@@ -194,7 +187,7 @@ def _overlap_law(target, activation, ell: int, c_sigma, degree) -> Law:
         coefficients = [hermite_coefficients(link, ell, variable=sp.Symbol("z", real=True)) for link in links]
         mu_values = tuple(m.exact[ell] if m.exact[ell] is not None else sp.Float(m.values[ell], 6)
                           for m in coefficients)
-        conditions.append(rf"(\mu^*_{{k,{ell}}})_k = ({', '.join(_number_latex(v) for v in mu_values)})")
+        conditions.append(rf"(\mu^*_{{k,{ell}}})_k = ({', '.join(number_latex(v) for v in mu_values)})")
         constants["mu_star"] = mu_values
     return Law(name="overlap law", lhs=r"\langle w_i^1, w^*_k\rangle", relation="approx",
                value=_eta * _a / _p * _c_sigma * mu * _w0 ** (ell - 1), conditions=tuple(conditions), source=DKLPS,
@@ -239,7 +232,7 @@ def second_layer_floors(target, ladder, activation: str = "relu", *, stalled: in
     floors = ((random_feature_floor(target, activation).subs(p, p / 2),)
               + tuple(conditional_variance(target, u) for u in spans))
     words = ("" if stalled is None else f"wrong: step {stalled} learns nothing: ") + (
-        "second-layer error after T = 0.. steps ≥ " + ", ".join(str(b) for b in floors)
+        "second-layer error after T = 0.. steps ≥ " + ", ".join(sp.sstr(rounded(b)) for b in floors)
         + " (at T = 0 the random-feature floor of p/2 features, then E[Var(f*|P_(U_T) x)])")
     return Law(name="second-layer floors" + ("" if stalled is None else f" (wrong: U_{stalled} = U_{stalled - 1})"),
                lhs=r"\mathbb{E}[(f^* - \hat f_T)^2],\ T = 0, 1, \dots", relation="geq", value=floors,
