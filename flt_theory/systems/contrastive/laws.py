@@ -53,7 +53,8 @@ two-modality signal-noise data, SNR as the critical factor, :math:`\|\tilde\mu\|
 cooperation). Encoded: the high-dimension condition common to this line of work (Cao et al. 2022 Condition 4.2,
 Kou et al. 2023 Condition 4.1: :math:`d = \tilde\Omega(n^2)`), read as :math:`d \ge n^2` with constant 1, for
 every theorem and finding; and, for the multi-modal statements, the stronger second modality
-:math:`C_\mu > 1`. The step-size and initialisation conditions are not encoded (not retrieved); the step here is
+:math:`C_\mu > 1`. The probe laws, derived here from the overlaps at the stop that these theorems give, inherit
+the same hypotheses. The step-size and initialisation conditions are not encoded (not retrieved); the step here is
 :math:`\eta = c_\eta n\tau/(\sigma_\xi^2 d)` (:mod:`.model`). The findings are checked at the same points
 (inside), and along a ladder of :math:`n` at :math:`d = \max(500, n^2)` (declaration).
 """
@@ -127,8 +128,10 @@ def probe_error(setting: str) -> Law:
     value = sp.Rational(1, 2) if setting == "single" else sp.Integer(0)
     return Law(name=f"probe error ({setting})", lhs=_ERROR, relation="approx", value=value,
                conditions=(rf"\text{{{setting}-modal}}", _REGIME), status="derived", source=HUANG,
-               hypotheses_reading="derived here from the overlaps at the stop (a probe on a y-independent embedding "
-                                  "is at chance); no condition of the source beyond its setting is used",
+               hypotheses=hypotheses(setting),
+               hypotheses_reading=_READING + "; derived here from the overlaps at the stop (a probe on a "
+                                  "y-independent embedding is at chance, on a y-aligned one exact), which Huang et "
+                                  "al.'s theorems give under these hypotheses: the probe law inherits them",
                words=f"{setting}-modal: the downstream linear probe's test error is ≈ {value}")
 
 

@@ -153,10 +153,11 @@ SQ_NOTE = ("no point inside the SQ lower bound: a GD run makes 2m·D first-layer
 
 def hypothesis_values(point: Mapping[str, Any]) -> dict[str, float]:
     """Symbols of the hypotheses at a ``dictionary/run`` point: k, D, m (half the width), p_0, gamma_A (gamma of a
-    relevant pattern, its value with input structure), delta, n and the query count of one feature step (2m·D)."""
+    relevant pattern, its value with input structure), delta, n, the query count of one feature step (2m·D) and
+    ``structured`` (1: input structure, 0: phi uniform)."""
     k, D, width = point["k"], point["D"], point["width"]
     return {"k": k, "D": D, "m": width // 2, "p_0": point["p0"], "gamma_A": float(dictionary_gamma(k)), "delta": DELTA,
-            "n": point["n"], "queries": width * D}
+            "n": point["n"], "queries": width * D, "structured": int(point["structured"])}
 
 
 def _laws() -> dict[str, Law]:

@@ -27,7 +27,8 @@ from ...errors import InvalidParameterError
 from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import Law, Source
 
-__all__ = ["DIRECTIONS", "K_LARGE", "P0_LARGE", "SOURCE", "SQ_BITES", "WIDE", "dictionary_gamma", "dictionary_laws"]
+__all__ = ["DIRECTIONS", "GAMMA_HYPOTHESES", "K_LARGE", "P0_LARGE", "SOURCE", "SQ_BITES", "WIDE", "dictionary_gamma",
+           "dictionary_laws"]
 
 SOURCE = Source(authors="Shi, Wei, Liang", year=2022,
                 title="A theoretical analysis on feature learning in neural networks: emergence from inputs and "
@@ -49,6 +50,16 @@ _SQ = sp.binomial(_D, _k) ** sp.Rational(1, 3) / 2
 SQ_BITES = Hypothesis(text="the SQ bound binds a GD run: sqrt(n) and its query count both below (1/2) C(D, k)^(1/3)",
                       condition=sp.And(sp.sqrt(_n) <= _SQ, _q <= _SQ),
                       where="SQ lower bound without input structure (informal statement; number not verified)")
+_structured = sp.Symbol("structured", nonnegative=True)
+_GAMMA_WHERE = "derived here, flt_theory.systems.dictionary.declaration module docstring (gamma for the label rule)"
+#: What the exact derivation of gamma = 1/(2k) uses (:mod:`.declaration`): the label rule with input structure
+#: (c uniform on 1..k) and an even k (the k/2 pairs (2j-1, 2j) of counts each contribute 1).
+GAMMA_HYPOTHESES = (
+    Hypothesis(text="input structure: the count c of active relevant patterns is uniform on 1..k (structured = 1)",
+               condition=sp.Eq(_structured, 1), where=_GAMMA_WHERE),
+    Hypothesis(text="k even: the k/2 pairs of counts (2j-1, 2j) each contribute 1 to k^2 gamma",
+               condition=sp.Eq(sp.Mod(_k, 2), 0), where=_GAMMA_WHERE),
+)
 THEOREM1_READING = ("constants 1, delta = 0.1, polylog factors as written (log^2); the epsilon-dependent width bound "
                     "is "
                     "not encoded (illegible in what we could read)")
@@ -89,7 +100,9 @@ def dictionary_laws(k: int = 4) -> list[Law]:
     cond = (rf"k = {k}", r"c \sim \mathrm{Unif}\{1..k\}", r"y = (-1)^{c}")
     return [
         Law(name="gamma", lhs=r"\gamma", relation="eq", value=dictionary_gamma(k), conditions=cond, status="derived",
-            source=SOURCE, hypotheses_reading="derived here exactly from the label rule: holds at every D, k",
+            source=SOURCE, hypotheses=GAMMA_HYPOTHESES,
+            hypotheses_reading="derived here exactly from the label rule: holds at every D and every even k with input "
+                               "structure; both conditions are exact (no asymptotics)",
             words=f"the label rule has γ = 1/(2k) = {dictionary_gamma(k)} > 0 with input structure"),
         Law(name="feature emergence", lhs=r"\text{neurons cluster at}", relation="eq", value=DIRECTIONS["relevant"],
             conditions=(r"\gamma > 0", r"n \gg \mathbb{E}\|x\|^2/(\gamma^2 k)"), source=SOURCE,

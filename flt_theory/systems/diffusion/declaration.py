@@ -151,13 +151,18 @@ def compare_dominant(frame: pd.DataFrame, law: Law) -> CheckResult:
 def hypothesis_values(point: Mapping[str, Any]) -> dict[str, Any]:
     r"""The symbols of the hypotheses at a normalised point of ``diffusion/features``: :math:`n, d`,
     :math:`\mathrm{SNR} = \|\mu\|` (:math:`\sigma_\xi = 1/\sqrt d`), the CNN's power :math:`q`, the denoiser's
-    width :math:`m`, step :math:`\eta` and initialisation :math:`\sigma_0`.
+    width :math:`m`, step :math:`\eta` and initialisation :math:`\sigma_0`, the patch norms :math:`\|\mu\|`
+    (``mu_norm``) and :math:`\sigma_\xi\sqrt d` (``sigma_xi_sqrt_d``: 1 exactly, the experiment draws
+    :math:`\sigma_\xi = 1/\sqrt d`; a point that gives ``sigma_xi`` is read with it).
 
-    >>> hypothesis_values({"n": 16, "d": 500, "mu_norm": 0.5, "q": 2, "width": 8, "eta": 0.1, "sigma0": 0.01})["SNR"]
-    0.5
+    >>> v = hypothesis_values({"n": 16, "d": 500, "mu_norm": 0.5, "q": 2, "width": 8, "eta": 0.1, "sigma0": 0.01})
+    >>> v["SNR"], v["sigma_xi_sqrt_d"]
+    (0.5, 1.0)
     """
+    sigma_xi = point.get("sigma_xi")
     return {"n": point["n"], "d": point["d"], "SNR": point["mu_norm"], "q": point["q"], "m": point["width"],
-            "eta": point["eta"], "sigma0": point["sigma0"]}
+            "eta": point["eta"], "sigma0": point["sigma0"], "mu_norm": point["mu_norm"],
+            "sigma_xi_sqrt_d": 1.0 if sigma_xi is None else sigma_xi * math.sqrt(point["d"])}
 
 
 def _measurement() -> Measurement:

@@ -30,8 +30,11 @@ a two-layer CNN, :math:`n\,\mathrm{SNR}^2` as the governing quantity). Encoded f
 its activation (:math:`q = 2`, the quadratic-type CNN of the summaries) and the high-dimension condition common
 to this line of work (Cao et al. 2022 Condition 4.2, Kou et al. 2023 Condition 4.1: :math:`d = \tilde\Omega(n^2)`),
 read as :math:`d \ge n^2` with constant 1; its step-size and initialisation conditions are not encoded (not
-retrieved). The balanced law is derived here and carries its own regime (patches of norm :math:`O(1)`) in its
-comparison, not as a source hypothesis.
+retrieved). The balanced law is derived here and carries, instead of a source hypothesis, the conditions its
+derivation uses (:data:`BALANCED_HYPOTHESES`): patches of norm :math:`O(1)`, :math:`\|\mu\| \le 1/2` as in its
+comparison and :math:`\sigma_\xi\sqrt d \le 1`, and :math:`n \le d` for the :math:`O(\sqrt{n/d})` correction
+(constants 1). The measured grid is shared with the classification law, whose points at :math:`\|\mu\| > 1/2` are
+outside them (the denoiser does not run there; the balanced comparison reads the others).
 
 >>> [law.name for law in diffusion_laws()]
 ['balanced features', 'classification learns the dominant feature']
@@ -46,8 +49,8 @@ import sympy as sp
 from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import Law, Source
 
-__all__ = ["CAO", "CLASSIFICATION_HYPOTHESES", "HAN", "THRESHOLDS", "THRESHOLDS_AT_ONE", "balanced_law",
-           "diffusion_laws", "dominant_law"]
+__all__ = ["BALANCED_HYPOTHESES", "CAO", "CLASSIFICATION_HYPOTHESES", "HAN", "THRESHOLDS", "THRESHOLDS_AT_ONE",
+           "balanced_law", "diffusion_laws", "dominant_law"]
 
 HAN = Source(authors="Han, Huang, Cao, Zou", year=2025, title="On the feature learning in diffusion models",
              arxiv="2412.01021")
@@ -72,6 +75,24 @@ CLASSIFICATION_HYPOTHESES = (
     Hypothesis(text="squared activation, q = 2", condition=sp.Eq(_q, 2), where="Han et al. 2025, Section 3 (the CNN)"),
 )
 
+_mu_norm, _noise_norm = sp.Symbol("mu_norm", positive=True), sp.Symbol("sigma_xi_sqrt_d", positive=True)
+_BALANCED_WHERE = "derived here, flt_theory.systems.diffusion.laws module docstring (derivation of the constant)"
+#: What the derivation of the balanced law uses (module docstring): patches of norm O(1) — the signal norm at most
+#: 1/2 and the noise norm sigma_xi sqrt(d) at most 1, as measured — and few samples against the dimension, so that
+#: the O(sqrt(n/d)) correction of the noise alignment is small.
+BALANCED_HYPOTHESES = (
+    Hypothesis(text="signal patch of norm O(1): ||mu|| <= 1/2 (the regime of the derivation)",
+               condition=_mu_norm <= sp.Rational(1, 2), latex=r"\|\mu\| \leq \tfrac12",
+               where=_BALANCED_WHERE + ": the O(||W||^4) terms shrink the alignments by 1/(1 + c||x^(p)||^2)"),
+    Hypothesis(text="noise patch of norm O(1): sigma_xi sqrt(d) <= 1 (constant 1)", condition=_noise_norm <= 1,
+               latex=r"\sigma_\xi\sqrt d \leq 1",
+               where=_BALANCED_WHERE + ": with ||xi||^2 = d >> 1 the ratio bends below linear"),
+    Hypothesis(text="n << d, read n <= d (constant 1): the noise alignment's correction O(sqrt(n/d)) is small",
+               condition=N <= _d, where=_BALANCED_WHERE + ": <w, xi_i> ∝ ||xi_i||^2/(2n) (1 + O(sqrt(n/d)))"),
+)
+_BALANCED_READING = ("the derivation's conditions (module docstring): ||mu|| <= 1/2 as in the comparison's regime, "
+                     "sigma_xi sqrt(d) <= 1 and n <= d with constant 1; no condition of the source is used")
+
 
 def balanced_law(power: int = 1) -> Law:
     r""":math:`R \asymp (n\,\mathrm{SNR}^2)^{k}/2` with ``k = power`` (1: the law; 0 or 2: wrong laws).
@@ -85,8 +106,7 @@ def balanced_law(power: int = 1) -> Law:
                value=(N * SNR**2) ** power / 2,
                conditions=(r"\text{stationary point of the DSM loss}", r"\|x^{(p)}\| = O(1)"),
                status="derived" if power == 1 else "conjecture", source=HAN,
-               hypotheses_reading="derived here (module docstring) for patches of norm O(1), the comparison's "
-                                  "||mu|| <= 1/2 and sigma_xi = 1/sqrt(d); no condition of the source is used",
+               hypotheses=BALANCED_HYPOTHESES, hypotheses_reading=_BALANCED_READING,
                words=f"the denoiser's feature ratio |<w, μ>|/|<w, ξ>| ≍ (n·SNR²)^{power}/2 at a stationary point")
 
 

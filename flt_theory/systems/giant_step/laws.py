@@ -93,7 +93,17 @@ HYPOTHESES: dict[str, Hypothesis] = {
 }
 _READING = (f"d → ∞ read as d ≥ {LARGE_D} (a reading: the source gives no constant); the learning theorems' step size "
             "read exactly (within 1%); n = Ω(d^ℓ) with constant 1; polylog factors dropped")
-_EXACT = "derived here: an exact Hermite coefficient of the student activation, true at every size (no condition)"
+_EXACT = ("derived here: an exact Hermite coefficient of the student activation, true at every size; its one "
+          "condition, read exactly, is that the target's leap index is the ℓ it is taken at")
+
+
+def _leap_hypothesis(ell: int) -> Hypothesis:
+    r"""The one condition of the exact student-coefficient laws: the measured target's leap index is the law's ℓ
+    (:math:`c_\sigma = \mu_\ell(\sigma)/(\ell-1)!` is the coefficient of the first step only at that ℓ)."""
+    return Hypothesis(text=f"the target's leap index is ℓ = {ell}, the ℓ at which c_σ = μ_ℓ(σ)/(ℓ−1)! is taken",
+                      condition=sp.Eq(_ell, ell),
+                      where="derived here, flt_theory.symbolic.one_step (the student coefficient c_σ of the first "
+                            "giant step at the target's leap index, flt_theory.symbolic.leap)")
 
 
 def _hyp(*names: str) -> tuple[Hypothesis, ...]:
@@ -142,13 +152,14 @@ def giant_step_laws(target, activation: str = "relu", degree: int | None = None)
             conditions=(r"n \asymp d^{\ell}", r"\eta = p\,d^{(\ell-1)/2}", cond),
             status="derived" if vanishing else "theorem", source=DKLPS,
             words=f"one step learns {subspace_text(subspace) if subspace.dim else 'nothing'} (ℓ = {ell})",
-            hypotheses=() if vanishing else _hyp("high dimension", "theory step", "above threshold"),
+            hypotheses=(_leap_hypothesis(ell),) if vanishing else _hyp("high dimension", "theory step",
+                                                                        "above threshold"),
             hypotheses_reading=_EXACT if vanishing else _READING),
         Law(name="student coefficient", lhs=rf"c_\sigma = \mu_{{{ell}}}(\sigma)/{ell - 1}!", relation="eq",
             value=sp.nsimplify(c_sigma) if not isinstance(c_sigma, sp.Float) else c_sigma,
             conditions=(r"\sigma = " + sp.latex(parse_link(activation)),), status="derived", source=DKLPS,
             words=f"c_σ = μ_{ell}(σ)/({ell}−1)! for σ = {activation}; c_σ = 0 means one step learns nothing",
-            hypotheses_reading=_EXACT),
+            hypotheses=(_leap_hypothesis(ell),), hypotheses_reading=_EXACT),
     ]
     if vanishing:
         laws.append(Law(name="vanishing student coefficient", lhs=r"\langle w_i^1, w^*_k\rangle", relation="to",
@@ -156,7 +167,7 @@ def giant_step_laws(target, activation: str = "relu", degree: int | None = None)
                         conditions=(rf"c_\sigma = \mu_{{{ell}}}(\sigma)/{ell - 1}! = 0",
                                     r"\sigma = " + sp.latex(parse_link(activation))),
                         status="derived", source=DKLPS, words="c_σ = 0: one step learns nothing along V* at any κ",
-                        hypotheses_reading=_EXACT))
+                        hypotheses=(_leap_hypothesis(ell),), hypotheses_reading=_EXACT))
     for t, u in enumerate(staircase(target, 3, degree=degree), start=1):
         laws.append(Law(name=f"staircase U_{t}", lhs=rf"U_{{{t}}}", relation="eq", value=u,
                         conditions=(r"n = O(d)", rf"t = {t}"), status="conjecture", source=DKLPS,

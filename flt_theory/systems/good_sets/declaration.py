@@ -55,7 +55,7 @@ from .laws import EXITS_LHS, LARGE_D, LARGE_D_READING, SETS, SOURCE, good_set_la
 from .model import PARAMS, train_sparse_coding
 from .readouts import exits, growth_ratio, inclusion_violations, net_entries, values
 
-__all__ = ["SIZES", "SYSTEM", "exit_ladder", "hypothesis_values"]
+__all__ = ["SIZES", "SYSTEM", "exit_ladder", "hypothesis_values", "initial_values", "trained_values"]
 
 NAME = "good-sets"
 
@@ -320,8 +320,39 @@ LARGE_D_NOTE = ("outside the theorem's hypotheses at every affordable size: with
 
 
 def hypothesis_values(point: Mapping[str, Any]) -> dict[str, float]:
-    """The symbols of :data:`.laws.LARGE_D` at an early-phase point: d, m and the set constants c_1, c_2."""
-    return {"d": point["d"], "m": point["m"], "c_1": C1, "c_2": C2, "eta_over_sigma1": point["lr_ratio"]}
+    r"""The symbols of the hypotheses (:data:`.laws.LARGE_D`, :data:`.laws.LEVELS_ORDERED`, :data:`.laws.EARLY_PHASE`,
+    :data:`.laws.ODD_SPARSITY`) at an early-phase point: d, m, the set constants c_1, c_2, the run's steps T, its
+    :math:`\sigma_1 = 0.01/(m\sqrt d)`, step :math:`\eta` = ``lr_ratio`` :math:`\sigma_1`, and the constants the
+    experiment holds: sparsity s, input noise :math:`\sigma_0`, tie probability :math:`\rho_s`.
+
+    >>> v = hypothesis_values({"d": 32, "m": 256, "n": 2048, "steps": 150, "lr_ratio": 30.0})
+    >>> v["T"], v["s"], v["rho_s"], round(v["eta"] / v["sigma_1"], 6)
+    (150, 3, 0.5, 30.0)
+    """
+    sigma1 = _sigma1(point["m"], point["d"])
+    return {"d": point["d"], "m": point["m"], "c_1": C1, "c_2": C2, "eta_over_sigma1": point["lr_ratio"],
+            "T": point["steps"], "sigma_1": sigma1, "eta": point["lr_ratio"] * sigma1, "s": SPARSITY,
+            "sigma_0": SIGMA0, "rho_s": float(tie_probability(SPARSITY))}
+
+
+def initial_values(point: Mapping[str, Any]) -> dict[str, float]:
+    """The symbols of :data:`.laws.SIZE_HYPOTHESES` at a ``good-sets/initial-counts`` point: d, m and the set
+    constants c_1, c_2 of the point.
+
+    >>> initial_values({"d": 32, "m": 16384, "c1": 2.5, "c2": 0.5, "sparsity": 3})["c_2"]
+    0.5
+    """
+    return {"d": point["d"], "m": point["m"], "c_1": point["c1"], "c_2": point["c2"]}
+
+
+def trained_values(point: Mapping[str, Any]) -> dict[str, float]:
+    r"""The symbols of the net-beats-linear hypothesis at a ``good-sets/trained`` point: d, m and the input noise
+    :math:`\sigma_0`.
+
+    >>> trained_values({"d": 32, "m": 256, "n": 4096, "steps": 100, "sigma0": 0.15})["sigma_0"]
+    0.15
+    """
+    return {"d": point["d"], "m": point["m"], "sigma_0": point["sigma0"]}
 
 
 def exit_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -381,7 +412,8 @@ def _claims() -> list[Claim]:
                   words=f"the set-size law at c1 = {C1 + 0.5:g} instead of {C1:g}"),
               measurement=Measurement(experiment="good-sets/initial-counts",
                                       seeds={k: SIZES[k]["init_seeds"] for k in SCALES},
-                                      points=_points(lambda s: {"d": s["d"], "m": s["init_m"]})),
+                                      points=_points(lambda s: {"d": s["d"], "m": s["init_m"]}),
+                                      hypothesis_values=initial_values),
               compare=compare_initial_sizes),
         Claim(name="inclusion", words="S_sure^t ⊆ S_pot^t at every step", law=lambda: _laws()["inclusion"],
               wrong_law=lambda: _laws()["inclusion"].replace(value=SETS["sure0"],
@@ -419,7 +451,8 @@ def _claims() -> list[Claim]:
                                       seeds={k: SIZES[k]["trained_seeds"] for k in SCALES},
                                       points=_points(lambda s: {"d": s["d"], "m": s["trained_m"], "n": s["trained_n"],
                                                                 "steps": s["trained_steps"],
-                                                                "sigma0": TRAINED_SIGMA0})),
+                                                                "sigma0": TRAINED_SIGMA0}),
+                                      hypothesis_values=trained_values),
               compare=compare_net_vs_linear),
     ]
 

@@ -62,7 +62,12 @@ encoded. Hence: the inclusion :math:`S_\text{sure} \subseteq S_\text{pot}` follo
 (stated without a proof we could cite); the set sizes, the growth rate and the linear accuracy are ``derived``
 here.
 
-The one hypothesis encoded is the asymptotic one every such statement carries, "d sufficiently large", read
+Besides the conditions the derivations here use, each read at every measured point (:data:`SIZE_HYPOTHESES`:
+:math:`c_2 \ge 0` and :math:`c_1 > c_2`, for the set sizes and the inclusion; :data:`EARLY_PHASE` and
+:data:`ODD_SPARSITY` for the growth rate: the run stays in the phase :math:`f \approx 0`, estimated generously as
+:math:`m(\sigma_1\sqrt{s + \sigma_0^2 d} + s\,T r^*) \le 1`, and :math:`s` is odd; the law's own
+:math:`\sigma_0\sqrt d \gtrsim 1` for "the net beats the linear model"),
+the one hypothesis encoded is the asymptotic one every such statement carries, "d sufficiently large", read
 through the sets' own definition (:data:`LARGE_D`): a neuron's other coordinates must lie below the pot level
 with high probability, i.e. the expected number of the :math:`d-1` other coordinates of a random neuron at or
 above :math:`\sqrt{(c_1-c_2)\log d}\,\sigma` is small, :math:`(d-1)\,p_\text{pot}(d) \le 0.05` ("w.h.p." read as
@@ -83,9 +88,14 @@ from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import Law, Source
 
 __all__ = [
+    "EARLY_PHASE",
     "GOOD_SET_SYMBOLS",
     "LARGE_D",
     "LARGE_D_READING",
+    "LEVELS_ORDERED",
+    "ODD_SPARSITY",
+    "POT_LEVEL",
+    "SIZE_HYPOTHESES",
     "SOURCE",
     "expected_pot_size",
     "expected_size",
@@ -127,6 +137,43 @@ LARGE_D_READING = ("'w.h.p. for d sufficiently large' read as: the expected numb
                    "of "
                    "the paper could not be verified and are not encoded")
 _EXACT = "derived here exactly (module docstring): holds at every d, m; no asymptotic condition"
+
+_c1, _c2 = sp.Symbol("c_1", real=True), sp.Symbol("c_2", real=True)
+_SIZES_WHERE = "derived here, flt_theory.systems.good_sets.laws module docstring, initial set sizes"
+#: The sure level is at or above the pot level: a neuron is sure for at most one feature (module docstring).
+LEVELS_ORDERED = Hypothesis(
+    text="c_2 >= 0: the sure level sqrt((c_1 + c_2) log d) is at or above the pot level sqrt((c_1 - c_2) log d)",
+    condition=_c2 >= 0, where=_SIZES_WHERE + " (a neuron is in at most one S_sure) and structural laws")
+#: The pot level is a positive level (module docstring).
+POT_LEVEL = Hypothesis(text="c_1 > c_2: the pot level sqrt((c_1 - c_2) log d) is positive", condition=_c1 > _c2,
+                       where=_SIZES_WHERE)
+#: What the exact set-size law uses (module docstring): the ordering of the levels makes the total of the sure sets a
+#: binomial over km neurons.
+SIZE_HYPOTHESES = (LEVELS_ORDERED, POT_LEVEL)
+SIZES_READING = ("exact conditions on the set constants (no asymptotics): c_2 >= 0 makes the sure sets of one neuron "
+                 "disjoint, so the total is Bin(km, d p_sure) exactly; c_1 > c_2 makes the pot level positive")
+
+_GROWTH_WHERE = "derived here, flt_theory.systems.good_sets.laws module docstring, growth of good neurons"
+_gm, _gd, _gs, _s0, _s1, _geta, _T, _rho = sp.symbols("m d s sigma_0 sigma_1 eta T rho_s", positive=True)
+#: The early phase f ≈ 0 of the growth law, as a condition on the run: the output if EVERY neuron, at its initial
+#: scale sigma_1 ||x||, had grown at the early-phase rate r* on each of the s active features for T steps, at most 1
+#: (f << 1 read with constant 1). A generous estimate of |f|: an early-phase run at d = 32, m = 256, T = 150 measured a
+#: mean |f| of 0.005 at its last step, where the estimate is 0.56.
+EARLY_PHASE = Hypothesis(
+    text="early phase f ≈ 0 over the run: m (sigma_1 sqrt(s + sigma_0^2 d) + s T r*) <= 1, r* = eta s rho_s/(2d) "
+         "(every neuron grown at the early-phase rate on every active feature; constant 1)",
+    condition=_gm * (_s1 * sp.sqrt(_gs + _s0**2 * _gd) + _gs * _T * _geta * _gs * _rho / (2 * _gd)) <= 1,
+    where=_GROWTH_WHERE + " (the logistic derivative is 1/2 while f ≈ 0)")
+#: rho_s counts the ties of the other s - 1 votes: s odd (module docstring).
+ODD_SPARSITY = Hypothesis(text="s odd (with |w*_j| = 1, y is the majority vote of the s active features)",
+                          condition=sp.Eq(sp.Mod(_gs, 2), 1), where=_GROWTH_WHERE + " (the tie probability rho_s)")
+GROWTH_READING = ("the early phase f ≈ 0 read as a run whose output, estimated generously, stays <= 1 (constant 1: "
+                  "f << 1); s odd read exactly; the source states no rate")
+
+_NOISE = Hypothesis(text="non-negligible input noise: sigma_0 sqrt(d) >~ 1, read sigma_0 sqrt(d) >= 1 (constant 1)",
+                    condition=_s0 * sp.sqrt(_gd) >= 1,
+                    where="Allen-Zhu & Li 2020 as presented (linear models are not expressive enough for "
+                          "non-negligible noise); the law's condition sigma_0 sqrt(d) >~ 1")
 
 
 #: The quantity of the no-exit principle: exits from the highest set between consecutive steps.
@@ -309,13 +356,14 @@ def good_set_laws(
             relation="eq", value=tuple(sure_total),
             conditions=(r"w_i^{(0)} \sim \mathcal{N}(0, \sigma_1^2 I_d)", r"M M^\top = I", *given[2:]),
             status="derived",
-            source=SOURCE, hypotheses_reading=_EXACT,
+            source=SOURCE, hypotheses=SIZE_HYPOTHESES, hypotheses_reading=SIZES_READING,
             words=f"E|S_sure^0| = m/2·P(|g| ≥ √((c1+c2) log d))·P(|g| < √((c1−c2) log d))^(d−1), "
                                  f"E|S_pot^0| = m·P(|g| ≥ √((c1−c2) log d)) at c1 = {c1:g}, c2 = {c2:g}"),
         Law(name="inclusion", lhs=r"S_{j,\mathrm{sure}}^{t}", relation="in", value=SETS["pot"],
             conditions=(r"c_2 \geq 0", r"\forall t, j"), source=SOURCE, status="derived",
-            hypotheses_reading="follows from the definitions of the sets whenever c_2 >= 0: exact at every size and "
-                               "step",
+            hypotheses=(LEVELS_ORDERED,),
+            hypotheses_reading="follows from the definitions of the sets whenever c_2 >= 0 (read exactly): exact at "
+                               "every size and step",
             words="S_sure^t ⊆ S_pot^t at every step (by definition: the sure level is above the pot level)"),
         Law(name="entry from the lower set", lhs=r"|S_{\mathrm{sure}}^{T}| / \max(1, |S_{\mathrm{sure}}^{0}|)",
             relation="geq",
@@ -333,9 +381,8 @@ def good_set_laws(
             relation="eq", value=rate, conditions=(r"f \approx 0", r"i \in S_{j,\mathrm{sure}}",
                                     rf"\rho_s = \binom{{s-1}}{{(s-1)/2}} 2^{{1-s}} = {sp.latex(tie_probability(s))}",
                                     rf"s = {s}", rf"d = {d}"),
-            status="derived", source=SOURCE,
-            hypotheses_reading=("derived here for the early phase f ≈ 0 (σ1 = 0.01/(m√d)); "
-                                                                 "the source states no rate"),
+            status="derived", source=SOURCE, hypotheses=(EARLY_PHASE, ODD_SPARSITY),
+            hypotheses_reading="derived here for the early phase f ≈ 0 (σ1 = 0.01/(m√d)); " + GROWTH_READING,
             words="good neurons' coordinate grows at r* = η s ρ_s/(2d) per step while f ≈ 0"),
         Law(name="linear accuracy", lhs=r"\Pr[\operatorname{sign}\langle M w^*, x\rangle = y]", relation="eq",
             value=linear_accuracy(s, d, sigma0), conditions=(rf"s = {s}", rf"d = {d}", r"|w^*_j| = 1"),
@@ -344,7 +391,9 @@ def good_set_laws(
             words="accuracy of the linear model sign<Mw*, x> (exact Gaussian law)"),
         Law(name="net beats linear", lhs=r"\Pr[\operatorname{sign} f(x) = y]", relation="geq", value=SETS["linear"],
             conditions=(r"\sigma_0 \sqrt{d} \gtrsim 1", "after training"), source=SOURCE, status="conjecture",
+            hypotheses=(_NOISE,),
             hypotheses_reading=("stated as the motivation of the network (linear models are not expressive enough for "
-                                "non-negligible noise), without a proof or a size condition we could cite"),
+                                "non-negligible noise), without a proof or a size condition we could cite; its one "
+                                "condition, the law's sigma_0 sqrt(d) >~ 1, read with constant 1"),
             words="the trained net is more accurate than the linear model sign<Mw*, x>"),
     ]

@@ -53,7 +53,7 @@ from .figures import draw_concepts, draw_risk_curve
 from .readouts import risk_curve
 from .simulate import simulate_document
 
-__all__ = ["SIZES", "SYSTEM", "compare_risk_curve", "risk_ladder", "simulate_document"]
+__all__ = ["SIZES", "SYSTEM", "compare_risk_curve", "feature_values", "risk_ladder", "simulate_document"]
 
 NAME = "in-context"
 
@@ -165,6 +165,17 @@ def concept_values(point: Mapping[str, Any]) -> dict[str, Any]:
             "m": point["width"], "eta": point["lr"]}
 
 
+def feature_values(point: Mapping[str, Any]) -> dict[str, Any]:
+    r"""The symbols of the finite-:math:`K` derivation's hypotheses (:data:`.laws.UNSEEN_HYPOTHESES`) at a normalised
+    point of ``in-context/features``: pretraining tasks :math:`K`, features :math:`k`, dimension :math:`d`, width
+    :math:`m` of the feature map, Adam steps :math:`T`.
+
+    >>> feature_values({"tasks": 8, "k": 4, "d": 6, "width": 32, "steps": 400})["K"]
+    8
+    """
+    return {"K": point["tasks"], "k": point["k"], "d": point["d"], "m": point["width"], "T": point["steps"]}
+
+
 def _concept_measurement() -> Measurement:
     keys = ("concepts", "dim", "length", "steps", "batch")
     return Measurement(experiment="in-context/concepts",
@@ -201,7 +212,8 @@ def _claims() -> list[Claim]:
                                       points={scale: [{"tasks": K, "k": s["k"], "d": s["d"], "width": s["width"],
                                                        "steps": s["feature_steps"]} for K in s["tasks"]]
                                               for scale, s in SIZES.items()},
-                                      seeds={scale: s["feature_seeds"] for scale, s in SIZES.items()}),
+                                      seeds={scale: s["feature_seeds"] for scale, s in SIZES.items()},
+                                      hypothesis_values=feature_values),
               compare=compare_risk_curve, ladder=risk_ladder),
     ]
 

@@ -41,7 +41,11 @@ orthonormal dictionary of concept and semantic vectors for the :math:`K` concept
 (:math:`D \ge 2K`), and low token noise, :math:`\sigma\sqrt D \le 1` (noise norm at most the unit norm of a
 dictionary vector), both read with constant 1. Its step-size, width and prompt-length conditions are not encoded
 (not retrieved). Kim and Suzuki's statement is for :math:`K \to \infty`; the finite-:math:`K` risk law is derived
-here and carries no source hypothesis.
+here and carries no source hypothesis, only the conditions its derivation uses (:data:`UNSEEN_HYPOTHESES`): the
+:math:`k` orthonormal features lie in :math:`\mathbb R^d` (:math:`k \le d`); the feature map can learn exactly the
+task functions (width :math:`m \ge k`, constant 1); and :math:`K` stays away from the kink, :math:`K < k` or
+:math:`K \ge 2k` (near :math:`K = k` a finite run does not learn the weakest direction of the task span, so the
+network is not the one the derivation assumes; :mod:`.declaration`).
 """
 
 from __future__ import annotations
@@ -53,7 +57,8 @@ import sympy as sp
 from ...symbolic.hypothesis import Hypothesis
 from ...symbolic.law import Law, Source
 
-__all__ = ["BU", "KIM_SUZUKI", "concept_ratio", "in_context_laws", "ood_error", "output_learns_both", "unseen_risk"]
+__all__ = ["BU", "KIM_SUZUKI", "UNSEEN_HYPOTHESES", "concept_ratio", "in_context_laws", "ood_error",
+           "output_learns_both", "unseen_risk"]
 
 BU = Source(authors="Bu, Huang, Han, Nitanda, Suzuki, Zhang, Wong", year=2024,
             title="Provably transformers harness multi-concept word semantics for efficient in-context learning",
@@ -63,6 +68,22 @@ KIM_SUZUKI = Source(authors="Kim, Suzuki", year=2024, arxiv="2402.01258",
                           "attention landscape")
 
 K_TASKS, K_FEATURES = sp.Symbol("K", positive=True), sp.Symbol("k", positive=True)
+_d, _m = sp.Symbol("d", positive=True), sp.Symbol("m", positive=True)
+_UNSEEN_WHERE = "derived here, flt_theory.systems.in_context.laws module docstring, (b) finite-K risk"
+#: What the finite-K derivation of :func:`unseen_risk` uses (module docstring (b)), read at an ``in-context/features``
+#: point by the declaration.
+UNSEEN_HYPOTHESES = (
+    Hypothesis(text="the k features f°_j(x) = ReLU(u_j^T x) - c, u_1..u_k orthonormal, lie in R^d: k <= d",
+               condition=K_FEATURES <= _d, where=_UNSEEN_WHERE + " (setting: orthonormal u_1..u_k)"),
+    Hypothesis(text="the feature map can learn exactly the task functions: width m >= k (constant 1)",
+               condition=_m >= K_FEATURES, where=_UNSEEN_WHERE + " (a network that learns exactly those task "
+                                                                  "functions)"),
+    Hypothesis(text="K away from the kink K = k: K < k or K >= 2k (near K = k the weakest eigen-direction of "
+                    "(1/K) sum_i beta_i beta_i^T is learned last and a finite training run leaves a visible risk)",
+               condition=sp.Or(K_TASKS < K_FEATURES, K_TASKS >= 2 * K_FEATURES),
+               where=_UNSEEN_WHERE + " (the span of the K tasks learned exactly; flt_theory.systems.in_context"
+                                     ".declaration module docstring, Regimes (b))"),
+)
 _CONVERGED = r"\text{at convergence}"
 _D, _SIGMA = sp.Symbol("D", positive=True), sp.Symbol("sigma", positive=True)
 #: Bu et al.'s setting as checkable conditions (module docstring); read at a point by the declaration.
@@ -141,8 +162,10 @@ def unseen_risk(value: sp.Expr | None = None) -> Law:
     value = sp.Max(0, 1 - K_TASKS / K_FEATURES) if value is None else value
     return Law(name="unseen-task ICL risk", lhs=r"R_{\mathrm{new}}(K)", relation="approx", value=value,
                conditions=(r"\text{$K$ pretraining tasks, $k$ features}",), status="derived", source=KIM_SUZUKI,
-               hypotheses_reading="derived here for finite K (module docstring); the source's statement is for "
-                                  "K -> infinity, and no condition of it is used",
+               hypotheses=UNSEEN_HYPOTHESES,
+               hypotheses_reading="derived here for finite K (module docstring): the conditions its derivation uses, "
+                                  "exact integer conditions on K, k, d and the width m (m >= k with constant 1); the "
+                                  "source's statement is for K -> infinity, and no condition of it is used",
                words="ICL risk on unseen tasks ≈ max(0, 1 − K/k): decreasing in the number K of pretraining tasks")
 
 

@@ -248,9 +248,11 @@ def error_curve_hypothesis_values(p: Mapping[str, Any]) -> dict[str, float]:
 
 
 def growth_hypothesis_values(p: Mapping[str, Any]) -> dict[str, float]:
-    r"""``signal-noise/growth``: :math:`\eta = c\,nm/d`, :math:`\|\mu\| = \mathrm{SNR}\sqrt d`."""
+    r"""``signal-noise/growth``: :math:`\eta = c\,nm/d`, :math:`\|\mu\| = \mathrm{SNR}\sqrt d`, and the power
+    :math:`q` of the activation (1 for ReLU)."""
     n, d, m = p["n"], p["d"], p["width"]
-    return _source_symbols(p, eta=_eta_scale_to_eta(p["eta_scale"], n, m, d), mu=p["snr"] * math.sqrt(d))
+    return {**_source_symbols(p, eta=_eta_scale_to_eta(p["eta_scale"], n, m, d), mu=p["snr"] * math.sqrt(d)),
+            "q": activation_power(p["activation"])}
 
 
 def label_noise_hypothesis_values(p: Mapping[str, Any]) -> dict[str, float]:

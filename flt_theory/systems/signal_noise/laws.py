@@ -56,6 +56,7 @@ from ...symbolic.law import THIS_PROJECT, Law, Source
 
 __all__ = [
     "CAO_2022",
+    "GROWTH_HYPOTHESES",
     "HAN_2025",
     "KOU_2023",
     "SYMBOLS",
@@ -574,6 +575,19 @@ def literal_slope(q: int) -> Law:
     )
 
 
+_GROWTH_WHERE = "derived here, flt_theory.systems.signal_noise.laws: signal_increment and noise_increment (docstrings)"
+#: What the derivation of the ReLU growth slopes uses (:func:`signal_increment`, :func:`noise_increment`).
+GROWTH_HYPOTHESES = (
+    Hypothesis(text="ReLU: q = 1 (sigma'(A) = 1 on an active neuron: a constant slope)", condition=sp.Eq(_q, 1),
+               where=_GROWTH_WHERE + " at q = 1"),
+    Hypothesis(text="the other samples' cross terms, n O(d^(-1/2)) in all, are small: d >= n^2 (constant 1)",
+               condition=_d >= _n**2, where=_GROWTH_WHERE + ": Delta B = Delta rho + O(rho/sqrt(d)) per other sample"),
+    Hypothesis(text="the early phase starts at |f| <= 0.05: initial outputs sigma0 (sigma_xi sqrt(d) + ||mu||) <= 0.05",
+               condition=_s0 * (_sx * sp.sqrt(_d) + _mu) <= sp.Rational(1, 20),
+               where=_GROWTH_WHERE + ": every sample weighs -l'(0) = 1/2 (small initialisation)"),
+)
+
+
 def growth_slopes() -> Law:
     r"""ReLU, early phase: the per-step slopes of :math:`\max_{j,r}\gamma_{j,r}` and of :math:`\bar\rho_{j,r,i}`
     (:func:`signal_slope`, :func:`noise_slope`), with the :math:`(1 - 2\tau)` factor of label noise on the
@@ -593,9 +607,11 @@ def growth_slopes() -> Law:
         conditions=(r"\sigma = \mathrm{ReLU}", r"\text{early phase: } |f(x_i)| \leq 0.05"),
         words=("ReLU early phase: gamma grows by eta ||mu||^2 (1 - 2 tau)/(4m), rho-bar by eta sigma_xi^2 (d-1)/(2nm) "
                "per step"),
-        hypotheses_reading=("derived here from the GD update with -l'(0) = 1/2; it assumes only the early phase "
-                            "(|f(x_i)| <= 0.05), which the measurement enforces step by step: no source hypotheses "
-                            "apply"),
+        hypotheses=GROWTH_HYPOTHESES,
+        hypotheses_reading=("derived here from the GD update with -l'(0) = 1/2: the conditions the derivation uses, "
+                            "ReLU exactly, d >= n^2 with constant 1, and an initialisation whose outputs start inside "
+                            "the early phase |f(x_i)| <= 0.05 (bounded generously by sigma0 times the patch norms), "
+                            "which the measurement then enforces step by step; no source hypotheses apply"),
     )
 
 

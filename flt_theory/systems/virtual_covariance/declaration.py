@@ -24,9 +24,11 @@ Claims (each ONE stored measurement, compared with its law and with the wrong la
 Hypotheses (:mod:`.laws`): Theorem 2 asks only for a GD step :math:`\gamma > 0`, so every residual point is inside;
 Theorem 3 asks for :math:`\sigma` increasing and :math:`\|h_{l-1}\| = 1`: the ``theorem3-tanh``/``-relu`` nets are
 inside, the ``theorem3-norm`` nets (:math:`\|h\| = 0.5, 2`) outside by design. :func:`residual_values` and
-:func:`theorem3_values` map a point to the symbols the hypotheses read. ``residual-order-mean`` has a ladder in
-:math:`1/\gamma` (:func:`first_order_ladder`): :math:`\|R(\gamma)\|_F/\gamma`, which the literal :math:`O(\gamma^2)`
-sends to 0 as :math:`\gamma \to 0` and which stays put when the residual is first order.
+:func:`theorem3_values` map a point to the symbols the hypotheses read; :func:`training_values` reads the VCL
+law's (summed covariance, :math:`\gamma \le 1`), and ``residual-exact`` reads the summed covariance of each point.
+``residual-order-mean`` has a ladder in :math:`1/\gamma` (:func:`first_order_ladder`):
+:math:`\|R(\gamma)\|_F/\gamma`, which the literal :math:`O(\gamma^2)` sends to 0 as :math:`\gamma \to 0` and which
+stays put when the residual is first order.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ from .simulate import RECORD_FIELDS, simulate_document, simulate_table
 
 __all__ = ["SIZES", "SYSTEM", "coefficients_of", "compare_exact", "compare_order", "compare_theorem3", "compare_vcl",
            "first_order_ladder", "order_ladder", "residual", "residual_values", "theorem3", "theorem3_values",
-           "training"]
+           "training", "training_values"]
 
 NAME = "virtual-covariance"
 
@@ -222,8 +224,24 @@ def order_ladder(frame: pd.DataFrame, *, law: str) -> list[dict[str, Any]]:
 
 
 def residual_values(point: Mapping[str, Any]) -> dict[str, float]:
-    """Symbols of Theorem 2's hypothesis at a residual point: the step size and the batch size."""
-    return {"gamma_step": point["gamma"], "B": point["batch"]}
+    """Symbols of Theorem 2's hypothesis and of the exact residual's at a residual point: the step size, the batch
+    size and ``cov_summed`` (1: the summed virtual covariance, 0: the batch mean).
+
+    >>> residual_values({"widths": "6,20,4", "activation": "tanh", "batch": 8, "cov": "mean", "gamma": 0.1})
+    {'gamma_step': 0.1, 'B': 8, 'cov_summed': 0}
+    """
+    return {"gamma_step": point["gamma"], "B": point["batch"], "cov_summed": int(point["cov"] == "summed")}
+
+
+def training_values(point: Mapping[str, Any]) -> dict[str, float]:
+    """Symbols of the VCL law's hypotheses at a ``virtual-covariance/training`` point: the step size ``gamma``, the
+    steps T, the samples n, and ``cov_summed`` = 1 (the experiment trains VCL with the summed reading,
+    :func:`.model.training_rows`).
+
+    >>> training_values({"widths": "10,12,12,3", "activation": "tanh", "gamma": 0.5, "steps": 60, "n": 64})
+    {'gamma': 0.5, 'T': 60, 'n': 64, 'cov_summed': 1}
+    """
+    return {"gamma": point["gamma"], "T": point["steps"], "n": point["n"], "cov_summed": 1}
 
 
 def theorem3_values(point: Mapping[str, Any]) -> dict[str, float]:
@@ -320,7 +338,8 @@ def _claims() -> list[Claim]:
         wrong_law=lambda: _law("vcl vs gd").replace(relation="leq", words="VCL trains at least as fast as GD"),
         measurement=Measurement(experiment="virtual-covariance/training",
                                 seeds={s: SIZES[s]["train_seeds"] for s in SCALES},
-                                points=_points(lambda z: [{**z["train"], "activation": "tanh"}])),
+                                points=_points(lambda z: [{**z["train"], "activation": "tanh"}]),
+                                hypothesis_values=training_values),
         compare=compare_vcl))
     return claims
 

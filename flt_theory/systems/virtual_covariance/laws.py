@@ -52,6 +52,8 @@ GD step of size :math:`\gamma > 0` on a differentiable loss (:data:`GD_STEP`); i
 :math:`L`-Lipschitz (:math:`L = \sup\sigma'`, finite whenever :func:`lipschitz_constant` returns) and
 :math:`\|h_{l-1}\| = 1` (:data:`UNIT_INPUT`). The findings on Theorem 3 at :math:`\|h\| = 1` are inside these
 hypotheses; the :math:`\|h\| \ne 1` finding is outside them by design (it extends the theorem, it does not correct it).
+The laws derived here carry the conditions their derivations use: the exact residual the summed covariance
+(:data:`SUMMED_COVARIANCE`); the VCL law that and a first-order step, :math:`\gamma \le 1` (:data:`FIRST_ORDER_STEP`).
 """
 
 from __future__ import annotations
@@ -69,10 +71,12 @@ from ...symbolic.target import parse_link
 
 __all__ = [
     "CHA_LEE",
+    "FIRST_ORDER_STEP",
     "GAMMA",
     "GD_STEP",
     "H_NORM",
     "INCREASING",
+    "SUMMED_COVARIANCE",
     "UNIT_INPUT",
     "derivative_bounds",
     "lipschitz_constant",
@@ -109,8 +113,24 @@ THEOREM2_READING = ("Theorem 2 states no condition beyond one GD step: 'order ga
                     "gamma > 0 is inside; the residual is an exact polynomial in gamma")
 THEOREM3_READING = ("exact conditions, no asymptotics: ||h|| = 1 exactly, inf sigma' >= 0 computed by sympy; the "
                     "Lipschitz constant is sup sigma', so that hypothesis holds whenever L is finite")
-EXACT_READING = ("derived here as an exact identity (sympy matrix algebra): it holds at every size and step, "
-                 "no condition")
+EXACT_READING = ("derived here as an exact identity (sympy matrix algebra): it holds at every size and step; its one "
+                 "condition, read exactly, is the summed virtual covariance")
+_SUMMED = sp.Symbol("cov_summed", nonnegative=True)
+#: What the exact residual (:func:`residual_expansion`) uses: the summed virtual covariance H H^T (with the batch mean
+#: the first-order terms do not cancel). Read at a point as ``cov_summed`` (1: ``cov = "summed"``, 0: ``"mean"``).
+SUMMED_COVARIANCE = Hypothesis(
+    text="the summed virtual covariance cov~(H) = H H^T (cov = summed: the first-order terms cancel)",
+    condition=sp.Eq(_SUMMED, 1), latex=r"\widetilde{\mathrm{cov}}(H) = H H^\top",
+    where="derived here, flt_theory.systems.virtual_covariance.laws module docstring, Theorem 2 exactly")
+#: The first-order argument of :func:`vcl_laws` reads the loss decrease of one step to first order in gamma: gamma -> 0,
+#: read as gamma <= 1 (constant 1).
+FIRST_ORDER_STEP = Hypothesis(
+    text="first order in the step: gamma -> 0, read gamma <= 1 (constant 1)", condition=GAMMA <= 1,
+    where="derived here, flt_theory.systems.virtual_covariance.laws.vcl_laws (first-order loss decrease "
+          "gamma ||E_VCL||^2 <= gamma ||grad_W L||^2)")
+VCL_READING = ("derived here (first-order argument in vcl_laws' docstring): its conditions, the summed virtual "
+               "covariance (exact: the VCL target Gram is GD's to first order only then, Theorem 2) and a step of "
+               "first order, gamma -> 0 read as gamma <= 1 (constant 1); the source states no condition for it")
 
 
 class _HypothesesKeywords(TypedDict):
@@ -190,7 +210,7 @@ def residual_laws() -> dict[str, Law]:
         "residual (summed)": Law(
             name="residual (summed)", lhs=lhs, relation="eq", value=exact,
             conditions=(r"\widetilde{\mathrm{cov}}(H) = H H^\top", r"\Delta = \partial L/\partial (WH)"),
-            status="derived", source=CHA_LEE, hypotheses_reading=EXACT_READING,
+            status="derived", source=CHA_LEE, hypotheses=(SUMMED_COVARIANCE,), hypotheses_reading=EXACT_READING,
             words="Theorem 2's residual is exactly γ²(HΔᵀΔHᵀ − WᵀΔΔᵀW) = γ²(∇_W Lᵀ∇_W L − ∇_H L ∇_H Lᵀ)",
         ),
         "residual order (summed)": Law(
@@ -324,8 +344,7 @@ def vcl_laws() -> dict[str, Law]:
         "vcl vs gd": Law(
             name="vcl vs gd", lhs=r"L_{\rm VCL}(T)/L_{\rm GD}(T)", relation="geq", value=sp.Integer(1),
             conditions=(r"\text{same } \gamma,\ T \text{ steps}",), status="derived", source=THIS_PROJECT,
-            hypotheses_reading=("derived here (first-order argument in this docstring); measured at the step size and "
-                                "number of steps of the claim; the source states no condition for it"),
+            hypotheses=(SUMMED_COVARIANCE, FIRST_ORDER_STEP), hypotheses_reading=VCL_READING,
             words="at equal γ the VCL (Procrustes) update descends, but no faster than GD: L_VCL(T) ≥ L_GD(T)",
         ),
     }
