@@ -559,6 +559,12 @@ def verify_text(document: dict) -> str:
     return "\n".join(lines)
 
 
+def _centring_note(document: Mapping[str, Any]) -> str:
+    """``", centred: f* - E f*, E f* = 0.7979"`` for a centred target's captions (empty otherwise)."""
+    centring = document.get("centring") or {}
+    return f", centred: f* - E f*, E f* = {centring['subtracted']:.4g}" if centring.get("centred") else ""
+
+
 def verify_latex_table(document: dict) -> str:
     r"""The ``flt verify`` verdicts as a booktabs ``longtable`` (prediction, law, measured with CI, verdict,
     negative control); :func:`flt_theory._display.latex_document` makes it a file that compiles alone and can be
@@ -570,8 +576,8 @@ def verify_latex_table(document: dict) -> str:
                      latex_text(_control_text(p))))
     caption = latex_text(f"flt verify: giant-step predictions for f*(z) = {document['target']} "
                          f"(student {document['activation']}, leap index {document['leap_index']}, "
-                         f"scale {document.get('scale', 'small')}); a prediction passes when its law passes AND its "
-                         f"wrong law is rejected on the same measurement")
+                         f"scale {document.get('scale', 'small')}{_centring_note(document)}); a prediction passes "
+                         f"when its law passes AND its wrong law is rejected on the same measurement")
     return booktabs_longtable(("prediction", "law", "measured [95\\% CI]", "verdict", "negative control"), rows,
                               r"p{0.11\linewidth}p{0.29\linewidth}p{0.27\linewidth}lp{0.12\linewidth}",
                               caption=caption)
@@ -595,7 +601,7 @@ class VerifyResult(dict):
                  esc(p["verdict"]) + (f"<br><small>{esc(p['message'])}</small>" if p["verdict"] != "pass" else ""),
                  esc(_control_text(p))) for p in self["predictions"]]
         caption = (f"flt verify f*(z) = {self['target']}: student {self['activation']}, leap index "
-                   f"{self['leap_index']}; "
+                   f"{self['leap_index']}{_centring_note(self)}; "
                    f"{'every prediction passes' if self.passed else 'not every prediction passes'}")
         return html_table(("prediction", "law", "measured [95% CI]", "verdict", "negative control"), rows,
                           caption=caption, escaped=True)
