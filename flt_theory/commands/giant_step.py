@@ -374,8 +374,10 @@ def _laws(request: LawsRequest) -> None:
                 text, _, note = describe_target(f, truncation)
             click.echo(f"giant-step laws for f*(z) = {text}   (rank r = {f.rank}{note}), student activation "
                        f"{activation}")
-            click.echo(f"{precision_note()} (--digits)")
-            click.echo(table([("law", "status", "latex")] + [(law.name, law.status, law.latex()) for law in laws]))
+            rows = [(law.name, law.status, law.latex()) for law in laws]
+            if any(re.search(r"\d\.\d", latex) for _, _, latex in rows):  # said where a decimal number is shown
+                click.echo(f"{precision_note()} (--digits)")
+            click.echo(table([("law", "status", "latex"), *rows]))
 
 
 @click.command("tour", short_help="Worked examples of Dandi et al. 2023 (start here).")
