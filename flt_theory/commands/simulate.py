@@ -223,7 +223,7 @@ def _declared_command(name: str, title: str, help_text: str, fields: Sequence[Se
     params = [p for o in options for p in _click_parameter(o, flags.get(o.dest, ()))]
     params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print exactly one JSON document on stdout."))
     return _DeclaredCommand(name, callback=callback, params=params, help=help_text, short_help=title,
-                            epilog=_fields_epilog(fields))
+                            epilog=_fields_epilog(fields, name))
 
 
 def _run(system: System, as_json: bool, options: dict[str, Any]) -> None:
@@ -261,14 +261,16 @@ def _run(system: System, as_json: bool, options: dict[str, Any]) -> None:
         click.echo(spec.table(document) if spec.table else _records_table(document["records"]))
 
 
-def _fields_epilog(fields: Sequence[Sequence[str]]) -> str | None:
+def _fields_epilog(fields: Sequence[Sequence[str]], system: str = "SYSTEM") -> str | None:
     """The ``--help`` paragraph listing the JSON record fields of ``flt simulate SYSTEM`` (kept unwrapped), from
-    ``(name, meaning, unit)`` triples."""
+    ``(name, meaning, unit)`` triples, and where every observable of the system is listed."""
     if not fields:
         return None
     width = max(len(name) for name, _, _ in fields)
     lines = [f"  {name.ljust(width)}  {meaning} [{unit}]" for name, meaning, unit in fields]
-    return "\b\nJSON record fields (--json: one record per row of the table):\n" + "\n".join(lines)
+    return ("\b\nJSON record fields (--json: one record per row of the table):\n" + "\n".join(lines)
+            + f"\n\b\nEvery observable of {system} (these and its experiments'), with its meaning, unit and the "
+              f"experiments that record it: flt observables {system}")
 
 
 def _records_table(records: Sequence[dict]) -> str:
