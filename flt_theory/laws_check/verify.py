@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -334,7 +335,7 @@ def _observable(vocabulary: Vocabulary, experiment: str, name: str) -> tuple[str
     declared = vocabulary.observables.resolve(name)
     if declared is None:
         return name, name, name
-    if declared.experiments and experiment not in declared.experiments:
+    if experiment not in declared.experiments:  # none records one that only flt simulate records
         return None
     return name, declared.stored(name) or name, vocabulary.public(name)
 
@@ -449,7 +450,10 @@ def verify_law(
         except InvalidParameterError as exc:
             if str(exc).startswith("--where"):
                 raise
-            reasons.append(f"{experiment.name}: {str(exc).removeprefix('--law: ')}")
+            hint = next((f" ({c.name} is read on {experiment.name} as the level-set parameter '{c.name}* ~ ...' or "
+                         f"in --fix; vary {c.parameter}: {c.text()})" for c in vocabulary.conversions
+                         if c.experiment == experiment.name and re.search(rf"\b{c.name}\b", law)), "")
+            reasons.append(f"{experiment.name}: {str(exc).removeprefix('--law: ')}{hint}")
             continue
         named = _observable(vocabulary, experiment.name, parsed.observable)
         if named is None:

@@ -116,7 +116,7 @@ class Vocabulary:
         """The stored output key ``name`` stands for (a public name, an alias, a stored key); ``name`` itself where it
         names no declared observable (the experiment's columns then decide)."""
         found = self.observables.resolve(name)
-        if found is None or (experiment is not None and found.experiments and experiment not in found.experiments):
+        if found is None or (experiment is not None and experiment not in found.experiments):
             return name
         return found.stored(name) or name
 
