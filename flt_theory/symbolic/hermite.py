@@ -338,13 +338,25 @@ def _as_poly(expr: sp.Expr, z: sp.Symbol, memo: dict[sp.Expr, sp.Poly]) -> sp.Po
     return out
 
 
+#: Largest expression (in :func:`sympy.count_ops`) an exact coefficient is :func:`sympy.simplify`-ed at; a larger one
+#: is expanded instead. simplify's trigonometric and rational passes grow far faster than the expression: the 65-term
+#: coefficient of ``(relu(z) + tanh(3))**64`` (736 operations) ran for minutes. An expansion is still canonical for
+#: these sums (a sum of monomials in the constants: tanh(3), sqrt(2), pi, ...), so a coefficient that vanishes is 0.
+SIMPLIFY_OPS = 60
+
+
+def _tidy(total: sp.Expr) -> sp.Expr:
+    """``total`` simplified when it is small (:data:`SIMPLIFY_OPS`), else expanded."""
+    return sp.simplify(total) if sp.count_ops(total) <= SIMPLIFY_OPS else sp.expand(total)
+
+
 def _exact_coefficient(pieces: tuple[sp.Poly, sp.Poly], z: sp.Symbol, j: int) -> sp.Expr:
     he = hermite_prob_poly(j, z, polys=True)
     total = sp.Integer(0)
     if pieces[0] == pieces[1]:  # a polynomial: E[z^m] = (m-1)!!, no half-line moments
         for (m,), c in (pieces[0] * he).terms():
             total += c * gaussian_moment(m)
-        return sp.nsimplify(total) if total.is_Rational else sp.simplify(total)
+        return sp.nsimplify(total) if total.is_Rational else _tidy(total)
     products = [(poly * he).terms() for poly in pieces]
     if all(c.is_Rational for terms in products for _, c in terms):
         # E[z^m 1{±z>0}] is (m-1)!!/2 (m even) or 2^h h!/sqrt(2 pi) (m = 2h+1): sum the rational parts apart
@@ -363,7 +375,7 @@ def _exact_coefficient(pieces: tuple[sp.Poly, sp.Poly], z: sp.Symbol, j: int) ->
     for terms, sign in zip(products, (1, -1)):
         for (m,), c in terms:
             total += c * half_gaussian_moment(m) * (1 if sign > 0 else (-1) ** m)
-    return sp.simplify(total)
+    return _tidy(total)
 
 
 #: Largest predicted number of terms :math:`c z^m e^{tz}` the exact exponential-polynomial rule expands; larger

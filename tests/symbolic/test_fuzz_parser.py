@@ -75,6 +75,7 @@ def test_random_text_gives_a_result_or_the_projects_error(text):
 @given(expressions)
 @example(text="He13((relu(z3)*He13(z3)))")  # took 7 s (sympy's multinomial expansion of a degree-182 polynomial)
 @example(text="He11((sin(z3)*He11(z3)))")  # took 32 s (an exact exponential polynomial of 3572 terms)
+@example(text="((relu(z2)+tanh(3)))**64")  # ran for minutes (sympy.simplify of a 65-term coefficient in tanh(3))
 def test_grammar_aware_expressions_give_a_result_or_the_projects_error(text):
     _result_or_project_error(text, expand=True)
 
