@@ -13,6 +13,11 @@ module (its ``CLAIMS`` name the system). Other tests are spread freely. Each wor
 workers on two cores with two threads each would oversubscribe the cores. The end of a run says how many rows
 (point × seed) the session simulated. ``flt simulate``'s cache of option declarations goes to a temporary folder of
 the session (``FLT_CACHE_DIR``, unless it is set), never to the user's home.
+
+Property tests (hypothesis) draw the same examples in every run (profile ``default``: ``derandomize=True``), so the
+default run's time and verdict do not depend on a lucky draw (a random draw once hung a run on a sympy
+simplification, another took 39 s in a reference function); ``pytest --hypothesis-profile=explore`` draws new examples
+each run (with hypothesis' example database off, as before) for a search of fresh inputs.
 """
 
 from __future__ import annotations
@@ -23,6 +28,11 @@ import sys
 import tempfile
 
 import pytest
+from hypothesis import settings as _hypothesis_settings
+
+_hypothesis_settings.register_profile("default", derandomize=True, database=None)
+_hypothesis_settings.register_profile("explore", derandomize=False, database=None)
+_hypothesis_settings.load_profile("default")
 
 
 def _claim_system(value) -> str | None:
