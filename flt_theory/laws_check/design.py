@@ -296,17 +296,19 @@ def design_grid(experiment: Any, base: Mapping[str, Any], law: ObservableLaw, *,
     else:  # a star around the base point: each parameter varied alone
         points = list({repr(sorted(p.items())): p for p in (
             {**fixed, name: value} for name, values in kept.items() for value in values)}.values())
-    affordable = []
+    affordable, refusals = [], []
     for point in points:
         try:
             experiment.check_budget(point, seeds)
-        except InvalidParameterError:
+        except InvalidParameterError as exc:
+            refusals.append(str(exc))
             continue
         affordable.append(point)
     for name in kept:
         if len({p[name] for p in affordable}) < 2:
-            raise InvalidParameterError(f"--over: {name} keeps fewer than 2 values once points over the size limits "
-                                        f"are dropped (FLT_MAX_SIM_BYTES / FLT_MAX_SIM_SECONDS).")
+            raise InvalidParameterError(f"--over: {name} keeps fewer than 2 values once the points the experiment "
+                                        "refuses are dropped (its guard, its size limits FLT_MAX_SIM_BYTES / "
+                                        f"FLT_MAX_SIM_SECONDS); the first refusal: {refusals[0] if refusals else 'none'}")
     return affordable, list(kept)
 
 
