@@ -71,7 +71,7 @@ def test_a_fixed_natural_parameter_is_converted_and_a_varied_one_refused():
     discover()
     vocabulary, label_noise = vocabulary_of("signal-noise"), get_experiment("signal-noise/label-noise")
     base = label_noise.normalize({"n": 64, "d": 128, "n_snr2": 2.0, "label_noise": 0.2})
-    fixed, conversion = _natural_parameters(vocabulary, label_noise, base, "final_error ~ n", None,
+    fixed, conversion = _natural_parameters(vocabulary, label_noise, base, "final_error ~ eta", None,
                                             {"mu_norm": 3.0})
     assert conversion is None and fixed == {"n_snr2": pytest.approx(64 * 3.0**2 / 128)}  # n_snr2 = n ||mu||^2 / d
     _, conversion = _natural_parameters(vocabulary, label_noise, base, "mu_norm* ~ n**(-1/2)", None, None)
@@ -80,6 +80,8 @@ def test_a_fixed_natural_parameter_is_converted_and_a_varied_one_refused():
         _natural_parameters(vocabulary, label_noise, base, "final_error ~ d", {"n": [32, 64]}, {"mu_norm": 3.0})
     with pytest.raises(InvalidParameterError, match="--over: signal-noise/label-noise takes n_snr2, not mu_norm"):
         _natural_parameters(vocabulary, label_noise, base, "final_error ~ mu_norm", {"mu_norm": [1, 2]}, None)
+    with pytest.raises(InvalidParameterError, match="with d varied, give n_snr2 instead"):  # a designed grid varies d
+        _natural_parameters(vocabulary, label_noise, base, "final_error ~ d", None, {"mu_norm": 3.0})
 
 
 @experiment("test-vocabulary/ramp", params=Params(Param("p", "float", minimum=0, exclusive_minimum=True, default=1.0),

@@ -352,13 +352,15 @@ def _natural_parameters(vocabulary: Vocabulary, experiment: Any, base: Mapping[s
     .Conversion`): ``fix`` with each natural parameter the experiment takes otherwise converted to the experiment's
     own at the fixed point, and the conversion of the level-set law's solved parameter, if natural. Refused (naming
     the option): a natural parameter in ``over`` (its conversion would differ from point to point) and a fixed
-    natural parameter whose conversion reads a varied one."""
+    natural parameter whose conversion reads a varied one: one in ``over`` or one EXPR names (a designed grid varies
+    it)."""
     fixed = dict(fix or {})
+    in_expr = set(re.findall(r"[A-Za-z_]\w*", law.split("~", 1)[-1])) & set(base)
     for name in [n for n in fixed if n not in base]:
         conversion = vocabulary.conversion(experiment.name, name)
         if conversion is None:
             continue
-        varied = sorted(set(conversion.powers) & set(over or {}))
+        varied = sorted(set(conversion.powers) & (set(over or {}) | in_expr))
         if varied:
             raise InvalidParameterError(f"--fix: {experiment.name} takes {conversion.parameter}, not {name} "
                                         f"({conversion.text()}); with {', '.join(varied)} varied, give "
