@@ -308,7 +308,8 @@ def design_grid(experiment: Any, base: Mapping[str, Any], law: ObservableLaw, *,
         if len({p[name] for p in affordable}) < 2:
             raise InvalidParameterError(f"--over: {name} keeps fewer than 2 values once the points the experiment "
                                         "refuses are dropped (its guard, its size limits FLT_MAX_SIM_BYTES / "
-                                        f"FLT_MAX_SIM_SECONDS); the first refusal: {refusals[0] if refusals else 'none'}")
+                                        "FLT_MAX_SIM_SECONDS); the first refusal: "
+                                        f"{refusals[0] if refusals else 'none'}")
     return affordable, list(kept)
 
 

@@ -84,7 +84,8 @@ BALANCED_HYPOTHESES = (
     Hypothesis(text="signal patch of norm O(1): ||mu|| <= 1/2 (the regime of the derivation)",
                condition=_mu_norm <= sp.Rational(1, 2), latex=r"\|\mu\| \leq \tfrac12",
                where=_BALANCED_WHERE + ": the O(||W||^4) terms shrink the alignments by 1/(1 + c||x^(p)||^2)"),
-    Hypothesis(text="noise patch of norm O(1): sigma_xi sqrt(d) <= 1 (constant 1)", condition=_noise_norm <= 1,
+    Hypothesis(text="noise patch of norm O(1): sigma_xi sqrt(d) <= 1 (constant 1; it holds by construction where the "
+                    "experiment fixes sigma_xi = 1/sqrt(d))", condition=_noise_norm <= 1,
                latex=r"\sigma_\xi\sqrt d \leq 1",
                where=_BALANCED_WHERE + ": with ||xi||^2 = d >> 1 the ratio bends below linear"),
     Hypothesis(text="n << d, read n <= d (constant 1): the noise alignment's correction O(sqrt(n/d)) is small",

@@ -94,7 +94,8 @@ HYPOTHESES: dict[str, Hypothesis] = {
 _READING = (f"d → ∞ read as d ≥ {LARGE_D} (a reading: the source gives no constant); the learning theorems' step size "
             "read exactly (within 1%); n = Ω(d^ℓ) with constant 1; polylog factors dropped")
 _EXACT = ("derived here: an exact Hermite coefficient of the student activation, true at every size; its one "
-          "condition, read exactly, is that the target's leap index is the ℓ it is taken at")
+          "condition, read exactly, is that the target's leap index is the ℓ it is taken at (it holds by "
+          "construction for a law built from the measured target: a classification, not evidence)")
 
 
 def _leap_hypothesis(ell: int) -> Hypothesis:

@@ -15,7 +15,7 @@ Three measurements (runner experiments, one stored row per seed):
   scale :math:`\sigma_3`; with ``lr_ratio`` = :math:`3\cdot 10^4` for the large-step break. It stores the
   counts of every kind of set transition, the inclusion violations, the set sizes and the slope of the good
   neurons' coordinate;
-* ``good-sets/trained``: :math:`\sigma_1 = 1/(m\sqrt d)`, :math:`\eta = 1`, :math:`\sigma_0 = 0.15`,
+* ``good-sets/trained``: :math:`\sigma_1 = 1/(m\sqrt d)`, :math:`\eta = 1`, :math:`\sigma_0 = 0.2`,
   :math:`n = 4096`, trained until :math:`|f| = O(1)`: accuracy of the net and of the linear model.
 
 Findings built into the claims (details in ``derivations/derive_good_sets.py``):
@@ -71,7 +71,7 @@ SCALES = tuple(SIZES)
 C1, C2, SPARSITY, SIGMA0, THRESHOLD = 2.5, 0.5, 3, 0.1, 2.5
 #: Step size of the early phase in units of sigma1, and of the large-step break.
 LR_RATIO, BREAK_LR_RATIO = 30.0, 3.0e4
-TRAINED_SIGMA0, TRAINED_LR = 0.15, 1.0
+TRAINED_SIGMA0, TRAINED_LR = 0.2, 1.0  # sigma0 sqrt(d) = 1.13 at d = 32: inside sigma0 sqrt(d) >~ 1
 
 #: Transition kinds counted by :meth:`.model.SparseCodingResult.transition_counts`.
 _KINDS = ("exit-sure-lost", "exit-sure-second", "exit-sure-demoted", "enter-sure-from-outside")
@@ -443,7 +443,7 @@ def _claims() -> list[Claim]:
               measurement=early, compare=compare_growth),
         Claim(name="net-beats-linear",
               words="the trained net is more accurate than ⟨Mw*, x⟩, whose accuracy matches its exact law, "
-                    "at σ0 = 0.15",
+                    "at σ0 = 0.2 (σ0√d = 1.13, inside σ0√d ≳ 1)",
               law=lambda: _laws()["net beats linear"],
               wrong_law=lambda: _laws()["net beats linear"].replace(relation="leq",
                                                                     words="the linear model is at least as accurate"),
