@@ -33,12 +33,17 @@ def test_a_rerun_with_no_report_reuses_every_stored_row(tmp_path, monkeypatch):
 
 
 def test_no_cache_folder_keeps_them_in_memory_and_says_so(tmp_path, monkeypatch):
+    from flt_theory.cli import cli
     from flt_theory.commands.check import no_report_store
 
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.setenv("FLT_CACHE_DIR", str(blocker / "cache"))  # a folder under a file cannot be created
     assert no_report_store() is None
+    result = CliRunner().invoke(cli, ["check", CLAIM, "--no-report", "--json"])
+    assert result.exit_code == 0, result.output
+    assert "they are kept in memory and a rerun recomputes them" in result.stderr
+    assert json.loads(result.stdout)["claims"][0]["verdict"] == "PASS"  # the run itself is unchanged
 
 
 def test_print_of_the_check_result_shows_the_verdict_column():

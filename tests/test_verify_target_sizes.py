@@ -14,6 +14,7 @@ from flt_theory.compare.result import CheckResult, all_of
 from flt_theory.errors import FLTError
 from flt_theory.runner.registry import get_experiment
 from flt_theory.symbolic import Target
+from flt_theory.symbolic.leap import leap_index
 from flt_theory.systems.giant_step.verify import _bounds, _predictions, _simulation, verify_text
 
 SIZE_KEYS = {"d", "n", "p", "eta", "steps"}
@@ -85,10 +86,15 @@ def test_every_designed_point_is_inside_the_declared_bounds(target, activation, 
     """``_simulation`` normalises every point through its experiment (declared ranges), before anything runs."""
     f = Target.parse(target)
     predictions = _predictions(f, target, activation, steps, scale)
+    ell = leap_index(f)
     assert predictions
     for prediction in predictions:
-        simulation = _simulation(prediction, scale, 1)
+        simulation = _simulation(prediction, scale, ell)
         assert len(simulation["points"]) == len(prediction.claim.measurement.points[scale])
+        for point in simulation["points"]:  # the theory's step size, where the point uses it: p d^((l-1)/2)
+            declared = [q for q in prediction.claim.measurement.points[scale] if q.get("d") == point["d"]]
+            if declared and declared[0].get("eta", "theory") == "theory" and "p" in point:
+                assert point["eta"] == pytest.approx(point["p"] * point["d"] ** ((ell - 1) / 2))
 
 
 def test_a_point_outside_the_declared_bounds_is_refused():
