@@ -51,7 +51,7 @@ from ..compare.verdict import decide as decide_verdict, decide_claim, p_value, p
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 from ..report.figures import plain_text
 from ..report.markdown import prepare_report_dir, write_report
-from ..report.table import _summary as verdict_summary, format_table, verdict_html, verdict_latex, verdict_markdown
+from ..report.table import format_table, verdict_html, verdict_latex, verdict_markdown, verdict_summary
 from ..runner.errors import UnknownClaimPathError
 from ..runner.provenance import static_provenance, worker_provenance
 from ..runner.store import ResultStore

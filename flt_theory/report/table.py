@@ -12,7 +12,8 @@ from .figures import plain_text
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["format_table", "measured_text", "scope_text", "verdict_html", "verdict_latex", "verdict_markdown"]
+__all__ = ["format_table", "measured_text", "scope_text", "verdict_html", "verdict_latex", "verdict_markdown",
+           "verdict_summary"]
 
 
 def measured_text(measured: Any, ci: Any, limit: int | None = None, labels: Sequence[str] | None = None) -> str:
@@ -104,7 +105,7 @@ def _rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
             for rec in frame.to_dict("records")]
 
 
-def _summary(frame: pd.DataFrame) -> str:
+def verdict_summary(frame: pd.DataFrame) -> str:
     passed = int(frame["passed"].sum()) if len(frame) else 0
     text = f"flt check: {passed}/{len(frame)} claims pass"
     if "scale" in frame.attrs:
@@ -137,7 +138,7 @@ def verdict_html(frame: pd.DataFrame) -> str:
         )
         for r in _rows(frame)
     ]
-    return html_table(_RICH_HEADER, rows, caption=_summary(frame), escaped=True)
+    return html_table(_RICH_HEADER, rows, caption=verdict_summary(frame), escaped=True)
 
 
 def verdict_markdown(frame: pd.DataFrame) -> str:
@@ -145,7 +146,7 @@ def verdict_markdown(frame: pd.DataFrame) -> str:
     rows = [(f"`{r['claim']}`", f"${r['law_latex']}$" if r["law_latex"] else r["law"],
              measured_text(r["measured"], r["ci"], None, r["labels"]), r["verdict"], r["control"] or "—",
              scope_text(r.get("scope", ""))) for r in _rows(frame)]
-    return _summary(frame) + "\n\n" + markdown_table(_RICH_HEADER, rows)
+    return verdict_summary(frame) + "\n\n" + markdown_table(_RICH_HEADER, rows)
 
 
 def verdict_latex(frame: pd.DataFrame) -> str:
@@ -171,4 +172,4 @@ def verdict_latex(frame: pd.DataFrame) -> str:
     return booktabs_longtable(("claim", "law", "measured [95\\% CI]", "verdict", "negative control"), rows,
                               # fits a page and a paper
                               r"p{0.14\linewidth}p{0.30\linewidth}p{0.26\linewidth}lp{0.09\linewidth}",
-                              caption=latex_text(_summary(frame)))
+                              caption=latex_text(verdict_summary(frame)))
