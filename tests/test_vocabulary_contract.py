@@ -9,7 +9,7 @@ import dataclasses
 
 import pytest
 
-from flt_theory.runner.params import Observable, Observables
+from flt_theory.runner.observables import Observable, Observables
 from flt_theory.systems import discover
 from flt_theory.systems.vocabulary import EMPTY, Conversion, vocabulary_of, vocabulary_problems
 

@@ -5,8 +5,8 @@ parameters of its runner experiments (what ``flt verify --law`` may vary: ``--ov
 outputs (``--law``'s OBS, ``--where``). The parameters are declared once
 (:class:`~flt_theory.runner.params.Param`); a system's :class:`Vocabulary` declares the rest once:
 
-* its **observables** (:class:`~flt_theory.runner.params.Observables`): each with its one public name, meaning, unit,
-  the experiments that record it and, where the experiments store it under another key (stored rows are keyed by
+* its **observables** (:class:`~flt_theory.runner.observables.Observables`): each with its one public name, meaning,
+  unit, the experiments that record it and, where the experiments store it under another key (stored rows are keyed by
   their experiment's code and output names, so a stored key is never renamed), that key: the public name is mapped
   onto it at the front door, and the stored key stays accepted as an alias;
 * **options** spelled otherwise than the parameter they set (``--lr`` sets ``eta_tilde``): ``flt simulate`` then
@@ -41,7 +41,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidParameterError
-from ..runner.params import Observable, Observables
+from ..runner.observables import Observable, Observables
 
 if TYPE_CHECKING:  # pragma: no cover
     from .declaration import System
@@ -279,7 +279,7 @@ def vocabulary_problems(system: System, vocabulary: Vocabulary | None = None) ->
 
 
 def describe_observables(system: System, vocabulary: Vocabulary | None = None) -> list[dict[str, Any]]:
-    """Every observable of ``system`` as JSON-ready data (:meth:`~flt_theory.runner.params.Observable.to_dict`),
+    """Every observable of ``system`` as JSON-ready data (:meth:`~flt_theory.runner.observables.Observable.to_dict`),
     with ``simulate``: whether ``flt simulate`` records carry it."""
     vocabulary = vocabulary_of(system) if vocabulary is None else vocabulary
     fields = set() if system.simulate is None else {vocabulary.record_fields.get(f.name, f.name)
