@@ -6,7 +6,8 @@ runner experiments that record it (with the key they store it under, where that 
 accepted) and whether ``flt simulate`` records carry it; then the parameters ``flt simulate`` spells otherwise, the
 natural parameters converted for an experiment parametrised differently, and the controls. A family of indexed
 observables is one line (``err_{i}``: ``err_0``, ``err_1``, ...). ``--json`` prints ``{"system", "observables": [...],
-"options", "record_fields", "conversions", "controls"}``. Without SYSTEM: the systems and how many observables each declares.
+"options", "record_fields", "conversions", "controls"}``. Without SYSTEM: the systems and how many observables each
+declares.
 """
 
 from __future__ import annotations
