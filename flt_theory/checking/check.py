@@ -73,7 +73,7 @@ __all__ = ["ALPHA", "COLUMNS", "check", "check_latex_path", "declared_figures", 
 COLUMNS = (
     "claim", "law", "status", "predicted", "measured", "ci", "n_seeds", "seeds", "check", "control", "verdict",
     "passed", "level", "p_check", "p_control", "seconds", "computed", "reused", "wrong_law", "message",
-    "control_message", "in_hypotheses", "scope", "effective", "limit",
+    "control_message", "in_hypotheses", "scope", "effective", "limit", "ladder",
 )
 
 #: Family-wise false-rejection rate of a whole ``flt check`` run (module docstring).
@@ -378,6 +378,7 @@ def _row(claim: Claim, run: dict[str, Any], level: float) -> dict[str, Any]:
         "scope": run.get("scope", "not stated"),
         "effective": ((check or {}).get("details") or {}).get("effective"),
         "limit": ((check or {}).get("details") or {}).get("limit"),
+        "ladder": (run.get("ladder") or {}).get("rungs"),
     }
 
 

@@ -48,7 +48,7 @@ RECORD = Path(__file__).parent.parent / "report" / "verdict_record.json"
 #: The fields of a verdict-table row (:func:`.check.verdict_frame`) kept in an entry.
 _KEPT = ("verdict", "passed", "check", "control", "predicted", "measured", "ci", "n_seeds", "level", "p_check",
          "p_control", "in_hypotheses", "scope", "message", "control_message", "computed", "reused", "effective",
-         "limit")
+         "limit", "ladder")
 
 
 def hardware() -> dict[str, Any]:

@@ -25,21 +25,44 @@ def _measured_text(entry: dict[str, Any]) -> str:
 
 def effective_text(entry: Mapping[str, Any]) -> str:
     """The effective exponents of a recorded verdict, rung by rung, and the extrapolated limit where the claim is
-    decided in the limit; ``""`` for a claim without a ladder.
+    decided in the limit; where its comparison gives none, the claim's own size ladder (:attr:`Claim.ladder
+    <flt_theory.systems.declaration.Claim.ladder>`: per rung the measured quantity with its interval, and the literal
+    statement's value where the ladder states one); ``""`` for a claim without either.
 
     >>> effective_text({"effective": [{"from": 64, "to": 128, "estimate": 1.05, "ci": [0.98, 1.1]}],
     ...                 "limit": {"estimate": 1.0, "ci": [0.9, 1.1], "model": "no correction"}})
     'effective exponents 1.05 [0.98, 1.1] (64→128); limit 1 [0.9, 1.1] (no correction)'
+    >>> effective_text({"ladder": [{"size": {"n": 8}, "estimate": 1.2, "ci": [1.1, 1.3], "literal": 0.0},
+    ...                            {"size": {"n": 16}, "estimate": 1.25, "ci": [1.2, 1.3], "literal": 0.0}]})
+    'ladder 1.2 [1.1, 1.3] (n = 8), 1.25 [1.2, 1.3] (n = 16); literal statement 0'
     """
     rungs = entry.get("effective") or []
     if not rungs:
-        return ""
+        return _ladder_text(entry.get("ladder") or [])
     text = "effective exponents " + ", ".join(
         f"{measured_text(r['estimate'], r['ci'])} ({r['from']:g}→{r['to']:g})" for r in rungs)
     limit = entry.get("limit")
     if limit:
         text += f"; limit {measured_text(limit['estimate'], limit['ci'])} ({limit['model']})"
     return text
+
+
+def _ladder_text(rungs: list[Mapping[str, Any]]) -> str:
+    """A claim's size ladder as text (:func:`effective_text`): the rungs, then the law's and the literal statement's
+    values where the ladder gives them at every rung (one number where they are the same at every rung)."""
+    if not rungs:
+        return ""
+    text = "ladder " + ", ".join(f"{measured_text(r['estimate'], r['ci'])} ({_size_text(r['size'])})" for r in rungs)
+    for key, label in (("predicted", "law"), ("literal", "literal statement")):
+        values = [r.get(key) for r in rungs]
+        if all(v is not None for v in values):
+            shown = [f"{v:.4g}" for v in values]
+            text += f"; {label} " + (shown[0] if len(set(shown)) == 1 else ", ".join(shown))
+    return text
+
+
+def _size_text(size: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}" for k, v in size.items())
 
 
 def _cell(row: dict[str, Any]) -> str:

@@ -34,7 +34,7 @@ def test_verdict_table_golden_structure(report):
     assert list(table.columns) == [
         "claim", "law", "status", "predicted", "measured", "ci", "n_seeds", "seeds", "check", "control", "verdict",
         "passed", "level", "p_check", "p_control", "seconds", "computed", "reused", "wrong_law", "message",
-        "control_message", "in_hypotheses", "scope", "effective", "limit",
+        "control_message", "in_hypotheses", "scope", "effective", "limit", "ladder",
     ] == list(COLUMNS)
     assert table.seeds.tolist()[0] == list(range(64))  # the norm law runs on 64 seeds
     assert table.claim.tolist() == CHEAP
