@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import importlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .declaration import System
 
 __all__ = ["COMMON", "EMPTY", "Conversion", "Observable", "Observables", "Vocabulary", "describe_observables",
-           "from_fields", "parameter_units", "vocabulary_of", "vocabulary_problems"]
+           "from_fields", "parameter_units", "recorded_by", "vocabulary_of", "vocabulary_problems"]
 
 #: The controls every ``flt simulate`` command shares: the seed of a record, the number of seeds, the device.
 COMMON = {
@@ -127,6 +127,23 @@ class Vocabulary:
     def controls_all(self) -> dict[str, str]:
         """The system's controls with the :data:`COMMON` ones."""
         return {**COMMON, **self.controls}
+
+
+def recorded_by(*experiments: str, unit: str = "1") -> Callable[..., Observable]:
+    """A declarer of observables recorded by ``experiments`` (none: ``flt simulate`` records only): ``declare(name,
+    meaning, unit=unit)``, the shorthand a system's vocabulary uses for a run of observables of the same experiments.
+
+    >>> early = recorded_by("good-sets/early-phase", unit="neurons")
+    >>> o = early("sure_final", "size of S_sure after the early phase")
+    >>> o.unit, o.experiments
+    ('neurons', ('good-sets/early-phase',))
+    """
+    default = unit
+
+    def declare(name: str, meaning: str, unit: str = default) -> Observable:
+        return Observable(name, meaning, unit, experiments=experiments)
+
+    return declare
 
 
 def from_fields(fields: Sequence[Any], recorded_by: Mapping[str, Sequence[str]], *,

@@ -3,7 +3,7 @@ learning rate that ``good-sets/early-phase`` records as ``lr`` (its parameter is
 
 from __future__ import annotations
 
-from ..vocabulary import Observable, Observables, Vocabulary, from_fields
+from ..vocabulary import Observables, Vocabulary, from_fields, recorded_by
 from .declaration import RECORD_FIELDS
 
 __all__ = ["VOCABULARY"]
@@ -11,8 +11,7 @@ __all__ = ["VOCABULARY"]
 _EARLY = ("good-sets/early-phase",)
 
 
-def _early(name: str, meaning: str, unit: str = "neurons") -> Observable:
-    return Observable(name, meaning, unit, experiments=_EARLY)
+_early = recorded_by(*_EARLY, unit="neurons")
 
 
 VOCABULARY = Vocabulary(

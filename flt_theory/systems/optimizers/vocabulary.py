@@ -3,7 +3,7 @@ observables of ``optimizers/run`` and the fields of ``flt simulate signal-noise-
 
 from __future__ import annotations
 
-from ..vocabulary import Observable, Observables, Vocabulary, from_fields
+from ..vocabulary import Observables, Vocabulary, from_fields, recorded_by
 from .simulate import RECORD_FIELDS
 
 __all__ = ["VOCABULARY"]
@@ -11,8 +11,7 @@ __all__ = ["VOCABULARY"]
 _RUN = ("optimizers/run",)
 
 
-def _o(name: str, meaning: str, unit: str = "1") -> Observable:
-    return Observable(name, meaning, unit, experiments=_RUN)
+_o = recorded_by(*_RUN)
 
 
 VOCABULARY = Vocabulary(
