@@ -75,7 +75,7 @@ from .figures import draw_plateau, draw_smoothing_paths, draw_times
 from .laws import BAGJ, DNGL, DPVLB
 from .leap_claims import leap_claims
 from .leap_laws import ABM
-from .model import PARAMS as P
+from .model import PARAMS as P, batch_block_bytes, batch_step_work
 from .recovery_claims import SIZES, claim_name, law_of, recovery_claims, uses_escape_term
 from .simulate import simulate_document, simulate_table
 
@@ -90,6 +90,9 @@ RECORD_FIELDS = tuple(RecordField(name, meaning, unit) for name, meaning, unit i
     ("seed", "the run's seed", "index"),
     ("steps_to_weak_recovery", "samples (one per step) until the overlap first reaches 1/2 (|overlap| for an even "
                                "link); the step limit when censored", "samples"),
+    ("iterations_to_weak_recovery", "gradient steps until the overlap first reaches 1/2; max_steps when censored "
+                                    "(recorded with --batch or --passes above 1; the samples are then "
+                                    "ceil(iterations/passes)·batch)", "steps"),
     ("final_overlap", "<w, w*> when the run stopped", "1"),
     ("censored", "true when the step limit ended the run before weak recovery", "bool"),
 ))
@@ -135,12 +138,16 @@ SYSTEM = System(
                       "lines; median, thick), with the scales d^(3/2) and d² of the law and the wrong law"),),
     simulate=SimulateCommand(
         fields=RECORD_FIELDS,
-        cost=Cost(memory="64*seeds*d", work="1e3*max_steps + max_steps*seeds*d",
-                  derived={"max_steps": _max_steps}),
+        cost=Cost(memory="64*seeds*d + seeds*block_bytes",
+                  work="1e3*max_steps + max_steps*seeds*d + max_steps*seeds*step_work",
+                  derived={"max_steps": _max_steps, "block_bytes": batch_block_bytes,
+                           "step_work": batch_step_work}),
         help=("Spherical online SGD of one neuron on fresh Gaussian samples (Ben Arous, Gheissari, Jagannath 2021, "
               "arXiv 2003.10409), in exact reduced coordinates (cost per step independent of d): samples to weak "
               "recovery (overlap >= 1/2, |overlap| for an even link), censoring and final overlap per d and seed, "
-              "with the predicted rate."),
+              "with the predicted rate. --batch averages the gradient over fresh mini-batches (Arnaboldi et al. "
+              "2024a, arXiv 2406.02157) and --passes takes several steps on each batch (Arnaboldi et al. 2024b, "
+              "arXiv 2405.15459), still exactly in reduced coordinates."),
         options=(
             Option.of(P["target"], default="He3(z)"),
             Option.of(P["d"], grid=True, default=(32, 64, 128), help="Dimensions, comma-separated."),
@@ -150,13 +157,17 @@ SYSTEM = System(
                         "k = 1, 2, >= 3)."),
             Option.of(P["overlap0"]),
             Option.of(P["max_steps"], required=False,
-                      help="Samples at most per run (default: 10 (d, d log d or d^(k-1)) / eta_tilde)."),
+                      help="Samples at most per run (default: 10 (d, d log d or d^(k-1)) / eta_tilde); with --batch "
+                           "or --passes above 1, gradient steps (default: 10 passes T(d) / (eta_tilde batch), T(d) "
+                           "the rate in samples, of the generative exponent with --passes >= 2)."),
             Option.of(P["seeds"]),
             Option(name="label-transform", kind="flag", dest="transform",
                    help="Train the student He_{k*} on the labels T(y) whose information exponent is the generative "
                         "exponent k* (Damian et al. 2024; polynomial target only; T = standardised lowest power "
                         "of y)."),
             Option.of(P["smoothing"], help=P["smoothing"].help + " The theorem's range is <= 1."),
+            Option.of(P["batch"]),
+            Option.of(P["passes"]),
             Option(name="run-to-end", kind="flag",
                    help="Continue every run to --max-steps (final_overlap = overlap after max-steps; default: stop "
                         "once every seed has recovered, final_overlap = overlap at recovery)."),

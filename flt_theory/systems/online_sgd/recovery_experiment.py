@@ -18,12 +18,16 @@ __all__ = ["recovery"]
 P = model.PARAMS
 
 
-@experiment("online-sgd/recovery", cost=Cost(memory="64*seeds*d", work="1e3*max_steps + max_steps*seeds*d"),
+@experiment("online-sgd/recovery",
+            cost=Cost(memory="64*seeds*d + seeds*block_bytes",
+                      work="1e3*max_steps + max_steps*seeds*d + max_steps*seeds*step_work",
+                      derived={"block_bytes": model.batch_block_bytes, "step_work": model.batch_step_work}),
             batched=True, params=P.subset("target", "d", "eta_tilde", "overlap0", "loss", "max_steps", "smoothing",
-                                          "transform"))
+                                          "transform", "batch", "passes"))
 def recovery(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
-    r"""Samples to weak recovery (overlap 1/2), censoring flag and final overlap, per seed
-    (:func:`.simulate.run_rows`)."""
+    r"""Samples and gradient steps to weak recovery (overlap 1/2), censoring flag and final overlap, per seed
+    (:func:`.simulate.run_rows`; ``batch`` samples per step, ``passes`` steps per batch)."""
     return run_rows(seeds, target=params["target"], d=params["d"], eta_tilde=params["eta_tilde"],
                     overlap0=params["overlap0"], loss=params["loss"], max_steps=params["max_steps"],
-                    smoothing=params["smoothing"], transform=bool(params["transform"]))
+                    smoothing=params["smoothing"], transform=bool(params["transform"]), batch=params["batch"],
+                    passes=params["passes"])

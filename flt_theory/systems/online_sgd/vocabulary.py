@@ -2,8 +2,9 @@
 
 One name per quantity: ``steps_to_weak_recovery`` (what ``flt simulate online-sgd`` records) is what
 ``online-sgd/recovery`` stores as ``steps`` (a stored key is never renamed): ``--law`` takes the public name, and
-``steps`` stays accepted. ``--eta-tilde`` is the parameter ``eta_tilde`` (``--lr`` stays accepted);
-``--label-transform`` sets the parameter ``transform``."""
+``steps`` stays accepted; likewise ``iterations_to_weak_recovery`` (gradient steps, recorded with ``--batch`` or
+``--passes`` above 1) is stored as ``iterations``. ``--eta-tilde`` is the parameter ``eta_tilde`` (``--lr`` stays
+accepted); ``--label-transform`` sets the parameter ``transform``."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ _RECOVERY = ("online-sgd/recovery",)
 
 VOCABULARY = Vocabulary(
     observables=Observables(
-        *from_fields(RECORD_FIELDS, {"steps_to_weak_recovery": _RECOVERY, "final_overlap": _RECOVERY,
-                                     "censored": (*_RECOVERY, "online-sgd/multi-index")},
-                     keys={"steps_to_weak_recovery": "steps"}),
+        *from_fields(RECORD_FIELDS, {"steps_to_weak_recovery": _RECOVERY, "iterations_to_weak_recovery": _RECOVERY,
+                                     "final_overlap": _RECOVERY, "censored": (*_RECOVERY, "online-sgd/multi-index")},
+                     keys={"steps_to_weak_recovery": "steps", "iterations_to_weak_recovery": "iterations"}),
         Observable("time_{i}", "samples until the i-th teacher direction is learned (overlap >= threshold) by the "
                    "multi-index network (the step limit where censored)", "samples",
                    experiments=("online-sgd/multi-index",)),
