@@ -8,7 +8,9 @@ Two forms, one command:
   ``flt verify TARGET --algorithm online-sgd`` derives a single-index link's information exponent and checks the
   weak-recovery time of online SGD it predicts (Ben Arous, Gheissari, Jagannath 2021, arXiv 2003.10409) in the limit
   of large d against the exponents ± 1 (:func:`flt_theory.systems.online_sgd.verify.verify_target`;
-  ``--max-steps-factor`` and ``--eta-tilde`` set its step limit and step size);
+  ``--max-steps-factor`` and ``--eta-tilde`` set its step limit and step size; ``--batch B`` checks the iterations
+  with batches of B fresh samples, time(d)/B (Arnaboldi et al. 2024, arXiv 2406.02157), ``--passes P`` the samples
+  with P gradient steps per batch, the rate of the generative exponent (Arnaboldi et al. 2024, arXiv 2405.15459));
 * ``flt verify --system SYSTEM --law "OBS ~ EXPR" [--over NAME=V1,V2,...]... [--fix NAME=VALUE]...`` checks a
   researcher's own power law for an observable of any system, with its mutation panel (each exponent ± 1/2 and
   ± 1, a varied symbol EXPR lacks at ± 1/2) on the same measurement, on a grid designed from ``--budget`` and the
@@ -127,6 +129,8 @@ class VerifyRequest:
     seeds: int | None
     max_steps_factor: float | None
     eta_tilde: float | None
+    batch: int | None
+    passes: int | None
     latex_file: str | None
     as_json: bool
     report_dir: str | None
@@ -182,6 +186,14 @@ class VerifyRequest:
 @click.option("--eta-tilde", type=Bounded(float, 0, 1), default=None, metavar="ETA",
               help="With TARGET --algorithm online-sgd: the step size eta = ETA * d^-max(1, k/2) (default: 0.5, 0.2, "
                    "0.05 for information exponent k = 1, 2, >= 3). Lower it when runs stall below overlap 1/2.")
+@click.option("--batch", type=Bounded(int, 1, None), default=None, metavar="B",
+              help="With TARGET --algorithm online-sgd: B fresh samples per gradient step (their mean gradient), eta = "
+                   "ETA * B * d^-max(1, k/2); checks the iterations, time(d)/B, below the saturation batch "
+                   "d^max(k-1, 1) (default 1: one sample per step).")
+@click.option("--passes", type=Bounded(int, 1, 16), default=None, metavar="P",
+              help="With TARGET --algorithm online-sgd: P gradient steps on each batch before a fresh one (data "
+                   "repetition), eta = ETA * B / d (default ETA 0.003 from P = 2); checks the samples against the "
+                   "rate of the generative exponent k* (d at k* = 1, d log d at k* = 2; polynomial links). Default 1.")
 @latex_option("With TARGET: also write the verdicts")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @click.option("--report", "report_dir", type=click.Path(), default=None, metavar="DIR",
@@ -220,11 +232,13 @@ def verify_command(ctx: click.Context, **options: Any) -> None:
     decided in the limit of large d (effective exponents between rungs, corrections to scaling allowed) against the
     exponents +-1 and, for d log d, the law without its log. Runs stopped by max_steps are never fitted: their d is
     rerun with a raised max_steps within --budget, or dropped and named (--max-steps-factor); runs that stall below
-    overlap 1/2 name the step size (--eta-tilde)."""
+    overlap 1/2 name the step size (--eta-tilde). --batch B checks the iterations with B fresh samples per step
+    (time(d)/B), --passes P the samples with P steps per batch (the rate of the generative exponent)."""
     request = VerifyRequest(**options)
     if request.algorithm != "giant-step" and request.for_system_law:
         raise InputError("--algorithm", "applies to TARGET only (a --system law names its own experiment)")
-    for option, value in (("--max-steps-factor", request.max_steps_factor), ("--eta-tilde", request.eta_tilde)):
+    for option, value in (("--max-steps-factor", request.max_steps_factor), ("--eta-tilde", request.eta_tilde),
+                          ("--batch", request.batch), ("--passes", request.passes)):
         if value is not None and request.algorithm != "online-sgd":
             raise InputError(option, "applies to TARGET --algorithm online-sgd only")
     if request.for_system_law:
@@ -286,7 +300,8 @@ def _verify_online_sgd(ctx: click.Context, target: str, request: VerifyRequest) 
     try:
         document = verify_target(target, scale=request.scale, seeds=request.seeds, budget=request.budget,
                                  max_steps_factor=1.0 if request.max_steps_factor is None else request.max_steps_factor,
-                                 eta_tilde=request.eta_tilde)
+                                 eta_tilde=request.eta_tilde, batch=1 if request.batch is None else request.batch,
+                                 passes=1 if request.passes is None else request.passes)
     except FLTError as exc:
         message = str(exc)
         raise InputError(None if message.startswith(("TARGET", "--")) else "TARGET", message) from exc

@@ -45,6 +45,40 @@ both :math:`d` and :math:`d^3`; on :math:`d = 32, 64, 128` alone, or without the
 128` (paper: to 256), ``max_steps`` :math:`= 10\,d^{k-1}`. ``max_steps_factor`` multiplies ``max_steps`` at every
 :math:`d` and ``eta_tilde`` replaces :math:`\tilde\eta`. The cost is estimated from the predicted time
 (:func:`estimated_seconds`) and a prediction over ``budget`` is not run.
+
+**Mini-batches and repeated passes** (``batch`` :math:`n_b`, ``passes`` :math:`P`; the simulation :mod:`.model`,
+the laws :mod:`.batch_laws`; :func:`predicted_law`). The decision is the one above (:func:`compare_limit`: effective
+exponents, the limit, censored rungs never fitted, the same raises, INCONCLUSIVE with the reason); what changes is
+the law, the time read and the sizes.
+
+* ``batch`` :math:`n_b \ge 2`, one pass (Arnaboldi, Dandi, Krzakala, Loureiro, Pesce, Stephan 2024, arXiv
+  2406.02157): :math:`\eta = \tilde\eta\,n_b\,d^{-\max(1,k/2)}`, and below the saturation batch
+  :math:`d^{\max(k-1,1)}` the ITERATIONS (gradient steps, column ``iterations``) are the one-pass samples over
+  :math:`n_b`, :math:`T \asymp \mathrm{time}_k(d)/n_b` (:func:`~.batch_laws.fixed_batch_iterations_law`: the same
+  power of :math:`d`); wrong laws :func:`wrong_laws`. A batch at or above the saturation batch at the ladder's
+  smallest :math:`d` is refused (the law does not apply there). The escape term, a number of samples, is added over
+  :math:`n_b`. The step-size bound at :math:`k \le 2` is the one-pass one: the drift and the retraction both scale
+  with :math:`\eta^2 d/n_b` against :math:`\eta`, the same ratio in :math:`\tilde\eta`. Sizes: the iterations are
+  :math:`n_b` times fewer and each costs :func:`step_work`, so ``small`` runs the one-pass ``paper`` ladder and
+  ``paper`` that ladder extended (:data:`BATCH_DOUBLINGS`); ``max_steps`` is the one-pass cap over :math:`n_b`.
+* ``passes`` :math:`P \ge 2` (Arnaboldi, Dandi, Krzakala, Pesce, Stephan 2024, arXiv 2405.15459):
+  :math:`\eta = \tilde\eta\,n_b/d`, and the SAMPLES (column ``steps``) follow the one-pass law of the generative
+  exponent :math:`k^*` (:func:`~.laws.label_transform`, polynomial links; :func:`~.batch_laws.repeated_samples_law`),
+  :math:`d` at :math:`k^* = 1`, :math:`d\log d` at :math:`k^* = 2`; wrong laws :func:`wrong_laws` and, where
+  :math:`k^* < k`, the one-pass rate :math:`\mathrm{time}_k(d)` of the information exponent. Default
+  :math:`\tilde\eta` :data:`REPEATED_ETA_TILDE`, ladders and cap :data:`_REPEATED`. No escape term and no
+  step-size bound (neither is derived for two passes). **Finite d**: the second pass's drift at the equator,
+  :math:`\phi(0) = 17496\,\tilde\eta^2` for :math:`\mathrm{He}_3` (:func:`~.batch_laws.second_pass_equator_drift`),
+  competes with the information-exponent drift of the passes from :math:`m_0 = a/\sqrt d`, which is larger up to
+  the crossover :math:`d_c` (:func:`crossover_dimension`; 914 for :math:`\mathrm{He}_3` at :math:`\tilde\eta =
+  0.003`, :math:`a = 2`): below it the escape is still that of the information exponent (measured, 32 seeds: mean
+  samples / d 25.9, 35.1, 61.6, 75.8 at d = 64 … 512, effective exponents 1.44, 1.81, 1.30), so a FAIL on a fitted
+  ladder entirely below :math:`d_c` is reported INCONCLUSIVE (the data cannot test the limit there), and a verdict
+  other than PASS states :math:`\phi(0)`, :math:`d_c` and the ladder that would decide.
+
+The document then adds ``batch``, ``passes``, ``measured`` (``"iterations"`` or ``"samples"``), ``rate_exponent``
+and ``prediction`` (the law in words), and its prediction ``means`` (per :math:`d` the mean time, over :math:`d`),
+``time_read`` and ``crossover_dimension``; without them (``batch`` = ``passes`` = 1) it is unchanged.
 """
 
 from __future__ import annotations
@@ -65,12 +99,24 @@ from ...compare.verdict import FAIL, INCONCLUSIVE, PASS, decide_claim
 from ...errors import FLTError, InvalidParameterError
 from ...runner.store import ResultStore
 from ...symbolic.law import Law
-from .laws import D, has_escape_term, is_even, link_exponent, recovery_law, split_law, time_value
+from .batch_laws import fixed_batch_iterations_law, repeated_samples_law, saturation_power, second_pass_equator_drift
+from .laws import (
+    D,
+    has_escape_term,
+    is_even,
+    label_transform,
+    link_exponent,
+    recovery_law,
+    split_law,
+    time_value,
+)
+from .readouts import escape_term
 from .recovery_claims import SIZES, law_powers, time_limit
 
-__all__ = ["DEFAULT_BUDGET", "MAX_RAISES", "MAX_STEPS_FACTOR", "MIN_RUNGS", "RAISE_FACTOR", "SECONDS_PER_STEP",
-           "STALL_FRACTION", "STALL_OVERLAP", "STALL_PROGRESS", "OnlineSGDVerifyResult", "compare_limit",
-           "dropped_message", "estimated_seconds", "law_powers", "measure_ladder", "predicted_steps", "sizes_for",
+__all__ = ["DEFAULT_BUDGET", "MAX_RAISES", "MAX_STEPS_FACTOR", "MIN_RUNGS", "RAISE_FACTOR", "REPEATED_ETA_TILDE",
+           "SECONDS_PER_STEP", "STALL_FRACTION", "STALL_OVERLAP", "STALL_PROGRESS", "OnlineSGDVerifyResult",
+           "compare_limit", "crossover_dimension", "dropped_message", "estimated_seconds", "law_powers",
+           "measure_ladder", "predicted_iterations", "predicted_law", "predicted_steps", "sizes_for", "step_work",
            "verify_target", "verify_text", "wrong_laws"]
 
 #: Default time budget in seconds.
@@ -81,6 +127,34 @@ DEFAULT_BUDGET = 300.0
 #: (its slowest seed is far beyond 3 times the predicted mean: not within 2 times yet). On a shared machine runs take
 #: longer: He3 / He4 at the small sizes ran 41 s / 857 s on 2 cores under a load of ~13.
 SECONDS_PER_STEP = 5e-5
+#: The cost of one gradient step in units of :data:`SECONDS_PER_STEP` (:func:`step_work`): :math:`1 + n_b/12` for a
+#: batch of :math:`n_b` with one pass, :math:`1 + n_b(n_b + 2)/50` per pass with two or more. Measured on ONE thread
+#: (``torch.set_num_threads(1)``, :func:`~.simulate.run_rows` on ``He3(z)`` at d = 512, 64 seeds, 3000 gradient steps
+#: that never recover, best of 2, relative to one sample and one pass in the same run, on 2 cores under a load of
+#: ~3.4): batch 2, 8, 32, 128 with one pass 1.19, 1.47, 2.82, 10.8 (the formula: 1.17, 1.67, 3.67, 11.7); two passes
+#: at batch 1, 4, 8, 16, 32 (per gradient step) 1.02, 1.46, 2.50, 4.99, 16.7 (formula: 1.06, 1.48, 2.60, 6.76, 22.8).
+#: The one-sample step itself read 112 µs there (91 µs in a first run), about twice :data:`SECONDS_PER_STEP` under
+#: that load.
+BATCH_WORK_PER_SAMPLE, REPEATED_WORK = 1 / 12, 1 / 50
+#: With ``passes`` >= 2: the default :math:`\tilde\eta` (:math:`\eta = \tilde\eta\,n_b/d`). Two passes on
+#: :math:`\mathrm{He}_3` never reach overlap 1/2 within 60 d samples at :math:`\tilde\eta \ge 0.03`: the second
+#: pass's retraction, :math:`\mathbb E[y^2(\sigma'(u)^2 + \sigma'(u')^2)]`, is heavy-tailed (6812 at 0.01 against
+#: 216 at 0); at 0.003 89% to 93% recover at d = 500, 1000 (100 seeds, an exploration outside this repository).
+REPEATED_ETA_TILDE = 0.003
+#: With ``passes`` >= 2: the ladders, and the cap on the samples of a run, :data:`_REPEATED_CAP` times the one-pass
+#: time of the generative exponent (:math:`400\,d` at :math:`k^* = 1`; ``max_steps`` counts gradient steps:
+#: ``passes`` times the samples over the batch). Measured, ``He3(z)`` at :math:`\tilde\eta = 0.003`,
+#: :math:`m_0 = 2/\sqrt d`, two passes, 32 seeds, one thread: mean samples / d 25.9, 35.1, 61.6, 75.8 and slowest
+#: 122, 69, 341, 151 at d = 64, 128, 256, 512 (1.8, 2.7, 21, 27 s).
+_REPEATED: dict[str, Any] = dict(small=dict(ds=(64, 128, 256, 512), seeds=32),
+                                 paper=dict(ds=(64, 128, 256, 512, 1024, 2048), seeds=64))
+_REPEATED_CAP = 400
+#: With a batch of :math:`n_b \ge 2` fresh samples and one pass the gradient steps are :math:`n_b` times fewer and
+#: each costs :func:`step_work` :math:`= 1 + n_b/12` one-sample steps, so a ladder costs :math:`(1 + n_b/12)/n_b`
+#: of its one-pass time (0.58 at :math:`n_b = 2`, 0.21 at 8): ``--scale small`` runs the one-pass ``paper`` ladder
+#: and seeds, ``--scale paper`` that ladder with its largest :math:`d` doubled this many times. (At the one-pass
+#: small ladder, d = 64 … 512, the limit does not reject ``He2``'s control :math:`d` — with or without a batch.)
+BATCH_DOUBLINGS = 2
 #: A censored rung's ``max_steps`` is multiplied by this at each automatic raise, at most :data:`MAX_RAISES` times.
 RAISE_FACTOR = 4
 MAX_RAISES = 2
@@ -132,20 +206,47 @@ def predicted_steps(k: int, d: int, sizes: dict[str, Any]) -> float:
     return float(time_value(k).subs(D, d)) / (sizes["eta_tilde"] * drift)
 
 
+def predicted_iterations(k: int, d: int, sizes: dict[str, Any]) -> float:
+    r"""The predicted mean gradient steps to overlap 1/2 at :math:`d`: :func:`predicted_steps` (samples) times
+    ``passes`` over ``batch`` (``sizes``' entries, 1 where absent), ``k`` the exponent of the rate (the generative
+    exponent with ``passes`` >= 2: then an order of magnitude, :data:`_REPEATED` lists the measured times).
+
+    >>> predicted_iterations(1, 64, {**sizes_for(1), "batch": 8})
+    16.0
+    """
+    return predicted_steps(k, d, sizes) * sizes.get("passes", 1) / sizes.get("batch", 1)
+
+
+def step_work(batch: int = 1, passes: int = 1) -> float:
+    r"""The cost of one gradient step in units of :data:`SECONDS_PER_STEP` (measured: :data:`BATCH_WORK_PER_SAMPLE`):
+    1 for one sample and one pass, :math:`1 + n_b/12` with one pass, :math:`1 + n_b(n_b + 2)/50` with two or more.
+
+    >>> step_work(), step_work(12), step_work(1, 2)
+    (1.0, 2.0, 1.06)
+    """
+    if batch == passes == 1:
+        return 1.0
+    if passes == 1:
+        return 1 + batch * BATCH_WORK_PER_SAMPLE
+    return 1 + batch * (batch + 2) * REPEATED_WORK
+
+
 def estimated_seconds(k: int, sizes: dict[str, Any]) -> float:
-    r"""Seconds of the measurement: per :math:`d`, the slowest seed's steps, estimated as 3 times
-    :func:`predicted_steps` and capped at ``max_steps``, times :data:`SECONDS_PER_STEP`.
+    r"""Seconds of the measurement: per :math:`d`, the slowest seed's gradient steps, estimated as 3 times
+    :func:`predicted_iterations` and capped at ``max_steps``, times :data:`SECONDS_PER_STEP` and :func:`step_work`.
 
     >>> round(estimated_seconds(1, sizes_for(1)), 1), round(estimated_seconds(4, sizes_for(4)))
     (0.6, 19)
     """
-    return sum(min(3 * predicted_steps(k, d, sizes), sizes["max_steps"](d)) * SECONDS_PER_STEP
+    work = step_work(sizes.get("batch", 1), sizes.get("passes", 1))
+    return sum(min(3 * predicted_iterations(k, d, sizes), sizes["max_steps"](d)) * SECONDS_PER_STEP * work
                * max(1.0, sizes["seeds"] / 64) for d in sizes["ds"])
 
 
-def _raise_seconds(max_steps: int, seeds: int) -> float:
-    """Estimated seconds of running ``seeds`` seeds to ``max_steps`` (the worst case of a censored seed)."""
-    return max_steps * SECONDS_PER_STEP * max(1.0, seeds / 64)
+def _raise_seconds(max_steps: int, seeds: int, work: float = 1.0) -> float:
+    """Estimated seconds of running ``seeds`` seeds to ``max_steps`` (the worst case of a censored seed), ``work``
+    the cost of a gradient step (:func:`step_work`)."""
+    return max_steps * SECONDS_PER_STEP * work * max(1.0, seeds / 64)
 
 
 def _wrong(law: Law, shift: int) -> Law:
@@ -153,16 +254,22 @@ def _wrong(law: Law, shift: int) -> Law:
     exponent, rest = split_law(law)
     power = sp.nsimplify(exponent) + shift
     value = sp.simplify(D**power * rest.value)
-    return law.replace(name=f"wrong rate n ≍ {value}", value=value,
+    return law.replace(name=f"wrong rate {_letter(law)} ≍ {value}", value=value,
                        words=f"the exponent of d is {power} instead of {sp.nsimplify(exponent)}")
 
 
 def _without_log(law: Law) -> Law:
     """The law with its non-power factor (a log d) left out."""
     exponent, rest = split_law(law)
-    value = D ** sp.nsimplify(exponent)
-    return law.replace(name=f"wrong rate n ≍ {value}", value=value,
-                       words=f"no factor {rest.value}: n ≍ {value}")
+    constant, factor = sp.sympify(rest.value).as_coeff_Mul()
+    value = D ** sp.nsimplify(exponent) * constant
+    return law.replace(name=f"wrong rate {_letter(law)} ≍ {value}", value=value,
+                       words=f"no factor {factor}: {_letter(law)} ≍ {value}")
+
+
+def _letter(law: Law) -> str:
+    """The time a law states: ``T`` (iterations) or ``n`` (samples)."""
+    return "T" if law.lhs.startswith("T") else "n"
 
 
 def wrong_laws(law: Law) -> list[Law]:
@@ -175,9 +282,81 @@ def wrong_laws(law: Law) -> list[Law]:
     return [_wrong(law, -1), _wrong(law, +1)] + ([_without_log(law)] if law_powers(law)[1] else [])
 
 
+def _generative_exponent(target: str) -> int:
+    r"""The generative exponent :math:`k^*` of a polynomial link (:func:`~.laws.label_transform`), refused naming
+    ``--passes`` for any other link."""
+    try:
+        return int(label_transform(target)[1])
+    except FLTError as exc:
+        raise InvalidParameterError(f"--passes: the rate of two passes or more is that of the generative exponent, "
+                                    f"derived here for a polynomial link only: {exc}") from exc
+
+
+def predicted_law(target: str, *, batch: int = 1, passes: int = 1) -> tuple[Law, list[Law], int, str]:
+    r"""``(law, wrongs, rate_exponent, column)``: the law checked for ``batch`` samples per gradient step and
+    ``passes`` steps per batch, its wrong laws, the exponent of its rate and the column it reads (module docstring).
+
+    * ``batch`` = ``passes`` = 1: :func:`~.laws.recovery_law` (samples, ``"steps"``), wrong laws :func:`wrong_laws`;
+    * ``batch`` :math:`n_b > 1`, one pass: :func:`~.batch_laws.fixed_batch_iterations_law`,
+      :math:`T \asymp \mathrm{time}_k(d)/n_b` gradient steps (``"iterations"``), wrong laws :func:`wrong_laws`;
+    * ``passes`` :math:`\ge 2`: :func:`~.batch_laws.repeated_samples_law` of the generative exponent :math:`k^*`
+      (samples, ``"steps"``); wrong laws :func:`wrong_laws` and, where :math:`k^* < k`, the one-pass rate of the
+      information exponent (it replaces the wrong law of the same powers, e.g. :math:`d^2` for :math:`\mathrm{He}_3`).
+
+    >>> law, wrongs, k, column = predicted_law("He3(z)", passes=2)
+    >>> law.value, [w.value for w in wrongs], k, column
+    (d, [1, d**2], 1, 'steps')
+    >>> predicted_law("z", batch=8)[0].value, predicted_law("z", batch=8)[3]
+    (d/8, 'iterations')
+    """
+    k = link_exponent(target)
+    if passes > 1:
+        k_star = _generative_exponent(target)
+        law = repeated_samples_law(target, k_star, passes=passes)
+        wrongs = wrong_laws(law)
+        if k_star < k:
+            one_pass = law.replace(name=f"wrong rate n ≍ {time_value(k)}", value=time_value(k),
+                                   words=(f"repeating the samples does not help: the one-pass rate of the information "
+                                          f"exponent k = {k}, n ≍ {time_value(k)}"))
+            same = [w for w in wrongs if law_powers(w) == law_powers(one_pass)]
+            wrongs = [one_pass if w in same else w for w in wrongs] + ([] if same else [one_pass])
+        return law, wrongs, k_star, "steps"
+    if batch > 1:
+        law = fixed_batch_iterations_law(target, batch)
+        return law, wrong_laws(law), k, "iterations"
+    law = recovery_law(target)
+    return law, wrong_laws(law), k, "steps"
+
+
+def crossover_dimension(target: str, eta_tilde: float, overlap0: float, passes: int = 2) -> float | None:
+    r"""Where the second pass's drift at the equator, :math:`\phi(0)` (:func:`~.batch_laws.
+    second_pass_equator_drift`, per sample in units of :math:`\tilde\eta/d`), overtakes the information-exponent
+    drift of the ``passes`` passes at the start, :math:`P\,A\,m_0^{k-1}` with :math:`A = c_k^2/(k-1)!`
+    (:math:`c_k = \mathbb E[g\,\mathrm{He}_k]`; :math:`k\,k!` for :math:`\mathrm{He}_k`) and :math:`m_0 =
+    a/\sqrt d`: :math:`d_c = a^2\,(P A/\phi(0))^{2/(k-1)}`. Below :math:`d_c` the escape from :math:`m_0` is
+    driven by the information exponent (for :math:`k = 3` its time grows as :math:`d^{3/2}`), above it by the equator
+    drift (time :math:`\propto d`): the limit of the generative exponent is read only on rungs well above
+    :math:`d_c`. None where :math:`\phi(0) = 0` or :math:`k \le 1` (a polynomial link; refused otherwise).
+
+    >>> round(crossover_dimension("He3(z)", 0.003, 2.0))
+    914
+    """
+    from ...symbolic.hermite import hermite_coefficients
+    from ...symbolic.target import parse_link
+
+    k = link_exponent(target)
+    phi = float(second_pass_equator_drift(target, eta_tilde))
+    if k <= 1 or phi <= 0:
+        return None
+    c_k = sp.sympify(hermite_coefficients(parse_link(target), k).exact[k])
+    a_k = float(c_k**2 / sp.factorial(k - 1))
+    return overlap0**2 * (passes * a_k / phi) ** (2 / (k - 1))
+
+
 def _points(target: str, sizes: dict[str, Any], caps: dict[int, int]) -> list[dict[str, Any]]:
+    batched = {name: sizes[name] for name in ("batch", "passes") if sizes.get(name, 1) != 1}
     return [{"target": target, "d": d, "eta_tilde": sizes["eta_tilde"], "overlap0": sizes["overlap0"],
-             "max_steps": cap} for d, cap in caps.items()]
+             "max_steps": cap} | batched for d, cap in caps.items()]
 
 
 def _run(target: str, sizes: dict[str, Any], caps: dict[int, int], seeds: Sequence[int], store: Any) -> pd.DataFrame:
@@ -197,12 +376,15 @@ def measure_ladder(target: str, sizes: dict[str, Any], *, budget: float, spent: 
                    store: Any = None) -> tuple[pd.DataFrame, list[dict[str, Any]], float]:
     r"""``(frame, rungs, spent)``: the measurement on the ladder ``sizes`` (:func:`sizes_for`, ``max_steps`` a
     function of :math:`d`) with the censored seeds run again at raised ``max_steps`` within ``budget`` (module
-    docstring). ``rungs``: per :math:`d`, ``{"d", "max_steps", "raised", "censored", "seeds", "stalled",
-    "overlap", "blocked"}`` (``overlap``: the median final overlap of the censored runs, None without any;
-    ``blocked``: the estimated seconds of the raise ``budget`` did not allow, else None);
+    docstring; with ``batch`` / ``passes`` in ``sizes``, ``max_steps`` counts gradient steps and ``rate_exponent``
+    is the exponent of the predicted rate). ``rungs``: per :math:`d`, ``{"d", "max_steps", "raised", "censored",
+    "seeds", "stalled", "overlap", "blocked"}`` (``overlap``: the median final overlap of the censored runs, None
+    without any; ``blocked``: the estimated seconds of the raise ``budget`` did not allow, else None);
     ``spent``: ``spent`` plus the estimated seconds of the raises."""
     store = store if store is not None else ResultStore(":memory:")
-    seeds, even, k = int(sizes["seeds"]), is_even(target), link_exponent(target)
+    seeds, even = int(sizes["seeds"]), is_even(target)
+    k = sizes.get("rate_exponent") or link_exponent(target)
+    work = step_work(sizes.get("batch", 1), sizes.get("passes", 1))
     caps = {int(d): max(1, int(sizes["max_steps"](d))) for d in sizes["ds"]}
     frame = _run(target, sizes, caps, range(seeds), store)
     rungs: dict[int, dict[str, Any]] = {d: {"d": d, "max_steps": cap, "raised": 0, "stalled": False, "blocked": None}
@@ -213,7 +395,7 @@ def measure_ladder(target: str, sizes: dict[str, Any], *, budget: float, spent: 
             if censored.empty or rung["stalled"]:
                 continue
             cap = rung["max_steps"] * RAISE_FACTOR
-            cost = _raise_seconds(cap, len(censored))
+            cost = _raise_seconds(cap, len(censored), work)
             if spent + cost > budget:
                 rung["blocked"] = cost
                 continue
@@ -223,7 +405,7 @@ def measure_ladder(target: str, sizes: dict[str, Any], *, budget: float, spent: 
                               ignore_index=True)
             rung.update(max_steps=cap, raised=rung["raised"] + 1, blocked=None)
             still = again[again["censored"] > 0]
-            if len(still) >= STALL_FRACTION * seeds and cap >= 3 * predicted_steps(k, d, sizes):
+            if len(still) >= STALL_FRACTION * seeds and cap >= 3 * predicted_iterations(k, d, sizes):
                 after, before = _overlap(still, even), _overlap(censored, even)
                 progress = float(np.median(after - before.loc[after.index]))
                 rung["stalled"] = bool(after.median() < STALL_OVERLAP and progress < STALL_PROGRESS)
@@ -267,13 +449,20 @@ def dropped_message(rung: dict[str, Any], factor: float, eta_tilde: float, admis
             f"bound): raise --max-steps-factor to {total * RAISE_FACTOR:g} or more{budget}")
 
 
-def compare_limit(frame: pd.DataFrame, law: Law, *, escape: bool = False) -> CheckResult:
+def compare_limit(frame: pd.DataFrame, law: Law, *, escape: bool = False, column: str = "steps",
+                  batch: int = 1) -> CheckResult:
     r"""The mean weak-recovery time of ``frame`` (uncensored rungs only; with ``escape`` plus
     :math:`B\,d^{k/2}`, :func:`~.readouts.escape_term`) against ``law`` in the limit :math:`d \to \infty`
-    (:func:`.recovery_claims.time_limit`, the catalogue's decision)."""
+    (:func:`.recovery_claims.time_limit`, the catalogue's decision). ``column``: the time read, ``"steps"``
+    (samples) or ``"iterations"`` (gradient steps of ``batch`` samples each; the escape term, a number of samples,
+    is then added over ``batch``: below saturation the chain is the same diffusion in the time
+    :math:`T n_b\,d^{-\max(k-1,1)}` for every batch, :mod:`.batch_laws` step 1)."""
     if (frame["censored"] > 0).any():
         raise InvalidParameterError("compare_limit takes uncensored rungs only (a censored time is a lower bound).")
-    return time_limit(frame, law, escape=escape)
+    if column == "iterations" and escape and batch != 1:
+        term = pd.Series(escape_term(frame, frame["d"].to_numpy(float)), index=frame.index)
+        return time_limit(frame.assign(iterations=frame["iterations"] + term / batch), law, column=column)
+    return time_limit(frame, law, escape=escape, column=column)
 
 
 def _finite(value: Any) -> float | None:
@@ -363,7 +552,12 @@ def _prediction_text(p: dict[str, Any]) -> list[str]:
              for d, cap, n in zip(sizes["ds"], sizes["max_steps"], sizes["censored"])]
     lines += ["    " + line for line in table(rows).splitlines()]
     log = "" if not p["log_power"] else " log d" if p["log_power"] == 1 else f" (log d)^{fmt(p['log_power'])}"
-    what = f"exponent of n /{log}" if log else "exponent"
+    letter = "T" if p.get("time_read") == "iterations" else "n"
+    what = f"exponent of {letter} /{log}" if log else "exponent"
+    if p.get("means"):
+        lines.append(f"  mean {p['time_read']} / d: " + "; ".join(
+            f"d = {r['d']}: {fmt(r['per_d'])}" + ("" if r["fitted"] else " (censored runs: a lower bound)")
+            for r in p["means"]))
     if p["effective"]:
         lines.append(f"  effective {what}: " + "; ".join(
             f"{r['from']:g}→{r['to']:g} {fmt(r['estimate'])} {_ci_text(r['ci'])}" for r in p["effective"]))
@@ -384,8 +578,13 @@ def verify_text(document: dict[str, Any]) -> str:
     verdict other than pass."""
     rows = [("prediction", "verdict", "negative controls")]
     rows += [(p["name"], p["verdict"], p["control"]) for p in document["predictions"]]
+    batches = ""
+    if "batch" in document:
+        batches = (f", batches of {document['batch']} fresh sample(s), {document['passes']} gradient step(s) per batch"
+                   + (f", generative exponent {document['rate_exponent']}" if document["passes"] > 1 else "")
+                   + f"; measured: {document['measured']} to overlap 1/2")
     lines = [f"target g(z) = {document['target']}, online SGD (student σ = g), information exponent "
-             f"{document['information_exponent']}, d = {', '.join(map(str, document['ds']))}, "
+             f"{document['information_exponent']}{batches}, d = {', '.join(map(str, document['ds']))}, "
              f"{document['seeds']} seeds", table(rows), ""]
     for p in document["predictions"]:
         lines += _prediction_text(p)
@@ -410,10 +609,41 @@ def _number(value: Any, option: str, upper: float, words: str) -> float:
     return float(value)
 
 
+def _count(value: Any, option: str) -> int:
+    """``value`` as an int >= 1, else an error naming ``option``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidParameterError(f"{option}: must be an int >= 1. Got {value!r} instead.")
+    return int(value)
+
+
+def _batched_sizes(sizes: dict[str, Any], scale: str, batch: int, passes: int, rate_k: int) -> dict[str, Any]:
+    r"""``sizes`` for ``batch`` samples per gradient step and ``passes`` steps per batch (module docstring):
+    ``max_steps`` in gradient steps — one pass: the ladder's cap on the samples over ``batch``, on the ladder one
+    scale up (:data:`BATCH_DOUBLINGS`); two passes or more: the ladders of :data:`_REPEATED` at
+    :data:`REPEATED_ETA_TILDE`, ``passes`` times :data:`_REPEATED_CAP` times the one-pass time of ``rate_k`` (the
+    generative exponent) over ``batch``."""
+    sizes = {**sizes, "batch": batch, "passes": passes, "rate_exponent": rate_k}
+    if passes == 1:
+        paper = sizes_for(rate_k, "paper")
+        top = paper["ds"][-1]
+        extra = tuple(top * 2**i for i in range(1, BATCH_DOUBLINGS + 1)) if scale == "paper" else ()
+        sizes.update(ds=tuple(paper["ds"]) + extra, seeds=paper["seeds"])
+    if passes > 1:
+        sizes.update(ds=_REPEATED[scale]["ds"], seeds=_REPEATED[scale]["seeds"], eta_tilde=REPEATED_ETA_TILDE,
+                     max_steps=lambda d: math.ceil(passes * _REPEATED_CAP * float(time_value(rate_k).subs(D, d))
+                                                   / batch))
+    elif batch > 1:
+        samples = sizes["max_steps"]
+        sizes["max_steps"] = lambda d: math.ceil(samples(d) / batch)
+    return sizes
+
+
 def _options(k: int, scale: str, seeds: int | None, budget: float, max_steps_factor: float,
-             eta_tilde: float | None) -> dict[str, Any]:
+             eta_tilde: float | None, batch: int = 1, passes: int = 1, rate_k: int | None = None) -> dict[str, Any]:
     """The sizes of the run with the options applied, each option validated (errors name it)."""
     sizes = sizes_for(k, scale)
+    if batch != 1 or passes != 1:
+        sizes = _batched_sizes(sizes, scale, batch, passes, k if rate_k is None else rate_k)
     if seeds is not None:
         if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 4:
             raise InvalidParameterError(f"--seeds: must be an int >= 4. Got {seeds!r} instead.")
@@ -423,15 +653,59 @@ def _options(k: int, scale: str, seeds: int | None, budget: float, max_steps_fac
     factor = _number(max_steps_factor, "--max-steps-factor", MAX_STEPS_FACTOR,
                      "it multiplies the ladder's max_steps at every d")
     if eta_tilde is not None:
-        sizes["eta_tilde"] = _number(eta_tilde, "--eta-tilde", MAX_ETA_TILDE,
-                                     "the step is eta_tilde * d^-max(1, k/2)")
+        step = ("the step is eta_tilde * batch / d" if passes > 1 else "the step is eta_tilde * batch * "
+                "d^-max(1, k/2)" if batch > 1 else "the step is eta_tilde * d^-max(1, k/2)")
+        sizes["eta_tilde"] = _number(eta_tilde, "--eta-tilde", MAX_ETA_TILDE, step)
     base = sizes["max_steps"]
     return {**sizes, "max_steps_factor": factor, "max_steps": lambda d: max(1, math.ceil(factor * base(d)))}
 
 
+def _check_batch(batch: int, passes: int, k: int, rate_k: int, smallest: int) -> None:
+    r"""Refuse, naming ``--batch``, a batch at or above the saturation batch :math:`d^{\max(k-1,1)}` of the rate's
+    exponent at the ladder's smallest :math:`d` (the law does not apply there), and with two passes or more a batch
+    above :math:`d - 2` (the Gram matrix of the remainders, :mod:`.model`)."""
+    if batch == 1:
+        return
+    power = saturation_power(rate_k)
+    saturation = smallest**power
+    exponent = f"generative exponent k* = {rate_k}" if passes > 1 else f"information exponent k = {k}"
+    if batch >= saturation:
+        raise InvalidParameterError(
+            f"--batch: {batch} is at or above the saturation batch d^{power} = {saturation} at the ladder's smallest "
+            f"d = {smallest} ({exponent}); past it a gradient step is a power-iteration step and the iterations "
+            "stay bounded (Arnaboldi et al. 2024, arXiv 2406.02157, Theorem 2 needs n_b = O(d^max(k-1, 1))), so the "
+            f"law T ≍ time(d)/n_b checked here does not apply there. Give --batch below {saturation}.")
+    if passes > 1 and batch > smallest - 2:
+        raise InvalidParameterError(f"--batch: must be <= d - 2 = {smallest - 2} at the ladder's smallest d = "
+                                    f"{smallest} with --passes {passes} (repeated passes are simulated through the "
+                                    f"Gram matrix of the batch's remainders). Got {batch} instead.")
+
+
+def _means(frame: pd.DataFrame, column: str, fitted: list[int]) -> list[dict[str, Any]]:
+    """Per :math:`d`: the mean of ``column`` over the seeds, over :math:`d`, and whether the rung was fitted (a mean
+    over censored runs is a lower bound)."""
+    return [{"d": int(d), "mean": float(group[column].mean()), "per_d": float(group[column].mean()) / int(d),
+             "censored": int((group["censored"] > 0).sum()), "fitted": int(d) in fitted}
+            for d, group in frame.groupby("d")]
+
+
+def _repetition_note(target: str, sizes: dict[str, Any], passes: int, crossover: float, ds: list[int]) -> str:
+    """Why the limit of the generative exponent is not reached on the ladder ``ds`` (:func:`crossover_dimension`)."""
+    phi = second_pass_equator_drift(target)
+    value = float(second_pass_equator_drift(target, sizes["eta_tilde"]))
+    where = "below" if max(ds) <= crossover else "within a factor 10 of" if max(ds) < 10 * crossover else "above"
+    return (f"finite d: the second pass adds a drift at the equator, φ(0) = {phi} = {value:.3g} at eta_tilde = "
+            f"{sizes['eta_tilde']:g} (d·E[Δm]/eta_tilde at m = 0 as d → ∞; its moments come from rare samples with "
+            f"eta_tilde·|y σ'(u)| ≳ √d, which the retraction caps at finite d), while from m0 = "
+            f"{sizes['overlap0']:g}/√d the information-exponent drift of the {passes} passes is larger up to the "
+            f"crossover d_c ≈ {crossover:.0f}: on d ≤ {max(ds)}, {where} d_c, the escape is still mostly that of the "
+            f"information exponent, and the rate of the generative exponent is read only on a ladder well above d_c "
+            f"(d ≥ {math.ceil(10 * crossover)} or so)")
+
+
 def verify_target(target: str, *, scale: str = "small", seeds: int | None = None, budget: float = DEFAULT_BUDGET,
                   store: Any = None, max_steps_factor: float = 1.0, eta_tilde: float | None = None,
-                  escape: bool | None = None) -> OnlineSGDVerifyResult:
+                  escape: bool | None = None, batch: int = 1, passes: int = 1) -> OnlineSGDVerifyResult:
     r"""Derive the online-SGD weak-recovery time of the link ``target`` and check it by simulation, in the limit of
     large :math:`d`, against its wrong laws (module docstring).
 
@@ -446,7 +720,9 @@ def verify_target(target: str, *, scale: str = "small", seeds: int | None = None
     iff every prediction passed. ``seeds`` replaces the scale's seed count, ``max_steps_factor`` multiplies
     ``max_steps``, ``eta_tilde`` replaces :math:`\tilde\eta`, ``escape`` (default :func:`~.laws.has_escape_term`)
     adds the predicted :math:`B\,d^{k/2}`; ``budget`` (seconds) bounds the estimated cost (:func:`estimated_seconds`
-    and the raises): a prediction over it is inconclusive with the budget it needs. Bad input raises
+    and the raises): a prediction over it is inconclusive with the budget it needs. ``batch`` (fresh samples per
+    gradient step) and ``passes`` (gradient steps per batch) change the law, the time read and the sizes (module
+    docstring, "Mini-batches and repeated passes"; the document's extra keys are listed there). Bad input raises
     :class:`~flt_theory.errors.InvalidParameterError` naming ``TARGET`` or the option.
 
     >>> doc = verify_target("z", seeds=16, budget=60)
@@ -454,19 +730,30 @@ def verify_target(target: str, *, scale: str = "small", seeds: int | None = None
     (1, 'pass', 'rejected')
     """
     k = _parse(target)
-    sizes = _options(k, scale, seeds, budget, max_steps_factor, eta_tilde)
-    law = recovery_law(target)
-    wrongs = wrong_laws(law)
+    batch, passes = _count(batch, "--batch"), _count(passes, "--passes")
+    law, wrongs, rate_k, column = predicted_law(target, batch=batch, passes=passes)
+    sizes = _options(k, scale, seeds, budget, max_steps_factor, eta_tilde, batch=batch, passes=passes, rate_k=rate_k)
+    ds = [int(d) for d in sizes["ds"]]
+    _check_batch(batch, passes, k, rate_k, min(ds))
+    if passes > 1:
+        if escape:
+            raise InvalidParameterError("escape: the predicted term B d^(k/2) is derived for one pass per batch only. "
+                                        f"Got escape=True with --passes {passes} instead.")
+        escape = False
     escape = has_escape_term(target, sizes["eta_tilde"]) if escape is None else bool(escape)
-    admissible = _admissible_step(target, k)
+    # the step-size bound is the one-pass drift's; the same in eta_tilde for any batch (module docstring)
+    admissible = _admissible_step(target, k) if passes == 1 else None
     step = {"eta_tilde": sizes["eta_tilde"], "largest_admissible": admissible,
             "admissible": None if admissible is None else sizes["eta_tilde"] < admissible}
-    ds = [int(d) for d in sizes["ds"]]
     planned = {"ds": ds, "seeds": sizes["seeds"], "eta_tilde": sizes["eta_tilde"], "overlap0": sizes["overlap0"],
                "max_steps_factor": sizes["max_steps_factor"], "max_steps": [int(sizes["max_steps"](d)) for d in ds],
                "censored": [None] * len(ds), "fitted": []}
     measured: dict[str, Any] = {"sizes": planned, "dropped": [], "escape_term": escape, "step_size": step}
-    seconds = estimated_seconds(k, sizes)
+    batched = batch != 1 or passes != 1
+    crossover = crossover_dimension(target, sizes["eta_tilde"], sizes["overlap0"], passes) \
+        if passes > 1 and rate_k < k else None
+    seconds = estimated_seconds(rate_k, sizes)
+    means: list[dict[str, Any]] = []
     if seconds > budget:
         entry = _entry(law, wrongs, seconds, measured,
                        reason=f"estimated {seconds:.0f} s exceeds the budget of {budget:.0f} s; "
@@ -479,9 +766,16 @@ def verify_target(target: str, *, scale: str = "small", seeds: int | None = None
                    for r in rungs if r["censored"]]
         measured.update(sizes={**planned, "max_steps": [r["max_steps"] for r in rungs],
                                "censored": [r["censored"] for r in rungs], "fitted": fitted}, dropped=dropped)
+        means = _means(frame, column, fitted)
         kept = frame[frame["d"].isin(fitted)]
+
+        def decide(compared: Law) -> CheckResult:
+            if batched:
+                return compare_limit(kept, compared, escape=escape, column=column, batch=batch)
+            return compare_limit(kept, compared, escape=escape)
+
         if len(fitted) < MIN_RUNGS:
-            effective = time_limit(kept, law, escape=escape).details["effective"] if len(fitted) == 2 else None
+            effective = decide(law).details["effective"] if len(fitted) == 2 else None
             reason = (f"{len(fitted)} of the {len(ds)} rungs measured without censored runs, the limit needs at least "
                       f"{MIN_RUNGS}; dropped: " + "; ".join(dropped))
             if step["admissible"] is False and not any(r["stalled"] for r in rungs):
@@ -489,10 +783,25 @@ def verify_target(target: str, *, scale: str = "small", seeds: int | None = None
                            "whose limiting drift reaches overlap 1/2 (lower --eta-tilde)")
             entry = _entry(law, wrongs, time.perf_counter() - start, measured, reason=reason, effective=effective)
         else:
-            check = compare_limit(kept, law, escape=escape)
-            controls = [compare_limit(kept, w, escape=escape) for w in wrongs]
+            check = decide(law)
+            controls = [decide(w) for w in wrongs]
             entry = _entry(law, wrongs, time.perf_counter() - start, measured, check, controls)
+            if crossover is not None and entry["verdict"] == FAIL and max(fitted) <= crossover:
+                entry.update(verdict=INCONCLUSIVE, message=(f"the fitted ladder (d ≤ {max(fitted)}) lies below the "
+                                                            f"crossover d_c ≈ {crossover:.0f}, where the data cannot "
+                                                            f"test the limit; {entry['message']}"))
+    if not batched:
+        return OnlineSGDVerifyResult(algorithm="online-sgd", target=target, information_exponent=k, scale=scale,
+                                     ds=ds, seeds=sizes["seeds"], eta_tilde=sizes["eta_tilde"],
+                                     max_steps_factor=sizes["max_steps_factor"], predictions=[entry],
+                                     passed=entry["verdict"] == PASS)
+    if passes > 1 and entry["verdict"] != PASS and crossover is not None:
+        entry["message"] += "; " + _repetition_note(target, sizes, passes, crossover, ds)
+    entry.update(name=("weak-recovery samples" if passes > 1 else "weak-recovery iterations"), means=means,
+                 time_read="iterations" if column == "iterations" else "samples", crossover_dimension=crossover)
     return OnlineSGDVerifyResult(algorithm="online-sgd", target=target, information_exponent=k, scale=scale,
                                  ds=ds, seeds=sizes["seeds"], eta_tilde=sizes["eta_tilde"],
-                                 max_steps_factor=sizes["max_steps_factor"], predictions=[entry],
+                                 max_steps_factor=sizes["max_steps_factor"], batch=batch, passes=passes,
+                                 measured="iterations" if column == "iterations" else "samples",
+                                 rate_exponent=rate_k, prediction=law.text(), predictions=[entry],
                                  passed=entry["verdict"] == PASS)
