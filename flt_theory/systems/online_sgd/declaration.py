@@ -38,6 +38,14 @@ and with the wrong law of its control by :func:`.recovery_claims.compare_time`):
   \approx 0.040` derived from the drift (:mod:`.stall`): at :math:`\tilde\eta = 0.2` the overlap stalls at
   :math:`m_* \approx 0.17` as :math:`d \to \infty`.
 
+Mini-batch claims (Arnaboldi, Dandi, Krzakala, Loureiro, Pesce, Stephan 2024, arXiv 2406.02157;
+:mod:`.batch_claims`, laws :mod:`.batch_laws`): batches of :math:`n_b = d^{\mu}` fresh samples with
+:math:`\eta \propto n_b`, decided on the iterations in the limit: ``batch-iterations-k1``, ``-k2``, ``-k3``
+(:math:`T` = the one-pass samples over :math:`n_b`; control: no gain), ``batch-saturation-k2`` (past
+:math:`n_b = d`: :math:`T \asymp 1`; control: the gain goes on) and ``batch-past-wall-k3`` (correlation loss,
+spherical gradient, :math:`n_b = d^{7/4}` past Theorem 1's wall :math:`d^{3/2}`: :math:`T \asymp d^{1/4}`; control:
+saturation at the wall).
+
 Step size: the plain and label-transformed claims carry a step-size hypothesis derived from the reduced chain's
 drift (:func:`~.laws.step_hypothesis`, :mod:`.stall`): the retraction's second-order term
 :math:`-\tfrac12\varepsilon^2 m\,\mathbb E[c^2]` stalls the overlap below 1/2 beyond a bound of order one
@@ -71,6 +79,8 @@ from collections.abc import Mapping
 
 from ...runner.cost import Cost
 from ..declaration import DEVICE_OPTION, Figure, Option, RecordField, SimulateCommand, System
+from .batch_claims import batch_claims
+from .batch_laws import ADKLPS, ADKPS
 from .figures import draw_plateau, draw_smoothing_paths, draw_times
 from .laws import BAGJ, DNGL, DPVLB
 from .leap_claims import leap_claims
@@ -117,10 +127,13 @@ SYSTEM = System(
              "He2 on the label transform T(y) = y² of y = He4 (generative exponent 2, Damian et al. 2024) needs "
              "d log d instead of d³. A two-layer mean-field network (Abbe et al. 2023) learns z1 + z1·z2·z3 (leap 2) "
              "after a plateau ≍ log d in mean-field time, z1 + z1·z2 + z1·z2·z3 (leap 1) without one, in the order "
-             "of the leap closure."),
-    sources=(BAGJ, DNGL, DPVLB, ABM),
-    laws=lambda: [law_of(key) for key in SIZES] + [claim.the_law for claim in leap_claims()],
-    claims=recovery_claims() + leap_claims(),
+             "of the leap closure. With batches of n_b fresh samples and η ∝ n_b (Arnaboldi et al. 2024) the "
+             "iterations are the one-pass samples over n_b up to the saturation batch d^max(k−1, 1), past which they "
+             "stay bounded; for the spherical gradient the gain goes on past the square loss's wall d^(k/2)."),
+    sources=(BAGJ, DNGL, DPVLB, ABM, ADKLPS, ADKPS),
+    laws=lambda: [law_of(key) for key in SIZES] + [claim.the_law for claim in leap_claims()]
+    + [claim.the_law for claim in batch_claims()],
+    claims=recovery_claims() + leap_claims() + batch_claims(),
     experiments=("online-sgd/recovery", "online-sgd/multi-index"),
     figures=tuple(Figure(name="times", claim=claim_name(key),
                          draw=functools.partial(draw_times, escape=uses_escape_term(key)),

@@ -35,11 +35,13 @@ def escape_term(frame: pd.DataFrame, ds: np.ndarray) -> np.ndarray:
     return escape_correction(link, float(eta_tilde.iloc[0])) * np.asarray(ds, float) ** (link_exponent(link) / 2)
 
 
-def recovery_times(frame: pd.DataFrame, rest: Law, escape: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def recovery_times(frame: pd.DataFrame, rest: Law, escape: bool = False,
+                   column: str = "steps") -> tuple[np.ndarray, np.ndarray]:
     r"""``(ds, table)``: the distinct :math:`d` (ascending) and the times of the module docstring, ``(seeds, ds)``;
     ``rest`` is the law's non-power factor (:func:`~.laws.split_law`), ``escape`` adds :math:`B\,d^{k/2}`
-    (:func:`escape_term`) before dividing."""
-    ds, table = seed_table(frame, "d", "steps")
+    (:func:`escape_term`) before dividing; ``column``: ``"steps"`` (samples) or ``"iterations"`` (gradient steps,
+    which differ with batches or repeated passes)."""
+    ds, table = seed_table(frame, "d", column)
     if escape:
         table = table + escape_term(frame, ds)
     return ds, table / np.array([rest.number(d=float(d)) for d in ds])

@@ -96,7 +96,7 @@ MAX_CENSORED_FRACTION = 1 / 32
 
 
 def compare_time(frame: pd.DataFrame, law: Law, *, escape: bool = False,
-                 fit_tolerance: float | None = None) -> CheckResult:
+                 fit_tolerance: float | None = None, column: str = "steps") -> CheckResult:
     r"""The exponent in :math:`d` of the (restricted) mean weak-recovery time, divided by the law's non-power factor
     (e.g. :math:`\log d`), against the law's power of :math:`d` (:func:`~.laws.split_law`), decided in the limit
     :math:`d \to \infty` (:func:`~flt_theory.compare.check_limit_power_law`: the effective exponents between
@@ -105,9 +105,10 @@ def compare_time(frame: pd.DataFrame, law: Law, *, escape: bool = False,
     from the frame's link and :math:`\tilde\eta`, the same for every law compared) is added to each time first.
     Fails when more than :data:`MAX_CENSORED_FRACTION` of the runs at some :math:`d` are censored (module
     docstring). With ``fit_tolerance`` (:data:`FIT_TOLERANCE`), one power-law fit over the ladder with its
-    seed-bootstrap interval widened by it instead."""
+    seed-bootstrap interval widened by it instead. ``column``: the time read, ``"steps"`` (samples) or
+    ``"iterations"`` (gradient steps; :mod:`.batch_claims`)."""
     exponent, rest = split_law(law)
-    ds, y = recovery_times(frame, rest, escape)
+    ds, y = recovery_times(frame, rest, escape, column)
     fraction = frame.groupby("d")["censored"].mean()
     name = f"time exponent in d, {law.name}"
     if float(fraction.max()) > MAX_CENSORED_FRACTION:
@@ -117,7 +118,7 @@ def compare_time(frame: pd.DataFrame, law: Law, *, escape: bool = False,
                                    f"{MAX_CENSORED_FRACTION:.3g}: the mean time is a lower bound; raise max_steps")
     if fit_tolerance is not None:
         return check_power_law(ds, y, exponent, tolerance=fit_tolerance, name=name)
-    return time_limit(frame, law, escape=escape)
+    return time_limit(frame, law, escape=escape, column=column)
 
 
 def law_powers(law: Law) -> tuple[float, float]:
@@ -137,24 +138,25 @@ def law_powers(law: Law) -> tuple[float, float]:
     return float(exponent), float(power)
 
 
-def time_limit(frame: pd.DataFrame, law: Law, *, escape: bool = False) -> CheckResult:
+def time_limit(frame: pd.DataFrame, law: Law, *, escape: bool = False, column: str = "steps") -> CheckResult:
     r"""The mean weak-recovery time of ``frame`` (with ``escape`` plus :math:`B\,d^{k/2}`,
     :func:`~.readouts.escape_term`) against ``law`` in the limit :math:`d \to \infty`
     (:func:`~flt_theory.compare.limit.check_limit_power_law` with the law's :func:`law_powers`: its log kept as a log
     factor, so the limit allows the constant beside it, :math:`1 + B/\log d`). The catalogue's comparison
     (:func:`compare_time`) and ``flt verify TARGET --algorithm online-sgd`` both decide through it."""
     exponent, log_power = law_powers(law)
-    ds, y = recovery_times(frame, law.replace(value=sp.Integer(1)), escape)
+    ds, y = recovery_times(frame, law.replace(value=sp.Integer(1)), escape, column)
     return check_limit_power_law(ds, y, exponent, log_power=log_power, name=f"time exponent in d, {law.name}",
                                  variable="d")
 
 
-def time_ladder(frame: pd.DataFrame, claim_law: Law, *, escape: bool = False) -> list[dict[str, Any]]:
+def time_ladder(frame: pd.DataFrame, claim_law: Law, *, escape: bool = False,
+                column: str = "steps") -> list[dict[str, Any]]:
     r"""Local exponents of the (log-divided; with ``escape``, corrected as in :func:`compare_time`) time between
     adjacent :math:`d`, with the law's exponent as ``predicted``: the finite-size drift of the slope towards the
     limit, rung by rung."""
     exponent, rest = split_law(claim_law)
-    ds, y = recovery_times(frame, rest, escape)
+    ds, y = recovery_times(frame, rest, escape, column)
     return local_slope_ladder(ds, y, name="d", predicted=exponent)
 
 
