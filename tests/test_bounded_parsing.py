@@ -13,7 +13,7 @@
   budget, :func:`flt_theory.symbolic.budget.predict_realness`), ``He64`` nested 8 deep (refused by the degree
   budget) and a product of 17 ``pi`` (answered).
 
-Each case runs through the ``flt`` command in a subprocess, all of a kind in one process (the imports are paid once);
+Each case runs through the ``flt`` command in a subprocess, all of them in one process (the imports are paid once);
 the subprocess timeout is a hang guard only, never the assertion: the assertion is the outcome, refused with the
 right message or answered with the right result.
 """
@@ -27,7 +27,7 @@ import sys
 
 import pytest
 
-pytestmark = pytest.mark.xdist_group("bounded_parsing")  # one worker computes each batch once
+pytestmark = pytest.mark.xdist_group("bounded_parsing")  # one worker computes the batch once
 
 BIG_INT = "9" * 4000
 HE1 = "He(64, sin((relu(z4) - (pi - z2))**1/3))"
@@ -97,13 +97,19 @@ def _run_batch(cases: dict[str, list[str]]) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def law_results():
-    return _run_batch(LAW_CASES)
+def results():
+    """Every case of both kinds, run in one process."""
+    return _run_batch({**LAW_CASES, **SYMBOLIC_CASES})
 
 
 @pytest.fixture(scope="module")
-def symbolic_results():
-    return _run_batch(SYMBOLIC_CASES)
+def law_results(results):
+    return {name: row for name, row in results.items() if name in LAW_CASES}
+
+
+@pytest.fixture(scope="module")
+def symbolic_results(results):
+    return {name: row for name, row in results.items() if name in SYMBOLIC_CASES}
 
 
 def _refused(row: dict | None, option: str, *fragments: str) -> str:

@@ -49,6 +49,14 @@ __all__ = [
 #: Environment variable read by :func:`configure_threads` when no ``threads`` argument is given.
 THREADS_ENV = "FLT_THREADS"
 
+
+def _heaviside(x: torch.Tensor) -> torch.Tensor:
+    r""":math:`H(x)` with :math:`H(0) = 1/2` (module docstring) and 0 at NaN, what ``torch.heaviside(x, 0.5)`` gives,
+    as :math:`(\operatorname{sign}(x) + 1)/2` (exact: the values are 0, 1/2, 1) with NaN set to 0: four vectorised
+    passes take about half the time of ``torch.heaviside``, whose CPU kernel is scalar."""
+    return torch.sign(x).add_(1).mul_(0.5).masked_fill_(torch.isnan(x), 0.0)
+
+
 #: The torch functions by the names :func:`flt_theory.symbolic.evaluate.evaluate` asks for (module docstring).
 TORCH = Backend(
     "torch",
@@ -62,9 +70,10 @@ TORCH = Backend(
         "sign": torch.sign,
         "relu": torch.relu,
         "sigmoid": torch.sigmoid,
-        "heaviside": lambda x: torch.heaviside(x, x.new_full((), 0.5)),  # H(0) = 1/2, one pass
+        "heaviside": _heaviside,
     },
 )
+
 
 _DTYPES = {"float32": torch.float32, "float64": torch.float64}
 

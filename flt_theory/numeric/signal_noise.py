@@ -222,6 +222,19 @@ class SignalNoiseDraw:
     bartlett: torch.Tensor
     test_normals: torch.Tensor
 
+    def test_directions(self, rows: int, radial: bool, scale: float) -> torch.Tensor:
+        r"""``scale`` times the first ``rows`` coordinates of :attr:`test_normals`, each row divided by its norm when
+        ``radial`` (the test-error estimate's draws, module docstring), shape (seeds, n_test, rows). The last one
+        asked is kept on the draw (not a field): every test error of a run, and of a sweep of :math:`\|\mu\|` on
+        this draw, asks the same."""
+        key = (rows, radial, scale)
+        kept = self.__dict__.get("_test_directions")
+        if kept is None or kept[0] != key:
+            eps = self.test_normals[..., :rows]
+            kept = (key, scale * (eps / eps.norm(dim=-1, keepdim=True) if radial else eps))
+            object.__setattr__(self, "_test_directions", kept)  # a cache, not a field: frozen fields unchanged
+        return kept[1]
+
     @property
     def sign(self) -> torch.Tensor:
         """The second-layer sign :math:`j` of each neuron, shape (2m,)."""
@@ -384,6 +397,15 @@ class _Geometry:
     u: torch.Tensor  # (S, n)       <xi_i, mu>
     gram: torch.Tensor  # (S, n, n) <xi_i, xi_k>
     mu_norm: torch.Tensor  # (S,)
+    # read at every step (computed once here, by the same operations the steps applied):
+    norms: torch.Tensor = field(init=False)  # (S, n)       ||xi_i||^2, the diagonal of gram
+    mu_sq: torch.Tensor = field(init=False)  # (S, 1)       ||mu||^2
+    u_over_mu_sq: torch.Tensor = field(init=False)  # (S, n)  <xi_i, mu> / ||mu||^2
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "norms", torch.diagonal(self.gram, dim1=-2, dim2=-1))
+        object.__setattr__(self, "mu_sq", self.mu_norm[:, None] ** 2)
+        object.__setattr__(self, "u_over_mu_sq", self.u / self.mu_sq)
 
 
 def _geometry(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, mu_norm: torch.Tensor) -> _Geometry:
@@ -410,10 +432,10 @@ def _mu_tensor(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, mu_norm: torch.Tenso
 def _inner(dr: SignalNoiseDraw, geo: _Geometry, gamma: torch.Tensor, rho: torch.Tensor):
     """``(a, b)`` of the state ``(gamma (S, 2m), rho (S, 2m, n))``."""
     sign = dr.sign
-    rho_t = rho / torch.diagonal(geo.gram, dim1=-2, dim2=-1)[:, None, :]
+    rho_t = rho / geo.norms[:, None, :]
     jg = sign * gamma
     a = geo.a0 + jg + (rho_t @ geo.u[:, :, None])[..., 0]
-    b = geo.b0 + jg[:, :, None] * (geo.u / geo.mu_norm[:, None] ** 2)[:, None, :] + rho_t @ geo.gram
+    b = geo.b0 + jg[:, :, None] * geo.u_over_mu_sq[:, None, :] + rho_t @ geo.gram
     return a, b
 
 
@@ -432,11 +454,10 @@ def _increments(dr, cfg, geo, a, b, f):
     n, m = dr.n, dr.width
     coef = torch.sigmoid(-dr.y_obs * f) * dr.y_obs  # -ℓ'_i ỹ_i, (S, n)
     scale = cfg.eta / (n * m)
-    dg = scale * geo.mu_norm[:, None] ** 2 * (
+    dg = scale * geo.mu_sq * (
         relu_power_derivative(a[:, :, None] * dr.y[:, None, :], cfg.q) @ (coef * dr.y)[:, :, None]
     )[..., 0]
-    norms = torch.diagonal(geo.gram, dim1=-2, dim2=-1)
-    dr_ = scale * (dr.sign[:, None] * relu_power_derivative(b, cfg.q)) * (coef * norms)[:, None, :]
+    dr_ = scale * (dr.sign[:, None] * relu_power_derivative(b, cfg.q)) * (coef * geo.norms)[:, None, :]
     return dg, dr_
 
 
@@ -522,7 +543,7 @@ def literal_trajectory(
 def _test_error(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, geo: _Geometry, gamma, rho, a) -> torch.Tensor:
     """Exact-in-distribution test error per seed (module docstring), (S,)."""
     m2, sx = 2 * dr.width, cfg.sigma_xi
-    rho_t = rho / torch.diagonal(geo.gram, dim1=-2, dim2=-1)[:, None, :]  # (S, 2m, n)
+    rho_t = rho / geo.norms[:, None, :]  # (S, 2m, n)
     r = dr.bartlett
     coords = cfg.sigma0 * r[:, :, :m2] + sx * r[:, :, m2:] @ rho_t.transpose(1, 2)  # (S, rows, 2m)
     if not cfg.project:
@@ -531,13 +552,12 @@ def _test_error(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, geo: _Geometry, gam
         coords = torch.cat([coords, e1[:, None, :]], dim=1)
     tri = torch.linalg.qr(coords, mode="r").R  # (S, min(rows, 2m), 2m)
     tri = positive_diagonal(tri)
-    eps = dr.test_normals[..., : tri.shape[-2]]
-    radius = eps.norm(dim=-1, keepdim=True) if cfg.test_estimator == "radial" else None
-    z = sx * (eps if radius is None else eps / radius) @ tri  # (S, n_test, 2m)
-    noise = (relu_power(z, cfg.q) * dr.sign).sum(-1) / dr.width  # (S, n_test)
+    radial = cfg.test_estimator == "radial"
+    z = dr.test_directions(tri.shape[-2], radial, sx) @ tri  # (S, n_test, 2m)
+    noise = relu_power(z, cfg.q).mul_(dr.sign).sum(-1) / dr.width  # (S, n_test); relu_power's result is a new tensor
     sig_pos = (relu_power(a, cfg.q) * dr.sign).sum(-1) / dr.width  # y = +1, (S,)
     sig_neg = (relu_power(-a, cfg.q) * dr.sign).sum(-1) / dr.width  # y = -1
-    if radius is None:
+    if not radial:
         wrong = (noise + sig_pos[:, None] <= 0).to(noise) + (noise + sig_neg[:, None] >= 0).to(noise)
     else:
         rows = tri.shape[-2]
@@ -548,11 +568,12 @@ def _test_error(dr: SignalNoiseDraw, cfg: SignalNoiseConfig, geo: _Geometry, gam
 
 def _radial_error(a: torch.Tensor, b: torch.Tensor, q: int, k: int) -> torch.Tensor:
     r""":math:`P(r^q a + b \le 0)` for :math:`r^2 \sim \chi^2_k` (the ``"radial"`` test-error estimator)."""
-    half = torch.full_like(a, k / 2)
     with torch.no_grad():
         ratio = (b.abs() / a.abs().clamp_min(torch.finfo(a.dtype).tiny)).expand_as(a)
         c2 = ratio ** (2 / q) / 2
-        above = torch.special.gammaincc(half, c2)  # P(r >= c)
+        need = torch.where(b > 0, a < 0, ~(a <= 0))  # where the result reads P(r >= c) (NaN too): computed there only
+        c2 = c2.masked_select(need)
+        above = torch.zeros_like(a).masked_scatter_(need, torch.special.gammaincc(torch.full_like(c2, k / 2), c2))
     return torch.where(b > 0, torch.where(a < 0, above, torch.zeros_like(a)),
                        torch.where(a <= 0, torch.ones_like(a), 1 - above))
 

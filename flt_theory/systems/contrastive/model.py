@@ -64,7 +64,7 @@ from ...numeric.data import as_seeds, seeded_normal
 from ...numeric.signal_noise import snr
 from ...runner.params import Param, Params
 
-__all__ = ["MODES", "PARAMS", "ContrastiveData", "contrastive_rows", "draw", "probe_error", "train"]
+__all__ = ["MODES", "PARAMS", "ContrastiveData", "contrastive_rows", "draw", "probe_error", "probe_errors", "train"]
 
 #: The two settings: positives from augmentation (``single``) or from the other modality (``multi``).
 MODES = ("single", "multi")
@@ -230,21 +230,33 @@ def probe_error(data: ContrastiveData, w: torch.Tensor, *, n_probe: int = 400, n
     >>> probe_error(data, w).tolist()
     [0.0, 0.0]
     """
+    return probe_errors(data, [w], n_probe=n_probe, n_test=n_test, ridge=ridge, stream=stream)[0]
+
+
+def probe_errors(data: ContrastiveData, weights: Sequence[torch.Tensor], *, n_probe: int = 400, n_test: int = 2000,
+                 ridge: float = 1e-3, stream: str = "contrastive/probe") -> list[torch.Tensor]:
+    r""":func:`probe_error` of each of ``weights`` (all on one device and dtype), on the same fresh samples,
+    drawn once."""
     n_probe, n_test = (PARAMS[k].check(v, "probe_error") for k, v in (("n_probe", n_probe), ("n_test", n_test)))
     ridge = check_real(ridge, "ridge", minimum=0.0, caller="probe_error")
-    opts = TensorOptions(device=w.device, dtype=w.dtype)
+    if not weights:
+        return []
+    opts = TensorOptions(device=weights[0].device, dtype=weights[0].dtype)
     k = n_probe + n_test
     y = torch.where(seeded_normal(data.seeds, (k,), stream + "/labels", **opts) >= 0, 1.0, -1.0).to(**opts)
     z = _project(data.sigma_xi * seeded_normal(data.seeds, (k, data.d), stream + "/noise", **opts))
-    feats = torch.relu(y[..., None] * data.mu_norm * w[..., 0][:, None, :]) + torch.relu(z @ w.transpose(1, 2))
-    fit, test = feats[:, :n_probe], feats[:, n_probe:]
-    mean, sd = fit.mean(1, keepdim=True), fit.std(1, keepdim=True).clamp_min(1e-300)
-    ones = torch.ones(*fit.shape[:2], 1, **opts)
-    x = torch.cat([(fit - mean) / sd, ones], -1)
-    x_test = torch.cat([(test - mean) / sd, torch.ones(*test.shape[:2], 1, **opts)], -1)
-    gram = x.transpose(1, 2) @ x + ridge * n_probe * torch.eye(x.shape[-1], **opts)
-    beta = torch.linalg.solve(gram, x.transpose(1, 2) @ y[:, :n_probe, None])
-    return ((x_test @ beta)[..., 0] * y[:, n_probe:] <= 0).to(w.dtype).mean(-1)
+    errors = []
+    for w in weights:
+        feats = torch.relu(y[..., None] * data.mu_norm * w[..., 0][:, None, :]) + torch.relu(z @ w.transpose(1, 2))
+        fit, test = feats[:, :n_probe], feats[:, n_probe:]
+        mean, sd = fit.mean(1, keepdim=True), fit.std(1, keepdim=True).clamp_min(1e-300)
+        ones = torch.ones(*fit.shape[:2], 1, **opts)
+        x = torch.cat([(fit - mean) / sd, ones], -1)
+        x_test = torch.cat([(test - mean) / sd, torch.ones(*test.shape[:2], 1, **opts)], -1)
+        gram = x.transpose(1, 2) @ x + ridge * n_probe * torch.eye(x.shape[-1], **opts)
+        beta = torch.linalg.solve(gram, x.transpose(1, 2) @ y[:, :n_probe, None])
+        errors.append(((x_test @ beta)[..., 0] * y[:, n_probe:] <= 0).to(w.dtype).mean(-1))
+    return errors
 
 
 def contrastive_rows(*, mode: str, n: int, d: int, width: int, n_snr2: float, c_mu: float, sigma_eps: float = 0.3,
@@ -262,9 +274,9 @@ def contrastive_rows(*, mode: str, n: int, d: int, width: int, n_snr2: float, c_
     data = draw(list(seeds), n=n, d=d, width=width, n_snr2=n_snr2, c_mu=c_mu, sigma_eps=sigma_eps, init=init,
                 device=device)
     out = train(mode, data, tau=tau, eta_scale=eta_scale, steps=steps, level=level)
-    error_t = probe_error(data, out["w_T"], n_probe=n_probe, n_test=n_test, ridge=ridge)
+    error_t, out["error_end"] = probe_errors(data, [out["w_T"], out["w_end"]], n_probe=n_probe, n_test=n_test,
+                                             ridge=ridge)
     out["error_T"] = torch.where(out["step_T"].isnan(), out["step_T"], error_t)  # NaN where the stop was not reached
-    out["error_end"] = probe_error(data, out["w_end"], n_probe=n_probe, n_test=n_test, ridge=ridge)
     keys = ("signal_T", "noise_T", "step_T", "error_T", "signal_end", "noise_end", "loss_end", "error_end")
     values = {k: to_numpy(out[k]) for k in keys}
     ratio = snr(data.mu_norm, data.sigma_xi, d)

@@ -72,8 +72,8 @@ untouched-coordinate normals from the seed's own generator) for sparse noise; al
 label, averaged over both labels: :math:`\frac12[\Pr(f(+1) \le 0) + \Pr(f(-1) \ge 0)]`.
 
 Seeds are the leading dimension; every random object of seed ``s`` comes from its own CPU generator per
-stream, so a seed's numbers do not depend on the batch. Python loops run over steps only (and over
-seeds only to draw, once).
+stream, so a seed's numbers do not depend on the batch. Python loops run over steps only (over seeds
+only to draw, once; over blocks of test draws in the sparse test error, so that its products stay in cache).
 """
 
 from __future__ import annotations
@@ -515,18 +515,36 @@ def _gradient(data: OptimizerData, w: torch.Tensor, xi: torch.Tensor, labels: to
     return grad, f
 
 
+#: Elements of the products :func:`_sparse_test_inner` forms at once (about 8 MB of float64): its blocks of test draws
+#: stay in cache.
+TEST_BLOCK_ELEMENTS = 2**20
+
+
+def _sparse_test_inner(data: OptimizerData, w: torch.Tensor) -> torch.Tensor:
+    r""":math:`\sum_{k \in T\cap U} w_{j,r,k}\zeta_k` of every sparse test patch (support :math:`T`, values
+    ``data.test["value"]``, 0 outside :math:`U`), shape (S, n_test, 2m): per patch and neuron the ``s`` products summed
+    along a contiguous last axis, a block of test draws at a time (:data:`TEST_BLOCK_ELEMENTS`)."""
+    idx, value = data.test["index"], data.test["value"]
+    S, T, s = idx.shape
+    m2 = w.shape[1]
+    padded = torch.cat([w, torch.zeros_like(w[..., :1])], dim=-1)  # column -1: outside U (value 0 there)
+    where = torch.where(idx >= 0, idx, padded.shape[-1] - 1)
+    z = torch.empty(S, T, m2, dtype=w.dtype, device=w.device)
+    block = max(1, TEST_BLOCK_ELEMENTS // max(1, S * m2 * s))
+    for a in range(0, T, block):
+        b = min(block, T - a)
+        picked = torch.gather(padded, 2, where[:, a:a + b].reshape(S, 1, b * s).expand(S, m2, b * s))
+        z[:, a:a + b] = picked.reshape(S, m2, b, s).mul_(value[:, None, a:a + b]).sum(-1).transpose(1, 2)
+    return z
+
+
 def _test_error(data: OptimizerData, w: torch.Tensor) -> torch.Tensor:
     """Test error against the true label, both labels averaged (module docstring), (S,)."""
-    m2 = 2 * data.width
     if data.sparsity is None:
         tri = sn.positive_diagonal(torch.linalg.qr(w[..., 1:].transpose(1, 2), mode="r").R)  # (S, 2m, 2m)
         z = data.sigma_xi * data.test["normals"][..., : tri.shape[-2]] @ tri  # (S, n_test, 2m)
     else:
-        idx = data.test["index"]
-        padded = torch.cat([w, torch.zeros_like(w[..., :1])], dim=-1)  # column -1: outside U (value 0 there)
-        gathered = torch.gather(padded[:, None, :, :].expand(-1, idx.shape[1], -1, -1), 3,
-                                idx.clamp_min(-1).remainder(padded.shape[-1])[:, :, None, :].expand(-1, -1, m2, -1))
-        z = (gathered * data.test["value"][:, :, None, :]).sum(-1)
+        z = _sparse_test_inner(data, w)
         z = z + data.sigma0 * data.test["outside"][..., None] * data.test["normals"]
     a = w[..., 0] * data.mu_norm  # (S, 2m)
     wrong: torch.Tensor | float = 0.0
@@ -658,6 +676,8 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
     a_start = data.w0[..., 0] * data.mu_norm
     early: dict[str, torch.Tensor] = {}
     records = []
+    coefficients: tuple[torch.Tensor, torch.Tensor] | None = None
+    test_error: torch.Tensor | None = None
     for t in range(cfg.max_steps + 1):
         if cfg.optimizer == "label-noise-gd":  # its step uses flipped labels: the clean pass needs only f
             f = _outputs(data, w, xi)[2]
@@ -678,11 +698,12 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
                 early["signal_rate"] = (w[..., 0] * data.mu_norm - a_start).abs().mean(-1) / early_steps
                 l1 = data.zeta.abs().sum(-1)[:, None, :]  # weighted like noise_rate: one term per live pair
                 early["l1_noise"] = torch.where(live, l1, 0.0).sum((1, 2)) / count
+        coefficients = test_error = None  # of this step's w, where a record computes them
         if record_every and (t % record_every == 0 or last):
-            gamma, rho = _coefficients(data, w, chol, zeta_sq)
-            rbar, rmax = _rho_summaries(data, rho)
+            coefficients, test_error = _coefficients(data, w, chol, zeta_sq), _test_error(data, w)
+            rbar, rmax = _rho_summaries(data, coefficients[1])
             records.append({"time": torch.full_like(loss, t), "step": torch.where(active | done, t, steps).to(loss),
-                            "train_loss": loss, "test_error": _test_error(data, w), "gamma_max": gamma.amax(-1),
+                            "train_loss": loss, "test_error": test_error, "gamma_max": coefficients[0].amax(-1),
                             "rho_bar": rbar, "rho_max": rmax})
         if last:
             break
@@ -710,12 +731,13 @@ def train(data: OptimizerData, cfg: OptimizerConfig, *, record_every: int = 0, e
     if not early:
         nan = torch.full((S,), math.nan).to(w)
         early = {"noise_rate": nan, "signal_rate": nan, "l1_noise": nan}
-    gamma, rho = _coefficients(data, w, chol, zeta_sq)
-    _, _, f = _outputs(data, w, xi)
+    # the loop ended on the final w: its f (and, where that step was recorded, its coefficients and test error) serve
+    gamma, rho = coefficients if coefficients is not None else _coefficients(data, w, chol, zeta_sq)
     trajectory = ({key: torch.stack([r[key] for r in records]) for key in ("time",) + TRAJECTORY_KEYS}
                   if records else None)
-    return OptimizerRun(data=data, config=cfg, w=w, steps=steps, train_loss=_loss(f, data.y),
-                        train_error=((data.y * f) <= 0).to(f).mean(-1), test_error=_test_error(data, w), gamma=gamma,
+    return OptimizerRun(data=data, config=cfg, w=w, steps=steps, train_loss=loss,
+                        train_error=((data.y * f) <= 0).to(f).mean(-1),
+                        test_error=test_error if test_error is not None else _test_error(data, w), gamma=gamma,
                         rho=rho, early=early, trajectory=trajectory)
 
 
