@@ -72,7 +72,7 @@ BATCH_SIZES: dict[str, dict[str, Any]] = {
     "batch-saturation-k2": dict(
         target="He2(z)", eta_tilde=0.2, overlap0=1.0, mu=sp.Rational(5, 4), passes=1, column="iterations",
         max_steps=lambda d: 200,
-        small=dict(ds=(64, 128, 256, 512, 1024, 2048), seeds=64),
+        small=dict(ds=(64, 128, 256, 512, 1024, 2048), seeds=128),
         paper=dict(ds=(64, 128, 256, 512, 1024, 2048, 4096, 8192), seeds=128)),
     "batch-past-wall-k3": dict(
         target="He3(z)", eta_tilde=0.02, overlap0=2.0, mu=sp.Rational(7, 4), passes=1, column="iterations",
