@@ -110,11 +110,13 @@ class CostEstimate:
 class Cost:
     """The declared cost of a run: ``memory`` (bytes) and ``work`` (operations) as polynomials in its parameters
     (module docstring). ``derived`` maps a name used in the polynomials to a function of the parameters (e.g.
-    the number of grid points, or a size the run derives from others)."""
+    the number of grid points, or a size the run derives from others); ``derived_from`` names, for a derived size,
+    the parameter a refusal should name when that size is too large (default: a parameter of the same value)."""
 
     memory: str
     work: str
     derived: Mapping[str, Callable[[Mapping[str, object]], float]] = field(default_factory=dict, repr=False)
+    derived_from: Mapping[str, str] = field(default_factory=dict, repr=False)
     _memory: tuple[Term, ...] = field(init=False, repr=False, compare=False)  # ``memory`` parsed
     _work: tuple[Term, ...] = field(init=False, repr=False, compare=False)  # ``work`` parsed
 
@@ -224,6 +226,8 @@ def _dominant(terms: list[Term], values: Mapping[str, float], cost: Cost, params
     change; a derived size is named by the parameter it was read from."""
 
     def source(name: str) -> str:
+        if name in cost.derived_from and name not in params:
+            return cost.derived_from[name]
         if name in cost.derived and name not in params:
             return next((k for k, v in params.items() if k not in cost.derived and _size(v) == values[name]), name)
         return name

@@ -268,6 +268,9 @@ def test_simulate_help_lists_every_record_field(system):
     if system == "virtual-covariance":  # two modes: the residual mode's four fields from its other run
         residual = simulate(system, widths=(4, 5, 3), gammas=(0.01, 0.1), seeds=2, device="cpu")
         keys |= {k for record in residual["records"] for k in record}
+    if system == "online-sgd":  # the iterations field is recorded only with a batch or repeated passes
+        other = simulate(system, **{**TINY[system], "batch": 2})
+        keys |= {k for record in other["records"] for k in record}
     if system == "signal-noise-optimizers":  # each optimizer adds its own hyper-parameters
         for optimizer in ("adam", "sam", "label-noise-gd"):
             other = simulate(system, **{**TINY[system], "optimizer": optimizer})

@@ -154,7 +154,8 @@ SYSTEM = System(
         cost=Cost(memory="64*seeds*d + seeds*block_bytes",
                   work="1e3*max_steps + max_steps*seeds*d + max_steps*seeds*step_work",
                   derived={"max_steps": _max_steps, "block_bytes": batch_block_bytes,
-                           "step_work": batch_step_work}),
+                           "step_work": batch_step_work},
+                  derived_from={"block_bytes": "batch", "step_work": "batch"}),
         help=("Spherical online SGD of one neuron on fresh Gaussian samples (Ben Arous, Gheissari, Jagannath 2021, "
               "arXiv 2003.10409), in exact reduced coordinates (cost per step independent of d): samples to weak "
               "recovery (overlap >= 1/2, |overlap| for an even link), censoring and final overlap per d and seed, "
