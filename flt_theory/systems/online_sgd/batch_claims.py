@@ -148,7 +148,7 @@ def batch_claims() -> list[Claim]:
                                       "log d iterations to overlap 1/2 (the one-pass samples d log d over n_b)",
                power_note=("the mutation panel of d^(1/2) log d has value-scale mutants only, which the comparison of "
                            "exponents does not read (inert, as for recovery-time-k2): the power shown is the "
-                           "control's, the one-pass d log d rejected at both scales (paper limit 0.495 [0.459, "
+                           "control's, the one-pass d log d rejected at both scales (paper limit 0.495 [0.458, "
                            "0.559])")),
         _claim("batch-saturation-k2", "g = He2, batches of n_b = d^(5/4), past the saturation batch d: a bounded "
                                       "number of iterations (T ≍ 1), so the total samples exceed d log d",

@@ -129,7 +129,7 @@ SYSTEM = System(
              "after a plateau ≍ log d in mean-field time, z1 + z1·z2 + z1·z2·z3 (leap 1) without one, in the order "
              "of the leap closure. With batches of n_b fresh samples and η ∝ n_b (Arnaboldi et al. 2024) the "
              "iterations are the one-pass samples over n_b up to the saturation batch d^max(k−1, 1), past which they "
-             "stay bounded; for the spherical gradient the gain goes on past the square loss's wall d^(k/2)."),
+             "stay bounded; with the correlation loss the gain goes on past the square loss's wall d^(k/2)."),
     sources=(BAGJ, DNGL, DPVLB, ABM, ADKLPS, ADKPS),
     laws=lambda: [law_of(key) for key in SIZES] + [claim.the_law for claim in leap_claims()]
     + [claim.the_law for claim in batch_claims()],
