@@ -85,8 +85,9 @@ from .figures import draw_plateau, draw_smoothing_paths, draw_times
 from .laws import BAGJ, DNGL, DPVLB
 from .leap_claims import leap_claims
 from .leap_laws import ABM
-from .model import PARAMS as P, batch_block_bytes, batch_step_work
+from .model import PARAMS as P
 from .recovery_claims import SIZES, claim_name, law_of, recovery_claims, uses_escape_term
+from .recovery_experiment import COST
 from .simulate import simulate_document, simulate_table
 
 __all__ = ["RECORD_FIELDS", "SYSTEM"]
@@ -151,11 +152,8 @@ SYSTEM = System(
                       "lines; median, thick), with the scales d^(3/2) and d² of the law and the wrong law"),),
     simulate=SimulateCommand(
         fields=RECORD_FIELDS,
-        cost=Cost(memory="64*seeds*d + seeds*block_bytes",
-                  work="1e3*max_steps + max_steps*seeds*d + max_steps*seeds*step_work",
-                  derived={"max_steps": _max_steps, "block_bytes": batch_block_bytes,
-                           "step_work": batch_step_work},
-                  derived_from={"block_bytes": "batch", "step_work": "batch"}),
+        cost=Cost(memory=COST.memory, work=COST.work, derived={**COST.derived, "max_steps": _max_steps},
+                  derived_from=COST.derived_from),
         help=("Spherical online SGD of one neuron on fresh Gaussian samples (Ben Arous, Gheissari, Jagannath 2021, "
               "arXiv 2003.10409), in exact reduced coordinates (cost per step independent of d): samples to weak "
               "recovery (overlap >= 1/2, |overlap| for an even link), censoring and final overlap per d and seed, "

@@ -12,16 +12,22 @@ from ...runner.cost import Cost
 from . import model
 from .simulate import run_rows
 
-__all__ = ["recovery"]
+__all__ = ["COST", "recovery"]
 
 #: The declared parameters (:data:`.model.PARAMS`): the experiments' converters and defaults, the options' bounds.
 P = model.PARAMS
 
 
-@experiment("online-sgd/recovery",
-            cost=Cost(memory="64*seeds*d + seeds*block_bytes",
-                      work="1e3*max_steps + max_steps*seeds*d + max_steps*seeds*step_work",
-                      derived={"block_bytes": model.batch_block_bytes, "step_work": model.batch_step_work}),
+#: The declared cost of a run (also ``flt simulate online-sgd``'s, which adds its default ``max_steps``): the sizes
+#: derived from ``batch`` and ``passes`` (:func:`.model.batch_block_bytes`, :func:`.model.batch_step_work`) name
+#: ``batch`` when a request is refused.
+COST = Cost(memory="64*seeds*d + seeds*block_bytes",
+            work="1e3*max_steps + max_steps*seeds*d + max_steps*seeds*step_work",
+            derived={"block_bytes": model.batch_block_bytes, "step_work": model.batch_step_work},
+            derived_from={"block_bytes": "batch", "step_work": "batch"})
+
+
+@experiment("online-sgd/recovery", cost=COST,
             batched=True, params=P.subset("target", "d", "eta_tilde", "overlap0", "loss", "max_steps", "smoothing",
                                           "transform", "batch", "passes"))
 def recovery(params: dict[str, Any], seeds: list[int]) -> list[dict[str, float]]:
