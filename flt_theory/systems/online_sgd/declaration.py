@@ -99,8 +99,9 @@ NAME = "online-sgd"
 RECORD_FIELDS = tuple(RecordField(name, meaning, unit) for name, meaning, unit in (
     ("d", "dimension", "count"),
     ("seed", "the run's seed", "index"),
-    ("steps_to_weak_recovery", "samples (one per step) until the overlap first reaches 1/2 (|overlap| for an even "
-                               "link); the step limit when censored", "samples"),
+    ("steps_to_weak_recovery", "samples used until the overlap first reaches 1/2 (|overlap| for an even link): "
+                               "one per step, or --batch per batch; those of the step limit when censored",
+     "samples"),
     ("iterations_to_weak_recovery", "gradient steps until the overlap first reaches 1/2; max_steps when censored "
                                     "(recorded with --batch or --passes above 1; the samples are then "
                                     "ceil(iterations/passes)·batch)", "steps"),
