@@ -5,11 +5,11 @@ are functions of are declared in :mod:`.params`."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidParameterError, InvalidParameterTypeError
+from .declared import Declared
 
 __all__ = ["Observable", "Observables"]
 
@@ -93,7 +93,7 @@ class Observable:
                 "aliases": list(self.aliases), "experiments": list(self.experiments)}
 
 
-class Observables(Mapping[str, Observable]):
+class Observables(Declared[Observable]):
     """The declared observables of a system, by public name (a read-only mapping name -> :class:`Observable`).
 
     >>> O = Observables(Observable("steps_to_weak_recovery", "samples to overlap 1/2", "samples", key="steps",
@@ -106,7 +106,7 @@ class Observables(Mapping[str, Observable]):
     """
 
     def __init__(self, *observables: Observable):
-        self._observables: dict[str, Observable] = {}
+        self._items: dict[str, Observable] = {}
         names: dict[str, str] = {}
         for o in observables:
             if not isinstance(o, Observable):
@@ -115,27 +115,15 @@ class Observables(Mapping[str, Observable]):
                 if name in names:
                     raise InvalidParameterError(f"Observables: {name!r} names both {names[name]!r} and {o.name!r}.")
                 names[name] = o.name
-            self._observables[o.name] = o
-
-    def __getitem__(self, name: str) -> Observable:
-        return self._observables[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._observables)
-
-    def __len__(self) -> int:
-        return len(self._observables)
-
-    def __repr__(self) -> str:
-        return f"Observables({', '.join(self._observables)})"
+            self._items[o.name] = o
 
     def resolve(self, name: str) -> Observable | None:
         """The observable ``name`` names (its public name, stored key, an alias, a member of a family), else None;
         an exact name wins over a family's pattern."""
-        exact = [o for o in self._observables.values() if not o.is_family and o.stored(name) is not None]
+        exact = [o for o in self._items.values() if not o.is_family and o.stored(name) is not None]
         if exact:
             return exact[0]
-        return next((o for o in self._observables.values() if o.is_family and o.stored(name) is not None), None)
+        return next((o for o in self._items.values() if o.is_family and o.stored(name) is not None), None)
 
     def stored(self, name: str) -> str | None:
         """The stored output key ``name`` stands for (:meth:`resolve`), else None."""
@@ -151,4 +139,4 @@ class Observables(Mapping[str, Observable]):
 
     def of_experiment(self, experiment: str) -> dict[str, Observable]:
         """The observables ``experiment`` records, by public name."""
-        return {n: o for n, o in self._observables.items() if experiment in o.experiments}
+        return {n: o for n, o in self._items.items() if experiment in o.experiments}

@@ -33,11 +33,12 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, SupportsInt, cast
 
 from ..errors import InvalidParameterError, InvalidParameterTypeError
+from .declared import Declared
 
 __all__ = ["REQUIRED", "Param", "Params"]
 
@@ -225,7 +226,7 @@ class Param:
         return int(value) if self.kind == "int" else float(value)
 
 
-class Params(Mapping[str, Param]):
+class Params(Declared[Param]):
     """The declared parameters of an experiment or a config, by name (a read-only mapping name -> :class:`Param`).
 
     >>> P = Params(Param("n", "int", minimum=2), Param("eta", "float", minimum=0, exclusive_minimum=True, default=0.1))
@@ -238,49 +239,37 @@ class Params(Mapping[str, Param]):
     """
 
     def __init__(self, *params: Param):
-        self._params: dict[str, Param] = {}
+        self._items: dict[str, Param] = {}
         for p in params:
             if not isinstance(p, Param):
                 raise InvalidParameterTypeError(f"Params takes Param objects. Got {p!r} instead.")
-            if p.name in self._params:
+            if p.name in self._items:
                 raise InvalidParameterError(f"Params declares {p.name!r} twice.")
-            self._params[p.name] = p
-
-    def __getitem__(self, name: str) -> Param:
-        return self._params[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._params)
-
-    def __len__(self) -> int:
-        return len(self._params)
-
-    def __repr__(self) -> str:
-        return f"Params({', '.join(self._params)})"
+            self._items[p.name] = p
 
     def subset(self, *names: str, **defaults: Any) -> Params:
         """The parameters ``names`` (all when none are named), with ``defaults`` replacing their defaults."""
         from dataclasses import replace
 
-        chosen = names or tuple(self._params)
-        return Params(*(replace(self._params[n], default=defaults[n]) if n in defaults else self._params[n]
+        chosen = names or tuple(self._items)
+        return Params(*(replace(self._items[n], default=defaults[n]) if n in defaults else self._items[n]
                         for n in chosen))
 
     def without(self, *names: str) -> Params:
         """These parameters but ``names`` (a config field that is not an experiment parameter)."""
-        return Params(*(p for n, p in self._params.items() if n not in names))
+        return Params(*(p for n, p in self._items.items() if n not in names))
 
     def types(self) -> dict[str, Param]:
         """The runner's converters (``experiment(types=...)``): each :class:`Param` itself."""
-        return dict(self._params)
+        return dict(self._items)
 
     def defaults(self) -> dict[str, Any]:
         """The declared defaults (the runner's ``defaults=``)."""
-        return {n: p.default for n, p in self._params.items() if not p.required}
+        return {n: p.default for n, p in self._items.items() if not p.required}
 
     def check(self, values: Mapping[str, Any], caller: str | None = None, *, strict: bool = True) -> dict[str, Any]:
         """The declared entries of ``values``, checked and normalised (:meth:`Param.check`); others pass unchanged."""
-        return {k: self._params[k].check(v, caller, strict=strict) if k in self._params else v
+        return {k: self._items[k].check(v, caller, strict=strict) if k in self._items else v
                 for k, v in values.items()}
 
     def check_flags(self, values: Mapping[str, Any], caller: str | None = None, *,
@@ -299,7 +288,7 @@ class Params(Mapping[str, Param]):
             flag = "--" + (flags or {}).get(name, name.replace("_", "-"))
             for item in value if isinstance(value, (list, tuple)) else (value,):
                 try:
-                    self._params[name].check(item, caller)
+                    self._items[name].check(item, caller)
                 except (InvalidParameterError, InvalidParameterTypeError) as exc:
                     raise type(exc)(f"{flag}: {exc}") from None
 
@@ -310,12 +299,12 @@ class Params(Mapping[str, Param]):
         >>> Params(Param("max_steps", "int")).option_named("The 'max_steps' parameter of f must be an int.")
         'max-steps'
         """
-        return next((n.replace("_", "-") for n in self._params if f"'{n}'" in message), default)
+        return next((n.replace("_", "-") for n in self._items if f"'{n}'" in message), default)
 
     def validate(self, config: Any, caller: str | None = None, *, skip: Iterable[str] = ()) -> None:
         """Check and normalise, in place, every declared field of the frozen dataclass ``config`` (in its
         ``__post_init__``), but those in ``skip``."""
         caller = caller or type(config).__name__
-        for name, param in self._params.items():
+        for name, param in self._items.items():
             if name not in skip and hasattr(config, name):
                 object.__setattr__(config, name, param.check(getattr(config, name), caller))
