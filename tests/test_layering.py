@@ -31,6 +31,7 @@ Each rule is itself tested on a small source that breaks it, so the rule can fai
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -68,6 +69,18 @@ COMPAT_REEXPORTS = {
 }
 
 
+@functools.lru_cache(maxsize=None)
+def _parse(source: str) -> ast.Module:
+    """``ast.parse(source)``, parsed once per source: every rule reads the same files, and only reads the tree."""
+    return ast.parse(source)
+
+
+@functools.lru_cache(maxsize=1)
+def _package_sources() -> tuple[tuple[Path, str], ...]:
+    """Every ``.py`` file of the package with its text, sorted by path (read once per process)."""
+    return tuple((path, path.read_text(encoding="utf-8")) for path in sorted(PACKAGE.rglob("*.py")))
+
+
 def _system_folders() -> set[str]:
     return {p.name for p in SYSTEMS.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
 
@@ -83,7 +96,7 @@ def imported_modules(source: str, module: list[str], *, is_package: bool = False
     both ``X`` and ``X.y`` (``y`` may be a submodule)."""
     package = module if is_package else module[:-1]
     out: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_parse(source)):
         if isinstance(node, ast.Import):
             out += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -131,7 +144,7 @@ def scoped_imports(source: str, module: list[str], *, is_package: bool = False) 
     for ``from X import y`` both ``X`` and ``X.y``), the body of ``if TYPE_CHECKING:`` left out."""
     package = module if is_package else module[:-1]
     out = []
-    for node, inside in _imports_by_scope(ast.parse(source)):
+    for node, inside in _imports_by_scope(_parse(source)):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         else:
@@ -178,7 +191,7 @@ def seed_stream_violations(source: str) -> list[str]:
     """Places of a source that derive a seed stream by hand: SplitMix64 / golden-ratio constants, CRC hashing of
     stream names, or a ``manual_seed`` call whose argument is not a call of ``fold_in``."""
     found = [f"{source.count(chr(10), 0, m.start()) + 1}: {m.group(0)}" for m in _SEED_CONSTANTS.finditer(source)]
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(_parse(source)):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "manual_seed":
             arg = node.args[0] if node.args else None
             func = arg.func if isinstance(arg, ast.Call) else None
@@ -194,6 +207,8 @@ def _imports_by_scope(tree: ast.AST, local: bool = False) -> Iterator[tuple[ast.
     for child in ast.iter_child_nodes(tree):
         if isinstance(child, (ast.Import, ast.ImportFrom)):
             yield child, local
+        elif isinstance(child, (ast.expr, ast.expr_context, ast.operator, ast.alias, ast.arguments, ast.keyword)):
+            continue  # an import is a statement: no expression holds one (a lambda's body is an expression)
         elif isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
             yield from _imports_by_scope(ast.Module(body=child.orelse, type_ignores=[]), local)
         else:
@@ -228,7 +243,7 @@ def import_graph(sources: Mapping[str, tuple[str, bool]]) -> dict[str, tuple[set
         package = module.split(".") if is_package else module.split(".")[:-1]
         top: set[str] = set()
         local: dict[str, int] = {}
-        for node, inside in _imports_by_scope(ast.parse(source)):
+        for node, inside in _imports_by_scope(_parse(source)):
             for name in _loaded_modules(node, module, package, set(sources)):
                 if inside:
                     local.setdefault(name, node.lineno)
@@ -354,11 +369,12 @@ def test_no_system_imports_another_system():
     systems = _system_folders()
     assert {"signal_noise", "contrastive", "in_context"} <= systems
     found = {}
-    for path in sorted(SYSTEMS.rglob("*.py")):
+    for path, source in _package_sources():
+        if SYSTEMS not in path.parents:
+            continue
         module = _module_of(path)
         if len(module) < 3 or module[2] not in systems:
             continue  # a systems-level shared module (declaration.py, frames.py, levels.py, registry.py)
-        source = path.read_text(encoding="utf-8")
         bad = cross_system_imports(source, module, systems, is_package=path.name == "__init__.py")
         if bad:
             found[str(path.relative_to(ROOT))] = bad
@@ -367,10 +383,10 @@ def test_no_system_imports_another_system():
 
 def test_one_seed_stream_function():
     found = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path, source in _package_sources():
         if path == SEEDS:
             continue
-        bad = seed_stream_violations(path.read_text(encoding="utf-8"))
+        bad = seed_stream_violations(source)
         if bad:
             found[str(path.relative_to(ROOT))] = bad
     assert not found, f"seed streams derived outside flt_theory.numeric.seeds.fold_in: {found}"
@@ -380,10 +396,10 @@ def test_one_seed_stream_function():
 def test_imports_run_down_the_floors():
     found = {}
     floors = set()
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path, source in _package_sources():
         module = _module_of(path)
         floors.add(floor_of(".".join(module)))
-        bad = floor_violations(path.read_text(encoding="utf-8"), module, is_package=path.name == "__init__.py")
+        bad = floor_violations(source, module, is_package=path.name == "__init__.py")
         if bad:
             found[".".join(module)] = bad
     assert floors >= {*range(len(FLOORS)), "report", "helper"}  # every floor holds modules to judge
@@ -424,8 +440,7 @@ def _compat_cycle(entry: str) -> bool:
 
 
 def test_no_function_local_import_dodges_a_cycle():
-    sources = {".".join(_module_of(path)): (path.read_text(encoding="utf-8"), path.name == "__init__.py")
-               for path in sorted(PACKAGE.rglob("*.py"))}
+    sources = {".".join(_module_of(path)): (source, path.name == "__init__.py") for path, source in _package_sources()}
     graph = import_graph(sources)
     assert sum(len(local) for _, local in graph.values()) > 20  # the rule has function-local imports to judge
     assert sum(len(top) for top, _ in graph.values()) > 200  # and module-level ones
