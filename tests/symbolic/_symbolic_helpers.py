@@ -7,6 +7,7 @@ separately written route to the same number.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import sympy as sp
@@ -38,11 +39,26 @@ def partial_expectation(expr: sp.Expr, integrate_out) -> sp.Expr:
     return gaussian_expectation(expr, integrate_out)
 
 
+@functools.lru_cache(maxsize=None)
+def _monomial_integral(k: int, lower: sp.Expr, upper: sp.Expr) -> sp.Expr:
+    """int_lower^upper z^k exp(-z^2/2) dz by sympy.integrate (each monomial integrated once per process)."""
+    return sp.integrate(Z**k * PHI_UNNORMALISED, (Z, lower, upper))
+
+
+def _half_line_integral(polynomial: sp.Expr, lower: sp.Expr, upper: sp.Expr) -> sp.Expr:
+    """int_lower^upper polynomial(z) exp(-z^2/2) dz by sympy.integrate: a polynomial in z term by term (the
+    integral is linear; sympy integrates a sum term by term too), anything else whole."""
+    if polynomial.is_polynomial(Z):
+        terms = sp.Poly(polynomial, Z).terms()
+        return sp.Add(*(coefficient * _monomial_integral(k, lower, upper) for (k,), coefficient in terms))
+    return sp.integrate(polynomial * PHI_UNNORMALISED, (Z, lower, upper))
+
+
 def hermite_mu_by_integration(plus: sp.Expr, minus: sp.Expr, j: int) -> sp.Expr:
     """mu_j = E[sigma He_j] by sympy.integrate, with sigma = plus on z > 0 and minus on z < 0."""
     he = sp.hermite_prob(j, Z)
-    right = sp.integrate(sp.expand(plus * he) * PHI_UNNORMALISED, (Z, 0, sp.oo))
-    left = sp.integrate(sp.expand(minus * he) * PHI_UNNORMALISED, (Z, -sp.oo, 0))
+    right = _half_line_integral(sp.expand(plus * he), sp.Integer(0), sp.oo)
+    left = _half_line_integral(sp.expand(minus * he), -sp.oo, sp.Integer(0))
     return sp.simplify((right + left) / sp.sqrt(2 * sp.pi))
 
 
