@@ -227,7 +227,7 @@ def check_catalogue_entry(claim: Claim, entries: Sequence[Mapping[str, Any]] | N
     read once by a caller checking many claims) is complete: law and wrong law in words and LaTeX, status, source,
     where its points lie, and every hypothesis as text, LaTeX, a condition sympy reads back, and where it is stated."""
     name, key = "check_catalogue_entry", claim.key
-    entries = catalogue() if entries is None else entries
+    entries = catalogue(keys={key}) if entries is None else entries
     found = [e for e in entries if e["key"] == key]
     _require(len(found) == 1, name, key, f"the catalogue holds {len(found)} entries for it, not 1")
     entry = found[0]
@@ -520,7 +520,7 @@ def system_checks(system: System | str, *, scale: str = "small", store: Store = 
 
     def catalogue_entry(claim: Claim) -> None:
         if not entries:
-            entries.extend(catalogue())
+            entries.extend(catalogue(keys={c.key for c in system.claims}))
         check_catalogue_entry(claim, entries)
 
     seen = set()

@@ -11,6 +11,7 @@ scales inside them, or ``not stated``; per scale in ``in_hypotheses_by_scale`` a
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from ..report.catalogue import catalogue_document
@@ -23,12 +24,16 @@ from .scale_record import load_verdicts, record_markdown
 __all__ = ["catalogue", "catalogue_markdown"]
 
 
-def catalogue() -> list[dict[str, Any]]:
-    """One JSON-ready entry per registered claim, in registry order."""
+def catalogue(keys: Collection[str] | None = None) -> list[dict[str, Any]]:
+    """One JSON-ready entry per registered claim, in registry order; with ``keys``, the entries of the claims whose key
+    is one of ``keys`` only (each the same as in the whole catalogue; a check of one system's entries need not compute
+    every system's)."""
     registry.check_loaded()
     entries = []
     for system in registry.systems():
         for claim in system.claims:
+            if keys is not None and claim.key not in keys:
+                continue
             law, wrong = claim.the_law, claim.the_wrong_law
             points = [v for scale in SCALES for v in claim.measurement.values_at(scale)]
             entries.append({
