@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from flt_theory.checking.catalogue import catalogue, catalogue_markdown
@@ -14,9 +15,15 @@ from flt_theory.systems import registered_claims
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_claims_md_is_current():
+@pytest.fixture(scope="module")
+def markdown() -> str:
+    """:func:`catalogue_markdown`, computed once per module (about a second)."""
+    return catalogue_markdown()
+
+
+def test_claims_md_is_current(markdown):
     """Regenerate with: flt claims --markdown > CLAIMS.md"""
-    assert (ROOT / "CLAIMS.md").read_text(encoding="utf-8") == catalogue_markdown()
+    assert (ROOT / "CLAIMS.md").read_text(encoding="utf-8") == markdown
 
 
 def test_every_claim_is_catalogued_with_its_source_and_control():
@@ -28,11 +35,11 @@ def test_every_claim_is_catalogued_with_its_source_and_control():
         assert entry["latex"] and entry["wrong_law_latex"] != entry["latex"]
 
 
-def test_flt_claims_json_and_markdown():
+def test_flt_claims_json_and_markdown(markdown):
     runner = CliRunner()
     document = json.loads(runner.invoke(cli, ["claims", "--json"]).output)
     assert [e["key"] for e in document] == [c.key for c in registered_claims()]
-    assert runner.invoke(cli, ["claims", "--markdown"]).output == catalogue_markdown()
+    assert runner.invoke(cli, ["claims", "--markdown"]).output == markdown
     assert runner.invoke(cli, ["claims", "--json", "--markdown"]).exit_code == 2
 
 
