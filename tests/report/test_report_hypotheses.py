@@ -20,6 +20,8 @@ from flt_theory.symbolic.hypothesis import Hypothesis
 from flt_theory.symbolic.law import THIS_PROJECT, Law
 from flt_theory.systems.declaration import Claim, Measurement
 
+pytestmark = pytest.mark.xdist_group("report_hypotheses")  # one worker writes the module's report once
+
 
 @experiment("test-hypotheses/mean", types={"n": int, "d": int})
 def _mean(params, seed):
