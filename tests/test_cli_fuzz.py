@@ -68,6 +68,8 @@ EXAMPLES = {"option": 5, "input": 6, "output": 4}
 
 COMMANDS = commands()
 
+pytestmark = pytest.mark.xdist_group("cli_fuzz")  # one worker measures the session's seed folder once
+
 
 class Hang(BaseException):
     """A command line ran past :data:`HANG_SECONDS` (a BaseException: the CLI's ``except Exception`` lets it by)."""
