@@ -22,6 +22,8 @@ from flt_theory.runner.errors import UnknownClaimPathError
 ROOT = Path(__file__).resolve().parents[2]
 CHEAP = ["giant-step/norm-law", "giant-step/rank-one-update"]
 
+pytestmark = pytest.mark.xdist_group("runner_check")  # one worker runs the module's check once
+
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
