@@ -16,7 +16,8 @@ per system or per claim):
   experiment is registered and listed in ``experiments``;
 * :func:`check_layers` -- ``laws.py`` imports no torch and ``model.py`` no sympy, where the system's folder has them;
 * :func:`check_claim_declaration` -- a law and a DIFFERENT wrong law about the same quantity (with LaTeX, a status
-  and a source), words, points and at least two seeds at every scale;
+  and a source), words, points and at least two seeds at every scale, and a finding's size ladder or the reason none
+  applies (``no_ladder``);
 * :func:`check_hypotheses` -- the law carries its source's hypotheses or says why not, every hypothesis is readable
   at every point, and a theorem or finding has points inside them or says why not (``extrapolation_note``);
 * :func:`check_params` -- values generated from the parameter declarations (:meth:`Param.invalid_values
@@ -181,7 +182,9 @@ def check_layers(system: System | str) -> None:
 def check_claim_declaration(claim: Claim) -> None:
     """A law and a wrong law (Law objects with LaTeX, a status and a source), the wrong law DIFFERENT from the law but
     about the same quantity (same ``lhs``: a control about another quantity proves nothing), words, and points and
-    at least two seeds at every scale."""
+    at least two seeds at every scale. A ``finding`` (a claim that a published result is false or narrower) declares
+    its size ladder (:attr:`Claim.ladder <flt_theory.systems.declaration.Claim.ladder>`: a finding is a statement
+    about the limit too) or says why none applies (``no_ladder``); no claim does both."""
     name, key = "check_claim_declaration", claim.key
     law, wrong = claim.the_law, claim.the_wrong_law
     _require(isinstance(law, Law) and isinstance(wrong, Law), name, key, "its law and wrong law must be Law objects")
@@ -196,6 +199,14 @@ def check_claim_declaration(claim: Claim) -> None:
         _require(claim.measurement.points[scale], name, key, f"no measurement points at scale {scale!r}")
         _require(claim.measurement.seeds[scale] >= 2, name, key,
                  f"at least 2 seeds are needed at scale {scale!r}; got {claim.measurement.seeds[scale]}")
+    reason = claim.no_ladder
+    _require(isinstance(reason, str), name, key, f"no_ladder must be a string (the reason); got {reason!r}")
+    _require(claim.ladder is None or not reason.strip(), name, key,
+             f"it declares a size ladder AND says none applies (no_ladder={reason!r}): keep one")
+    if law.status == "finding":
+        _require(claim.ladder is not None or reason.strip(), name, key,
+                 "a finding needs its size ladder (ladder=, the effective exponents of the limit it speaks of) or the "
+                 "reason none applies (no_ladder=)")
 
 
 def check_hypotheses(claim: Claim) -> None:
@@ -225,7 +236,8 @@ def check_hypotheses(claim: Claim) -> None:
 def check_catalogue_entry(claim: Claim, entries: Sequence[Mapping[str, Any]] | None = None) -> None:
     """The claim's entry of the catalogue (``flt claims``; ``entries``: :func:`flt_theory.checking.catalogue.catalogue`,
     read once by a caller checking many claims) is complete: law and wrong law in words and LaTeX, status, source,
-    where its points lie, and every hypothesis as text, LaTeX, a condition sympy reads back, and where it is stated."""
+    where its points lie, whether it has a size ladder and why not, and every hypothesis as text, LaTeX, a condition
+    sympy reads back, and where it is stated."""
     name, key = "check_catalogue_entry", claim.key
     entries = catalogue(keys={key}) if entries is None else entries
     found = [e for e in entries if e["key"] == key]
@@ -238,6 +250,9 @@ def check_catalogue_entry(claim: Claim, entries: Sequence[Mapping[str, Any]] | N
              f"its source names no authors or year: {entry['source']!r}")
     _require(entry["in_hypotheses"] in ("all", "some", "none", "not stated"), name, key,
              f"in_hypotheses is {entry['in_hypotheses']!r}")
+    _require(isinstance(entry.get("has_ladder"), bool) and isinstance(entry.get("no_ladder"), str), name, key,
+             f"its entry needs has_ladder (a bool) and no_ladder (a string); got {entry.get('has_ladder')!r}, "
+             f"{entry.get('no_ladder')!r}")
     for h in entry["hypotheses"]:
         _require(set(h) == {"text", "latex", "condition", "where"}, name, key, f"a hypothesis entry is {h!r}")
         try:

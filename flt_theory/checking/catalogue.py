@@ -5,7 +5,8 @@ derived here / finding of this project), source (authors, year, title, arXiv id)
 validity, the wrong law of its negative control and the measurement behind both; the source's
 hypotheses as conditions (``hypotheses``: text, LaTeX, the sympy condition, where it is stated) and
 where the measurement points lie (``in_hypotheses``: ``all`` / ``some`` / ``none`` of the points of both
-scales inside them, or ``not stated``; per scale in ``in_hypotheses_by_scale`` and ``scope_by_scale``).
+scales inside them, or ``not stated``; per scale in ``in_hypotheses_by_scale`` and ``scope_by_scale``); whether it
+declares a size ladder (``has_ladder``) and, where none applies, why (``no_ladder``).
 :func:`catalogue` reads the entries from the registry; :mod:`flt_theory.report.catalogue` writes them as ``CLAIMS.md``.
 """
 
@@ -55,6 +56,8 @@ def catalogue(keys: Collection[str] | None = None) -> list[dict[str, Any]]:
                 "in_hypotheses_by_scale": {scale: claim.in_hypotheses(scale) for scale in SCALES},
                 "scope_by_scale": {scale: claim.scope(scale) for scale in SCALES},
                 "extrapolation_note": claim.extrapolation_note,
+                "has_ladder": claim.ladder is not None,
+                "no_ladder": claim.no_ladder,
             })
     return entries
 

@@ -94,6 +94,7 @@ def verdict_entries(
         claim = by_key[row["claim"]]
         entries.append({
             "claim": claim.key, "scale": scale, **{k: row.get(k) for k in _KEPT},
+            "no_ladder": claim.no_ladder or None,  # why no size ladder applies, where the claim declares none
             "seconds": row["seconds"] if row.get("computed") else None,
             "fingerprint": claim_fingerprint(claim, scale), "code_fingerprint": _code_of(claim, before),
             **dict(decided or {}),
@@ -161,25 +162,26 @@ def write_verdicts(path: str | os.PathLike[str], frame: pd.DataFrame, claims: li
 
 def verdict_rows(record: dict[str, Any] | None, claims: list[Claim], scale: str) -> list[dict[str, Any]]:
     """Per claim, its recorded verdict at ``scale``: ``status`` is ``recorded`` (with the entry), ``stale`` (with
-    the reason) or ``not run``."""
+    the reason) or ``not run``; ``no_ladder``: why no size ladder applies to the claim as declared now
+    (:attr:`Claim.no_ladder <flt_theory.systems.declaration.Claim.no_ladder>`, ``""`` where one does), shown where its
+    ladder would be, also beside an entry recorded before the reason was declared."""
     entries = {e["claim"]: e for e in (record or {}).get("entries", []) if e["scale"] == scale}
     family = sum(len(system.claims) for system in registry.systems())
     rows = []
     for claim in claims:
         entry = entries.get(claim.key)
         if entry is None:
-            rows.append({"claim": claim.key, "status": "not run"})
+            row = {"claim": claim.key, "status": "not run"}
         elif entry["fingerprint"] != claim_fingerprint(claim, scale):
-            rows.append({"claim": claim.key, "status": "stale", "reason": "the claim changed", "entry": entry})
+            row = {"claim": claim.key, "status": "stale", "reason": "the claim changed", "entry": entry}
         elif entry["code_fingerprint"] != claim_code_fingerprint(claim):
-            rows.append(
-                {"claim": claim.key, "status": "stale", "reason": "its simulation's code changed", "entry": entry}
-            )
+            row = {"claim": claim.key, "status": "stale", "reason": "its simulation's code changed", "entry": entry}
         elif entry.get("family", family) != family:
-            rows.append({"claim": claim.key, "status": "stale", "entry": entry,
-                         "reason": f"decided among {entry['family']} claims, the catalogue now has {family}"})
+            row = {"claim": claim.key, "status": "stale", "entry": entry,
+                   "reason": f"decided among {entry['family']} claims, the catalogue now has {family}"}
         else:
-            rows.append({"claim": claim.key, "status": "recorded", "entry": entry})
+            row = {"claim": claim.key, "status": "recorded", "entry": entry}
+        rows.append({**row, "no_ladder": claim.no_ladder})
     return rows
 
 

@@ -48,6 +48,7 @@ from .figures import (
     slug,
     wrong_law_drawn,
 )
+from .scale_record import no_ladder_text
 from .table import format_table, measured_text, scope_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -195,6 +196,8 @@ def _figures(directory: Path, claim: Claim, run: dict[str, Any], row: dict[str, 
                     "(orange line) and, for a finding, the literal statement (grey dashed)", f"figures/{path.name}"))
     elif run.get("ladder"):
         out.append((f"size ladder not drawn: {run['ladder'].get('error')}", ""))
+    elif claim.no_ladder:
+        out.append((no_ladder_text(claim.no_ladder), ""))
     for spec in figures_of(claim):
         path = directory / "figures" / f"{name}-{spec.name}.png"
         try:
@@ -444,6 +447,7 @@ def write_report(
                            "hypothesis_points": run.get("hypothesis_points", []),
                            "extrapolation_note": claim.extrapolation_note,
                            "ladder": (run.get("ladder") or {}).get("rungs"),
+                           "no_ladder": claim.no_ladder or None,
                            "entries": entries(run["check"]) if run["check"] else [],
                            "check": _readable(run["check"]), "control": _readable(run["control"]),
                            "error": run["error"]}

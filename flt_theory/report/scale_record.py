@@ -2,10 +2,10 @@ r"""The catalogue's table of recorded verdicts: per claim, its verdict at each s
 
 Written from the rows :mod:`flt_theory.checking.scale_record` decides from the record of ``flt check --record FILE``
 (recorded, stale with the reason, or not run). A recorded cell shows the verdict, the estimate with its interval,
-the effective exponents along the ladder (and the extrapolated limit of a claim decided in the limit), whether the
-points lie inside the source's hypotheses, the wall time and where it was measured; † marks a verdict
-carried over a change of code that changed none of its numbers, ‡ one re-decided among the catalogue's present
-number of claims.
+the effective exponents along the ladder (and the extrapolated limit of a claim decided in the limit) or, for a claim
+to which no size ladder applies, why (:func:`no_ladder_text`, from the claim as declared now), whether the points lie
+inside the source's hypotheses, the wall time and where it was measured; † marks a verdict carried over a change of
+code that changed none of its numbers, ‡ one re-decided among the catalogue's present number of claims.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from .table import measured_text
 
-__all__ = ["effective_text", "verdicts_markdown"]
+__all__ = ["effective_text", "no_ladder_text", "verdicts_markdown"]
 
 
 def _measured_text(entry: dict[str, Any]) -> str:
@@ -61,6 +61,18 @@ def _ladder_text(rungs: list[Mapping[str, Any]]) -> str:
     return text
 
 
+def no_ladder_text(reason: str | None) -> str:
+    """Where a claim declares no size ladder, the reason none applies as the catalogue shows it in the ladder's place;
+    ``""`` without one.
+
+    >>> no_ladder_text("an exact inequality at a point")
+    'no size ladder: an exact inequality at a point'
+    >>> no_ladder_text("")
+    ''
+    """
+    return f"no size ladder: {reason.strip()}" if reason and reason.strip() else ""
+
+
 def _size_text(size: Mapping[str, Any]) -> str:
     return ", ".join(f"{k} = {v:.4g}" if isinstance(v, float) else f"{k} = {v}" for k, v in size.items())
 
@@ -80,7 +92,7 @@ def _cell(row: dict[str, Any]) -> str:
     )
     inside = entry.get("in_hypotheses") or "not stated"
     marks = ("†" if entry.get("restamped") else "") + ("‡" if entry.get("redecided") else "")
-    ladder = effective_text(entry)
+    ladder = effective_text(entry) or no_ladder_text(row.get("no_ladder"))
     return (f"**{entry['verdict']}**{marks} {_measured_text(entry)}; " + (f"{ladder}; " if ladder else "")
             + f"points inside the hypotheses: {inside}; {time} ({where}, {entry['created'][:10]})")
 

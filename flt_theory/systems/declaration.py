@@ -236,6 +236,11 @@ class Claim:
         of growing sizes, read from the same measured frame (``predicted``: the law's value there, optional;
         ``literal``: for a finding, the literal statement's value). ``flt check`` stores it in
         ``results.json`` and draws it: a law that holds better as sizes grow shows it.
+    no_ladder
+        Why no size ladder applies to the claim, where none is declared (an exact inequality at a point, say, which
+        no size can bring closer to or further from its law): a finding states a ladder or this reason
+        (:func:`flt_theory.testing.check_claim_declaration`), and the catalogue, the recorded verdicts and the report
+        show the reason where the ladder would be. Never together with ``ladder``.
     contradicts
         Keys of claims about the same quantity in the same regime that cannot both hold with this one; a test
         runs them together and fails when both pass.
@@ -251,6 +256,7 @@ class Claim:
     power_note: str = field(default="", repr=False)
     extrapolation_note: str = field(default="", repr=False)
     ladder: Callable[["pd.DataFrame"], list[dict[str, Any]]] | None = field(default=None, repr=False)
+    no_ladder: str = field(default="", repr=False)
     contradicts: Sequence[str] = field(default=(), repr=False)
 
     @property

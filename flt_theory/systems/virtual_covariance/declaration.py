@@ -28,7 +28,8 @@ inside, the ``theorem3-norm`` nets (:math:`\|h\| = 0.5, 2`) outside by design. :
 law's (summed covariance, :math:`\gamma \le 1`), and ``residual-exact`` reads the summed covariance of each point.
 ``residual-order-mean`` has a ladder in :math:`1/\gamma` (:func:`first_order_ladder`):
 :math:`\|R(\gamma)\|_F/\gamma`, which the literal :math:`O(\gamma^2)` sends to 0 as :math:`\gamma \to 0` and which
-stays put when the residual is first order.
+stays put when the residual is first order. The Theorem 3 findings have none (:data:`THEOREM3_NO_LADDER`): each is an
+exact inequality at a point, which no size brings closer to or further from its law.
 """
 
 from __future__ import annotations
@@ -269,6 +270,21 @@ def _theorem3_law(activation: str, form: str) -> Law:
         source=CHA_LEE, words="the weak bound with the constant L² for any ‖h‖ (Theorem 3 without its normalisation)")
 
 
+#: Why the Theorem 3 findings have no size ladder: each is an exact inequality at a point, true or false net by net.
+THEOREM3_NO_LADDER = (
+    "an exact inequality at a point, not a rate: by the mean value theorem each element obeys "
+    "sigma(W+ h)_i - sigma(W h)_i = -gamma ||h||^2 sigma'(xi_i) sigma'(z_i) g_i with h+_i - h_i = -gamma g_i "
+    "(.laws), so a zero gradient g_i = 0 (and, for ReLU, a unit active before and after the step) makes the "
+    "literal strict inequality an equality at ANY width, depth or step size, and the corrected weak form holds at "
+    "every one. No size brings either closer to or further from its law; more nets only narrow the interval of "
+    "the violation rate")
+THEOREM3_NORM_NO_LADDER = (
+    "an exact inequality at a point, not a rate: by the same mean-value identity the ratio |delta sigma_i|/|delta h_i| "
+    "= ||h||^2 sigma'(xi_i) sigma'(z_i) reaches L^2 ||h||^2 (ReLU units active before and after the step) at any "
+    "width, depth or step size, so at ||h|| = 2 the unnormalised L^2 fails by the factor ||h||^2 = 4 at every size; "
+    "no size ladder applies (more nets only narrow the interval of the violation rate)")
+
+
 def _points(fn) -> dict[str, list[dict]]:
     return {scale: fn(SIZES[scale]) for scale in SCALES}
 
@@ -317,7 +333,8 @@ def _claims() -> list[Claim]:
                   + (" and on active units, sign equality on dead units" if activation == "relu" else ""),
             law=functools.partial(_theorem3_law, activation, "corrected"),
             wrong_law=functools.partial(_theorem3_law, activation, "literal"),
-            measurement=_theorem3_measurement(activation, (1.0,)), compare=compare_theorem3))
+            measurement=_theorem3_measurement(activation, (1.0,)), compare=compare_theorem3,
+            no_ladder=THEOREM3_NO_LADDER))
     claims.append(Claim(
         name="theorem3-norm",
         words="for ‖h‖ ≠ 1 (outside the theorem's hypotheses: Theorem 3 assumes ‖h‖ = 1) the bound becomes L²‖h‖² "
@@ -329,7 +346,8 @@ def _claims() -> list[Claim]:
                             "theorem3-relu. No size makes these points inside; nothing to extrapolate in cost"),
         law=functools.partial(_theorem3_law, "relu", "corrected"),
         wrong_law=functools.partial(_theorem3_law, "relu", "unnormalised"),
-        measurement=_theorem3_measurement("relu", (0.5, 2.0)), compare=compare_theorem3))
+        measurement=_theorem3_measurement("relu", (0.5, 2.0)), compare=compare_theorem3,
+        no_ladder=THEOREM3_NORM_NO_LADDER))
     claims.append(Claim(
         name="vcl-slower-than-gd",
         words="the VCL (orthogonal Procrustes) update lowers the loss but, at equal γ, less than GD: "
