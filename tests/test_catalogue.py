@@ -14,6 +14,8 @@ from flt_theory.systems import registered_claims
 
 ROOT = Path(__file__).resolve().parent.parent
 
+pytestmark = pytest.mark.xdist_group("catalogue")  # one worker computes the module's CLAIMS.md once
+
 
 @pytest.fixture(scope="module")
 def markdown() -> str:
