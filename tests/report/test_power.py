@@ -19,6 +19,8 @@ from flt_theory.systems import get_claim
 
 KEY = "giant-step/rank-one-update"
 
+pytestmark = pytest.mark.xdist_group("power")  # one worker calibrates the module's document once
+
 
 @pytest.fixture(scope="module")
 def document():
