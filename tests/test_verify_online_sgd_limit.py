@@ -31,6 +31,8 @@ from flt_theory.systems.online_sgd.verify import (
 #: The options ``flt verify`` has.
 OPTIONS = {opt for param in verify_command.params for opt in param.opts}
 
+pytestmark = pytest.mark.xdist_group("verify_online_sgd_limit")  # one worker verifies each module fixture once
+
 
 def _no_nan(document) -> dict:
     """The document through strict JSON (a nan or inf raises)."""
