@@ -181,7 +181,9 @@ def run_carry_over(before: str, *, record: str | None = None, as_json: bool = Fa
     document, rows = carry_over(now, old, current=code_fingerprints(claims), family=len(claims),
                                 fingerprints={(c.key, s): claim_fingerprint(c, s) for c in claims for s in scales},
                                 commit=static_provenance().get("git_commit"), source_sha256=source_sha256)
-    document, reclassified = reclassify(document, {(c.key, s): hypotheses_of(c, s) for c in claims for s in scales})
+    present = {(e["claim"], e["scale"]) for e in document.get("entries", [])}  # reclassify reads only these
+    document, reclassified = reclassify(document, {(c.key, s): hypotheses_of(c, s) for c in claims for s in scales
+                                                   if (c.key, s) in present})
     stale, rows = rows, rows + reclassified
     atomic_write_text(path, json.dumps(document, indent=1) + "\n")
     if as_json:
