@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -103,6 +104,10 @@ def test_claims_md_shows_the_reason_where_the_ladder_would_be():
     assert no_ladder_text(finding.no_ladder) in mine and "ladder -0.3 [-0.4, -0.2] (n = 5.7)" not in mine
     assert "ladder -0.3 [-0.4, -0.2] (n = 5.7); literal statement -0.3333" in other and "no size ladder" not in other
     assert no_ladder_text("") == "" and no_ladder_text(None) == ""
+    piped = {"paper": [{"status": "recorded", "entry": _entry(), "no_ladder": "|x| is exact"}]}
+    (line,) = [x for x in verdicts_markdown({"entries": []}, [finding], piped) if f"`{finding.key}`" in x]
+    assert r"no size ladder: \|x\| is exact" in line
+    assert len(re.findall(r"(?<!\\)\|", line)) == 3  # the row's own pipes only: a pipe in a reason splits no row
 
 
 @experiment("test-no-ladder/mean", types={"n": int})

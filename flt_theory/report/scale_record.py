@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._display import markdown_cell
 from .table import measured_text
 
 __all__ = ["effective_text", "no_ladder_text", "verdicts_markdown"]
@@ -92,7 +93,7 @@ def _cell(row: dict[str, Any]) -> str:
     )
     inside = entry.get("in_hypotheses") or "not stated"
     marks = ("†" if entry.get("restamped") else "") + ("‡" if entry.get("redecided") else "")
-    ladder = effective_text(entry) or no_ladder_text(row.get("no_ladder"))
+    ladder = effective_text(entry) or markdown_cell(no_ladder_text(row.get("no_ladder")))  # a reason is free text
     return (f"**{entry['verdict']}**{marks} {_measured_text(entry)}; " + (f"{ladder}; " if ladder else "")
             + f"points inside the hypotheses: {inside}; {time} ({where}, {entry['created'][:10]})")
 

@@ -270,19 +270,19 @@ def _theorem3_law(activation: str, form: str) -> Law:
         source=CHA_LEE, words="the weak bound with the constant L² for any ‖h‖ (Theorem 3 without its normalisation)")
 
 
-#: Why the Theorem 3 findings have no size ladder: each is an exact inequality at a point, true or false net by net.
+#: Why the Theorem 3 findings have no size ladder: each is an exact inequality at a point, true or false net by net
+#: (the mean-value identity of :mod:`.laws`: sigma(W+ h)_i - sigma(W h)_i = -gamma ||h||^2 sigma'(xi_i) sigma'(z_i) g_i
+#: with h+_i - h_i = -gamma g_i).
 THEOREM3_NO_LADDER = (
-    "an exact inequality at a point, not a rate: by the mean value theorem each element obeys "
-    "sigma(W+ h)_i - sigma(W h)_i = -gamma ||h||^2 sigma'(xi_i) sigma'(z_i) g_i with h+_i - h_i = -gamma g_i "
-    "(.laws), so a zero gradient g_i = 0 (and, for ReLU, a unit active before and after the step) makes the "
-    "literal strict inequality an equality at ANY width, depth or step size, and the corrected weak form holds at "
-    "every one. No size brings either closer to or further from its law; more nets only narrow the interval of "
-    "the violation rate")
+    "an exact inequality at a point, not a rate: a zero gradient (and, for ReLU, a unit active before and after the "
+    "step) makes the literal strict inequality an equality at any width, depth or step size, by the mean-value "
+    "identity of the laws; no size brings the literal statement closer to holding (more nets only narrow the "
+    "interval of the violation rate)")
 THEOREM3_NORM_NO_LADDER = (
-    "an exact inequality at a point, not a rate: by the same mean-value identity the ratio |delta sigma_i|/|delta h_i| "
-    "= ||h||^2 sigma'(xi_i) sigma'(z_i) reaches L^2 ||h||^2 (ReLU units active before and after the step) at any "
-    "width, depth or step size, so at ||h|| = 2 the unnormalised L^2 fails by the factor ||h||^2 = 4 at every size; "
-    "no size ladder applies (more nets only narrow the interval of the violation rate)")
+    "an exact inequality at a point, not a rate: by the mean-value identity of the laws the ratio Δσ_i/Δh_i = "
+    "‖h‖² σ'(ξ_i) σ'(z_i) reaches L²‖h‖² (ReLU units active before and after the step) at any width, depth or step "
+    "size, so at ‖h‖ = 2 the unnormalised L² fails by the factor ‖h‖² = 4 at every size (more nets only narrow the "
+    "interval of the violation rate)")
 
 
 def _points(fn) -> dict[str, list[dict]]:
