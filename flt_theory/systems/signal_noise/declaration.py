@@ -182,6 +182,18 @@ EXPONENT_TOLERANCE = 0.1
 #: sigma0 sqrt(d) = 2e-4 in the window [n/sqrt(d), 1/(m^2 n)] = [1.26e-4, 2.5e-4], eta = 0.8/d <= min(1/d, 1/||mu||^2).
 #: Float64 resolves the exponent there: over 400 steps A grows by ~1e-4 relative while the rounding of Delta A is ~1e-9
 #: relative; measured exponents 2.0000 (law) and 0.0000 (literal) on every seed.
+#: Why ``relu3-growth-exponent`` has no ladder yet, and what one over the range of A along a run reads (issue 36).
+#: The growth frame holds per seed the whole-run fitted slopes (``signal_exponent``, ``gamma_exponent``) and max gamma
+#: at 16 steps, not A = j<w, mu> (or its start A_0) along the run, so local exponents of Delta A on A cannot be read
+#: from it; and at the point above A moves by 4e-5 (seed 0, A_0 = 4.4e-5) to 9e-5 (seed 1, A_0 = 9.0e-5) relative in
+#: the 400 steps, Delta A/A^2 = 0.0024 per step: A grows x31.6 (1.5 decades) only after (1 - 1/31.6)/(0.0024 A_0) =
+#: 4.5e6..9e6 steps, which the per-step trajectory of the model cannot hold in memory. Measured along one run OUTSIDE
+#: Condition 4.2 (n = 40, d = 1e5, m = 10, SNR = 0.5, sigma0 sqrt(d) = 0.01, eta_scale = 0.3, 4 seeds, up to the
+#: early phase's end: 0.86..1.97 decades of A), the local exponent of Delta A on A between A-levels is 2.0000 at every
+#: rung (1.996 at the last, where l' leaves -1/2), while that of Delta gamma on gamma (the literal statement, 2) rises
+#: as 2 gamma/(A_0 + gamma): 1.13, 1.51, 1.73, 1.86, 1.92, 1.95 (seed 3; the formula gives 1.13 ... 1.95). Along the run
+#: the literal recursion is therefore NOT excluded in the limit A >> A_0: the finding is about the start of the early
+#: phase (gamma <~ A_0), which sets the escape time 1/(c A_0) that the literal recursion from gamma_0 = 0 never reaches.
 CUBIC_GROWTH_INSIDE = dict(snr=0.2, d=10**11, sigma0_sqrt_d=2e-4, eta_scale=0.002)
 
 #: Why the ReLU^3 slope has no point inside Condition 4.2 at ``small``.
