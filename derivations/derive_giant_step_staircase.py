@@ -29,9 +29,14 @@ finding ``staircase-d-one-new-direction`` states exactly one, with the full-plan
 are checked inside Conjecture 1's hypotheses as read here (:math:`d \ge 64`, :math:`n \le 64d`).
 
 Ladder (the finding is about :math:`d \to \infty`): :math:`d\,\lambda_{\min}` of the plane after step 2 (the
-least direction in units of its random level) at :math:`d = 64, 128, 256` (small; 64..512 at paper), against the
-literal statement's "learned" level 10 (:func:`~flt_theory.systems.giant_step.declaration.plane_ladder`,
-:func:`flt_theory.compare.ladder_trend`): the deviation does not shrink as :math:`d` grows (test below).
+least direction in units of its random level) at :math:`d = 64, 128, 256` (small; :math:`d = 64..2048`, 1.5 decades,
+at paper, :math:`p = 256`), against the literal statement's "learned" level 10
+(:func:`~flt_theory.systems.giant_step.comparisons.plane_ladder`, :func:`flt_theory.compare.ladder_trend`): the
+deviation does not shrink as :math:`d` grows (test below). Paper: 0.32, 0.48, 0.40, 0.32, 0.34, 0.33 at
+:math:`d = 64..2048`, slope 0.000 [−0.040, 0.040] per decade. The claim ``staircase-d`` carries the same quantity
+along the width at :math:`d = 256` (:func:`~flt_theory.systems.giant_step.comparisons.width_ladder`; small: the one
+width :math:`p = 64`; paper: :math:`p = 16..4096`, 2.4 decades, checked at every width): 0.31, 0.37, 0.40, 0.40,
+0.39, slope 0.04 [−0.03, 0.11] per decade — a wider network does not bring the plane back.
 """
 
 import pytest

@@ -26,17 +26,17 @@ from ...compare import (
     check_power_law_2d,
     check_subspace_learned,
     check_transition,
-    mean_ci,
 )
 from ...compare.result import CheckResult, all_of, make_result
 from ...errors import InvalidParameterError
 from ...symbolic import Subspace
 from ...symbolic.law import Law
-from ..frames import per_seed
+from ..frames import ladder_by, per_seed
 from .readouts import _masses, curves, new_part, second_moments
 
 __all__ = ["LEARNED_FACTOR", "compare_floors", "compare_leap2_slopes", "compare_norm_law", "compare_plane_directions",
-           "compare_spike", "compare_staircase", "compare_student_coefficient", "compare_transition", "plane_ladder"]
+           "compare_spike", "compare_staircase", "compare_staircase_at_every_width", "compare_student_coefficient",
+           "compare_transition", "plane_ladder", "width_ladder"]
 
 
 def compare_transition(frame: pd.DataFrame, law: Law) -> CheckResult:
@@ -131,7 +131,7 @@ def compare_spike(frame: pd.DataFrame, law: Law) -> CheckResult:
 
 
 def compare_staircase(frame: pd.DataFrame, law: Law, *, every_direction: bool | None = None,
-                      resolvable: Sequence[bool] | None = None) -> CheckResult:
+                      resolvable: Sequence[bool] | None = None, name: str = "staircase") -> CheckResult:
     r"""After step :math:`t`: the new part :math:`U_t \ominus U_{t-1}` carries ≥ 10× its random mass
     and :math:`V^*\ominus U_t` stays ≤ 3× its random level (CIs over seeds), for the staircase
     ``law.subspaces()``. With ``every_direction`` (default: ``law.relation == "eq"``, :math:`U_t` exactly) the new
@@ -141,7 +141,8 @@ def compare_staircase(frame: pd.DataFrame, law: Law, *, every_direction: bool | 
     mass of :math:`U_t` itself (learned earlier, it must still carry ≥ 10× its random level).
     ``resolvable[t-1] = False`` (the predicted size of step :math:`t`'s new part is below what these sizes
     resolve, :func:`flt_theory.symbolic.staircase_sizes.staircase_sizes`) skips the new part's check at that
-    step: only :math:`V^* \ominus U_t` is checked. Sizes: :math:`n = 64d`, :math:`\eta = 4p` at every step."""
+    step: only :math:`V^* \ominus U_t` is checked. Sizes: :math:`n = 64d`, :math:`\eta = 4p` at every step.
+    ``frame`` holds one point (one d and one p); ``name`` heads the result."""
     claimed = law.subspaces()
     every_direction = law.relation == "eq" if every_direction is None else every_direction
     r = claimed[0].ambient
@@ -173,7 +174,20 @@ def compare_staircase(frame: pd.DataFrame, law: Law, *, every_direction: bool | 
                                              max_ratio=3.0, name=f"step {t}: U_{t} = {u.latex()}"))
         previous = u
     label = " ⊂ ".join(u.latex() for u in claimed)
-    return all_of("staircase", label if every_direction else f"{label} (⊆: at least one new direction)", checks)
+    return all_of(name, label if every_direction else f"{label} (⊆: at least one new direction)", checks)
+
+
+def compare_staircase_at_every_width(frame: pd.DataFrame, law: Law) -> CheckResult:
+    r""":func:`compare_staircase` at every measured width :math:`p` (one :math:`d`): PASSES iff it passes at each
+    (:func:`~flt_theory.compare.result.all_of`); with one width, that width's comparison itself. The finite-width
+    reading of the staircase (the step-2 update of every neuron is a function of the overlap all neurons share,
+    :func:`compare_plane_directions`) holds neuron by neuron, so it does not depend on :math:`p`; the width ladder
+    (:func:`width_ladder`) shows whether :math:`p \to \infty` brings the plane back."""
+    widths = sorted(int(v) for v in frame["p"].unique())
+    if len(widths) == 1:
+        return compare_staircase(frame, law)
+    parts = [compare_staircase(frame[frame["p"] == p], law, name=f"p = {p}: staircase") for p in widths]
+    return all_of("staircase at every width p", parts[0].predicted, parts)
 
 
 def compare_plane_directions(frame: pd.DataFrame, law: Law) -> CheckResult:
@@ -224,17 +238,28 @@ def _least_plane_mass(frame: pd.DataFrame) -> np.ndarray:
 LEARNED_FACTOR = 10.0
 
 
+def _plane_ladder_by(frame: pd.DataFrame, column: str) -> list[dict[str, Any]]:
+    r"""Per value of ``column``: :math:`d\,\lambda_{\min}` of :math:`\mathrm{span}(w^*_2, w^*_3)` after step 2 (the
+    least direction in units of its random level :math:`1/d`, :math:`d` of those rows), mean and 95% CI over seeds
+    (:func:`~flt_theory.systems.frames.ladder_by`); ``predicted`` 1, ``literal`` :data:`LEARNED_FACTOR`."""
+    return ladder_by(frame, column, lambda rows: int(rows["d"].iloc[0]) * _least_plane_mass(rows), predicted=1.0,
+                     literal=LEARNED_FACTOR)
+
+
 def plane_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
     r"""Ladder of example (d) over :math:`d` (:class:`~flt_theory.systems.declaration.Claim`): per measured :math:`d`,
     :math:`d\,\lambda_{\min}` — the least direction of :math:`\mathrm{span}(w^*_2, w^*_3)` after step 2 in units
     of its random level :math:`1/d` — with its 95% CI over seeds; ``predicted`` 1 (random level: ONE direction
     learned), ``literal`` :data:`LEARNED_FACTOR` (the conjecture's plane: the direction learned)."""
-    rungs = []
-    for d in sorted(int(v) for v in frame["d"].unique()):
-        est = mean_ci(d * _least_plane_mass(frame[frame["d"] == d]))
-        rungs.append({"size": {"d": d}, "estimate": est.value, "ci": list(est.ci), "predicted": 1.0,
-                      "literal": LEARNED_FACTOR})
-    return rungs
+    return _plane_ladder_by(frame, "d")
+
+
+def width_ladder(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    r"""Ladder of example (d) over the width :math:`p` at one :math:`d`: the quantity of :func:`plane_ladder`
+    (:math:`d\,\lambda_{\min}` of the plane after step 2) per measured :math:`p`, ``predicted`` 1, ``literal``
+    :data:`LEARNED_FACTOR`. A plane that appears only as :math:`p \to \infty` would show as a rise toward the
+    literal value along it."""
+    return _plane_ladder_by(frame, "p")
 
 
 def compare_floors(frame: pd.DataFrame, law: Law, *, decreasing: Sequence[bool] | None = None) -> CheckResult:

@@ -45,9 +45,11 @@ from .comparisons import (
     compare_plane_directions,
     compare_spike,
     compare_staircase,
+    compare_staircase_at_every_width,
     compare_student_coefficient,
     compare_transition,
     plane_ladder,
+    width_ladder,
 )
 from .figures import draw_staircase, draw_transition
 from .laws import DKLPS, HYPOTHESES, MMM, STAIRCASE_READING, giant_step_laws, second_layer_floors, subspace_law
@@ -74,11 +76,12 @@ SIZES: dict[str, dict[str, Any]] = {
     "small": dict(leap1_ds=(64, 128, 256), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 2.0), leap1_seeds=32,
                   leap2_ds=(64, 128, 256, 512), leap2_kappas=(1.0, 1.5, 2.0), leap2_seeds=48, p=32, seeds=8,
                   norm_ds=(128, 256, 512, 1024), norm_ns=(8, 16, 32, 64), norm_seeds=64,
-                  spike_d=128, staircase_d=128, staircase_p=64, plane_ds=(64, 128, 256)),
+                  spike_d=128, staircase_d=128, staircase_p=64, plane_ds=(64, 128, 256), width_ps=(64,)),
     "paper": dict(leap1_ds=(128, 256, 512), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0), leap1_seeds=32,
                   leap2_ds=(128, 256, 512, 1024), leap2_kappas=(1.0, 1.5, 2.0, 2.25), leap2_seeds=24, p=64, seeds=8,
                   norm_ds=(256, 512, 1024, 2048), norm_ns=(8, 16, 32, 64, 128), norm_seeds=96,
-                  spike_d=256, staircase_d=256, staircase_p=256, plane_ds=(64, 128, 256, 512)),
+                  spike_d=256, staircase_d=256, staircase_p=256, plane_ds=(64, 128, 256, 512, 1024, 2048),
+                  width_ps=(16, 64, 256, 1024, 4096)),
 }
 SCALES = tuple(SIZES)
 
@@ -190,7 +193,9 @@ def _threshold_law(text: str, ell: int | None = None) -> Law:
 
 #: Examples whose conjectured staircase does not hold as stated at finite width: the claim states what holds
 #: (``relation="in"``: at least one new direction of the conjectured U_2, none outside it) and its negative control
-#: is the conjecture's literal statement (every direction of U_2 learned). Example (d): ``compare_plane_directions``.
+#: is the conjecture's literal statement (every direction of U_2 learned). Example (d): ``compare_plane_directions``;
+#: its claim is checked at every width of ``width_ps`` (paper: p = 16..4096, the ladder
+#: :func:`.comparisons.width_ladder`).
 RESTATED = ("d",)
 
 
@@ -272,18 +277,20 @@ def _vanishing_measurement() -> Measurement:
          "activation": "tanh"}]))
 
 
-def _staircase_measurement(text: str, ds_key: str | None = None) -> Measurement:
+def _staircase_measurement(text: str, ds_key: str | None = None, ps_key: str | None = None) -> Measurement:
     """Two giant steps, n = 64 d (Conjecture 1's n = O(d), :data:`.laws.LINEAR_BATCH`), η = 4p; at ``staircase_d`` or at
-    every d of ``ds_key`` (a ladder)."""
+    every d of ``ds_key`` (a ladder in d), at width ``staircase_p`` or at every p of ``ps_key`` (a ladder in p)."""
     return Measurement(experiment="giant-step/staircase", seeds=_seeds(), points=_points(lambda s: [
-        {"target": text, "d": d, "n": 64 * d, "p": s["staircase_p"], "eta": 4.0 * s["staircase_p"], "steps": 2}
-        for d in (s[ds_key] if ds_key else (s["staircase_d"],))]))
+        {"target": text, "d": d, "n": 64 * d, "p": p, "eta": 4.0 * p, "steps": 2}
+        for d in (s[ds_key] if ds_key else (s["staircase_d"],))
+        for p in (s[ps_key] if ps_key else (s["staircase_p"],))]))
 
 
 def _staircase_words(key: str, text: str) -> str:
     if key in RESTATED:
         return (f"staircase ({key}) of f* = {text}: U_1 = span{{w1}}, step 2 adds at least one direction of "
-                "span(w2, w3) — ONE, not the plane of Conjecture 1 (its literal statement is the control)")
+                "span(w2, w3) — ONE, not the plane of Conjecture 1 (its literal statement is the control), at every "
+                "width p of the ladder")
     return f"staircase ({key}) of f* = {text}: U_1 ⊂ U_2 as derived by subspace conditioning"
 
 
@@ -331,11 +338,13 @@ def _claims() -> list[Claim]:
             {"target": SPIKE_TARGET, "d": s["spike_d"], "kappa": 1.5, "p": 2 * s["p"]}])),
         compare=compare_spike))
     for key, text in STAIRCASE_EXAMPLES.items():
+        restated = key in RESTATED  # checked at every width of a ladder in p (width_ps: one at small)
         claims.append(Claim(
             name=f"staircase-{key}", words=_staircase_words(key, text),
             law=functools.partial(_staircase_law, key), wrong_law=functools.partial(_wrong_staircase_law, key),
-            measurement=_staircase_measurement(text),
-            compare=compare_staircase))
+            measurement=_staircase_measurement(text, ps_key="width_ps" if restated else None),
+            compare=compare_staircase_at_every_width if restated else compare_staircase,
+            ladder=width_ladder if restated else None))
     claims.append(Claim(
         name="second-layer-bounds",
         words="after T steps the ridge second layer's error is ≥ E[Var(f*|P_(U_T) x)] (2, 1, 0 for z1 + z1 z2) and "
