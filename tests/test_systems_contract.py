@@ -60,21 +60,7 @@ def test_layer_purity(system):
     _run(testing.check_layers, system)
 
 
-#: Findings that neither declare their size ladder nor say why none applies (issue 36, item 7), with what is missing
-#: (strict: declaring one fails its xfail, and the entry goes).
-FINDINGS_WITHOUT_LADDER = {
-    "signal-noise/relu3-growth-exponent": "its ladder is the range of A along the run, but the growth frame holds only "
-    "the whole-run fitted slopes and max gamma at 16 steps, not A (or A_0) along the trajectory, and A grows by "
-    "4e-5..9e-5 relative over the 400 steps at d = 1e11 (1.5 decades would take about 9e6 steps)",
-    "good-sets/no-exit-breaks": "a counterexample at one step size outside the theorem's hypotheses; no ladder or "
-    "reason declared yet",
-}
-
-
-@pytest.mark.parametrize("claim", [
-    pytest.param(c, marks=pytest.mark.xfail(reason=FINDINGS_WITHOUT_LADDER[c.key], strict=True,
-                                            raises=testing.SystemCheckError))
-    if c.key in FINDINGS_WITHOUT_LADDER else c for c in CLAIMS], ids=lambda c: c.key)
+@pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.key)
 def test_claim_contract(claim):
     testing.check_claim_declaration(claim)
 

@@ -182,18 +182,24 @@ EXPONENT_TOLERANCE = 0.1
 #: sigma0 sqrt(d) = 2e-4 in the window [n/sqrt(d), 1/(m^2 n)] = [1.26e-4, 2.5e-4], eta = 0.8/d <= min(1/d, 1/||mu||^2).
 #: Float64 resolves the exponent there: over 400 steps A grows by ~1e-4 relative while the rounding of Delta A is ~1e-9
 #: relative; measured exponents 2.0000 (law) and 0.0000 (literal) on every seed.
-#: Why ``relu3-growth-exponent`` has no ladder yet, and what one over the range of A along a run reads (issue 36).
-#: The growth frame holds per seed the whole-run fitted slopes (``signal_exponent``, ``gamma_exponent``) and max gamma
-#: at 16 steps, not A = j<w, mu> (or its start A_0) along the run, so local exponents of Delta A on A cannot be read
-#: from it; and at the point above A moves by 4e-5 (seed 0, A_0 = 4.4e-5) to 9e-5 (seed 1, A_0 = 9.0e-5) relative in
-#: the 400 steps, Delta A/A^2 = 0.0024 per step: A grows x31.6 (1.5 decades) only after (1 - 1/31.6)/(0.0024 A_0) =
-#: 4.5e6..9e6 steps, which the per-step trajectory of the model cannot hold in memory. Measured along one run OUTSIDE
-#: Condition 4.2 (n = 40, d = 1e5, m = 10, SNR = 0.5, sigma0 sqrt(d) = 0.01, eta_scale = 0.3, 4 seeds, up to the
-#: early phase's end: 0.86..1.97 decades of A), the local exponent of Delta A on A between A-levels is 2.0000 at every
-#: rung (1.996 at the last, where l' leaves -1/2), while that of Delta gamma on gamma (the literal statement, 2) rises
-#: as 2 gamma/(A_0 + gamma): 1.13, 1.51, 1.73, 1.86, 1.92, 1.95 (seed 3; the formula gives 1.13 ... 1.95). Along the run
-#: the literal recursion is therefore NOT excluded in the limit A >> A_0: the finding is about the start of the early
-#: phase (gamma <~ A_0), which sets the escape time 1/(c A_0) that the literal recursion from gamma_0 = 0 never reaches.
+#: Why ``relu3-growth-exponent`` has no size ladder (its ``no_ladder``; issue 36): its ladder would be the range of A
+#: along a run, not a size, and inside Condition 4.2 none is affordable. The numbers behind it: at the point below A
+#: moves by 4e-5 (seed 0, A_0 = 4.4e-5) to 9e-5 (seed 1, A_0 = 9.0e-5) relative in the 400 steps, Delta A/A^2 = 0.0024
+#: per step, so A grows x31.6 (1.5 decades) only after (1 - 1/31.6)/(0.0024 A_0) = 4.5e6..9e6 steps (the per-step
+#: trajectory of the model cannot hold them; about 60 CPU-hours), and the growth frame holds the whole-run fitted
+#: slopes, not A along the run. Measured along one run OUTSIDE Condition 4.2 (n = 40, d = 1e5, m = 10, SNR = 0.5,
+#: sigma0 sqrt(d) = 0.01, eta_scale = 0.3, 4 seeds, up to the early phase's end: 0.86..1.97 decades of A), the local
+#: exponent of Delta A on A between A-levels is 2.0000 at every rung (1.996 at the last, where l' leaves -1/2), while
+#: that of Delta gamma on gamma (the literal statement, 2) rises as 2 gamma/(A_0 + gamma): 1.13, 1.51, 1.73, 1.86, 1.92,
+#: 1.95 (seed 3; the formula gives the same to the third decimal). Along the run the literal recursion is therefore NOT
+#: excluded once gamma >> A_0: the finding is about the START of the early phase (gamma <~ A_0), which sets the escape
+#: time 1/(c A_0) that the literal recursion from gamma_0 = 0 never reaches.
+RELU3_GROWTH_NO_LADDER = (
+    "a statement about the start of one run, not a rate in a size: its ladder would be the range of A along the run, "
+    "and inside Condition 4.2 (d = 1e11) A moves by about 1e-4 relative over the early phase (1.5 decades of A would "
+    "take 4.5e6 to 9e6 steps). Along a run outside the condition (d = 1e5, up to 2 decades of A) Delta A on A reads "
+    "2.000 at every rung while Delta gamma on gamma rises as 2 gamma/(A_0 + gamma) (1.13 to 1.95): the literal "
+    "recursion holds once gamma >> A_0; the finding is that the start (gamma <~ A_0) follows A, not gamma")
 CUBIC_GROWTH_INSIDE = dict(snr=0.2, d=10**11, sigma0_sqrt_d=2e-4, eta_scale=0.002)
 
 #: Why the ReLU^3 slope has no point inside Condition 4.2 at ``small``.
@@ -701,7 +707,7 @@ def _claims() -> list[Claim]:
         Claim(name="relu3-growth-exponent",
               words=("finding, inside Cao et al. 2022's Condition 4.2 (d = 1e11, sigma0, eta in their bounds): "
                      "ReLU^3 early phase, Delta A ∝ A^2 for the overlap A = j<w, mu>, not for gamma alone"),
-              law=functools.partial(laws.growth_exponent, 3),
+              no_ladder=RELU3_GROWTH_NO_LADDER, law=functools.partial(laws.growth_exponent, 3),
               wrong_law=functools.partial(laws.literal_gamma_recursion, 3),
               measurement=_growth("relu(z)**3", **CUBIC_GROWTH_INSIDE),
               compare=compare_growth_exponent),
