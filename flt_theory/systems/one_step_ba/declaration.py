@@ -14,9 +14,9 @@ the bound from ``law.number()`` and the side from ``law.relation``: ``geq`` — 
 * ``one-step-beats-rf``: at :math:`\psi = 16` one step brings the risk below :math:`\|P_{>1}f^*\|^2`; control: the
   random-feature bound also binds the stepped network (the same risk, :math:`\ge` the bound).
 * ``no-gain-small-psi`` [finding: the regime]: at :math:`\psi = 2` no step size in the grid beats the bound, at
-  every :math:`d` of a ladder (:func:`gain_ladder`; ``small``: 8 … 128, ``paper``: 64 … 2048, 1.5 decades);
-  control: the improvement at every :math:`\psi`. Outside the large-step theorem's hypotheses (:math:`\psi = 2` is
-  not "sufficiently large"): it measures where "large enough" begins, it does not correct the theorem.
+  every :math:`d` of a ladder (:func:`gain_ladder`); control: the improvement at every :math:`\psi`. Outside the
+  large-step theorem's hypotheses (:math:`\psi = 2` is not "sufficiently large"): it measures where "large enough"
+  begins, it does not correct the theorem.
 * ``spike-alignment`` [derived]: :math:`|\langle u_1, \beta^*\rangle| \to \sqrt{\psi\mu_1^{*2}/(\psi\mu_1^{*2} +
   \mathbb E\sigma^{*2})}` at :math:`\psi = 1, 2, 4`; control: the spike is the population direction (alignment 1).
 """
@@ -50,7 +50,7 @@ SIZES: dict[str, dict[str, Any]] = {
     "small": dict(d=128, seeds=8, n_test=4096, large_psi=16.0, small_psi=2.0, etas=(1.0, 2.0, 4.0),
                   psis=(1.0, 2.0, 4.0), ladder_ds=(8, 16, 32, 64, 128)),
     "paper": dict(d=512, seeds=8, n_test=16384, large_psi=16.0, small_psi=2.0, etas=(0.5, 1.0, 2.0, 4.0, 8.0),
-                  psis=(0.5, 1.0, 2.0, 4.0, 8.0), ladder_ds=(64, 128, 256, 512, 1024, 2048)),
+                  psis=(0.5, 1.0, 2.0, 4.0, 8.0), ladder_ds=(64, 128, 256, 512, 1024)),
 }
 SCALES = tuple(SIZES)
 
