@@ -23,7 +23,8 @@ Findings built into the claims (details in ``derivations/derive_good_sets.py``):
 * Hypotheses (:data:`.laws.LARGE_D`, read at every point by :func:`hypothesis_values`): "d sufficiently large",
   read as :math:`(d-1)p_\text{pot}(d) \le 0.05`, holds at no affordable :math:`d` with :math:`c_1 - c_2 = 2`, so the two
   findings are findings *outside the theorem's hypotheses*, not corrections of a theorem; ``no-exit`` carries a
-  ladder in :math:`d` (:func:`exit_ladder`; paper scale :math:`d = 32, 64, 128`, steps :math:`\propto d`).
+  ladder in :math:`d` (:func:`exit_ladder`; paper scale :math:`d = 4, 8, \dots, 128`, 1.5 decades, steps
+  :math:`\propto d`: :data:`LADDER_D`).
 * "No neuron exits the highest set" is false as literally stated at :math:`d = 32`: 5–10% of the neurons
   that are ever sure leave, mostly because a second coordinate reaches the pot level (the exclusivity
   condition has no gap on that side). What holds: *a neuron that leaves* :math:`S_{j,\text{sure}}` *stays in*
@@ -316,7 +317,8 @@ NO_EXIT_WORDS = ("neurons DO exit S_sure (≥ 1 per seed), and every exit stays 
 #: Why no point of the good-set findings is inside :data:`.laws.LARGE_D`.
 LARGE_D_NOTE = ("outside the theorem's hypotheses at every affordable size: with c1 - c2 = 2, (d - 1) p_pot(d) ≈ "
                 "1/sqrt(pi log d) is 0.26 at d = 32 and reaches 0.05 only at log d ≈ 126 (d ≈ 7e54); a first layer of "
-                "m·d weights at that d cannot be simulated. The verdict speaks of d = 32 (and, in the ladder, d ≤ 128)")
+                "m·d weights at that d cannot be simulated. The verdict speaks of d = 32 (and, in the ladder, "
+                "4 ≤ d ≤ 128)")
 
 
 def hypothesis_values(point: Mapping[str, Any]) -> dict[str, float]:
@@ -371,6 +373,15 @@ def _break(breaks: bool) -> Law:
                else "with a step 1000× larger, still no feature lost and no skip of S_pot")
 
 
+#: Why ``no-exit-breaks`` has no size ladder.
+BREAK_NO_LADDER = ("a counterexample at one point to the theorem's small-step hypothesis, not a law about a limit: "
+                   "one step of η = 3·10^4 σ1 moves a good neuron's coordinate by about r* = η s ρ_s/(2d) ≈ 700 σ1 "
+                   "at d = 32, a thousand times the gap (√(3 log d) − √(2 log d)) σ1 ≈ 0.6 σ1 between the pot and sure "
+                   "levels at the start; a step that crosses the gap breaks the principle at any d, and a ladder in d "
+                   "at fixed η/σ1 would only shrink the step (r* ∝ 1/d, down to the gap near d ≈ 2·10^4; d = 128 "
+                   "alone costs about 8 CPU-min, 16× the 31 s of d = 32)")
+
+
 def _points(fn) -> dict[str, list[dict]]:
     return {scale: [fn(SIZES[scale])] for scale in SCALES}
 
@@ -383,8 +394,9 @@ def _early(lr_ratio: float = LR_RATIO) -> Measurement:
                        hypothesis_values=hypothesis_values)
 
 
-#: Dimensions of the paper-scale exit ladder.
-LADDER_D = (32, 64, 128)
+#: Dimensions of the paper-scale exit ladder: 1.5 decades downward from d = 128 (the model takes any d ≥ 2 with s = 3 ≤
+#: d). Upward is not affordable: two seeds of d = 256 (1600 steps) had not finished after 3.7 CPU-min (16 seeds: ≳ 30).
+LADDER_D = (4, 8, 16, 32, 64, 128)
 
 
 def _exit_point(sizes: dict[str, int], d: int) -> dict[str, Any]:
@@ -428,7 +440,8 @@ def _claims() -> list[Claim]:
               words="with a step 1000× larger, neurons lose their feature or jump over S_pot (outside the theorem's "
                     "hypotheses: d is not large)",
               law=functools.partial(_break, True), wrong_law=functools.partial(_break, False),
-              measurement=_early(BREAK_LR_RATIO), compare=compare_break, extrapolation_note=LARGE_D_NOTE),
+              measurement=_early(BREAK_LR_RATIO), compare=compare_break, extrapolation_note=LARGE_D_NOTE,
+              no_ladder=BREAK_NO_LADDER),
         Claim(name="entry-from-pot",
               words="neurons enter S_sure (it grows ≥ 2×) and entries come from S_pot (skips ≤ 1 in 1000)",
               law=lambda: _laws()["entry from the lower set"],
