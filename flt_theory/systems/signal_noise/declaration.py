@@ -706,7 +706,8 @@ def _claims() -> list[Claim]:
               compare=compare_growth_slopes),
         Claim(name="relu3-growth-exponent",
               words=("finding, inside Cao et al. 2022's Condition 4.2 (d = 1e11, sigma0, eta in their bounds): "
-                     "ReLU^3 early phase, Delta A ∝ A^2 for the overlap A = j<w, mu>, not for gamma alone"),
+                     "at the start of the ReLU^3 early phase (gamma <~ A_0), Delta A ∝ A^2 for the overlap "
+                     "A = j<w, mu>, not for gamma alone (the literal gamma recursion, which holds once gamma >> A_0)"),
               no_ladder=RELU3_GROWTH_NO_LADDER, law=functools.partial(laws.growth_exponent, 3),
               wrong_law=functools.partial(laws.literal_gamma_recursion, 3),
               measurement=_growth("relu(z)**3", **CUBIC_GROWTH_INSIDE),
