@@ -483,11 +483,20 @@ for args in json.loads(sys.argv[1]):
 
 def fresh_flt_each(cases: list[list[str]], modules: tuple[str, ...]) -> list[str]:
     """``"CODE [names]"`` per case, as :func:`fresh_flt` gives it, each case run in a process of its own that has
-    imported nothing but ``flt_theory.cli`` (a fork of one that did; the start-up is paid once)."""
+    imported nothing but ``flt_theory.cli`` (a fork of one that did; the start-up is paid once). As in
+    :func:`fresh_flt`, a case that exits 0 must have printed something (a child writes its output before its result
+    line); no case can wait on standard input."""
     done = subprocess.run([sys.executable, "-c", _FORKED_FLT, json.dumps(cases), json.dumps(list(modules))],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr
-    results = [json.loads(line) for line in done.stdout.splitlines() if line.startswith('"')]
+    results, printed = [], False
+    for line in done.stdout.splitlines():
+        if line.startswith('"'):
+            results.append(json.loads(line))
+            assert printed or not results[-1].startswith("0 "), (cases[len(results) - 1], "exit 0, printed nothing")
+            printed = False
+        elif line.strip():
+            printed = True
     assert len(results) == len(cases), (done.stdout, done.stderr)
     return results
 
