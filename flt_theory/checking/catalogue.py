@@ -16,9 +16,8 @@ from collections.abc import Collection
 from typing import Any
 
 from ..report.catalogue import catalogue_document
-from ..symbolic.hypothesis import classify_points
 from ..systems import registry
-from ..systems.declaration import SCALES
+from ..systems.declaration import SCALES, SCOPES
 from .power import load_record, power_markdown
 from .scale_record import load_verdicts, record_markdown
 
@@ -36,7 +35,7 @@ def catalogue(keys: Collection[str] | None = None) -> list[dict[str, Any]]:
             if keys is not None and claim.key not in keys:
                 continue
             law, wrong = claim.the_law, claim.the_wrong_law
-            points = [v for scale in SCALES for v in claim.measurement.values_at(scale)]
+            by_scale = {scale: claim.in_hypotheses(scale) for scale in SCALES}  # each point classified once
             entries.append({
                 "key": claim.key,
                 "system": system.name,
@@ -52,14 +51,27 @@ def catalogue(keys: Collection[str] | None = None) -> list[dict[str, Any]]:
                 "seeds": dict(claim.measurement.seeds),
                 "hypotheses": [h.to_dict() for h in law.hypotheses],
                 "hypotheses_reading": law.hypotheses_reading,
-                "in_hypotheses": classify_points(law.hypotheses, points),
-                "in_hypotheses_by_scale": {scale: claim.in_hypotheses(scale) for scale in SCALES},
-                "scope_by_scale": {scale: claim.scope(scale) for scale in SCALES},
+                "in_hypotheses": _both_scales(by_scale.values()),
+                "in_hypotheses_by_scale": by_scale,
+                "scope_by_scale": {scale: SCOPES[label] for scale, label in by_scale.items()},
                 "extrapolation_note": claim.extrapolation_note,
                 "has_ladder": claim.ladder is not None,
                 "no_ladder": claim.no_ladder,
             })
     return entries
+
+
+def _both_scales(labels: Collection[str]) -> str:
+    """The classification of the points of every scale together
+    (:func:`~flt_theory.symbolic.hypothesis.classify_points` of their union), from each scale's: ``"not stated"`` where
+    none is stated (no hypotheses, or no points anywhere), ``"all"`` / ``"none"`` where every stated scale says so,
+    ``"some"`` otherwise.
+
+    >>> _both_scales(["all", "all"]), _both_scales(["all", "none"]), _both_scales(["none", "not stated"])
+    ('all', 'some', 'none')
+    """
+    stated = {label for label in labels if label != "not stated"}
+    return stated.pop() if len(stated) == 1 and stated <= {"all", "none"} else "some" if stated else "not stated"
 
 
 def catalogue_markdown() -> str:
