@@ -120,6 +120,14 @@ RECORD_ONLY_CORPUS = {
     "hardware-list": (_verdicts(hardware=[]), "entries[0].hardware: expected an object, got a list"),
     "seconds-string": (_verdicts(seconds="48 s"), "entries[0].seconds: expected a number, got a string"),
     "seconds-negative": (_verdicts(seconds=-1.0), "entries[0].seconds: expected a number in [0, inf]"),
+    # the ladder fields the report reads (effective exponents, the limit, a claim's own ladder, why none applies)
+    "effective-from-string": (_verdicts(effective=[{"from": "64", "to": 128, "estimate": 1.0, "ci": [0.9, 1.1]}]),
+                              "entries[0].effective[0].from: expected a number, got a string"),
+    "limit-one-bound": (_verdicts(limit={"estimate": 1.0, "ci": [0.9], "model": "no correction"}),
+                        "entries[0].limit.ci: expected 2 items"),
+    "ladder-size-text": (_verdicts(ladder=[{"size": {"n": "big"}, "estimate": 1.0, "ci": [0.9, 1.1]}]),
+                         "entries[0].ladder[0].size.n: expected a number, got a string"),
+    "no-ladder-number": (_verdicts(no_ladder=1), "entries[0].no_ladder: expected a string, got a number"),
 }
 #: Calibration records wrong in one field.
 CALIBRATION_CORPUS = {

@@ -45,7 +45,7 @@ from ..systems.declaration import SCALES
 
 __all__ = [
     "BEFORE_RECORD", "CALIBRATION_RECORD", "MAX_BYTES", "MAX_DEPTH", "VERDICT_RECORD", "Flag", "ListOf", "MapOf",
-    "Number", "Record", "RecordFileError", "Text", "Values", "load_json_file", "validate",
+    "Number", "OrNull", "Record", "RecordFileError", "Text", "Values", "load_json_file", "validate",
 ]
 
 #: The largest file read as a record (the package's verdict record is about 0.3 MB).
@@ -202,6 +202,20 @@ class MapOf(_Kind):
             self.value.check(item, f"{where}.{key}")
 
 
+@dataclasses.dataclass(frozen=True)
+class OrNull(_Kind):
+    """``null`` or a value of ``kind``."""
+
+    kind: _Kind
+
+    def expected_text(self) -> str:
+        return f"null or {self.kind.expected_text()}"
+
+    def check(self, value: Any, where: str) -> None:
+        if value is not None:
+            self.kind.check(value, where)
+
+
 #: A rule across fields: the problem (where, what) with ``value`` (an object that passed its fields), or None.
 Rule = Callable[[dict[str, Any], str], "tuple[str, str] | None"]
 
@@ -302,12 +316,23 @@ BEFORE_RECORD = Record(required={"entries": ListOf(BEFORE_ENTRY)}, rules=(_uniqu
 
 #: An entry of a verdict record (:func:`.scale_record.verdict_entries`): what a merge, a carry-over, the catalogue
 #: and the report read of it.
+#: One rung of a recorded ladder of effective exponents (``effective``: the local exponent between two sizes) and the
+#: extrapolated limit (``limit``), as :func:`flt_theory.report.scale_record.effective_text` reads them.
+_ESTIMATE, _INTERVAL = Number(nullable=True), ListOf(Number(nullable=True), length=2)
+_EFFECTIVE = Record(required={"from": Number(), "to": Number(), "estimate": _ESTIMATE, "ci": _INTERVAL})
+_LIMIT = Record(required={"estimate": _ESTIMATE, "ci": _INTERVAL, "model": _TEXT})
+#: One rung of a claim's own size ladder (``ladder``): its size, the measured quantity and its interval, and the law's
+#: and the literal statement's values where the ladder gives them.
+_RUNG = Record(required={"size": MapOf(Number()), "estimate": _ESTIMATE, "ci": _INTERVAL},
+               optional={"predicted": Number(nullable=True), "literal": Number(nullable=True)})
 VERDICT_ENTRY = BEFORE_ENTRY.extended(
     required={"verdict": _TEXT, "seconds": Number(low=0, nullable=True), "created": _TEXT,
               "hardware": Record(required={"device": _TEXT, "cores": Number(low=0, integer=True, nullable=True),
                                            "torch_threads": _COUNT},
                                  optional={"gpu": _MAYBE_TEXT})},
-    optional={"passed": Flag(), "level": Number(low=0, nullable=True), "in_hypotheses": _MAYBE_TEXT},
+    optional={"passed": Flag(), "level": Number(low=0, nullable=True), "in_hypotheses": _MAYBE_TEXT,
+              "effective": OrNull(ListOf(_EFFECTIVE)), "limit": OrNull(_LIMIT), "ladder": OrNull(ListOf(_RUNG)),
+              "no_ladder": _MAYBE_TEXT},
 )
 #: A verdict record (``flt check --record FILE``; the package's :data:`.scale_record.RECORD`).
 VERDICT_RECORD = Record(required={"entries": ListOf(VERDICT_ENTRY)}, rules=(_unique_entries("entries"),))
