@@ -13,7 +13,7 @@ import sympy as sp
 from flt_theory.errors import InvalidParameterError
 from flt_theory.systems import get_claim
 from flt_theory.systems.online_sgd.laws import escape_correction, recovery_law, split_law
-from flt_theory.systems.online_sgd.recovery_claims import FIT_TOLERANCE, compare_time, time_ladder
+from flt_theory.systems.online_sgd.recovery_claims import FIT_TOLERANCE, LIMIT_SIZES, compare_time, time_ladder
 
 #: The ladder and spread of a limit-decided claim's synthetic times (the paper ladders double d, 128 seeds).
 LADDER = np.array([64, 128, 256, 512, 1024])
@@ -44,16 +44,25 @@ def test_split_law():
 
 
 def test_exponent_read_from_the_law():
-    """k = 3, still decided by one fit within its tolerance (FIT_TOLERANCE), and k = 1, decided in the limit."""
-    ds = np.array([32, 64, 128, 256])
+    """k = 3: on its small ladder (3 sizes) decided by one fit within its tolerance (FIT_TOLERANCE), saying so; on
+    LIMIT_SIZES sizes or more (its paper ladder) in the limit; and k = 1, decided in the limit."""
+    ds = np.array([32, 64, 128])
     claim = get_claim("online-sgd/recovery-time-k3")
     fit = {"fit_tolerance": FIT_TOLERANCE["k3"]}
     frame = _frame(ds, 5.0 * ds**2.0)
-    assert compare_time(frame, claim.the_law, **fit).passed
+    short = compare_time(frame, claim.the_law, **fit)
+    assert short.passed and "one fit: 3 sizes of d" in short.message and not short.details.get("limit")
     assert not compare_time(frame, claim.the_wrong_law, **fit).passed
     assert not compare_time(_frame(ds, 5.0 * ds**2.5), claim.the_law, **fit).passed
+    assert len(LADDER) >= LIMIT_SIZES
+    frame = _limit_frame(lambda d: 5.0 * d**2.0)
+    limit = compare_time(frame, claim.the_law, **fit)
+    assert limit.passed and "one fit" not in limit.message and limit.details["limit"]
+    assert len(limit.details["effective"]) == len(LADDER) - 1
+    assert _rejected(compare_time(frame, claim.the_wrong_law, **fit))
+    assert not compare_time(_limit_frame(lambda d: 5.0 * d**2.5), claim.the_law, **fit).passed
     rungs = time_ladder(frame, claim.the_law)
-    assert len(rungs) == 3 and all(r["predicted"] == 2 for r in rungs)
+    assert len(rungs) == len(LADDER) - 1 and all(r["predicted"] == 2 for r in rungs)
     k1 = get_claim("online-sgd/recovery-time-k1")
     frame = _limit_frame(lambda d: 5.0 * d * (1 + 3 / np.sqrt(d)))  # a d^(-1/2) correction: no tolerance needed
     assert k1.evaluate(frame).passed and _rejected(k1.evaluate(frame, k1.the_wrong_law))
