@@ -20,7 +20,8 @@ rejected. Inside the large-step result's hypotheses as read here (:math:`d \ge 6
 
 Claim 3 (``no-gain-small-psi``, the regime, a finding; outside the large-step result's hypotheses, ψ = 2 < 8, so
 it narrows where "ψ large enough" begins and does not correct the theorem): at ψ = 2 no η̃ ∈ {1, 2, 4} goes below,
-at every d of the ladder d = 8 … 128 (1.2 decades; 64 … 1024 at paper; the best risk over η̃ per d is
+at every d of the ladder d = 8 … 128 (1.2 decades; 32 … 2048 at paper, 1.8 decades: best risk 0.090, 0.088,
+0.083, 0.085, 0.087, 0.084, 0.084, flat against the bound 0.027; the best risk over η̃ per d is
 :func:`gain_ladder`, its gap to 0.0274 does not close as d grows: test below) (at d = 128: 0.081–0.092):
 the improvement is a large-ψ effect (explored: at d = 256 ψ = 4 the best is 0.041 > 0.027, ψ = 8 reaches 0.022
 at η̃ ≈ 2–3, ψ = 16 0.011; η̃ beyond ≈ 4 gets worse again; ReLU/ReLU: below 0.0908 from ψ = 8).

@@ -50,7 +50,7 @@ SIZES: dict[str, dict[str, Any]] = {
     "small": dict(d=128, seeds=8, n_test=4096, large_psi=16.0, small_psi=2.0, etas=(1.0, 2.0, 4.0),
                   psis=(1.0, 2.0, 4.0), ladder_ds=(8, 16, 32, 64, 128)),
     "paper": dict(d=512, seeds=8, n_test=16384, large_psi=16.0, small_psi=2.0, etas=(0.5, 1.0, 2.0, 4.0, 8.0),
-                  psis=(0.5, 1.0, 2.0, 4.0, 8.0), ladder_ds=(64, 128, 256, 512, 1024)),
+                  psis=(0.5, 1.0, 2.0, 4.0, 8.0), ladder_ds=(32, 64, 128, 256, 512, 1024, 2048)),
 }
 SCALES = tuple(SIZES)
 
