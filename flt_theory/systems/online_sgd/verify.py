@@ -117,6 +117,7 @@ from .laws import (
     split_law,
     time_value,
 )
+from .model import batch_step_work
 from .readouts import escape_term
 from .recovery_claims import SIZES, law_powers, time_limit
 
@@ -231,11 +232,8 @@ def step_work(batch: int = 1, passes: int = 1) -> float:
     >>> step_work(), step_work(12), step_work(1, 2)
     (1.0, 2.0, 1.06)
     """
-    if batch == passes == 1:
-        return 1.0
-    if passes == 1:
-        return 1 + batch * BATCH_WORK_PER_SAMPLE
-    return 1 + batch * (batch + 2) * REPEATED_WORK
+    extra = batch_step_work({"batch": batch, "passes": passes})  # n_b, or n_b(n_b + 2) with two or more passes
+    return 1 + extra * (BATCH_WORK_PER_SAMPLE if passes == 1 else REPEATED_WORK)
 
 
 def estimated_seconds(k: int, sizes: dict[str, Any]) -> float:
