@@ -314,8 +314,6 @@ BEFORE_ENTRY = SMALL_VERDICT.extended(
 #: verdicts of now): a verdict record of which only what the carry-over reads is required.
 BEFORE_RECORD = Record(required={"entries": ListOf(BEFORE_ENTRY)}, rules=(_unique_entries("entries"),))
 
-#: An entry of a verdict record (:func:`.scale_record.verdict_entries`): what a merge, a carry-over, the catalogue
-#: and the report read of it.
 #: One rung of a recorded ladder of effective exponents (``effective``: the local exponent between two sizes) and the
 #: extrapolated limit (``limit``), as :func:`flt_theory.report.scale_record.effective_text` reads them.
 _ESTIMATE, _INTERVAL = Number(nullable=True), ListOf(Number(nullable=True), length=2)
@@ -325,6 +323,8 @@ _LIMIT = Record(required={"estimate": _ESTIMATE, "ci": _INTERVAL, "model": _TEXT
 #: and the literal statement's values where the ladder gives them.
 _RUNG = Record(required={"size": MapOf(Number()), "estimate": _ESTIMATE, "ci": _INTERVAL},
                optional={"predicted": Number(nullable=True), "literal": Number(nullable=True)})
+#: An entry of a verdict record (:func:`.scale_record.verdict_entries`): what a merge, a carry-over, the catalogue
+#: and the report read of it.
 VERDICT_ENTRY = BEFORE_ENTRY.extended(
     required={"verdict": _TEXT, "seconds": Number(low=0, nullable=True), "created": _TEXT,
               "hardware": Record(required={"device": _TEXT, "cores": Number(low=0, integer=True, nullable=True),

@@ -51,6 +51,10 @@ _KEPT = ("verdict", "passed", "check", "control", "predicted", "measured", "ci",
          "limit", "ladder")
 
 
+#: The integer fields of a row (the record's schema reads them as integers).
+_COUNTS = ("n_seeds", "computed", "reused")
+
+
 def hardware() -> dict[str, Any]:
     """Where a verdict was measured: the processor, the cores this process may use, torch's threads, the device
     (``cuda`` and its name where torch sees a GPU), the host name."""
@@ -92,6 +96,9 @@ def verdict_entries(
     entries = []
     for row in json.loads(frame.to_json(orient="records")):
         claim = by_key[row["claim"]]
+        for count in _COUNTS:  # a column holding one None (a claim that raised) is read back as floats
+            if isinstance(row.get(count), float) and row[count].is_integer():
+                row[count] = int(row[count])
         entries.append({
             "claim": claim.key, "scale": scale, **{k: row.get(k) for k in _KEPT},
             "no_ladder": claim.no_ladder or None,  # why no size ladder applies, where the claim declares none
@@ -118,8 +125,8 @@ def load_verdicts(path: str | Path | None = None, *, option: str = "--record") -
 def merge_verdicts(record: dict[str, Any] | None, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """``record`` with ``entries`` replacing those of the same claim and scale (order: the record's, new ones last).
 
-    An entry without a measured time (its rows all came from the store) keeps the time of the entry it replaces
-    when that one measured the same claim and code."""
+    An entry without a measured time (its rows all came from the store) keeps the time of the entry it replaces (with
+    its ``seconds_note`` and hardware) when that one measured the same claim and code."""
     old = {(e["claim"], e["scale"]): e for e in (record or {}).get("entries", [])}
     merged = dict(old)
     for entry in entries:
@@ -130,7 +137,8 @@ def merge_verdicts(record: dict[str, Any] | None, entries: list[dict[str, Any]])
             and before is not None
             and (before["fingerprint"], before["code_fingerprint"]) == (entry["fingerprint"], entry["code_fingerprint"])
         ):
-            entry = {**entry, "seconds": before["seconds"], "hardware": before["hardware"]}
+            kept = {k: before[k] for k in ("seconds", "seconds_note", "hardware") if k in before}
+            entry = {**entry, **kept}
         merged[key] = entry
     return {"entries": list(merged.values())}
 

@@ -39,6 +39,27 @@ def test_entries_carry_the_verdict_its_interval_and_where_it_ran(frame):
     assert len(entry["fingerprint"]) == 16 and len(entry["code_fingerprint"]) == 64
 
 
+def test_a_run_with_a_claim_that_raised_still_records_integer_counts(frame):
+    """A claim that raised has no ``n_seeds``: the column then holds None and pandas reads the others back as floats
+    (256.0), which the record's schema refuses at the next ``--record``; the entries keep integers."""
+    from flt_theory.checking.records import VERDICT_RECORD, validate
+
+    claim = get_claim(KEY)
+    broken = frame.copy()
+    broken.loc[len(broken)] = {**frame.iloc[0].to_dict(), "claim": "giant-step/norm-law", "n_seeds": None}
+    entries = verdict_entries(broken, [claim, get_claim("giant-step/norm-law")], "small")
+    assert isinstance(entries[0]["n_seeds"], int) and entries[1]["n_seeds"] is None
+    validate({"entries": entries}, VERDICT_RECORD, "--record")
+
+
+def test_a_reused_entry_keeps_the_measured_time_and_its_note(frame):
+    (entry,) = verdict_entries(frame, [get_claim(KEY)], "small")
+    before = {**entry, "seconds": 12.5, "seconds_note": "wall time of the run that computed these rows"}
+    merged = merge_verdicts({"entries": [before]}, [{**entry, "seconds": None}])
+    (kept,) = merged["entries"]
+    assert (kept["seconds"], kept["seconds_note"]) == (12.5, "wall time of the run that computed these rows")
+
+
 def test_rows_are_recorded_stale_or_not_run(frame, tmp_path):
     claims = [get_claim(KEY), get_claim("giant-step/norm-law")]
     path = tmp_path / "record.json"

@@ -103,7 +103,8 @@ def test_smoothing_and_transform_claims_read_their_laws():
 
 
 def test_smoothed_k4_claim_reads_d2_with_its_log_and_its_step_hypothesis():
-    """time-smoothed-k4 reads d² (control d³), still by one fit within its tolerance (FIT_TOLERANCE); the
+    """time-smoothed-k4 reads d² (control d³), here in the limit (a 5-size ladder; its 3-size small one by one fit
+    within its tolerance, FIT_TOLERANCE); the
     deterministic escape's d²(ln d + 8) of even k passes, d^2.5 fails; the retraction hypothesis holds at the
     claim's η̃ = 0.01 and not at the η̃ = 0.05 where the escape is left to the noise."""
     claim = get_claim("online-sgd/time-smoothed-k4")

@@ -94,7 +94,7 @@ FIT_TOLERANCE: dict[str, float] = {"k3": 0.15, "smoothed-k4": 0.15, "smoothed-k3
 #: The fewest sizes of d on which a claim of :data:`FIT_TOLERANCE` is decided in the limit (three effective exponents:
 #: a trend and its correction can be told apart from a constant); on fewer, the one fit within its tolerance, and the
 #: verdict says so. Measured at paper (the record's effective exponents): k = 3 2.01, 2.02, 1.99 (d = 64 … 512);
-#: smoothed k = 3 1.48, 1.61, 1.53, 1.52 (64 … 1024); smoothed k = 4 1.93, 2.01, 1.96 (64 … 512).
+#: smoothed k = 3 1.48, 1.61, 1.53, 1.52 (64 … 1024); smoothed k = 4 1.93, 2.01, 1.95 (64 … 512).
 LIMIT_SIZES = 4
 #: Largest fraction of censored runs per d: below it the mean is the restricted mean E[min(T, max_steps)] (a
 #: censored run counts as max_steps); above it the comparison fails. The k = 3 runs whose overlap is pushed below 0
@@ -103,8 +103,8 @@ LIMIT_SIZES = 4
 MAX_CENSORED_FRACTION = 1 / 32
 
 
-def compare_time(frame: pd.DataFrame, law: Law, *, escape: bool = False,
-                 fit_tolerance: float | None = None, column: str = "steps") -> CheckResult:
+def compare_time(frame: pd.DataFrame, law: Law, *, escape: bool = False, fit_tolerance: float | None = None,
+                 limit_sizes: int = LIMIT_SIZES, column: str = "steps") -> CheckResult:
     r"""The exponent in :math:`d` of the (restricted) mean weak-recovery time, divided by the law's non-power factor
     (e.g. :math:`\log d`), against the law's power of :math:`d` (:func:`~.laws.split_law`), decided in the limit
     :math:`d \to \infty` (:func:`~flt_theory.compare.check_limit_power_law`: the effective exponents between
@@ -112,9 +112,11 @@ def compare_time(frame: pd.DataFrame, law: Law, *, escape: bool = False,
     next-order term :math:`B\,d^{k/2}` of the mean time that the theory predicts (:func:`~.laws.escape_correction`,
     from the frame's link and :math:`\tilde\eta`, the same for every law compared) is added to each time first.
     Fails when more than :data:`MAX_CENSORED_FRACTION` of the runs at some :math:`d` are censored (module
-    docstring). With ``fit_tolerance`` (:data:`FIT_TOLERANCE`) and a ladder of fewer than :data:`LIMIT_SIZES` sizes,
-    one power-law fit over the ladder with its seed-bootstrap interval widened by it instead, the message saying that
-    the ladder is too short for the limit. ``column``: the time read, ``"steps"`` (samples) or ``"iterations"``
+    docstring). With ``fit_tolerance`` (:data:`FIT_TOLERANCE`) and a ladder of fewer than ``limit_sizes``
+    (:data:`LIMIT_SIZES`) sizes, one power-law fit over the ladder with its seed-bootstrap interval widened by it
+    instead, the message saying that the ladder is too short for the limit (a claim passes ``limit_sizes`` in its
+    comparison, so that the rule is part of the claim's fingerprint and a verdict decided by another rule is stale).
+    ``column``: the time read, ``"steps"`` (samples) or ``"iterations"``
     (gradient steps; :mod:`.batch_claims`)."""
     exponent, rest = split_law(law)
     ds, y = recovery_times(frame, rest, escape, column)
@@ -126,10 +128,10 @@ def compare_time(frame: pd.DataFrame, law: Law, *, escape: bool = False,
                            summary=f"censored runs {fraction.max():.3g} of the seeds at d = {int(fraction.idxmax())} > "
                                    f"{MAX_CENSORED_FRACTION:.3g}: the mean time is a lower bound; raise max_steps")
     sizes = len(ds)
-    if fit_tolerance is not None and sizes < LIMIT_SIZES:
+    if fit_tolerance is not None and sizes < limit_sizes:
         fit = check_power_law(ds, y, exponent, tolerance=fit_tolerance, name=name)
         return dataclasses.replace(fit, message=f"{fit.message} (one fit: {sizes} sizes of d, the limit is decided on "
-                                                f"{LIMIT_SIZES} or more)")
+                                                f"{limit_sizes} or more)")
     return time_limit(frame, law, escape=escape, column=column)
 
 
@@ -219,11 +221,18 @@ def claim_name(key: str) -> str:
     return f"recovery-time-{key}" if key in ("k1", "k2", "k3") else f"time-{key}"
 
 
+def _decided_by(key: str) -> dict[str, Any]:
+    """The comparison's rule for the claim ``key``: for a claim of :data:`FIT_TOLERANCE`, its tolerance and the
+    fewest sizes decided in the limit (:data:`LIMIT_SIZES`); no tolerance for the others (always the limit)."""
+    tolerance = FIT_TOLERANCE.get(key)
+    return {"fit_tolerance": None} if tolerance is None else {"fit_tolerance": tolerance, "limit_sizes": LIMIT_SIZES}
+
+
 def _claim(key: str, words: str, wrong, power_note: str = "") -> Claim:
     law = functools.partial(law_of, key)
     escape = uses_escape_term(key)
     return Claim(name=claim_name(key), words=words, law=law, wrong_law=wrong, measurement=_measurement(key),
-                 compare=functools.partial(compare_time, escape=escape, fit_tolerance=FIT_TOLERANCE.get(key)),
+                 compare=functools.partial(compare_time, escape=escape, **_decided_by(key)),
                  ladder=lambda frame: time_ladder(frame, law_of(key), escape=escape), power_note=power_note)
 
 

@@ -156,7 +156,8 @@ CUBIC_INSIDE = dict(activation="relu(z)**3", level=0.25, snr_low=0.1, snr_high=1
 CUBIC_D_FACTOR = 16
 #: The ReLU^3 slope at ``small`` (default run), OUTSIDE Condition 4.2: GD at eta = 0.3 n m/d, sigma0 sqrt(d) = 0.01,
 #: d = 1e5 (``cubic_gd_ns``), where the finding was first measured; the inside ladder (n = 4..128, flow, 32 seeds)
-#: costs about 65 CPU-minutes (n = 128 alone about 30) and runs at ``paper``.
+#: costs about 65 to 90 CPU-minutes (measured: n = 4..40 in 919 s on one core, n = 80 and 128 in 2223 s on two) and
+#: runs at ``paper``.
 CUBIC_BOUNDARY_GD = dict(activation="relu(z)**3", level=0.25, snr_low=0.1, snr_high=0.8, sigma0_sqrt_d=0.01,
                          eta_scale=0.3, max_steps=3000)
 #: The ReLU test-error curve over Kou et al.'s X = n ||mu||^4/(sigma_xi^4 d): 16 values X = 0.05 * 2^(k/2), k = 0..15
@@ -205,7 +206,7 @@ CUBIC_GROWTH_INSIDE = dict(snr=0.2, d=10**11, sigma0_sqrt_d=2e-4, eta_scale=0.00
 #: Why the ReLU^3 slope has no point inside Condition 4.2 at ``small``.
 CUBIC_SMALL_NOTE = (
     "Inside Condition 4.2 at paper scale only (gradient flow, n = 4, 8, 16, 40, 80, 128, d = 16 m^4 n^4, sigma0 "
-    "sqrt(d) = 1/(2 m^2 n), 32 seeds: about 65 CPU-minutes, the flow's cost growing like n^1.3). The small scale "
+    "sqrt(d) = 1/(2 m^2 n), 32 seeds: about 65 to 90 CPU-minutes, the flow's cost growing like n^1.3). The small scale "
     "reruns the same comparison on the GD measurement outside (d = 1e5 < m^4 n^4, sigma0 sqrt(d) = 0.01 above the "
     "window, eta = 0.3 n m/d above 1/d), where the finding was first seen; a two-point inside ladder (n = 4, 8) cannot "
     "resolve the slope (95% interval about +-0.12)."
@@ -302,10 +303,10 @@ LIMIT_READINGS = (
     "seeds): steeper than -1/4 by about 0.005 over three decades, excluded at p = 1e-9 - a log factor of the "
     "source's Omega~ or a real offset, not yet told apart; the tolerance 0.05 admits it. "
     "relu3-boundary-slope (the finding, a statement about its ladder): paper (n = 4..128, 1.5 decades, flow, 32 "
-    "seeds) effective exponents -0.345 [-0.419, -0.278], -0.225 [-0.291, -0.148], -0.296 [-0.311, -0.282], -0.287 "
+    "seeds) effective exponents -0.345 [-0.418, -0.278], -0.225 [-0.290, -0.148], -0.296 [-0.311, -0.282], -0.287 "
     "[-0.305, -0.269], -0.307 [-0.326, -0.287], limit -0.296 [-0.338, -0.257]: holds the literal -1/3 (p = 0.08) and "
     "excludes -1/4 only at 95% (p = 0.023), so decided in the limit the finding is INCONCLUSIVE (on n = 4..40 the "
-    "limit was -0.295 [-0.432, -0.130]); n SNR*^3 grows x1.10 (40 -> 80) then x1.04 (80 -> 128); at small (GD, 8 "
+    "limit was -0.295 [-0.431, -0.130]); n SNR*^3 grows x1.10 (40 -> 80) then x1.04 (80 -> 128); at small (GD, 8 "
     "seeds) the limit's set lay inside (-1/3, -1/4) in 3 of 20 calibration seed sets. "
     "relu3-boundary-d: the bisected SNR* is quantised (6-10 halvings), so seeds agree exactly and the effective "
     "exponents (about 1e-7 at small, -5e-4 at paper) get zero-width intervals at small: a limit decision needs the "
