@@ -32,7 +32,7 @@ from ..runner.provenance import static_provenance
 from ..systems import registry
 from ..systems.declaration import SCALES, Claim
 from .power import claim_code_fingerprint, claim_fingerprint
-from .records import VERDICT_RECORD, load_if_present
+from .records import VERDICT_RECORD, load_if_present, validate
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -160,10 +160,16 @@ def check_record_path(path: str | os.PathLike[str]) -> None:
 
 def write_verdicts(path: str | os.PathLike[str], frame: pd.DataFrame, claims: list[Claim], scale: str, *, jobs: int = 1,
                    before: dict[str, str] | None = None, decided: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Merge the verdicts of ``frame`` into the record at ``path`` (created when absent); returns the record."""
+    """Merge the verdicts of ``frame`` into the record at ``path`` (created when absent); returns the record.
+
+    Each new entry is checked against the record's schema first (:data:`.records.VERDICT_RECORD`): an entry the next
+    ``--record`` could not read back (e.g. a plugin claim's ladder with a size that is not a number) raises
+    :class:`.records.RecordFileError` naming the claim and the field, and nothing is written."""
     path = Path(path)
-    record = merge_verdicts(load_verdicts(path), verdict_entries(frame, claims, scale, jobs=jobs, before=before,
-                                                                 decided=decided))
+    entries = verdict_entries(frame, claims, scale, jobs=jobs, before=before, decided=decided)
+    for entry in entries:
+        validate({"entries": [entry]}, VERDICT_RECORD, f"--record: {path}: the verdict of {entry['claim']} ({scale})")
+    record = merge_verdicts(load_verdicts(path), entries)
     atomic_write_text(path, json.dumps(record, indent=1) + "\n")
     return record
 

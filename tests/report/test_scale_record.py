@@ -52,6 +52,22 @@ def test_a_run_with_a_claim_that_raised_still_records_integer_counts(frame):
     validate({"entries": entries}, VERDICT_RECORD, "--record")
 
 
+def test_an_entry_the_record_could_not_read_back_is_refused_before_writing(frame, tmp_path):
+    """A ladder rung whose size is not a number (a plugin claim's ladder, say) would make the next ``--record``
+    refuse the file: it is refused when written, naming the claim and the field, and nothing is written."""
+    from flt_theory.checking.records import RecordFileError
+
+    bad = frame.copy()
+    bad["ladder"] = [[{"size": {"activation": "tanh"}, "estimate": 1.0, "ci": [0.9, 1.1]}]]
+    path = tmp_path / "record.json"
+    with pytest.raises(RecordFileError, match=rf"the verdict of {KEY} \(small\): entries\[0\]\.ladder\[0\]\.size\."
+                                              r"activation: expected a number, got a string"):
+        write_verdicts(path, bad, [get_claim(KEY)], "small")
+    assert not path.exists()
+    write_verdicts(path, frame, [get_claim(KEY)], "small")  # the claim's own ladder is written
+    assert json.loads(path.read_text())["entries"][0]["claim"] == KEY
+
+
 def test_a_reused_entry_keeps_the_measured_time_and_its_note(frame):
     (entry,) = verdict_entries(frame, [get_claim(KEY)], "small")
     before = {**entry, "seconds": 12.5, "seconds_note": "wall time of the run that computed these rows"}
