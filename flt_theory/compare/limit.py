@@ -77,6 +77,19 @@ variable: :math:`y \asymp C x^{a}` as :math:`x \to 0^+` is :math:`y \asymp C u^{
 and an analytic expansion's higher orders :math:`x, x^2` are the corrections :math:`u^{-1}, u^{-2}`
 (``check_limit_power_law(..., toward="zero")``, reported in :math:`x`).
 
+**A measurement's resolution.** Some observables are known only to a resolution: a bisection that stops after
+:math:`k` halvings of :math:`[\log y_{\rm low}, \log y_{\rm high}]` returns the midpoint of its last bracket, within
+:math:`\rho = \log(y_{\rm high}/y_{\rm low})/2^{k+1}` of the seed's crossing in :math:`\log y`. The seeds do not
+average this error out (seeds whose crossings fall in one bracket share it), so it is a bound, not a variance: every
+seed's value lies within a factor :math:`e^{\pm\rho_j}` of its crossing at rung :math:`j`, so does their mean, and
+:math:`|\log \bar y_j - \log \bar y^*_j| \le \rho_j`; the effective exponent :math:`e_k` is then within
+:math:`r_k = (\rho_k + \rho_{k+1})/(\log x_{k+1} - \log x_k)` of that of the crossings. A shape's estimate is linear in
+the :math:`e_k` (to first order at :math:`\hat B`), :math:`\hat e_\infty = \ell \cdot e`, so the resolution moves it
+by at most :math:`b = |\ell| \cdot r`. Every interval is widened by its bound (an effective exponent's by
+:math:`r_k`, a shape's by :math:`b`) and a p-value is that of the value within the bound nearest the estimate (a
+slack derived from the measurement, not set by hand). Without it, seeds that land in one bracket agree exactly, the
+intervals have zero width and a law is decided on the bisection's grid.
+
 **Where it decides.** ``flt verify`` (``--law`` and the online-SGD front door) and the catalogue claims whose
 comparison calls :func:`check_limit_power_law`; :func:`~.verdict.decide` reads ``details["p_largest"]`` (the law's
 p-value at the largest rungs alone) so that an unsettled failure, or an unsettled rejection of a wrong law, is
@@ -145,7 +158,9 @@ class LimitFit:
     ``effective``: one ``{"from", "to", "estimate", "ci"}`` per consecutive pair of rungs, the effective exponent
     :math:`a + e_k` with its interval; ``estimate`` and ``model``: :math:`\hat e_\infty` of the chosen shape and its
     name; ``shapes``: per shape ``(name, estimate, half_width_scale, residual)`` with ``half_width_scale`` =
-    :math:`\sqrt{\phi V}` (None when unidentified); ``n_seeds``."""
+    :math:`\sqrt{\phi V}` (None when unidentified); ``n_seeds``; ``bounds``: per shape, the bound on its estimate's
+    error from the rungs' resolution (module docstring; empty: none), and ``largest_bound`` that of the last effective
+    exponent."""
 
     law_exponent: float
     log_power: float
@@ -155,6 +170,11 @@ class LimitFit:
     shapes: tuple[tuple[str, float, float | None, float], ...]
     n_seeds: int
     largest_scale: float = math.nan
+    bounds: tuple[float, ...] = ()
+    largest_bound: float = 0.0
+
+    def _bound(self, index: int) -> float:
+        return self.bounds[index] if self.bounds else 0.0
 
     def largest_p_value(self, offset: float = 0.0, tolerance: float = 0.0) -> float:
         r"""The p-value of :math:`e_K` = ``offset`` (within ``tolerance``) at the largest rungs alone: the last
@@ -163,27 +183,30 @@ class LimitFit:
         last = self.effective[-1]["estimate"] - self.law_exponent
         if not math.isfinite(self.largest_scale):
             return math.nan
-        return _two_sided_p(last, min(max(last, offset - tolerance), offset + tolerance), self.largest_scale,
-                            self.n_seeds)
+        slack = tolerance + self.largest_bound
+        return _two_sided_p(last, min(max(last, offset - slack), offset + slack), self.largest_scale, self.n_seeds)
 
     def p_value(self, offset: float = 0.0, tolerance: float = 0.0) -> float:
         r"""The largest p-value over shapes of :math:`e_\infty` = ``offset`` (1 where a shape cannot identify it);
-        with ``tolerance``, of the value in ``offset ± tolerance`` nearest each shape's estimate."""
+        with ``tolerance``, of the value in ``offset ± tolerance`` nearest each shape's estimate (widened by the
+        shape's resolution bound)."""
         if any(scale is None for _, _, scale, _ in self.shapes):
             return 1.0
-        return max(_two_sided_p(estimate, min(max(estimate, offset - tolerance), offset + tolerance), scale,
-                                self.n_seeds) for _, estimate, scale, _ in self.shapes)
+        return max(_two_sided_p(estimate, min(max(estimate, offset - slack), offset + slack), scale, self.n_seeds)
+                   for i, (_, estimate, scale, _) in enumerate(self.shapes)
+                   for slack in (tolerance + self._bound(i),))
 
     def interval(self, confidence: float) -> tuple[float, float]:
-        r"""The hull of the union over shapes of :math:`\hat e_\infty \pm c\sqrt{\phi V}`, plus the law's exponent
-        (an exponent's interval); ``(-inf, inf)`` when a shape cannot identify the limit."""
+        r"""The hull of the union over shapes of :math:`\hat e_\infty \pm (c\sqrt{\phi V} + b)` (:math:`b` the
+        shape's resolution bound), plus the law's exponent (an exponent's interval); ``(-inf, inf)`` when a shape
+        cannot identify the limit."""
         c = _width(confidence, self.n_seeds)
         lows, highs = [], []
-        for _, estimate, scale, _ in self.shapes:
+        for i, (_, estimate, scale, _) in enumerate(self.shapes):
             if scale is None:
                 return -math.inf, math.inf
-            lows.append(estimate - c * scale)
-            highs.append(estimate + c * scale)
+            lows.append(estimate - c * scale - self._bound(i))
+            highs.append(estimate + c * scale + self._bound(i))
         return self.law_exponent + min(lows), self.law_exponent + max(highs)
 
 
@@ -223,89 +246,112 @@ def _weights(covariance: np.ndarray) -> np.ndarray:
     return np.diag(1.0 / variances) if np.all(variances > 0) else np.eye(len(variances))
 
 
-def _sandwich(design: np.ndarray, e: np.ndarray, covariance: np.ndarray) -> tuple[np.ndarray, float, float]:
-    """Weighted least squares of ``e`` on ``design``: coefficients, the sandwich variance of the first and the
-    weighted residual."""
+def _sandwich(design: np.ndarray, e: np.ndarray,
+              covariance: np.ndarray) -> tuple[np.ndarray, float, float, np.ndarray]:
+    """Weighted least squares of ``e`` on ``design``: coefficients, the sandwich variance of the first, the
+    weighted residual and the first row of the estimator :math:`L` (the first coefficient is ``row @ e``)."""
     weight = _weights(covariance)
     solve = np.linalg.solve(design.T @ weight @ design, design.T @ weight)  # L
     beta = solve @ e
     residual = e - design @ beta
-    return beta, float((solve @ covariance @ solve.T)[0, 0]), float(residual @ weight @ residual)
+    return beta, float((solve @ covariance @ solve.T)[0, 0]), float(residual @ weight @ residual), solve[0]
 
 
 def _fit_shape(e: np.ndarray, covariance: np.ndarray, x: np.ndarray,
-               omega: float | str | None) -> tuple[float, float | None, float]:
+               omega: float | str | None) -> tuple[float, float | None, float, np.ndarray]:
     r"""The fit of the offsets ``e`` to :math:`e_\infty` plus the exact effective exponent of the correction
     :math:`1 + B x^{-\omega}` between consecutive rungs, :math:`[\log(1 + B h_{k+1}) - \log(1 + B h_k)] / (\log
     x_{k+1} - \log x_k)` (``omega`` None: no correction), by Gauss-Newton in :math:`B` from :math:`B = 0` (weights
-    :math:`1/\Sigma_{kk}`): :math:`(\hat e_\infty, V, T^2_{\min})` with the sandwich variance :math:`V = (L \Sigma
-    L^\top)_{00}` of the estimator linearised at :math:`\hat B` (the neighbours' covariance kept); V None when the
-    shape cannot identify the limit on this ladder (one effective exponent, or a correction that has died out)."""
+    :math:`1/\Sigma_{kk}`): :math:`(\hat e_\infty, V, T^2_{\min}, \ell)` with the sandwich variance :math:`V = (L
+    \Sigma L^\top)_{00}` of the estimator linearised at :math:`\hat B` (the neighbours' covariance kept) and its
+    weights :math:`\ell` (:math:`\hat e_\infty = \ell \cdot e` to first order); V None when the shape cannot identify
+    the limit on this ladder (one effective exponent, or a correction that has died out)."""
     k, ones = len(e), np.ones(len(e))
+    unidentified = (float(e[-1]), None, 0.0, np.zeros(k))
     if omega is None:
-        beta, variance, residual = _sandwich(ones[:, None], e, covariance)
-        return float(beta[0]), variance, residual
+        beta, variance, residual, row = _sandwich(ones[:, None], e, covariance)
+        return float(beta[0]), variance, residual, row
     steps, h = np.diff(np.log(x)), (1.0 / np.log(x) if omega == LOG_CORRECTION else x ** (-float(omega)))
     scale = float(np.max(np.abs(np.diff(h) / steps)))
     if k < 2 or not scale > 1e-12:
-        return float(e[-1]), None, 0.0
+        return unidentified
     linear = np.column_stack([ones, np.diff(h) / steps / scale])  # the first-order shape (B h small)
     if np.linalg.cond(linear) > 1e6:
-        return float(e[-1]), None, 0.0
-    beta, variance, residual = _sandwich(linear, e, covariance)
+        return unidentified
+    beta, variance, residual, row = _sandwich(linear, e, covariance)
+    first_order = (float(beta[0]), variance, residual, row)
     b = float(beta[1]) / scale
     low, high = -MAX_FIRST_CORRECTION[0] / h.max(), MAX_FIRST_CORRECTION[1] / h.max()
     for _ in range(50):  # Gauss-Newton in B from the first-order fit, B h at the first rung kept in range
         slope = np.diff(h / (1 + min(max(b, low), high) * h)) / steps / scale
         design = np.column_stack([ones, slope])
         if np.linalg.cond(design) > 1e6:
-            return float(beta[0]), variance, residual
+            return first_order
         b_now = min(max(b, low), high)
-        (_, step), _, _ = _sandwich(design, e - np.diff(np.log1p(b_now * h)) / steps, covariance)
+        (_, step), _, _, _ = _sandwich(design, e - np.diff(np.log1p(b_now * h)) / steps, covariance)
         new = b_now + step / scale
         converged = abs(new - b_now) <= 1e-10 * max(1.0, abs(b_now))
         b = new
         if converged:
             break
     if not low < b < high:  # the exact fit runs out of the admissible corrections: keep the first order
-        return float(beta[0]), variance, residual
+        return first_order
     slope = np.diff(h / (1 + b * h)) / steps / scale
     design = np.column_stack([ones, slope])
-    exact, exact_variance, exact_residual = _sandwich(design, e - np.diff(np.log1p(b * h)) / steps + slope * scale * b,
-                                                      covariance)
+    exact, exact_variance, exact_residual, exact_row = _sandwich(
+        design, e - np.diff(np.log1p(b * h)) / steps + slope * scale * b, covariance)
     if exact_variance > 4 * variance:  # unstable (the noise, not the correction's curvature, bends it): first order
-        return float(beta[0]), variance, residual
-    return float(exact[0]), exact_variance, exact_residual
+        return first_order
+    return float(exact[0]), exact_variance, exact_residual, exact_row
+
+
+def _resolution_bounds(resolution: ArrayLike | None, x: np.ndarray, caller: str) -> np.ndarray:
+    r"""The bound :math:`r_k = (\rho_k + \rho_{k+1}) / (\log x_{k+1} - \log x_k)` on the error of each effective
+    exponent from the rungs' resolutions :math:`\rho` (module docstring; zeros without one)."""
+    if resolution is None:
+        return np.zeros(len(x) - 1)
+    rho = as_array(resolution, "resolution", caller, shape="(points,)", min_len=2)
+    if rho.shape != x.shape:
+        raise InvalidParameterError(f"The 'resolution' parameter of {caller} must have one value per rung "
+                                    f"({len(x)}). Got shape {rho.shape} instead.")
+    rho = np.array([check_nonnegative(v, "resolution", caller) for v in rho], dtype=float)
+    return np.asarray((rho[:-1] + rho[1:]) / np.diff(np.log(x)), dtype=float)
 
 
 def _local_slopes(x: ArrayLike, y: ArrayLike, log_power: float, confidence: float, n_resamples: int, rng: RngLike,
-                  caller: str) -> tuple[np.ndarray, np.ndarray, tuple[dict[str, Any], ...], int]:
+                  caller: str, resolution: ArrayLike | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, tuple[dict[str, Any], ...], int, np.ndarray]:
     r"""The effective exponents of :math:`y / (\log x)^p` on the ladder (validated), their paired-seed replicates
-    (whole seeds resampled) and their records ``{"from", "to", "estimate", "ci"}``, and the seed count."""
+    (whole seeds resampled) and their records ``{"from", "to", "estimate", "ci"}`` (each interval widened by its
+    resolution bound), the seed count and the resolution bounds :math:`r_k` (:func:`_resolution_bounds`)."""
     confidence, n_resamples = check_options(confidence, n_resamples, caller)
     log_power = check_real(log_power, "log_power", caller=caller)
     if abs(log_power) > MAX_LOG_POWER:
         raise InvalidParameterError(f"The 'log_power' parameter of {caller} must be in [-{MAX_LOG_POWER}, "
                                     f"{MAX_LOG_POWER}]. Got {log_power!r} instead.")
     x, y = _ladder(x, y, caller, log_power)
+    bounds = _resolution_bounds(resolution, x, caller)
     seeds = len(y)
     steps = np.diff(np.log(x))
     raw = np.diff(_log_ratio_means(y, x, 0.0, log_power)) / steps
     rows = as_generator(rng).integers(0, seeds, size=(n_resamples, seeds))
     raw_replicates = np.diff(_log_ratio_means(y[rows], x, 0.0, log_power), axis=-1) / steps
     low, high = calibrated_interval(raw_replicates, raw, confidence, seeds)
-    effective = tuple({"from": float(a), "to": float(b), "estimate": float(e), "ci": [float(lo), float(hi)]}
-                      for a, b, e, lo, hi in zip(x[:-1], x[1:], raw, np.atleast_1d(low), np.atleast_1d(high)))
-    return raw, raw_replicates, effective, seeds
+    effective = tuple({"from": float(a), "to": float(b), "estimate": float(e), "ci": [float(lo - r), float(hi + r)]}
+                      for a, b, e, lo, hi, r in zip(x[:-1], x[1:], raw, np.atleast_1d(low), np.atleast_1d(high),
+                                                    bounds))
+    return raw, raw_replicates, effective, seeds, bounds
 
 
 def fit_limit(x: ArrayLike, y: ArrayLike, *, law_exponent: float = 0.0, log_power: float = 0.0,
               confidence: float = 0.95, n_resamples: int = 2000, rng: RngLike = 0,
-              caller: str = "fit_limit") -> LimitFit:
+              caller: str = "fit_limit", resolution: ArrayLike | None = None) -> LimitFit:
     r"""Effective exponents of ``y`` (seeds, points; seeds paired) along the ladder ``x`` and the limit of their
-    offset from ``law_exponent`` with ``log_power`` (module docstring)."""
+    offset from ``law_exponent`` with ``log_power``; ``resolution``: per rung, a bound on the error of
+    :math:`\log \bar y` that the seeds do not average out (module docstring)."""
     law_exponent = check_real(law_exponent, "law_exponent", caller=caller)
-    raw, raw_replicates, effective, seeds = _local_slopes(x, y, log_power, confidence, n_resamples, rng, caller)
+    raw, raw_replicates, effective, seeds, bounds = _local_slopes(x, y, log_power, confidence, n_resamples, rng,
+                                                                  caller, resolution)
     log_power = float(log_power)
     x = np.asarray(x, dtype=float)
     point, replicates = raw - law_exponent, raw_replicates - law_exponent  # the offsets e_k from the law
@@ -314,9 +360,10 @@ def fit_limit(x: ArrayLike, y: ArrayLike, *, law_exponent: float = 0.0, log_powe
     largest_scale = float(np.sqrt(covariance[-1, -1]))
     exact = not np.any(np.diag(covariance) > 0)  # exact data: zero-width intervals
     shapes: list[tuple[str, float, float | None, float]] = []
+    shape_bounds: list[float] = []
     scores: list[tuple[float, int]] = []
     for omega in (None, *CORRECTION_EXPONENTS, *((LOG_CORRECTION,) if log_power else ())):
-        estimate, variance, residual = _fit_shape(point, covariance, x, omega)
+        estimate, variance, residual, row = _fit_shape(point, covariance, x, omega)
         parameters = 1 if omega is None else 2
         if variance is None:  # this shape cannot identify the limit on this ladder: it is not a candidate
             continue
@@ -324,29 +371,34 @@ def fit_limit(x: ArrayLike, y: ArrayLike, *, law_exponent: float = 0.0, log_powe
         name = ("no correction" if omega is None else "correction 1/log x" if omega == LOG_CORRECTION
                 else f"correction x^-{float(omega):.3g}")
         shapes.append((name, estimate, math.sqrt(max(phi * variance, 0.0)), residual))
+        shape_bounds.append(float(np.abs(row) @ bounds))
         scores.append((residual + 2 * parameters, len(shapes) - 1))
     if k < 2 or not scores:  # one effective exponent: every value stays admissible
         return LimitFit(law_exponent=law_exponent, log_power=log_power, effective=effective,
                         estimate=float(point[-1]), model="not identified",
                         shapes=(("not identified", float(point[-1]), None, 0.0),), n_seeds=seeds,
-                        largest_scale=largest_scale)
+                        largest_scale=largest_scale, largest_bound=float(bounds[-1]))
     best, chosen = min(scores)
-    supported = tuple(shapes[i] for score, i in scores if score <= best + SUPPORT)
+    kept = [i for score, i in scores if score <= best + SUPPORT]
     return LimitFit(law_exponent=law_exponent, log_power=log_power, effective=effective,
-                    estimate=shapes[chosen][1], model=shapes[chosen][0], shapes=supported, n_seeds=seeds,
-                    largest_scale=largest_scale)
+                    estimate=shapes[chosen][1], model=shapes[chosen][0], shapes=tuple(shapes[i] for i in kept),
+                    n_seeds=seeds, largest_scale=largest_scale,
+                    bounds=tuple(shape_bounds[i] for i in kept) if bounds.any() else (),
+                    largest_bound=float(bounds[-1]))
 
 
 def effective_exponents(x: ArrayLike, y: ArrayLike, *, log_power: float = 0.0, confidence: float = 0.95,
-                        n_resamples: int = 2000, rng: RngLike = 0) -> list[dict[str, Any]]:
+                        n_resamples: int = 2000, rng: RngLike = 0,
+                        resolution: ArrayLike | None = None) -> list[dict[str, Any]]:
     r"""The effective exponents of ``y / log(x)**log_power`` between consecutive rungs of the ladder ``x``, each
-    ``{"from", "to", "estimate", "ci"}`` with its paired-seed bootstrap interval (module docstring).
+    ``{"from", "to", "estimate", "ci"}`` with its paired-seed bootstrap interval, widened by the bound from the rungs'
+    ``resolution`` where given (module docstring).
 
     >>> x = np.array([10.0, 100.0, 1000.0])
     >>> [round(r["estimate"], 6) for r in effective_exponents(x, np.ones((4, 1)) * x**2 * (1 + 1 / x))]
     [1.962929, 1.996113]
     """
-    return list(_local_slopes(x, y, log_power, confidence, n_resamples, rng, "effective_exponents")[2])
+    return list(_local_slopes(x, y, log_power, confidence, n_resamples, rng, "effective_exponents", resolution)[2])
 
 
 def law_text(exponent: float, log_power: float = 0.0, variable: str = "x") -> str:
@@ -368,6 +420,7 @@ def check_limit_power_law(
     variable: str = "x",
     tolerance: float = 0.0,
     toward: str = "infinity",
+    resolution: ArrayLike | None = None,
 ) -> CheckResult:
     r"""Check :math:`y \asymp C x^{a} (\log x)^{p}` as :math:`x \to \infty` (``a`` = ``predicted_exponent``,
     ``p`` = ``log_power``) on the ladder ``x`` (strictly increasing) with ``y`` of shape (seeds, points), seeds
@@ -377,6 +430,10 @@ def check_limit_power_law(
     ``toward="zero"``: the law :math:`y \asymp C x^{a}` as :math:`x \to 0^+` (a small parameter: a step size, a
     perturbation), decided as the law :math:`y \asymp C u^{-a}` in :math:`u = 1/x \to \infty` and reported in
     :math:`x` (exponents, intervals and rungs; the rungs run from the largest :math:`x` down). No log factor then.
+
+    ``resolution`` (per rung, in the order of ``x``): a bound on the error of :math:`\log \bar y` that the seeds do not
+    average out, e.g. a bisection's half-bracket in :math:`\log y`; it widens every interval by the error it can
+    carry into the estimate (module docstring, "A measurement's resolution").
 
     ``measured`` is the extrapolated exponent :math:`a + \hat e_\infty`, ``ci`` the hull of the limit's set (infinite
     with two rungs); ``details``: ``effective`` (the effective exponents with their intervals), ``limit``
@@ -408,8 +465,10 @@ def check_limit_power_law(
         x_arr = as_array(x, "x", caller, shape="(points,)", min_len=2, positive="a ladder needs positive sizes")
         y_arr = as_array(y, "y", caller, shape="(seeds, points)", min_len=2)
         x, y, predicted, sign = 1.0 / x_arr[::-1], y_arr[..., ::-1], -predicted, -1.0
+        if resolution is not None:
+            resolution = as_array(resolution, "resolution", caller, shape="(points,)", min_len=2)[::-1]
     fit = fit_limit(x, y, law_exponent=predicted, log_power=log_power, confidence=confidence,
-                    n_resamples=n_resamples, rng=rng, caller=caller)
+                    n_resamples=n_resamples, rng=rng, caller=caller, resolution=resolution)
     confidence = float(confidence)
     tolerance = check_nonnegative(tolerance, "tolerance", caller)
     p = fit.p_value(0.0, tolerance)

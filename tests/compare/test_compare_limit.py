@@ -182,3 +182,41 @@ def test_the_largest_rungs_p_value_reads_the_last_effective_exponent() -> None:
     last = on_law.details["effective"][-1]
     assert last["ci"][0] <= 1.0 <= last["ci"][1] or on_law.details["p_largest"] < 0.05
     assert off_law.details["p_largest"] < 1e-6 and not off_law.passed
+
+
+def _bisected(y: np.ndarray, low: float, high: float, halvings: int) -> tuple[np.ndarray, float]:
+    """``y`` as a bisection in log y over [low, high] returns it after ``halvings`` halvings (the midpoint of the last
+    bracket), and the half-width of that bracket in log y."""
+    width = (np.log(high) - np.log(low)) / 2**halvings
+    cells = np.floor((np.log(y) - np.log(low)) / width)
+    return np.exp(np.log(low) + (cells + 0.5) * width), width / 2
+
+
+def test_a_bisection_resolution_widens_the_intervals_by_what_it_can_carry() -> None:
+    """Seeds whose crossings fall in one bracket agree exactly, so without their resolution the intervals have zero
+    width and a true law fails whenever a correction moves the crossings across a bracket's edge (here 20 of 50
+    ladders); with it the true law passes on every ladder and the wrong exponent -1/4 is rejected on every one."""
+    x = np.array([1e3, 1e4, 1e5, 1e6])
+    failed = failed_with_resolution = wrong_passed = 0
+    for draw in range(50):
+        rng = np.random.default_rng(draw)
+        crossings = rng.uniform(0.3, 0.8) * (1 + rng.uniform(-1, 1) * x**-0.5) * np.exp(
+            1e-3 * rng.standard_normal((16, len(x))))
+        y, rho = _bisected(crossings, 0.1, 2.0, 6)
+        failed += not check_limit_power_law(x, y, 0.0).passed
+        failed_with_resolution += not check_limit_power_law(x, y, 0.0, resolution=[rho] * len(x)).passed
+        wrong_passed += check_limit_power_law(x, y, -0.25, resolution=[rho] * len(x)).passed
+        for rung in effective_exponents(x, y, resolution=[rho] * len(x)):  # each covers the crossings' own
+            low, high = rung["ci"]
+            i = int(np.flatnonzero(x == rung["from"])[0])
+            truth = np.log(crossings[:, i + 1].mean() / crossings[:, i].mean()) / np.log(x[i + 1] / x[i])
+            assert low - 1e-12 <= truth <= high + 1e-12, (draw, rung, truth)
+    assert (failed, failed_with_resolution, wrong_passed) == (20, 0, 0)
+
+
+def test_a_resolution_needs_one_nonnegative_value_per_rung() -> None:
+    x, y = np.array([1.0, 2.0, 4.0]), np.ones((4, 3))
+    with pytest.raises(InvalidParameterError, match="'resolution'.*one value per rung"):
+        check_limit_power_law(x, y, 0.0, resolution=[0.1, 0.1])
+    with pytest.raises(InvalidParameterError, match="resolution"):
+        check_limit_power_law(x, y, 0.0, resolution=[0.1, -0.1, 0.1])

@@ -11,6 +11,7 @@ import pytest
 
 from flt_theory.checking import check
 from flt_theory.report.markdown import formula_html
+from flt_theory.systems.registry import session_store
 
 CLAIMS = ["giant-step/norm-law", "giant-step/rank-one-update"]
 
@@ -30,7 +31,7 @@ class _Refs(HTMLParser):
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     directory = tmp_path_factory.mktemp("report")
-    check(CLAIMS, report_dir=directory)
+    check(CLAIMS, report_dir=directory, store=session_store())  # the measurements the session holds
     return directory
 
 

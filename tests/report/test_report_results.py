@@ -6,6 +6,7 @@ import json
 import pytest
 
 from flt_theory.checking import check
+from flt_theory.systems.registry import session_store
 
 #: Cheap claims (seconds together) covering a conjunction with an ordering (second-layer-bounds), a
 #: conjunction of a bound and a subspace (rank-one-update), a 2-exponent fit (norm-law), exact
@@ -24,7 +25,7 @@ CLAIMS = [
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     directory = tmp_path_factory.mktemp("report")
-    table = check(CLAIMS, report_dir=directory)
+    table = check(CLAIMS, report_dir=directory, store=session_store())  # the measurements the session holds
     return table, directory, json.loads((directory / "results.json").read_text(encoding="utf-8"))
 
 

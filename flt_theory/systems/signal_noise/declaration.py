@@ -89,6 +89,7 @@ from ...compare import (
     check_ordering,
     check_power_law,
     check_power_law_2d,
+    effective_exponents,
     fit_power_law,
 )
 from ...compare.result import CheckResult, all_of, fmt, fmt_ci, make_result
@@ -99,7 +100,7 @@ from ..frames import per_seed
 from . import laws
 from .experiments import _eta_scale_to_eta, boundary, error_curve, growth, label_noise
 from .figures import draw_boundary, draw_collapse, draw_growth, draw_label_noise, draw_tail
-from .readouts import boundary_table, error_curves, growth_prediction
+from .readouts import bisection_resolution, boundary_table, error_curves, growth_prediction
 from .simulate import SIMULATE
 
 __all__ = ["CUBIC_INSIDE", "SIZES", "SYSTEM", "boundary", "cubic_inside_point", "error_curve", "growth", "label_noise",
@@ -308,24 +309,40 @@ LIMIT_READINGS = (
     "excludes -1/4 only at 95% (p = 0.023), so decided in the limit the finding is INCONCLUSIVE (on n = 4..40 the "
     "limit was -0.295 [-0.431, -0.130]); n SNR*^3 grows x1.10 (40 -> 80) then x1.04 (80 -> 128); at small (GD, 8 "
     "seeds) the limit's set lay inside (-1/3, -1/4) in 3 of 20 calibration seed sets. "
-    "relu3-boundary-d: the bisected SNR* is quantised (6-10 halvings), so seeds agree exactly and the effective "
-    "exponents (about 1e-7 at small, -5e-4 at paper) get zero-width intervals at small: a limit decision needs the "
-    "bisection's resolution as an interval, which it does not take yet."
+    "relu3-boundary-d (decided in the limit at paper, CUBIC_D_LIMIT_RUNGS): the bisected SNR* is quantised (6 "
+    "halvings at small, 8 at paper), so a seed's crossings at every d fall in one bracket and the seeds' effective "
+    "exponents agree to about 1e-7 (small); with the bisection's resolution (+-0.0049 in log SNR* at paper) the paper "
+    "ladder (d = 6.6e8..6.6e10, n = 8, 16 seeds) reads effective exponents -0.00054 [-0.0060, 0.0049], -0.00046 "
+    "[-0.0055, 0.0043], limit -0.00048 [-0.0095, 0.0087]: 0 passes and -1/4 is rejected; the small ladder (two "
+    "rungs) identifies no limit and keeps its one fit within 0.05."
 )
 
 
-def compare_boundary_slope(frame: pd.DataFrame, law: Law, *, variable: str, tolerance: float) -> CheckResult:
+#: The fewest values of :math:`d` on which ``relu3-boundary-d`` is decided in the limit (two effective exponents;
+#: :func:`compare_boundary_slope`): the paper ladder (three) is, the small one (two: no limit is identified) keeps the
+#: one fit within its tolerance.
+CUBIC_D_LIMIT_RUNGS = 3
+
+
+def compare_boundary_slope(frame: pd.DataFrame, law: Law, *, variable: str, tolerance: float,
+                           limit_rungs: int | None = None) -> CheckResult:
     r"""Exponent of :math:`\mathrm{SNR}^* \propto x^b` in ``variable``, from a power-law fit over the seeds.
 
     A power-law law: PASSES iff ``law.exponent(variable)`` lies in the exponent's 95% interval widened by
     ``tolerance``. An interval law (``law.value`` a sympy ``Interval``, the finding): PASSES iff the whole
     95% interval lies inside it (demonstrated).
 
+    With ``limit_rungs``, a ladder of that many values of ``variable`` or more is decided in the limit instead
+    (:func:`~flt_theory.compare.check_limit_power_law`, no tolerance), the bisection's resolution
+    (:func:`.readouts.bisection_resolution`) widening every interval by what it can carry; a shorter ladder (two
+    rungs identify no limit) keeps the one fit within ``tolerance``, and its effective exponents carry the resolution
+    too. Seeds whose crossings fall in one bracket agree exactly, so without it the intervals would have zero width.
+
     The interval law (the ReLU^3 finding) is a statement about its finite ladder, one fit; its effective exponents
     and the extrapolated limit (:func:`~flt_theory.compare.check_limit_power_law`) are shown with it (``details``),
-    not decided: in the limit that finding is not established (:data:`LIMIT_READINGS`). The boundary claims are not
-    (yet) decided in the limit, and why, from the effective exponents of these measurements
-    (:data:`LIMIT_READINGS`)."""
+    not decided: in the limit that finding is not established (:data:`LIMIT_READINGS`). Of the boundary claims only
+    ``relu3-boundary-d`` is decided in the limit (at paper); why the others are not (yet), from the effective
+    exponents of these measurements: :data:`LIMIT_READINGS`."""
     xs, y, dropped = boundary_table(frame, variable)
     note = f", {dropped} seed(s) without a bracketed boundary dropped" if dropped else ""
     q = int(frame["activation"].map(activation_power).iloc[0])
@@ -346,8 +363,19 @@ def compare_boundary_slope(frame: pd.DataFrame, law: Law, *, variable: str, tole
                            details={"prefactor": fit.prefactor, "xs": xs.tolist(), "effective": shown["effective"],
                                     "limit": shown["limit"]})
     exponent = predicted_exponent(law, variable)
-    return check_power_law(xs, y, exponent, tolerance=tolerance,
-                           name=f"{what}: exponent {fmt(exponent)} (tolerance {tolerance:g})")
+    if limit_rungs is None:
+        return check_power_law(xs, y, exponent, tolerance=tolerance,
+                               name=f"{what}: exponent {fmt(exponent)} (tolerance {tolerance:g})")
+    resolution = bisection_resolution(frame, variable)
+    if len(xs) >= limit_rungs:
+        return check_limit_power_law(xs, y, exponent, variable=variable, resolution=resolution,
+                                     name=f"{what}: exponent {fmt(exponent)} in the limit (the bisection's "
+                                          f"resolution ±{fmt(float(resolution.max()))} in log SNR*)")
+    result = check_power_law(xs, y, exponent, tolerance=tolerance,
+                             name=f"{what}: exponent {fmt(exponent)} (tolerance {tolerance:g}: {len(xs)} rungs, "
+                                  f"fewer than the {limit_rungs} decided in the limit)")
+    result.details["effective"] = effective_exponents(xs, y, resolution=resolution)
+    return result
 
 
 def predicted_exponent(law: Law, variable: str) -> float:
@@ -686,7 +714,8 @@ def _claims() -> list[Claim]:
                      "the window): at fixed n the boundary SNR* does not depend on d"),
               law=functools.partial(laws.cao_boundary, 3), wrong_law=laws.kou_boundary,
               measurement=_cubic_boundary("d"),
-              compare=functools.partial(compare_boundary_slope, variable="d", tolerance=0.05)),
+              compare=functools.partial(compare_boundary_slope, variable="d", tolerance=0.05,
+                                        limit_rungs=CUBIC_D_LIMIT_RUNGS)),
         Claim(name="relu3-boundary-slope",
               words=("finding about a finite ladder (Cao et al. 2022 read literally): over n = 4..128 (1.5 decades) "
                      "the ReLU^3 boundary slope in log n, one fit, lies strictly between -1/3 and -1/4, not at the "

@@ -3,6 +3,7 @@ figures of :mod:`.figures` both read (one place, so that a figure draws exactly 
 
 * :func:`boundary_table`: the measured boundary :math:`\mathrm{SNR}^*` per seed over a ladder in :math:`n` or
   :math:`d` (Kou, Chen, Chen, Gu 2023, arXiv 2303.04145; Cao, Chen, Belkin, Gu 2022, arXiv 2202.06526);
+* :func:`bisection_resolution`: how closely the bisection located each rung's boundary;
 * :func:`error_curves`: the test-error curve over Kou et al.'s :math:`X = n\|\mu\|^4/(\sigma_\xi^4 d)` per point
   :math:`(n, d)`;
 * :func:`growth_prediction`: the early-phase slopes a law predicts at a stored row's parameters.
@@ -21,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ...symbolic.law import Law
 
-__all__ = ["boundary_table", "error_curves", "growth_prediction"]
+__all__ = ["bisection_resolution", "boundary_table", "error_curves", "growth_prediction"]
 
 
 def boundary_table(frame: pd.DataFrame, variable: str) -> tuple[np.ndarray, np.ndarray, int]:
@@ -31,6 +32,21 @@ def boundary_table(frame: pd.DataFrame, variable: str) -> tuple[np.ndarray, np.n
     y = np.stack([per_seed(frame, "snr_star", **{variable: int(x)}) for x in xs], axis=1)
     keep = np.isfinite(y).all(axis=1) & (y > 0).all(axis=1)
     return xs, y[keep], int((~keep).sum())
+
+
+def bisection_resolution(frame: pd.DataFrame, variable: str) -> np.ndarray:
+    r"""Per value of ``variable`` (in the order of :func:`boundary_table`), the half-width in :math:`\log
+    \mathrm{SNR}^*` of the bisection's last bracket, :math:`\rho = \log(\mathrm{snr\_high}/\mathrm{snr\_low}) /
+    2^{\mathrm{iterations} + 1}`: the returned midpoint lies within :math:`\rho` of the seed's crossing
+    (:func:`~.model.boundary_mu_norm` halves the bracket in :math:`\log\|\mu\|`, a fixed multiple of SNR at a point).
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"d": [10, 100], "snr_low": [0.1, 0.1], "snr_high": [1.6, 1.6], "iterations": [3, 3]})
+    >>> [round(float(r), 6) for r in bisection_resolution(frame, "d")]
+    [0.173287, 0.173287]
+    """
+    rows = frame.drop_duplicates(variable).set_index(variable).sort_index()
+    return np.log(rows["snr_high"] / rows["snr_low"]).to_numpy(float) / 2.0 ** (rows["iterations"].to_numpy(float) + 1)
 
 
 def error_curves(frame: pd.DataFrame) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
