@@ -84,11 +84,13 @@ average this error out (seeds whose crossings fall in one bracket share it), so 
 seed's value lies within a factor :math:`e^{\pm\rho_j}` of its crossing at rung :math:`j`, so does their mean, and
 :math:`|\log \bar y_j - \log \bar y^*_j| \le \rho_j`; the effective exponent :math:`e_k` is then within
 :math:`r_k = (\rho_k + \rho_{k+1})/(\log x_{k+1} - \log x_k)` of that of the crossings. A shape's estimate is linear in
-the :math:`e_k` (to first order at :math:`\hat B`), :math:`\hat e_\infty = \ell \cdot e`, so the resolution moves it
-by at most :math:`b = |\ell| \cdot r`. Every interval is widened by its bound (an effective exponent's by
-:math:`r_k`, a shape's by :math:`b`) and a p-value is that of the value within the bound nearest the estimate (a
-slack derived from the measurement, not set by hand). Without it, seeds that land in one bracket agree exactly, the
-intervals have zero width and a law is decided on the bisection's grid.
+the :math:`e_k` (to first order at :math:`\hat B`), :math:`\hat e_\infty = \ell \cdot e`, and a rung's error enters
+its two neighbouring exponents with opposite signs, so the resolution moves it by at most
+:math:`b = \sum_j \rho_j\,|\ell_{j-1}/\Delta_{j-1} - \ell_j/\Delta_j|` (:func:`resolution_bound`; to first order,
+and leaving aside that the resolution may change which shapes are kept). Every interval is widened by its bound (an
+effective exponent's by :math:`r_k`, a shape's by :math:`b`) and a p-value is that of the value within the bound
+nearest the estimate (a slack derived from the measurement, not set by hand). Without it, seeds that land in one
+bracket agree exactly, the intervals have zero width and a law is decided on the bisection's grid.
 
 **Where it decides.** ``flt verify`` (``--law`` and the online-SGD front door) and the catalogue claims whose
 comparison calls :func:`check_limit_power_law`; :func:`~.verdict.decide` reads ``details["p_largest"]`` (the law's
@@ -132,7 +134,7 @@ from .bootstrap import RngLike, _width, as_generator, calibrated_interval
 from .result import FLOAT_SLACK, CheckResult, fmt, fmt_ci, make_assert, make_result
 
 __all__ = ["CORRECTION_EXPONENTS", "LOG_CORRECTION", "LimitFit", "assert_limit_power_law", "check_limit_power_law",
-           "effective_exponents", "fit_limit", "unsettled_failure"]
+           "effective_exponents", "fit_limit", "resolution_bound", "unsettled_failure"]
 
 #: The correction exponents :math:`\omega` the limit allows (module docstring), besides no correction at all.
 #: Nine values from 1/2 to 3, spaced about evenly in log omega, holding the exponents that expansions produce: the
@@ -177,9 +179,10 @@ class LimitFit:
         return self.bounds[index] if self.bounds else 0.0
 
     def largest_p_value(self, offset: float = 0.0, tolerance: float = 0.0) -> float:
-        r"""The p-value of :math:`e_K` = ``offset`` (within ``tolerance``) at the largest rungs alone: the last
-        effective exponent's offset with its bootstrap standard error ``largest_scale`` (the measurement that
-        :func:`unsettled_failure` reads; nan without replicates)."""
+        r"""The p-value of :math:`e_K` = ``offset`` (within ``tolerance``, widened by ``largest_bound``, the last
+        effective exponent's resolution bound) at the largest rungs alone: the last effective exponent's offset with
+        its bootstrap standard error ``largest_scale`` (the measurement that :func:`unsettled_failure` reads; nan
+        without replicates)."""
         last = self.effective[-1]["estimate"] - self.law_exponent
         if not math.isfinite(self.largest_scale):
             return math.nan
@@ -305,17 +308,32 @@ def _fit_shape(e: np.ndarray, covariance: np.ndarray, x: np.ndarray,
     return float(exact[0]), exact_variance, exact_residual, exact_row
 
 
-def _resolution_bounds(resolution: ArrayLike | None, x: np.ndarray, caller: str) -> np.ndarray:
-    r"""The bound :math:`r_k = (\rho_k + \rho_{k+1}) / (\log x_{k+1} - \log x_k)` on the error of each effective
-    exponent from the rungs' resolutions :math:`\rho` (module docstring; zeros without one)."""
+def _resolution(resolution: ArrayLike | None, x: np.ndarray, caller: str) -> np.ndarray:
+    r"""The rungs' resolutions :math:`\rho_j` (validated; zeros without one)."""
     if resolution is None:
-        return np.zeros(len(x) - 1)
+        return np.zeros(len(x))
     rho = as_array(resolution, "resolution", caller, shape="(points,)", min_len=2)
     if rho.shape != x.shape:
         raise InvalidParameterError(f"The 'resolution' parameter of {caller} must have one value per rung "
                                     f"({len(x)}). Got shape {rho.shape} instead.")
-    rho = np.array([check_nonnegative(v, "resolution", caller) for v in rho], dtype=float)
-    return np.asarray((rho[:-1] + rho[1:]) / np.diff(np.log(x)), dtype=float)
+    return np.array([check_nonnegative(v, "resolution", caller) for v in rho], dtype=float)
+
+
+def resolution_bound(weights: np.ndarray, rho: np.ndarray, x: np.ndarray) -> float:
+    r"""The largest change of :math:`\ell \cdot e` (``weights`` :math:`\ell` over the effective exponents) when each
+    :math:`\log \bar y_j` moves by at most :math:`\rho_j`: :math:`e_k = (\log \bar y_{k+1} - \log \bar y_k)/\Delta_k`,
+    so :math:`\ell \cdot \delta e = \sum_j \delta_j (\ell_{j-1}/\Delta_{j-1} - \ell_j/\Delta_j)` (terms outside
+    the ladder zero) and the bound is :math:`\sum_j \rho_j |\ell_{j-1}/\Delta_{j-1} - \ell_j/\Delta_j|` (a rung's
+    error enters its two neighbouring exponents with opposite signs). For one effective exponent (:math:`\ell` a unit
+    vector) it is :math:`(\rho_k + \rho_{k+1})/\Delta_k`.
+
+    >>> x = np.array([1.0, np.e, np.e**2])
+    >>> resolution_bound(np.array([1.0, 0.0]), np.array([0.1, 0.2, 0.4]), x), resolution_bound(
+    ...     np.array([0.5, 0.5]), np.array([0.1, 0.2, 0.4]), x)
+    (0.30000000000000004, 0.25)
+    """
+    per_step = np.asarray(weights, dtype=float) / np.diff(np.log(x))
+    return float(np.abs(np.concatenate([[0.0], per_step]) - np.concatenate([per_step, [0.0]])) @ rho)
 
 
 def _local_slopes(x: ArrayLike, y: ArrayLike, log_power: float, confidence: float, n_resamples: int, rng: RngLike,
@@ -323,14 +341,15 @@ def _local_slopes(x: ArrayLike, y: ArrayLike, log_power: float, confidence: floa
                   ) -> tuple[np.ndarray, np.ndarray, tuple[dict[str, Any], ...], int, np.ndarray]:
     r"""The effective exponents of :math:`y / (\log x)^p` on the ladder (validated), their paired-seed replicates
     (whole seeds resampled) and their records ``{"from", "to", "estimate", "ci"}`` (each interval widened by its
-    resolution bound), the seed count and the resolution bounds :math:`r_k` (:func:`_resolution_bounds`)."""
+    resolution bound :math:`(\rho_k + \rho_{k+1})/\Delta_k`), the seed count and the rungs' resolutions :math:`\rho`."""
     confidence, n_resamples = check_options(confidence, n_resamples, caller)
     log_power = check_real(log_power, "log_power", caller=caller)
     if abs(log_power) > MAX_LOG_POWER:
         raise InvalidParameterError(f"The 'log_power' parameter of {caller} must be in [-{MAX_LOG_POWER}, "
                                     f"{MAX_LOG_POWER}]. Got {log_power!r} instead.")
     x, y = _ladder(x, y, caller, log_power)
-    bounds = _resolution_bounds(resolution, x, caller)
+    rho = _resolution(resolution, x, caller)
+    bounds = [resolution_bound(np.eye(len(x) - 1)[k], rho, x) for k in range(len(x) - 1)]
     seeds = len(y)
     steps = np.diff(np.log(x))
     raw = np.diff(_log_ratio_means(y, x, 0.0, log_power)) / steps
@@ -340,7 +359,7 @@ def _local_slopes(x: ArrayLike, y: ArrayLike, log_power: float, confidence: floa
     effective = tuple({"from": float(a), "to": float(b), "estimate": float(e), "ci": [float(lo - r), float(hi + r)]}
                       for a, b, e, lo, hi, r in zip(x[:-1], x[1:], raw, np.atleast_1d(low), np.atleast_1d(high),
                                                     bounds))
-    return raw, raw_replicates, effective, seeds, bounds
+    return raw, raw_replicates, effective, seeds, rho
 
 
 def fit_limit(x: ArrayLike, y: ArrayLike, *, law_exponent: float = 0.0, log_power: float = 0.0,
@@ -350,7 +369,7 @@ def fit_limit(x: ArrayLike, y: ArrayLike, *, law_exponent: float = 0.0, log_powe
     offset from ``law_exponent`` with ``log_power``; ``resolution``: per rung, a bound on the error of
     :math:`\log \bar y` that the seeds do not average out (module docstring)."""
     law_exponent = check_real(law_exponent, "law_exponent", caller=caller)
-    raw, raw_replicates, effective, seeds, bounds = _local_slopes(x, y, log_power, confidence, n_resamples, rng,
+    raw, raw_replicates, effective, seeds, rho = _local_slopes(x, y, log_power, confidence, n_resamples, rng,
                                                                   caller, resolution)
     log_power = float(log_power)
     x = np.asarray(x, dtype=float)
@@ -371,20 +390,20 @@ def fit_limit(x: ArrayLike, y: ArrayLike, *, law_exponent: float = 0.0, log_powe
         name = ("no correction" if omega is None else "correction 1/log x" if omega == LOG_CORRECTION
                 else f"correction x^-{float(omega):.3g}")
         shapes.append((name, estimate, math.sqrt(max(phi * variance, 0.0)), residual))
-        shape_bounds.append(float(np.abs(row) @ bounds))
+        shape_bounds.append(resolution_bound(row, rho, x))
         scores.append((residual + 2 * parameters, len(shapes) - 1))
     if k < 2 or not scores:  # one effective exponent: every value stays admissible
         return LimitFit(law_exponent=law_exponent, log_power=log_power, effective=effective,
                         estimate=float(point[-1]), model="not identified",
                         shapes=(("not identified", float(point[-1]), None, 0.0),), n_seeds=seeds,
-                        largest_scale=largest_scale, largest_bound=float(bounds[-1]))
+                        largest_scale=largest_scale, largest_bound=resolution_bound(np.eye(k)[-1], rho, x))
     best, chosen = min(scores)
     kept = [i for score, i in scores if score <= best + SUPPORT]
     return LimitFit(law_exponent=law_exponent, log_power=log_power, effective=effective,
                     estimate=shapes[chosen][1], model=shapes[chosen][0], shapes=tuple(shapes[i] for i in kept),
                     n_seeds=seeds, largest_scale=largest_scale,
-                    bounds=tuple(shape_bounds[i] for i in kept) if bounds.any() else (),
-                    largest_bound=float(bounds[-1]))
+                    bounds=tuple(shape_bounds[i] for i in kept) if rho.any() else (),
+                    largest_bound=resolution_bound(np.eye(k)[-1], rho, x))
 
 
 def effective_exponents(x: ArrayLike, y: ArrayLike, *, log_power: float = 0.0, confidence: float = 0.95,

@@ -195,7 +195,8 @@ def _bisected(y: np.ndarray, low: float, high: float, halvings: int) -> tuple[np
 def test_a_bisection_resolution_widens_the_intervals_by_what_it_can_carry() -> None:
     """Seeds whose crossings fall in one bracket agree exactly, so without their resolution the intervals have zero
     width and a true law fails whenever a correction moves the crossings across a bracket's edge (here 20 of 50
-    ladders); with it the true law passes on every ladder and the wrong exponent -1/4 is rejected on every one."""
+    ladders, measured); with it the true law passes on every ladder and the wrong exponent -1/4 is rejected on every
+    one."""
     x = np.array([1e3, 1e4, 1e5, 1e6])
     failed = failed_with_resolution = wrong_passed = 0
     for draw in range(50):
@@ -211,7 +212,26 @@ def test_a_bisection_resolution_widens_the_intervals_by_what_it_can_carry() -> N
             i = int(np.flatnonzero(x == rung["from"])[0])
             truth = np.log(crossings[:, i + 1].mean() / crossings[:, i].mean()) / np.log(x[i + 1] / x[i])
             assert low - 1e-12 <= truth <= high + 1e-12, (draw, rung, truth)
-    assert (failed, failed_with_resolution, wrong_passed) == (20, 0, 0)
+    assert failed >= 10 and failed_with_resolution == 0 and wrong_passed == 0, (failed, failed_with_resolution,
+                                                                                 wrong_passed)
+
+
+def test_a_rungs_resolution_enters_its_two_exponents_with_opposite_signs() -> None:
+    """The bound follows each rung: precise data (0.01% noise) off by 99% of rho_j at rung j (a different rho per rung,
+    every pattern of signs) keep the true law, in both directions of a limit, the largest rungs' p-value included;
+    with a quarter of the resolution the largest rungs reject it (the extrapolation's over-dispersion factor widens
+    its own interval for a zigzag no correction fits)."""
+    x = np.array([10.0, 100.0, 1000.0, 10000.0])
+    rho = np.array([0.02, 0.001, 0.04, 0.003])
+    noise = np.exp(1e-4 * np.random.default_rng(0).standard_normal((16, len(x))))
+    for signs in np.array(np.meshgrid(*[[-1.0, 1.0]] * len(x))).reshape(len(x), -1).T:
+        y = 2.0 * x**-0.5 * np.exp(0.99 * signs * rho) * noise
+        result = check_limit_power_law(x, y, -0.5, resolution=rho)
+        assert result.passed and result.details["p_largest"] >= 0.05, (signs, result.message)
+        toward_zero = check_limit_power_law(1 / x[::-1], y[:, ::-1], 0.5, toward="zero", resolution=rho[::-1])
+        assert toward_zero.passed, (signs, toward_zero.message)
+    y = 2.0 * x**-0.5 * np.exp(0.99 * np.array([1.0, -1.0, 1.0, -1.0]) * rho) * noise
+    assert check_limit_power_law(x, y, -0.5, resolution=rho / 4).details["p_largest"] < 1e-6
 
 
 def test_a_resolution_needs_one_nonnegative_value_per_rung() -> None:

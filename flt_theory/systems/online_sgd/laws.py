@@ -47,6 +47,7 @@ import functools
 import mpmath
 import sympy as sp
 
+from ..._validation import check_real
 from ...errors import InvalidParameterError
 from ...symbolic.generative import generative_exponent
 from ...symbolic.hermite import gaussian_moment, hermite_coefficients
@@ -241,11 +242,12 @@ def escape_correction(link: str | sp.Expr, eta_tilde: float) -> float:
     >>> round(escape_correction("He3(z) + He8(z)", 0.05), 4)
     8.2528
     """
+    eta_tilde = check_real(eta_tilde, "eta_tilde", minimum=0.0, strict_minimum=True, caller="escape_correction")
     k, leading, m, rest = _escape_remainder(link)
     with mpmath.workdps(30):  # the integral of a rational function, smooth on [0, 1/2], to 30 digits
         integral = mpmath.quad(sp.lambdify(m, rest, "mpmath"), [0, mpmath.mpf(1) / 2])
-        bracket = mpmath.mpf(sp.Float(sp.Integer(2) ** (k - 2) / ((k - 2) * leading), 30)) - integral
-    return float(bracket) / float(eta_tilde)
+        bracket = mpmath.mpf(sp.N(sp.Integer(2) ** (k - 2) / ((k - 2) * leading), 30)) - integral
+    return float(bracket) / eta_tilde
 
 
 @functools.lru_cache(maxsize=32)
@@ -283,6 +285,7 @@ def has_escape_term(link: str | sp.Expr, eta_tilde: float) -> bool:
     >>> has_escape_term("He3(z)", 0.05), has_escape_term("He4(z)", 0.05), has_escape_term("z", 0.5)
     (True, False, False)
     """
+    check_real(eta_tilde, "eta_tilde", minimum=0.0, strict_minimum=True, caller="has_escape_term")
     if link_exponent(link) < 3:
         return False
     try:

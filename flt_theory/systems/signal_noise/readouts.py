@@ -41,12 +41,13 @@ def bisection_resolution(frame: pd.DataFrame, variable: str) -> np.ndarray:
     (:func:`~.model.boundary_mu_norm` halves the bracket in :math:`\log\|\mu\|`, a fixed multiple of SNR at a point).
 
     >>> import pandas as pd
-    >>> frame = pd.DataFrame({"d": [10, 100], "snr_low": [0.1, 0.1], "snr_high": [1.6, 1.6], "iterations": [3, 3]})
+    >>> frame = pd.DataFrame({"d": [100, 10, 10], "snr_low": [0.1, 0.1, 0.1], "snr_high": [1.6, 1.6, 1.6],
+    ...                       "iterations": [4, 3, 5]})
     >>> [round(float(r), 6) for r in bisection_resolution(frame, "d")]
-    [0.173287, 0.173287]
+    [0.173287, 0.086643]
     """
-    rows = frame.drop_duplicates(variable).set_index(variable).sort_index()
-    return np.log(rows["snr_high"] / rows["snr_low"]).to_numpy(float) / 2.0 ** (rows["iterations"].to_numpy(float) + 1)
+    per_row = np.log(frame["snr_high"] / frame["snr_low"]) / 2.0 ** (frame["iterations"].astype(float) + 1)
+    return per_row.groupby(frame[variable]).max().sort_index().to_numpy(float)  # the widest of a rung's brackets
 
 
 def error_curves(frame: pd.DataFrame) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
