@@ -54,6 +54,7 @@ from .power_law import (
     check_power_law_2d,
     fit_power_law,
     fit_power_law_2d,
+    fit_resolution_bound,
 )
 from .result import CheckResult, all_of, assert_check, assert_fails, fmt, fmt_ci, make_assert
 from .straddle import Side, seeds_to_decide, seeds_to_reject, straddling_sides
@@ -71,6 +72,7 @@ __all__ = [
     "assert_limit_power_law",
     "check_limit_power_law",
     "effective_exponents",
+    "fit_resolution_bound",
     "fit_limit",
     "assert_at_least",
     "assert_at_most",

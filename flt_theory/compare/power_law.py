@@ -56,6 +56,7 @@ __all__ = [
     "check_power_law_nd",
     "assert_power_law",
     "assert_power_law_2d",
+    "fit_resolution_bound",
 ]
 
 _LOG = "a log-log fit needs positive values"
@@ -191,6 +192,24 @@ def fit_power_law(
     (1.5, 3.0)
     """
     return _fit({"x": x}, y, "fit_power_law", confidence, n_resamples, rng)
+
+
+def fit_resolution_bound(x: ArrayLike, resolution: ArrayLike) -> float:
+    r"""The largest change of :func:`fit_power_law`'s exponent when each :math:`\log \bar y_j` moves by at most
+    ``resolution[j]`` (:math:`\rho_j`, e.g. a bisection's half-bracket, which the seeds do not average out): the
+    least-squares slope is :math:`b = \sum_j w_j \log \bar y_j` with :math:`w_j = (u_j - \bar u)/\sum_i (u_i -
+    \bar u)^2`, :math:`u = \log x`, so the bound is :math:`\sum_j \rho_j |w_j|`.
+
+    >>> round(fit_resolution_bound([1.0, np.e, np.e**2], [0.1, 0.1, 0.1]), 12)
+    0.1
+    """
+    u = np.log(as_array(x, "x", "fit_resolution_bound", shape="(points,)", min_len=2, positive=_LOG))
+    rho = as_array(resolution, "resolution", "fit_resolution_bound", shape="(points,)", min_len=2)
+    if rho.shape != u.shape or np.any(rho < 0):
+        raise InvalidParameterError(f"The 'resolution' parameter of fit_resolution_bound must hold one value >= 0 per "
+                                    f"point ({len(u)}). Got {rho.tolist()} instead.")
+    weights = (u - u.mean()) / np.sum((u - u.mean()) ** 2)
+    return float(np.abs(weights) @ rho)
 
 
 def fit_power_law_2d(

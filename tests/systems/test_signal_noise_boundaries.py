@@ -65,3 +65,31 @@ def test_relu_q_boundary_slope_in_n_is_shallower_than_minus_one_over_q():
     assert not literal.passed
     low, high = literal.ci
     assert -1 / q < low and high < -1 / (q + 1)
+
+
+def test_the_boundary_comparisons_count_the_bisections_resolution():
+    """A finding's one fit is demonstrated inside its interval only with the bisection's resolution counted
+    (:func:`flt_theory.compare.fit_resolution_bound`): the same seeds pass at 10 halvings and fail at 3, whose
+    bracket can move the fit past -1/4; a law's effective exponents carry it too."""
+    import pandas as pd
+
+    from flt_theory.compare import fit_resolution_bound
+    from flt_theory.systems.signal_noise.declaration import compare_boundary_slope
+
+    ns = np.array([16.0, 32, 64, 128, 256])
+    rng = np.random.default_rng(0)
+    y = 0.5 * ns**-0.27 * np.exp(0.002 * rng.standard_normal((8, len(ns))))
+
+    def frame(halvings):
+        return pd.DataFrame([{"n": int(n), "seed": s, "snr_star": y[s, k], "snr_low": 0.1, "snr_high": 0.8,
+                              "iterations": halvings, "activation": "relu(z)**3"}
+                             for k, n in enumerate(ns) for s in range(len(y))])
+
+    finding = laws.relu_q_slope_finding(3)
+    fine, coarse = (compare_boundary_slope(frame(h), finding, variable="n", tolerance=0.0) for h in (10, 3))
+    assert fine.passed and not coarse.passed, (fine.message, coarse.message)
+    slack = fit_resolution_bound(ns, [np.log(8) / 2**4] * len(ns))
+    assert coarse.ci[1] == pytest.approx(fine.ci[1] - fit_resolution_bound(ns, [np.log(8) / 2**11] * len(ns)) + slack)
+    law = compare_boundary_slope(frame(3), laws.kou_boundary(), variable="n", tolerance=0.02)
+    low, high = law.details["effective"][0]["ci"]
+    assert high - low > 2 * 2 * np.log(8) / 2**4 / np.log(2)  # at least the resolution's (rho_1 + rho_2)/log 2

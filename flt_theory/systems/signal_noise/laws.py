@@ -530,7 +530,8 @@ def relu_q_slope_finding(q: int) -> Law:
     :math:`[-0.326, -0.287]`, 80→128). So :math:`n\,\mathrm{SNR}^{*3}` grows over the 1.5 decades (0.85 → 1.32, more
     slowly at the top): the literal :math:`n\,\mathrm{SNR}^q \asymp 1` fails at these sizes, which the theorem's
     :math:`\tilde\Omega` (polylog factors) allows — a statement about the constants-1 reading, not a contradiction of
-    the theorem; extrapolated, the limit :math:`-0.296\ [-0.338, -0.257]` does not exclude :math:`-1/3`.
+    the theorem; extrapolated, the limit :math:`-0.296\ [-0.363, -0.232]` (the bisection's resolution counted)
+    excludes neither :math:`-1/3` nor :math:`-1/4`.
 
     First measured OUTSIDE Condition 4.2 (GD at :math:`\eta = 0.3\,nm/d`, :math:`\sigma_0\sqrt d = 0.01`,
     :math:`d = 10^5`, :math:`n = 16..256`; the claim's ``small`` scale): :math:`-0.29`, local slopes :math:`-0.306,
