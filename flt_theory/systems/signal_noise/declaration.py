@@ -54,8 +54,10 @@ Tolerances, and why. The ReLU slope in :math:`n` is compared with tolerance 0.02
 :math:`n` (16 → 128, :math:`d = 10^5`) moved by at most 0.02. The ReLU³ exponent in :math:`d` gets 0.05 (the
 :math:`\tilde\Omega` of Cao et al. hides log factors; measured −0.025 outside Condition 4.2 with GD, −0.0005
 :math:`[-0.0013, 0.0003]` inside, :math:`n = 8`, :math:`d = (16..1600)m^4n^4`, 16 seeds). The finding's comparison has
-no tolerance: the whole 95% interval must lie inside the open interval :math:`(-1/q, -1/(q+1))`, and the
-literal :math:`-1/q` is tested without slack. Growth slopes: the 95% interval of measured/derived must lie
+no tolerance: the whole 95% interval, widened by what the bisection's resolution can move the fit
+(:func:`~flt_theory.compare.fit_resolution_bound`), must lie inside the open interval :math:`(-1/q, -1/(q+1))`, and
+the literal :math:`-1/q` is tested with that slack alone; every tolerance above is likewise widened by it.
+Growth slopes: the 95% interval of measured/derived must lie
 within 2% of 1 (the early phase stops when an output reaches 0.05, where :math:`\ell'` is 2.5% below
 :math:`1/2`). Growth exponents: within 0.1.
 
@@ -346,8 +348,9 @@ def compare_boundary_slope(frame: pd.DataFrame, law: Law, *, variable: str, tole
     With ``limit_rungs``, a ladder of that many values of ``variable`` or more is decided in the limit instead
     (:func:`~flt_theory.compare.check_limit_power_law`, no tolerance), the bisection's resolution
     (:func:`.readouts.bisection_resolution`) widening every interval by what it can carry; a shorter ladder (two
-    rungs identify no limit) keeps the one fit within ``tolerance``, and its effective exponents carry the resolution
-    too. Seeds whose crossings fall in one bracket agree exactly, so without it the intervals would have zero width.
+    rungs identify no limit) keeps the one fit within ``tolerance`` plus what the resolution can move it, and
+    its effective exponents carry the resolution too.
+    Seeds whose crossings fall in one bracket agree exactly, so without it the intervals would have zero width.
 
     The interval law (the ReLU^3 finding) is a statement about its finite ladder, one fit; its effective exponents
     and the extrapolated limit (:func:`~flt_theory.compare.check_limit_power_law`) are shown with it (``details``),
@@ -653,8 +656,8 @@ def _cubic_seeds_key(variable: str, sizes: dict[str, Any]) -> str:
 def _cubic_boundary(variable: str) -> Measurement:
     def points(s):
         if variable == "n" and s["cubic_gd_ns"]:
-            # 10 halvings (the relu ladders' 8 leave +-0.0041 in log SNR*, which moves the one fit by up to 0.0035
-            # and the finding's interval is read with it: fit_resolution_bound)
+            # 10 halvings (the shared `iterations` = 8 leaves +-0.0041 in log SNR* on this bracket, which moves the one
+            # fit by up to 0.0035, and the finding's interval is read with it: fit_resolution_bound)
             return [{**CUBIC_BOUNDARY_GD, "n": n, "d": s["cubic_gd_d"], "iterations": s["cubic_gd_iterations"]}
                     for n in s["cubic_gd_ns"]]
         if variable == "n":
