@@ -340,9 +340,9 @@ def compare_boundary_slope(frame: pd.DataFrame, law: Law, *, variable: str, tole
     r"""Exponent of :math:`\mathrm{SNR}^* \propto x^b` in ``variable``, from a power-law fit over the seeds.
 
     A power-law law: PASSES iff ``law.exponent(variable)`` lies in the exponent's 95% interval widened by
-    ``tolerance`` and by what the bisection's resolution can move the fit (:func:`~flt_theory.compare.
-    fit_resolution_bound`). An interval law (``law.value`` a sympy ``Interval``, the finding): PASSES iff the whole
-    95% interval, so widened, lies inside it (demonstrated).
+    ``tolerance`` and by what the bisection's resolution can move the fit
+    (:func:`~flt_theory.compare.fit_resolution_bound`). An interval law (``law.value`` a sympy ``Interval``, the
+    finding): PASSES iff the whole 95% interval, so widened, lies inside it (demonstrated).
 
     Every effective exponent shown carries the bisection's resolution (:func:`.readouts.bisection_resolution`).
     With ``limit_rungs``, a ladder of that many values of ``variable`` or more is decided in the limit instead
