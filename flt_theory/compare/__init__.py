@@ -45,7 +45,14 @@ from .inequality import (
     check_ordering,
 )
 from .ladder import ladder_trend
-from .limit import LimitFit, assert_limit_power_law, check_limit_power_law, effective_exponents, fit_limit
+from .limit import (
+    LimitFit,
+    assert_limit_power_law,
+    check_limit_power_law,
+    effective_exponent_bounds,
+    effective_exponents,
+    fit_limit,
+)
 from .power_law import (
     PowerLawFit,
     assert_power_law,
@@ -71,6 +78,7 @@ __all__ = [
     "LimitFit",
     "assert_limit_power_law",
     "check_limit_power_law",
+    "effective_exponent_bounds",
     "effective_exponents",
     "fit_resolution_bound",
     "fit_limit",

@@ -134,7 +134,7 @@ from .bootstrap import RngLike, _width, as_generator, calibrated_interval
 from .result import FLOAT_SLACK, CheckResult, fmt, fmt_ci, make_assert, make_result
 
 __all__ = ["CORRECTION_EXPONENTS", "LOG_CORRECTION", "LimitFit", "assert_limit_power_law", "check_limit_power_law",
-           "effective_exponents", "fit_limit", "resolution_bound", "unsettled_failure"]
+           "effective_exponent_bounds", "effective_exponents", "fit_limit", "resolution_bound", "unsettled_failure"]
 
 #: The correction exponents :math:`\omega` the limit allows (module docstring), besides no correction at all.
 #: Nine values from 1/2 to 3, spaced about evenly in log omega, holding the exponents that expansions produce: the
@@ -319,6 +319,18 @@ def _resolution(resolution: ArrayLike | None, x: np.ndarray, caller: str) -> np.
     return np.array([check_nonnegative(v, "resolution", caller) for v in rho], dtype=float)
 
 
+def effective_exponent_bounds(x: ArrayLike, rho: ArrayLike) -> np.ndarray:
+    r"""Per pair of consecutive rungs, the bound on an effective exponent's error from the rungs' resolutions
+    :math:`\rho`: :math:`r_k = (\rho_k + \rho_{k+1})/(\log x_{k+1} - \log x_k)` (:func:`resolution_bound` of the
+    unit weights).
+
+    >>> effective_exponent_bounds(np.array([1.0, np.e, np.e**3]), np.array([0.1, 0.2, 0.4])).round(6).tolist()
+    [0.3, 0.3]
+    """
+    rho = np.asarray(rho, dtype=float)
+    return np.asarray((rho[:-1] + rho[1:]) / np.diff(np.log(np.asarray(x, dtype=float))), dtype=float)
+
+
 def resolution_bound(weights: np.ndarray, rho: np.ndarray, x: np.ndarray) -> float:
     r"""The largest change of :math:`\ell \cdot e` (``weights`` :math:`\ell` over the effective exponents) when each
     :math:`\log \bar y_j` moves by at most :math:`\rho_j`: :math:`e_k = (\log \bar y_{k+1} - \log \bar y_k)/\Delta_k`,
@@ -349,7 +361,7 @@ def _local_slopes(x: ArrayLike, y: ArrayLike, log_power: float, confidence: floa
                                     f"{MAX_LOG_POWER}]. Got {log_power!r} instead.")
     x, y = _ladder(x, y, caller, log_power)
     rho = _resolution(resolution, x, caller)
-    bounds = [resolution_bound(np.eye(len(x) - 1)[k], rho, x) for k in range(len(x) - 1)]
+    bounds = effective_exponent_bounds(x, rho)
     seeds = len(y)
     steps = np.diff(np.log(x))
     raw = np.diff(_log_ratio_means(y, x, 0.0, log_power)) / steps
@@ -396,14 +408,14 @@ def fit_limit(x: ArrayLike, y: ArrayLike, *, law_exponent: float = 0.0, log_powe
         return LimitFit(law_exponent=law_exponent, log_power=log_power, effective=effective,
                         estimate=float(point[-1]), model="not identified",
                         shapes=(("not identified", float(point[-1]), None, 0.0),), n_seeds=seeds,
-                        largest_scale=largest_scale, largest_bound=resolution_bound(np.eye(k)[-1], rho, x))
+                        largest_scale=largest_scale, largest_bound=float(effective_exponent_bounds(x, rho)[-1]))
     best, chosen = min(scores)
     kept = [i for score, i in scores if score <= best + SUPPORT]
     return LimitFit(law_exponent=law_exponent, log_power=log_power, effective=effective,
                     estimate=shapes[chosen][1], model=shapes[chosen][0], shapes=tuple(shapes[i] for i in kept),
                     n_seeds=seeds, largest_scale=largest_scale,
                     bounds=tuple(shape_bounds[i] for i in kept) if rho.any() else (),
-                    largest_bound=resolution_bound(np.eye(k)[-1], rho, x))
+                    largest_bound=float(effective_exponent_bounds(x, rho)[-1]))
 
 
 def effective_exponents(x: ArrayLike, y: ArrayLike, *, log_power: float = 0.0, confidence: float = 0.95,

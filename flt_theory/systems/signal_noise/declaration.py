@@ -91,6 +91,7 @@ from ...compare import (
     check_ordering,
     check_power_law,
     check_power_law_2d,
+    effective_exponent_bounds,
     effective_exponents,
     fit_power_law,
     fit_resolution_bound,
@@ -410,18 +411,19 @@ def boundary_slope_ladder(frame: pd.DataFrame, *, variable: str = "n", literal: 
     r"""Local slopes of :math:`\log\mathrm{SNR}^*` between consecutive values :math:`x_k < x_{k+1}` of ``variable``, one
     rung per pair at the size :math:`\sqrt{x_kx_{k+1}}`: per seed :math:`\log(y_{k+1}/y_k)/\log(x_{k+1}/x_k)`, the mean
     over the seeds and its 95% t-interval, widened by the bisection's resolution (each seed's local slope is within
-    :math:`(\rho_k + \rho_{k+1})/\log(x_{k+1}/x_k)` of its crossings', :func:`.readouts.bisection_resolution`);
+    :math:`(\rho_k + \rho_{k+1})/\log(x_{k+1}/x_k)` of its crossings':
+    :func:`~flt_theory.compare.effective_exponent_bounds` of :func:`.readouts.bisection_resolution`);
     ``literal`` (the literal statement's slope, a finding) or ``predicted`` (the law's slope) in every rung."""
     from scipy import stats
 
     xs, y, _ = boundary_table(frame, variable)
-    rho = bisection_resolution(frame, variable)
+    bounds = effective_exponent_bounds(xs, bisection_resolution(frame, variable))
     rungs = []
     for k in range(len(xs) - 1):
         local = np.log(y[:, k + 1] / y[:, k]) / math.log(xs[k + 1] / xs[k])
         mean = float(local.mean())
         half = float(stats.t.ppf(0.975, len(local) - 1) * local.std(ddof=1) / math.sqrt(len(local)))
-        half += float(rho[k] + rho[k + 1]) / math.log(xs[k + 1] / xs[k])
+        half += float(bounds[k])
         size = float(math.sqrt(xs[k] * xs[k + 1]))
         rung = {"size": {variable: size}, "estimate": mean, "ci": [mean - half, mean + half]}
         if literal is not None:
