@@ -109,13 +109,15 @@ def seed_table(frame: pd.DataFrame, column: str, values: str) -> tuple[np.ndarra
 
 
 def local_slope_ladder(sizes: Any, table: Any, *, name: str, predicted: RungValue = None,
-                       literal: RungValue = None, size: Callable[[float], Mapping[str, float]] | None = None
-                       ) -> list[dict[str, Any]]:
+                       literal: RungValue = None, size: Callable[[float], Mapping[str, float]] | None = None,
+                       resolution: Any = None) -> list[dict[str, Any]]:
     r"""The local exponent of a power law between adjacent sizes: for sizes :math:`s_1 < \dots < s_K` and positive
     per-seed readings ``table`` :math:`y` of shape ``(seeds, K)``, rung :math:`k` is the mean over seeds of
     :math:`\log(y_{k+1}/y_k)/\log(s_{k+1}/s_k)` with its 95% interval (seeds with a missing or non-positive
     reading at either size dropped), at the size :math:`\sqrt{s_ks_{k+1}}` (``{name: ...}``, or ``size(...)``);
-    ``predicted`` / ``literal`` as in :func:`ladder_by`. A law that fits one exponent across the sizes is read
+    ``predicted`` / ``literal`` as in :func:`ladder_by`; ``resolution`` (per size, in the order of ``sizes``): a bound
+    on the error of :math:`\log y` that the seeds share, which widens rung :math:`k`'s interval by
+    :func:`~flt_theory.compare.effective_exponent_bounds`. A law that fits one exponent across the sizes is read
     rung by rung: the exponent it states is the ``predicted`` line, and a trend of the rungs towards it
     (:func:`~flt_theory.compare.ladder_trend`) says it holds better as the size grows.
 
@@ -123,16 +125,22 @@ def local_slope_ladder(sizes: Any, table: Any, *, name: str, predicted: RungValu
     >>> [(round(r["size"]["n"], 3), round(r["estimate"], 6), r["predicted"]) for r in rungs]
     [(31.623, -1.0, -1.0), (316.228, -1.0, -1.0)]
     """
+    from ..compare import effective_exponent_bounds
+
     s = np.asarray(sizes, dtype=float)
     y = np.asarray(table, dtype=float)
     order = np.argsort(s)
     s, y = s[order], y[:, order]
+    widen = (effective_exponent_bounds(s, np.asarray(resolution, dtype=float)[order]) if resolution is not None
+             else np.zeros(max(len(s) - 1, 0)))
     rungs = []
     with np.errstate(divide="ignore", invalid="ignore"):
         logs = np.log(np.where(y > 0, y, np.nan))
     for k in range(len(s) - 1):
         slopes = (logs[:, k + 1] - logs[:, k]) / math.log(s[k + 1] / s[k])
         at = math.sqrt(s[k] * s[k + 1])
-        rungs.append(ladder_rung(size(at) if size else {name: at}, slopes[np.isfinite(slopes)],
-                                 predicted=_at(predicted, at), literal=_at(literal, at)))
+        rung = ladder_rung(size(at) if size else {name: at}, slopes[np.isfinite(slopes)],
+                           predicted=_at(predicted, at), literal=_at(literal, at))
+        rung["ci"] = [rung["ci"][0] - float(widen[k]), rung["ci"][1] + float(widen[k])]
+        rungs.append(rung)
     return rungs

@@ -66,6 +66,30 @@ def test_boundary_compare_reads_the_law():
     assert not compare_boundary(frame, boundary_law(sp.Rational(-1, 4))).passed
 
 
+def test_boundary_in_the_limit_counts_the_interpolation():
+    """Four values of n (the paper ladder) are decided in the limit. Synthetic level sets of exactly n^(-1/2) whose seed
+    noise cancels between n (a common factor per seed): the effective exponents then have near-zero width, and the
+    linear interpolation's error (1e-4 on the fine grid, 0.005 on the scan's) alone decided the law before; with
+    crossing_resolution the law passes on both grids and n^(-1/4) fails."""
+    import numpy as np
+    import pandas as pd
+
+    from flt_theory.systems.attention.declaration import FINE_MUS, MUS
+    from flt_theory.systems.attention.readouts import crossing_resolution
+
+    rng = np.random.default_rng(0)
+    factors = 1 + 0.01 * rng.standard_normal(8)
+    for mus in (FINE_MUS, MUS):
+        frame = pd.DataFrame([{"seed": seed, "n": n, "mu_norm": float(mu),
+                               "test_loss": float(np.log(2) / (1 + n * mu**2 * c))}
+                              for seed, c in enumerate(factors) for n in (16, 32, 64, 128) for mu in mus])
+        rho = crossing_resolution(frame)
+        assert (rho > 0).all() and rho.max() < (0.02 if mus is MUS else 0.001)
+        passed = compare_boundary(frame, boundary_law())
+        assert passed.passed and "in the limit" in passed.name, passed.message
+        assert not compare_boundary(frame, boundary_law(sp.Rational(-1, 4))).passed
+
+
 def test_declared_claims():
     system = get_system("attention")
     assert [c.name for c in system.claims] == ["benign", "harmful", "boundary", "sign-gd-memorises-noise"]

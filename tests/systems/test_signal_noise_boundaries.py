@@ -9,10 +9,13 @@ import math
 import numpy as np
 import pytest
 
-from flt_theory.compare import check_power_law
+from flt_theory.compare import check_limit_power_law, check_power_law
 from flt_theory.numeric.signal_noise import SignalNoiseConfig, draw
+from flt_theory.runner.sweep import sweep
 from flt_theory.systems.signal_noise import laws
+from flt_theory.systems.signal_noise.declaration import relu_inside_point
 from flt_theory.systems.signal_noise.model import boundary_mu_norm
+from flt_theory.systems.signal_noise.readouts import bisection_resolution, boundary_table
 
 
 def _snr_star(q, n, d, seeds, *, eta_scale, s0, level, low, high, max_steps, iterations=8, m=10):
@@ -93,3 +96,23 @@ def test_the_boundary_comparisons_count_the_bisections_resolution():
     law = compare_boundary_slope(frame(3), laws.kou_boundary(), variable="n", tolerance=0.02)
     low, high = law.details["effective"][0]["ci"]
     assert high - low > 2 * 2 * np.log(8) / 2**4 / np.log(2)  # at least the resolution's (rho_1 + rho_2)/log 2
+
+
+@pytest.mark.slow
+def test_relu_boundary_in_d_needs_the_initialisation_at_a_fixed_fraction_of_its_bound():
+    """Why the paper ladder of ``relu-boundary-d`` puts sigma0 sqrt(d) = f sqrt(n/d) (RELU_INIT_FRACTION): inside
+    Condition 4.1 (flow, n = 32, 16 seeds, 10 halvings) a FIXED sigma0 sqrt(d) = 1e-4 moves f like sqrt(d) and its
+    effective exponents stay below -1/4 (measured -0.2584, -0.2561, -0.2552; the limit excludes -1/4 at p ~ 1e-6),
+    while at the fixed fraction the same ladder's limit holds -1/4 and rejects Cao et al.'s 0 (LIMIT_READINGS)."""
+    def ladder(sigma0_sqrt_d):
+        points = [{**relu_inside_point(32, d), "iterations": 10,
+                   **({"sigma0_sqrt_d": sigma0_sqrt_d} if sigma0_sqrt_d else {})} for d in (10**4, 10**5, 10**6, 10**7)]
+        frame = sweep("signal-noise/boundary", points=points, seeds=16)
+        xs, y, _ = boundary_table(frame, "d")
+        return lambda exponent: check_limit_power_law(xs, y, exponent, variable="d",
+                                                      resolution=bisection_resolution(frame, "d"))
+
+    level = 0.05 / 85
+    fixed, fraction = ladder(1e-4), ladder(None)
+    assert fixed(-0.25).details["p_value"] < level
+    assert fraction(-0.25).passed and fraction(0.0).details["p_value"] < level

@@ -20,13 +20,15 @@ from flt_theory.numeric.signal_noise import SignalNoiseConfig, draw, reduced_tra
 from flt_theory.numeric.signal_noise_flow import gd_flow_gap, projected_flow
 from flt_theory.runner import get_experiment
 from flt_theory.symbolic.hypothesis import point_inside
+from flt_theory.systems.registry import get_claim
 from flt_theory.systems.signal_noise import laws
 from flt_theory.systems.signal_noise.declaration import (
-    RELU_INSIDE,
+    RELU_INIT_FRACTION,
     SIZES,
     boundary,
     boundary_hypothesis_values,
     cubic_inside_point,
+    relu_inside_point,
 )
 from flt_theory.systems.signal_noise.model import final_test_error
 
@@ -100,7 +102,7 @@ def test_a_projected_step_is_gd_with_each_own_move_stopped_at_its_switch_surface
 
 def test_the_relu_boundary_dynamics_is_a_declared_choice_with_a_one_line_error(tmp_path):
     exp = get_experiment("signal-noise/boundary")
-    point = {**RELU_INSIDE, "n": 16, "d": 10**5}
+    point = relu_inside_point(16, 10**5)
     assert exp.normalize(point)["dynamics"] == "flow-projected"
     for key, value in (("dynamics", "euler"), ("dynamics", 3), ("max_time", -1.0)):
         with pytest.raises(FLTError, match=f"^The '{key}' parameter"):
@@ -118,9 +120,13 @@ def test_the_relu_boundary_dynamics_is_a_declared_choice_with_a_one_line_error(t
 
 def test_the_paper_relu_boundary_points_are_inside_kou_condition_4_1_and_the_small_ones_are_not():
     paper = SIZES["paper"]
-    claim_points = [{**RELU_INSIDE, "n": n, "d": paper["relu_d"], "width": 10} for n in paper["relu_ns"]]
-    claim_points += [{**RELU_INSIDE, "n": paper["relu_n"], "d": d, "width": 10} for d in paper["relu_ds"]]
+    exp = get_experiment("signal-noise/boundary")
+    claim_points = [exp.normalize(p) for key in ("relu-boundary-slope", "relu-boundary-d")
+                    for p in get_claim(f"signal-noise/{key}").measurement.points["paper"]]
+    assert len(claim_points) == len(paper["relu_ns"]) + len(paper["relu_ds"])
     assert all(point_inside(laws.kou_hypotheses(), boundary_hypothesis_values(p)) for p in claim_points)
+    # the initialisation at the same fraction of its bound sigma0 <= sqrt(n)/d at every point (RELU_INIT_FRACTION)
+    assert all(math.isclose(p["sigma0_sqrt_d"], RELU_INIT_FRACTION * math.sqrt(p["n"] / p["d"])) for p in claim_points)
     outside = {**claim_points[0], "dynamics": "gd", "eta_scale": 1.0}  # the small scale's GD step n m / d
     assert not point_inside(laws.kou_hypotheses(), boundary_hypothesis_values(outside))
     assert max(SIZES["paper"]["relu_ns"]) / min(SIZES["paper"]["relu_ns"]) >= 10  # at least a decade of n
