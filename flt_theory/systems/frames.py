@@ -124,6 +124,10 @@ def local_slope_ladder(sizes: Any, table: Any, *, name: str, predicted: RungValu
     >>> rungs = local_slope_ladder([10, 100, 1000], [[1.0, 0.1, 0.01], [2.0, 0.2, 0.02]], name="n", predicted=-1)
     >>> [(round(r["size"]["n"], 3), round(r["estimate"], 6), r["predicted"]) for r in rungs]
     [(31.623, -1.0, -1.0), (316.228, -1.0, -1.0)]
+    >>> rungs = local_slope_ladder([1000, 10, 100], [[0.01, 1.0, 0.1], [0.02, 2.0, 0.2]], name="n",
+    ...                            resolution=[0.3, 0.1, 0.2])   # unsorted: widened by (0.1+0.2)/ln 10, (0.2+0.3)/ln 10
+    >>> [[round(c, 4) for c in r["ci"]] for r in rungs]
+    [[-1.1303, -0.8697], [-1.2171, -0.7829]]
     """
     from ..compare import effective_exponent_bounds
 

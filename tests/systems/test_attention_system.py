@@ -5,12 +5,13 @@ import json
 import pytest
 import sympy as sp
 
+from flt_theory.compare import check_limit_power_law
 from flt_theory.errors import FLTError, InvalidParameterError
 from flt_theory.systems import get_system
 from flt_theory.systems.attention import model
-from flt_theory.systems.attention.declaration import compare_boundary, simulate_document
+from flt_theory.systems.attention.declaration import FINE_MUS, MUS, compare_boundary, simulate_document
 from flt_theory.systems.attention.laws import boundary_law
-from flt_theory.systems.attention.readouts import crossings
+from flt_theory.systems.attention.readouts import crossing_resolution, crossings
 
 
 def test_seed_does_not_depend_on_batch():
@@ -68,14 +69,12 @@ def test_boundary_compare_reads_the_law():
 
 def test_boundary_in_the_limit_counts_the_interpolation():
     """Four values of n (the paper ladder) are decided in the limit. Synthetic level sets of exactly n^(-1/2) whose seed
-    noise cancels between n (a common factor per seed): the effective exponents then have near-zero width, and the
-    linear interpolation's error (1e-4 on the fine grid, 0.005 on the scan's) alone decided the law before; with
-    crossing_resolution the law passes on both grids and n^(-1/4) fails."""
+    noise cancels between n (a common factor per seed): the effective exponents then have near-zero width, and on the
+    fine grid the linear interpolation's error (about 1e-4) alone fails the law without crossing_resolution; with it
+    the law passes on both grids (on the scan's coarse one the over-dispersion already widens the limit) and n^(-1/4)
+    fails."""
     import numpy as np
     import pandas as pd
-
-    from flt_theory.systems.attention.declaration import FINE_MUS, MUS
-    from flt_theory.systems.attention.readouts import crossing_resolution
 
     rng = np.random.default_rng(0)
     factors = 1 + 0.01 * rng.standard_normal(8)
@@ -85,6 +84,9 @@ def test_boundary_in_the_limit_counts_the_interpolation():
                               for seed, c in enumerate(factors) for n in (16, 32, 64, 128) for mu in mus])
         rho = crossing_resolution(frame)
         assert (rho > 0).all() and rho.max() < (0.02 if mus is MUS else 0.001)
+        if mus is FINE_MUS:  # without the interpolation's resolution the true law fails
+            ns, star = crossings(frame)
+            assert not check_limit_power_law(ns.astype(float), star, -0.5).passed
         passed = compare_boundary(frame, boundary_law())
         assert passed.passed and "in the limit" in passed.name, passed.message
         assert not compare_boundary(frame, boundary_law(sp.Rational(-1, 4))).passed

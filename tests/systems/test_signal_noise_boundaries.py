@@ -102,7 +102,7 @@ def test_the_boundary_comparisons_count_the_bisections_resolution():
 def test_relu_boundary_in_d_needs_the_initialisation_at_a_fixed_fraction_of_its_bound():
     """Why the paper ladder of ``relu-boundary-d`` puts sigma0 sqrt(d) = f sqrt(n/d) (RELU_INIT_FRACTION): inside
     Condition 4.1 (flow, n = 32, 16 seeds, 10 halvings) a FIXED sigma0 sqrt(d) = 1e-4 moves f like sqrt(d) and its
-    effective exponents stay below -1/4 (measured -0.2584, -0.2561, -0.2552; the limit excludes -1/4 at p ~ 1e-6),
+    effective exponents stay below -1/4 (measured -0.2584, -0.2564, -0.2552; the limit excludes -1/4 at p = 5.5e-5),
     while at the fixed fraction the same ladder's limit holds -1/4 and rejects Cao et al.'s 0 (LIMIT_READINGS)."""
     def ladder(sigma0_sqrt_d):
         points = [{**relu_inside_point(32, d), "iterations": 10,

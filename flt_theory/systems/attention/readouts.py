@@ -100,6 +100,7 @@ def crossing_resolution(frame: pd.DataFrame, level: float = LEVEL) -> np.ndarray
             bends = [abs(2 * ((curve[a + 2] - curve[a + 1]) / (u[a + 2] - u[a + 1])
                               - (curve[a + 1] - curve[a]) / (u[a + 1] - u[a])) / (u[a + 2] - u[a]))
                      for a in (k - 1, k) if a >= 0 and a + 2 < len(u)]
+            bends = [b for b in bends if math.isfinite(b)]  # a neighbour not measured (NaN) estimates nothing
             h = u[k + 1] - u[k]
             out[j] = max(out[j], min(h * h / 8 * max(bends) / abs(slope), h) if bends and slope else h)
     return out

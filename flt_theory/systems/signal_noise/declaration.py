@@ -40,18 +40,18 @@ every run is the same gradient flow for ReLU, integrated by switch-aware project
 integrator crawls through ReLU's activation switches, and a wrong-class noise coefficient slides on its switch
 surface), about 640 steps per run where GD at the bound takes :math:`38\,nm`. The initialisation sits at the same
 fraction :math:`f = 1/18` of its bound at every point, :math:`\sigma_0\sqrt d = f\sqrt{n/d}`
-(:data:`RELU_INIT_FRACTION`): the boundary's constant :math:`X^*` depends on :math:`f` (slowly, like
-:math:`\log 1/f`), and a fixed :math:`\sigma_0\sqrt d` walks the ladder towards the edge of the window. Measured at
-:math:`n = 16`, :math:`d = 10^6` (8 seeds, near the boundary, :math:`\sigma_0\sqrt d = 10^{-3}`): its final test
-errors are within :math:`3\cdot10^{-5}` on average (0.0016 at most) of GD AT the bound, where GD at the outside step
-:math:`nm/d` is :math:`+0.024` off. Both ReLU boundary claims are decided in the limit at ``paper``
-(:func:`~flt_theory.compare.check_limit_power_law`, :data:`RELU_LIMIT_RUNGS`, 32 seeds, 14 halvings): in
-:math:`n = 16..256` at :math:`d = 10^6` the effective exponents read -0.257, -0.233, -0.259, -0.256 and the limit
--0.254 :math:`[-0.288, -0.233]`; in :math:`d = 10^4..10^9` at :math:`n = 32`, -0.2512, -0.2507, -0.2498, -0.2500,
--0.2500 and the limit -0.24999 :math:`[-0.25017, -0.24981]` (:data:`LIMIT_READINGS`); about 2.5 min together with
-``--jobs 2``. At ``small`` they still run GD at :math:`\eta = nm/d`, :math:`nm` times the encoded step bound
-(``RELU_EXTRAPOLATION``), 16 times cheaper, and keep one fit within a tolerance; the default test run measures every
-claim at ``small``.
+(:data:`RELU_INIT_FRACTION`): the boundary's constant :math:`X^*` falls slowly as :math:`f` grows (from 1.15 as
+:math:`f \to 0` to 0.94 at :math:`f = 1/18`), and a fixed :math:`\sigma_0\sqrt d` walks the ladder towards the edge of
+the window. Measured at :math:`n = 16`, :math:`d = 10^6` (8 seeds, near the boundary,
+:math:`\sigma_0\sqrt d = 10^{-3}`): its final test errors are within :math:`3\cdot10^{-5}` on average (0.0016 at most)
+of GD AT the bound, where GD at the outside step :math:`nm/d` is :math:`+0.024` off. Both ReLU boundary claims are
+decided in the limit at ``paper`` (:func:`~flt_theory.compare.check_limit_power_law`, :data:`RELU_LIMIT_RUNGS`, 32
+seeds, 14 halvings): in :math:`n = 16..256` at :math:`d = 10^6` the effective exponents read -0.257, -0.233, -0.259,
+-0.256 and the limit -0.254 :math:`[-0.288, -0.233]`; in :math:`d = 10^4..10^9` at :math:`n = 32`, -0.2512, -0.2507,
+-0.2498, -0.2500, -0.2500 and the limit -0.24999 :math:`[-0.25017, -0.24981]` (:data:`LIMIT_READINGS`); about 2.5 min
+together with ``--jobs 2``. At ``small`` they still run GD at :math:`\eta = nm/d`, :math:`nm` times the encoded step
+bound (``RELU_EXTRAPOLATION``), 16 times cheaper, and keep one fit within a tolerance; the default test run measures
+every claim at ``small``.
 
 Tolerances, and why. At ``small`` (GD outside the step bound, four and three rungs) the ReLU slope in :math:`n` is
 compared with tolerance 0.02 (the local slope between doublings of :math:`n`, 16 → 128 at :math:`d = 10^5`, moved by
@@ -146,19 +146,21 @@ RELU_BOUNDARY = dict(activation="relu", level=0.1, snr_low=3e-3, snr_high=0.2, s
 #: 4000 at most. At n = 16, d = 1e6, sigma0 sqrt(d) = 1e-3, 8 seeds near the boundary its final test errors agree with
 #: GD AT the bound (eta = 1/d, 6000 steps) within 3e-5 on average (0.0016 at most), where GD at eta = n m/d (the small
 #: scale's step) is +0.024 off (``RELU_PROJECTED_STEP``; where the two can part: the flow module's docstring).
-#: The initialisation is a fixed fraction of its bound at every point (:data:`RELU_INIT_FRACTION`,
-#: :func:`relu_inside_point`); the bracket reaches down to SNR = 1e-3 (the boundary at n = 32, d = 1e9 is 2.4e-3).
+#: The initialisation is not part of it: a fixed fraction of its bound at every point (:data:`RELU_INIT_FRACTION`,
+#: :func:`relu_inside_point`, which builds the points); the bracket reaches down to SNR = 1e-3 (the boundary at
+#: n = 32, d = 1e9 is 2.4e-3).
 RELU_PROJECTED_STEP = 1 / 16
-RELU_INSIDE = {**RELU_BOUNDARY, "dynamics": "flow-projected", "eta_scale": RELU_PROJECTED_STEP, "max_steps": 4000,
-               "snr_low": 1e-3}
-#: The ReLU boundary ladders at ``paper`` put the initialisation at this fraction f of Kou et al.'s bound
-#: sigma0 <= sqrt(n)/(sigma_p d) at every point: sigma0 sqrt(d) = f sqrt(n/d) (:func:`relu_inside_point`), the margin
-#: of 18 the former fixed sigma0 sqrt(d) = 1e-4 had at its largest d = 1e7. Why a fraction and not a fixed
-#: sigma0 sqrt(d): the boundary's constant X* = n ||mu*||^4/(sigma_p^4 d) depends on f, slowly (measured at n = 32,
-#: 32 seeds: X* = 1.15 as f -> 0, 0.94 at f = 1/18, about like log(1/f)), and at a fixed sigma0 sqrt(d) the fraction
-#: grows like sqrt(d) along the ladder in d (and falls like 1/sqrt(n) along the one in n), so the ladder walks
-#: towards the edge of the window and the effective exponents carry the drift of X*(f) (:data:`LIMIT_READINGS`):
-#: a ladder at a fixed sigma0 sqrt(d) leaves the hypotheses as d -> infinity, one at a fixed f does not.
+RELU_INSIDE = {**{k: v for k, v in RELU_BOUNDARY.items() if k != "sigma0_sqrt_d"}, "dynamics": "flow-projected",
+               "eta_scale": RELU_PROJECTED_STEP, "max_steps": 4000, "snr_low": 1e-3}
+#: The ReLU boundary ladders at ``paper`` put the initialisation at this fraction f of Kou et al.'s bound sigma0 <=
+#: sqrt(n)/(sigma_p d) at every point: sigma0 sqrt(d) = f sqrt(n/d) (:func:`relu_inside_point`), the margin of 18 the
+#: former fixed sigma0 sqrt(d) = 1e-4 had at its largest d = 1e7. Why a fraction and not a fixed sigma0 sqrt(d): the
+#: boundary's constant X* = n ||mu*||^4/(sigma_p^4 d) depends on f, slowly (measured at n = 32, 32 seeds: X* falls
+#: from a finite 1.15 as f -> 0 to 0.94 at f = 1/18, locally like log(1/f) for f >~ 1e-3), and at a fixed sigma0
+#: sqrt(d) the fraction grows like sqrt(d) along the ladder in d (and falls like 1/sqrt(n) along the one in n), so the
+#: ladder walks towards the edge of the window and the effective exponents carry the drift of X*(f)
+#: (:data:`LIMIT_READINGS`): a ladder at a fixed sigma0 sqrt(d) leaves the hypotheses as d -> infinity, one at a fixed
+#: f does not.
 RELU_INIT_FRACTION = 1 / 18
 #: The ReLU^3 boundary INSIDE Cao et al. 2022's Condition 4.2 at every point (:func:`cubic_inside_point`): gradient
 #: flow (the step-size bound (3) read as eta -> 0+, :data:`.laws.FLOW_READING`), d = K m^4 n^4 with K >= 16 (bound (1))
@@ -314,25 +316,25 @@ LIMIT_READINGS = (
     "fraction f = 1/18 of its bound at every point (RELU_INIT_FRACTION). relu-boundary-slope (n = 16..256, d = 1e6): "
     "effective exponents -0.2568 [-0.2845, -0.2280], -0.2330 [-0.2571, -0.2095], -0.2593 [-0.2754, -0.2434], -0.2556 "
     "[-0.2711, -0.2401], limit -0.2536 [-0.2884, -0.2331] (no correction): -1/4 passes (p = 0.46), the control -1/3 "
-    "is rejected (p = 5.8e-6). relu-boundary-d (d = 1e4..1e9, n = 32): effective exponents -0.2512, -0.2507, -0.2498, "
-    "-0.2500, -0.2500 (the last [-0.2502, -0.2498]), limit -0.24999 [-0.25017, -0.24981]: -1/4 passes (p = 1), the "
-    "control 0 is rejected (p = 2e-104). Why the fraction: the boundary's constant X* = n ||mu*||^4/(sigma_p^4 d) "
-    "depends on f slowly (32 seeds, n = 32: X* = 1.15 at f -> 0, 0.94 at f = 1/18), and a fixed sigma0 sqrt(d) moves "
-    "f like sqrt(d/n). At the former fixed sigma0 sqrt(d) = 1e-4 (d = 1e4..1e7, 32 seeds, 10 halvings) the effective "
-    "exponents in d read -0.2576, -0.2562, -0.2554, every one below -1/4 (the last [-0.2580, -0.2528]); the limit "
-    "-0.2552 [-0.2580, -0.2525] excluded -1/4 at p = 1.5e-9 and the offsets times ln d were flat (-0.079, -0.078, "
-    "-0.081): a log factor, log(1/f) = log(1/sigma0 sqrt(d)) - log(d/n)/2; the next rung (d = 1e8, f = 1/5.7) read "
-    "-0.2592. At sigma0 sqrt(d) = 1e-5 (d = 1e4..1e9) they read -0.2515, -0.2535, -0.2550, -0.2564, -0.2561, moving "
-    "away from -1/4 as f grew from 1.8e-4 to 1/18; at 1e-7 (f <= 5.6e-4) -0.2508, -0.2501, -0.2498, -0.2504, -0.2512, "
-    "limit -0.2504 [-0.2514, -0.2494]; at f = 1/18 at every point, flat at -0.2500 from d = 1e6 on. The one fit "
-    "within 0.05 had passed the fixed-sigma0 ladder (-0.2565 [-0.2577, -0.2552]) on its tolerance. Along n at a "
-    "fixed sigma0 sqrt(d) = 1e-4 (16 seeds, 10 halvings) the limit read -0.245 [-0.297, -0.201] and did not reject "
-    "-1/3 at the family level (p = 7e-4); 32 and 64 seeds rejected it only just (p = 5.5e-4 and 5.2e-4 against "
-    "5.9e-4; the limit [-0.303, -0.209] at 64): the bisection's resolution (+-0.0021) kept it wide, and f falls like "
-    "1/sqrt(n) there; at f = 1/18 with 14 halvings p = 5.8e-6. The "
-    "rung 32 -> 64 reads above -1/4 at every setting (-0.217 to -0.233). The small GD ladders (outside the step "
-    "bound; four values of n, three of d) keep one fit: the one in n holds -1/3 in the limit (p = 0.01), the one in d "
-    "reads limit -0.280 [-0.298, -0.262] at sigma0 sqrt(d) = 3e-3 (f from 0.053 at d = 1e4 to 0.53 at 1e6). "
+    "is rejected (p = 5.8e-6). relu-boundary-d (d = 1e4..1e9, n = 32): effective exponents -0.2512, -0.2507, "
+    "-0.2498, -0.2500, -0.2500 (the last [-0.2502, -0.2498]), limit -0.24999 [-0.25017, -0.24981]: -1/4 passes (p = "
+    "1), the control 0 is rejected (p = 2e-104). Why the fraction: the boundary's constant X* = n "
+    "||mu*||^4/(sigma_p^4 d) falls slowly as f grows (32 seeds, n = 32: X* = 1.15 at f -> 0, 0.94 at f = 1/18), and "
+    "a fixed sigma0 sqrt(d) moves f like sqrt(d/n). At the former fixed sigma0 sqrt(d) = 1e-4 (d = 1e4..1e7, 32 "
+    "seeds, 10 halvings) the effective exponents in d read -0.2576, -0.2562, -0.2554, every one below -1/4 (the last "
+    "[-0.2580, -0.2528]); the limit -0.2552 [-0.2580, -0.2525] excluded -1/4 at p = 1.5e-9 and the offsets times ln "
+    "d were flat (-0.079, -0.078, -0.081): a log factor, X* falling locally like log(1/f) = log(1/sigma0 sqrt(d)) - "
+    "log(d/n)/2; the next rung (d = 1e8, f = 1/5.7) read -0.2592. At sigma0 sqrt(d) = 1e-5 (d = 1e4..1e9) they read "
+    "-0.2515, -0.2535, -0.2550, -0.2564, -0.2561, moving away from -1/4 as f grew from 1.8e-4 to 1/18; at 1e-7 (f <= "
+    "5.6e-4) -0.2508, -0.2501, -0.2498, -0.2504, -0.2512, limit -0.2504 [-0.2514, -0.2494]; at f = 1/18 at every "
+    "point, flat at -0.2500 from d = 1e6 on. The one fit within 0.05 had passed the fixed-sigma0 ladder (-0.2565 "
+    "[-0.2577, -0.2552]) on its tolerance. Along n at a fixed sigma0 sqrt(d) = 1e-4 (16 seeds, 10 halvings) the "
+    "limit read -0.245 [-0.297, -0.201] and did not reject -1/3 at the family level (p = 7e-4); 32 and 64 seeds "
+    "rejected it only just (p = 5.5e-4 and 5.2e-4 against 5.9e-4; the limit [-0.303, -0.209] at 64): the bisection's "
+    "resolution (+-0.0021) kept it wide, and f falls like 1/sqrt(n) there; at f = 1/18 with 14 halvings p = 5.8e-6. "
+    "The rung 32 -> 64 reads above -1/4 at every setting (-0.217 to -0.233). The small GD ladders (outside the step "
+    "bound; four values of n, three of d) keep one fit: the one in n holds -1/3 in the limit (p = 0.01), the one in "
+    "d reads limit -0.280 [-0.298, -0.262] at sigma0 sqrt(d) = 3e-3 (f from 0.053 at d = 1e4 to 0.53 at 1e6). "
     "relu3-boundary-slope (the finding, a statement about its ladder): paper (n = 4..128, 1.5 decades, flow, 32 "
     "seeds; the bisection's resolution +-0.0049 in log SNR* counted) effective exponents -0.345 [-0.433, -0.264], "
     "-0.225 [-0.305, -0.134], -0.296 [-0.322, -0.271], -0.287 [-0.319, -0.255], -0.307 [-0.347, -0.267], limit -0.296 "
