@@ -137,15 +137,14 @@ def compare_boundary(frame: pd.DataFrame, law: Law) -> CheckResult:
     (:func:`~flt_theory.compare.check_limit_power_law`, no tolerance), on the fine grid :data:`FINE_MUS`; on fewer
     (``small``, the scan's coarse grid) by one power-law fit within :data:`BOUNDARY_TOLERANCE`. Both count what the
     crossings' linear interpolation can leave (:func:`.readouts.crossing_resolution`, a resolution in
-    :math:`\log\|\mu\|^*`: the one fit's slack grows by :func:`~flt_theory.compare.fit_resolution_bound`, the
-    limit's intervals by what it can carry). Why the grid matters: on the scan's grid (ratio 1.53) the interpolation
-    moves the effective exponents by about 0.005, depending on where each :math:`n`'s crossing falls in its cell
-    (resolution 0.012 to 0.016 at small), and counted, it leaves the limit of four rungs wide (the paper ladder on
-    that grid: limit -0.484 [-0.625, -0.344]). Measured at paper (12
-    seeds) at :math:`d = 10^7`, where the seeds agree to 0.1%: -0.5029, -0.4971, -0.4934 on the coarse grid without
-    the resolution (limit -0.488, excluding -1/2 at p = 1e-12) against -0.4958, -0.5001, -0.4994 on a grid four
-    times finer (limit -0.5001 [-0.5010, -0.4992]); at the registered :math:`d = 10^5` the fine grid reads -0.4979,
-    -0.5010, -0.4992 (resolution 0.0004 to 0.0008)."""
+    :math:`\log\|\mu\|^*`: the one fit's slack grows by :func:`~flt_theory.compare.fit_resolution_bound`, the limit's
+    intervals by what it can carry). Why the grid matters: on the scan's grid (ratio 1.53) the interpolation moves the
+    effective exponents by about 0.005, depending on where each :math:`n`'s crossing falls in its cell (resolution
+    0.012 to 0.016 at small), and counted, it leaves the limit of four rungs wide (the paper ladder on that grid:
+    limit -0.484 [-0.625, -0.344]). Measured at paper (12 seeds) at :math:`d = 10^7`, where the seeds agree to 0.1%:
+    -0.5029, -0.4971, -0.4934 on the coarse grid without the resolution (limit -0.488, excluding -1/2 at p = 1e-12)
+    against -0.4958, -0.5001, -0.4994 on a grid four times finer (limit -0.5001 [-0.5010, -0.4992]); at the registered
+    :math:`d = 10^5` the fine grid reads -0.4979, -0.5010, -0.4992 (resolution 0.0004 to 0.0008)."""
     ns, star = crossings(frame)
     ok = np.isfinite(star).all(axis=1)
     xs, resolution = ns.astype(float), crossing_resolution(frame)
