@@ -633,6 +633,20 @@ def plot_comparisons(
     return fig if path is None else save_figure(fig, path)
 
 
+def _distinct_digits(*values: float) -> tuple[str, ...]:
+    """``values`` as text with the fewest significant digits, from 3, that keep distinct values distinct (an interval
+    much narrower than its centre would otherwise print as ``-0.25 [-0.25, -0.25]``).
+
+    >>> _distinct_digits(-0.2499857, -0.2501725, -0.2498115), _distinct_digits(1.0, 0.5, 2.0)
+    (('-0.25', '-0.2502', '-0.2498'), ('1', '0.5', '2'))
+    """
+    for digits in range(3, 9):
+        texts = tuple(f"{v:.{digits}g}" for v in values)
+        if len(set(texts)) == len(set(values)):
+            return texts
+    return tuple(f"{v:.9g}" for v in values)
+
+
 def ladder_axis(rungs: Sequence[Mapping[str, Any]]) -> str:
     """The size a ladder grows in: the name whose values span the most decades across ``rungs``."""
     names = {k for r in rungs for k in r["size"]}
@@ -680,8 +694,9 @@ def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path | None = No
     ax.set_xticks(sorted(set(x)), [f"{v:.3g}" for v in sorted(set(x))])
     if limit is not None and all(math.isfinite(float(v)) for v in limit.get("ci", (math.nan, math.nan))):
         low, high = (float(v) for v in limit["ci"])
+        estimate, low_text, high_text = _distinct_digits(float(limit["estimate"]), low, high)
         ax.axhspan(low, high, color=MEASURED, alpha=0.12, lw=0,
-                   label=f"limit {float(limit['estimate']):.3g} [{low:.3g}, {high:.3g}], 95% set ({limit['model']})")
+                   label=f"limit {estimate} [{low_text}, {high_text}], 95% set ({limit['model']})")
         ax.axhline(float(limit["estimate"]), color=MEASURED, lw=0.8, ls=":")
     ax.set_xlabel(xlabel or axis)
     ax.set_ylabel(ylabel)

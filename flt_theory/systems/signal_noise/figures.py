@@ -101,15 +101,23 @@ def draw_boundary(fig, frame, law, wrong_law, check, control, *, variable: str) 
             label=f"wrong law (control): SNR* ∝ {variable}^({b_wrong:.3g})")
     fitted = check.get("measured") if isinstance(check, dict) else None
     if isinstance(fitted, (int, float)):
-        ax.plot([], [], " ", label=f"fitted exponent {fitted:.3f}")
+        in_limit = "in the limit" in str(check.get("name", ""))  # decided in the limit: measured is the limit's
+        ax.plot([], [], " ", label=f"{'exponent in the limit' if in_limit else 'fitted exponent'} {fitted:.3f}")
     _log_axes((ax,), y=True)
+    from matplotlib.ticker import NullFormatter
+
+    ax.xaxis.set_minor_formatter(NullFormatter())  # the measured sizes label the axis (minor labels overlapped)
+    ax.set_xticks(xs, [f"{v:.3g}" if v < 1e4 else f"{v:.0e}" for v in xs])
     first = frame.iloc[0]
     if variable == "n":
         ax.set_xlabel("training samples n (log scale)")
     else:
         ax.set_xlabel("dimension d (log scale)")
     ax.set_ylabel("SNR = ||μ|| / (σ_ξ √d)  (dimensionless, log scale)")
-    fixed = f"d = {int(first['d']):.0e}" if variable == "n" else f"n = {int(first['n'])}"
+    other = "d" if variable == "n" else "n"
+    values = sorted(int(v) for v in frame[other].unique())  # d grows with n inside Cao et al.'s Condition 4.2
+    fixed = (f"{other} = {values[0]:.0e}..{values[-1]:.0e}" if len(values) > 1
+             else f"{other} = {values[0]:.0e}" if other == "d" else f"n = {values[0]}")
     ax.set_title(f"{first['activation']}: boundary where the final test error = {first['level']:g}; {fixed}, "
                  f"m = {first['width']}",
                  fontsize=9)
