@@ -82,8 +82,8 @@ def crossing_resolution(frame: pd.DataFrame, level: float = LEVEL) -> np.ndarray
     neighbour (an estimate from the grid, not a bound: a curve that bends between grid points hides its curvature);
     at most the cell's width, and that width where the grid has no neighbour to estimate it (the crossing and its
     interpolation both lie in the cell). The seeds' curves share one shape, so their interpolation errors nearly agree
-    and the seeds do not average them out: it is a resolution (:func:`~flt_theory.compare.check_limit_power_law`'s
-    ``resolution``).
+    and the seeds do not average them out: the error is a resolution
+    (:func:`~flt_theory.compare.check_limit_power_law`'s ``resolution``).
 
     >>> mus = np.geomspace(0.05, 1.0, 8)
     >>> frame = pd.DataFrame({"n": 16, "mu_norm": mus, "seed": 0, "test_loss": np.log(2) / (1 + 16 * mus**2)})

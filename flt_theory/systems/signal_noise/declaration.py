@@ -184,7 +184,7 @@ CUBIC_BOUNDARY_GD = dict(activation="relu(z)**3", level=0.25, snr_low=0.1, snr_h
 #: ``paper`` 1e5: at 1e4 the calibration still catches every exponent mutant of relu-collapse and relu-exponential-tail
 #: down to ±1/4 in 20/20 seed sets, with 0/20 false rejections, at a third of the cost), sigma0 sqrt(d) = 3e-4
 #: (at 3e-3 the initialisation is comparable with the memorised noise rho-bar sqrt(n/d) at d = 1e6 and X* drifts
-#: by a factor 1.4 between d = 1e4 and 1e6; at 3e-4 the drift is gone). A fixed sigma0 sqrt(d) still tilts the
+#: by a factor 1.4 between d = 1e4 and 1e6; at 3e-4 that drift is gone). A fixed sigma0 sqrt(d) still tilts the
 #: collapse a little: the level sets' X* fall slowly as the initialisation's fraction of its bound,
 #: sigma0 sqrt(d)/sqrt(n/d), grows (:data:`RELU_INIT_FRACTION`). Measured at small (8 seeds): the exponent of d reads
 #: -0.2531 [-0.2547, -0.2515] at level 0.3 (-0.2530 to -0.2533 at every level, each excluding -1/4, inside the

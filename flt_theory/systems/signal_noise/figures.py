@@ -101,13 +101,14 @@ def draw_boundary(fig, frame, law, wrong_law, check, control, *, variable: str) 
             label=f"wrong law (control): SNR* ∝ {variable}^({b_wrong:.3g})")
     fitted = check.get("measured") if isinstance(check, dict) else None
     if isinstance(fitted, (int, float)):
-        in_limit = "in the limit" in str(check.get("name", ""))  # decided in the limit: measured is the limit's
+        limit = (check.get("details") or {}).get("limit") or {}
+        in_limit = limit.get("estimate") == fitted  # decided in the limit (a finding only shows its limit)
         ax.plot([], [], " ", label=f"{'exponent in the limit' if in_limit else 'fitted exponent'} {fitted:.3f}")
     _log_axes((ax,), y=True)
     from matplotlib.ticker import NullFormatter
 
     ax.xaxis.set_minor_formatter(NullFormatter())  # the measured sizes label the axis (minor labels overlapped)
-    ax.set_xticks(xs, [f"{v:.3g}" if v < 1e4 else f"{v:.0e}" for v in xs])
+    ax.set_xticks(xs, [f"{v:.3g}" for v in xs])
     first = frame.iloc[0]
     if variable == "n":
         ax.set_xlabel("training samples n (log scale)")
@@ -116,8 +117,8 @@ def draw_boundary(fig, frame, law, wrong_law, check, control, *, variable: str) 
     ax.set_ylabel("SNR = ||μ|| / (σ_ξ √d)  (dimensionless, log scale)")
     other = "d" if variable == "n" else "n"
     values = sorted(int(v) for v in frame[other].unique())  # d grows with n inside Cao et al.'s Condition 4.2
-    fixed = (f"{other} = {values[0]:.0e}..{values[-1]:.0e}" if len(values) > 1
-             else f"{other} = {values[0]:.0e}" if other == "d" else f"n = {values[0]}")
+    text = (lambda v: f"{v:.3g}") if other == "d" else str
+    fixed = f"{other} = {text(values[0])}" + (f"..{text(values[-1])}" if len(values) > 1 else "")
     ax.set_title(f"{first['activation']}: boundary where the final test error = {first['level']:g}; {fixed}, "
                  f"m = {first['width']}",
                  fontsize=9)
