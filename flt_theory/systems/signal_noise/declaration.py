@@ -95,7 +95,6 @@ from ...compare import (
     check_ordering,
     check_power_law,
     check_power_law_2d,
-    effective_exponent_bounds,
     effective_exponents,
     fit_power_law,
     fit_resolution_bound,
@@ -104,7 +103,7 @@ from ...compare.result import CheckResult, all_of, fmt, fmt_ci, make_result
 from ...numeric.signal_noise import activation_power
 from ...symbolic.law import Law
 from ..declaration import Claim, Figure, Measurement, System
-from ..frames import per_seed
+from ..frames import local_slope_ladder, per_seed
 from . import laws
 from .experiments import _eta_scale_to_eta, boundary, error_curve, growth, label_noise
 from .figures import draw_boundary, draw_collapse, draw_growth, draw_label_noise, draw_tail
@@ -439,30 +438,14 @@ def predicted_exponent(law: Law, variable: str) -> float:
 
 def boundary_slope_ladder(frame: pd.DataFrame, *, variable: str = "n", literal: float | None = None,
                           predicted: float | None = None) -> list[dict[str, Any]]:
-    r"""Local slopes of :math:`\log\mathrm{SNR}^*` between consecutive values :math:`x_k < x_{k+1}` of ``variable``, one
-    rung per pair at the size :math:`\sqrt{x_kx_{k+1}}`: per seed :math:`\log(y_{k+1}/y_k)/\log(x_{k+1}/x_k)`, the mean
-    over the seeds and its 95% t-interval, widened by the bisection's resolution (each seed's local slope is within
-    :math:`(\rho_k + \rho_{k+1})/\log(x_{k+1}/x_k)` of its crossings':
-    :func:`~flt_theory.compare.effective_exponent_bounds` of :func:`.readouts.bisection_resolution`);
-    ``literal`` (the literal statement's slope, a finding) or ``predicted`` (the law's slope) in every rung."""
-    from scipy import stats
-
+    r"""Local slopes of :math:`\log\mathrm{SNR}^*` between consecutive values :math:`x_k < x_{k+1}` of ``variable``
+    (:func:`~flt_theory.systems.frames.local_slope_ladder` of :func:`.readouts.boundary_table`): per seed
+    :math:`\log(y_{k+1}/y_k)/\log(x_{k+1}/x_k)`, their mean and 95% interval at :math:`\sqrt{x_kx_{k+1}}`, widened by
+    the bisection's resolution (:func:`.readouts.bisection_resolution`); ``literal`` (the literal statement's slope, a
+    finding) or ``predicted`` (the law's slope) in every rung."""
     xs, y, _ = boundary_table(frame, variable)
-    bounds = effective_exponent_bounds(xs, bisection_resolution(frame, variable))
-    rungs = []
-    for k in range(len(xs) - 1):
-        local = np.log(y[:, k + 1] / y[:, k]) / math.log(xs[k + 1] / xs[k])
-        mean = float(local.mean())
-        half = float(stats.t.ppf(0.975, len(local) - 1) * local.std(ddof=1) / math.sqrt(len(local)))
-        half += float(bounds[k])
-        size = float(math.sqrt(xs[k] * xs[k + 1]))
-        rung = {"size": {variable: size}, "estimate": mean, "ci": [mean - half, mean + half]}
-        if literal is not None:
-            rung["literal"] = literal
-        if predicted is not None:
-            rung["predicted"] = predicted
-        rungs.append(rung)
-    return rungs
+    return local_slope_ladder(xs, y, name=variable, predicted=predicted, literal=literal,
+                              resolution=bisection_resolution(frame, variable))
 
 
 def level_crossing(xs: np.ndarray, errors: np.ndarray, level: float) -> np.ndarray:
