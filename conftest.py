@@ -22,6 +22,7 @@ each run (with hypothesis' example database off, as before) for a search of fres
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import sys
@@ -67,6 +68,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         group = _group(item)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_collection(session: pytest.Session):
+    """Collection with the cyclic garbage collector off, then everything alive frozen (:func:`gc.freeze`): the modules,
+    their constants and the parametrized items live until the session ends, and a full collection would walk them
+    again every time (9.2 s of full collections per worker in the default run, measured with ``gc.callbacks``). What
+    the tests allocate is collected as before."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 _SHARED_STORE = "flt_session_store"  # the key of the shared store's path in an xdist worker's workerinput
