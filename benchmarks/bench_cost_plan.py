@@ -1,8 +1,9 @@
 """The cost plan against measured time (``python benchmarks/bench_cost_plan.py [PATHS...] [--threads T] [--write]``).
 
 For each selected claim (default: every registered claim; PATHS as ``flt check``: claim keys or systems) prints
-the time ``flt check --plan`` estimates for its measurement at small scale (the declared costs of
-:mod:`flt_theory.runner.cost`, with the calibration factors of ``flt_theory/runner/cost_factors.json``), the wall
+the time the declared costs estimate for its measurement at small scale (:mod:`flt_theory.runner.cost`, with the
+calibration factors of ``flt_theory/runner/cost_factors.json``; ``flt check --plan`` prints it where the verdict
+record holds no measurement of the same points and code, its ``declared_seconds`` everywhere), the wall
 time and the CPU time of running that measurement through the runner (``Measurement.run``: a fresh in-memory
 store, in this process, ``--threads`` torch threads, default 1), the ratio measured/estimate, and the totals. The
 plan's seconds are CPU seconds of one thread: the ratios and the fit use the CPU time, which a busy shared machine

@@ -138,8 +138,9 @@ def test_check_refuses_a_plan_over_the_time_limit(monkeypatch):
 
 
 def test_check_plan_prints_the_declared_costs_and_runs_nothing(tmp_path, monkeypatch):
-    """``flt check --plan --json``: per claim points, seeds, seconds and memory from the declared costs; the total
-    counts a measurement shared by several claims once; no report, no store."""
+    """``flt check --plan --json``: per claim points, seeds, seconds (the declared cost's, or the verdict record's
+    where it measured the same points and code: ``basis``) and memory; the total counts a measurement shared by several
+    claims once; no report, no store."""
     import json
 
     monkeypatch.setenv("FLT_MAX_SIM_SECONDS", "86400")
@@ -148,7 +149,7 @@ def test_check_plan_prints_the_declared_costs_and_runs_nothing(tmp_path, monkeyp
     document = json.loads(out)
     rows = document["claims"]
     assert [r["claim"] for r in rows][:1] == ["attention/benign"]
-    assert set(rows[0]) == {"claim", "points", "seeds", "seconds", "memory_bytes"}
+    assert set(rows[0]) == {"claim", "points", "seeds", "seconds", "memory_bytes", "declared_seconds", "basis"}
     assert all(r["seconds"] > 0 and r["memory_bytes"] > 0 for r in rows)
     shared = {(r["points"], r["seeds"], r["seconds"]) for r in rows}  # benign/harmful/boundary share one measurement
     assert document["total"]["seconds"] == pytest.approx(sum(s for _, _, s in shared))

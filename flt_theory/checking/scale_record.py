@@ -22,6 +22,7 @@ import datetime as _dt
 import json
 import os
 import platform
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "RECORD", "check_record_path", "code_fingerprints", "hardware", "load_verdicts", "merge_verdicts",
-    "record_markdown", "verdict_entries", "verdict_rows", "write_verdicts",
+    "record_markdown", "recorded_seconds", "verdict_entries", "verdict_rows", "write_verdicts",
 ]
 
 #: The record shipped with the package beside the report that shows it (read by ``CLAIMS.md`` and the report).
@@ -197,6 +198,32 @@ def verdict_rows(record: dict[str, Any] | None, claims: list[Claim], scale: str)
             row = {"claim": claim.key, "status": "recorded", "entry": entry}
         rows.append({**row, "no_ladder": claim.no_ladder})
     return rows
+
+
+def recorded_seconds(record: dict[str, Any] | None, claims: Sequence[Claim], scale: str) -> dict[str, dict[str, Any]]:
+    """Claim key -> ``{"seconds", "jobs"}``: the wall time ``record`` holds for the claim's measurement at ``scale``
+    and the workers it ran on, for the claims whose entry is current (the same claim fingerprint — experiment,
+    points, seeds — and the same simulation code as now). An entry without a time (its rows were computed for
+    another claim of the same measurement) takes the longest time of the current entries of that measurement. What
+    :func:`~flt_theory.systems.declaration.plan` paces a plan by; a stale entry measured other code or other points
+    and is left out."""
+    entries = {e["claim"]: e for e in (record or {}).get("entries", []) if e["scale"] == scale}
+    current = {c.key: entries[c.key] for c in claims if c.key in entries
+               and entries[c.key]["fingerprint"] == claim_fingerprint(c, scale)
+               and entries[c.key]["code_fingerprint"] == claim_code_fingerprint(c)}
+
+    def measurement(claim: Claim) -> tuple[str, str, int]:
+        return claim.measurement.experiment, repr(claim.measurement.points[scale]), claim.measurement.seeds[scale]
+
+    timed: dict[tuple[str, str, int], dict[str, Any]] = {}
+    for claim in claims:
+        entry = current.get(claim.key)
+        if entry is not None and entry.get("seconds") is not None:
+            key, found = measurement(claim), {"seconds": float(entry["seconds"]),
+                                              "jobs": int((entry.get("hardware") or {}).get("jobs", 1))}
+            if key not in timed or found["seconds"] > timed[key]["seconds"]:
+                timed[key] = found
+    return {c.key: timed[measurement(c)] for c in claims if c.key in current and measurement(c) in timed}
 
 
 def record_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[str]:

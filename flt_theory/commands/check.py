@@ -240,22 +240,25 @@ def run_check_request(request: CheckRequest) -> int:
 
 
 def _print_plan(claims: Sequence[Claim], scale: str, as_json: bool) -> None:
-    """``flt check --plan``: the declared cost of each claim and the total, as JSON or a table (nothing runs)."""
+    """``flt check --plan``: the cost of each claim and the total, as JSON or a table (nothing runs): the wall time
+    the package's verdict record measured for the same points, seeds and code where it holds one, else the declared
+    cost (:func:`~flt_theory.systems.declaration.plan`; the column ``basis`` says which)."""
+    from ..checking.scale_record import load_verdicts, recorded_seconds
     from ..systems.declaration import plan
 
     try:
-        document = plan(list(claims), scale)
+        document = plan(list(claims), scale, recorded=recorded_seconds(load_verdicts(), claims, scale))
     except FLTError as exc:
         raise failure(exc) from exc
     if as_json:
         click.echo(json.dumps(document))
         return
-    rows = document["claims"] + [{"claim": "total", **document["total"]}]
+    rows = document["claims"] + [{"claim": "total", "basis": "", **document["total"]}]
     width = max(len(r["claim"]) for r in rows)
-    click.echo(f"{'claim'.ljust(width)}  points  seeds  seconds (est.)  memory (est.)")
+    click.echo(f"{'claim'.ljust(width)}  points  seeds  seconds (est.)  memory (est.)  basis")
     for r in rows:
         click.echo(f"{r['claim'].ljust(width)}  {r['points']:>6}  {r['seeds']:>5}  {r['seconds']:>14.3g}  "
-                   f"{r['memory_bytes'] / 1e6:>10.3g} MB")
+                   f"{r['memory_bytes'] / 1e6:>10.3g} MB  {r['basis']}".rstrip())
 
 
 @click.command("calibrate", short_help="False rejections, mutation panel and power of each claim's check.")
