@@ -1,14 +1,18 @@
-"""``flt check --plan`` paced by the verdict record: a claim whose entry measured the same points, seeds and code is
-planned at the wall time it took (a declared cost is a polynomial in the sizes, and was off by more than 2x for 43 of
-71 paper-scale claims); any other claim at its declared cost, and the plan says which."""
+"""``flt check --plan`` paced by the verdict record: a claim whose measurement (points, seeds, code) the record timed
+is planned at that wall time (a declared cost is a polynomial in the sizes, and was off by more than 2x for 43 of 71
+paper-scale claims); any other claim at its declared cost, and the plan says which. A run's refusal still reads the
+declared total, which the plan's total row shows."""
 
 from __future__ import annotations
+
+import pytest
 
 from flt_theory.checking.power import claim_code_fingerprint, claim_fingerprint
 from flt_theory.checking.scale_record import load_verdicts, recorded_seconds
 from flt_theory.cli import cli
+from flt_theory.errors import InvalidParameterError
 from flt_theory.systems import get_claim
-from flt_theory.systems.declaration import plan
+from flt_theory.systems.declaration import plan, recorded_basis
 
 BENIGN, HARMFUL = get_claim("attention/benign"), get_claim("attention/harmful")  # one measurement, two claims
 
@@ -20,12 +24,27 @@ def _entry(claim, **fields):
 
 def test_a_current_entry_paces_its_claim_and_the_claims_sharing_its_measurement():
     record = {"entries": [_entry(BENIGN, seconds=50.0), _entry(HARMFUL)]}  # HARMFUL's rows were BENIGN's
-    assert recorded_seconds(record, [BENIGN, HARMFUL], "small") == {
-        BENIGN.key: {"seconds": 50.0, "jobs": 2}, HARMFUL.key: {"seconds": 50.0, "jobs": 2}}
-    document = plan([BENIGN, HARMFUL], "small", repeats=3, recorded=recorded_seconds(record, [BENIGN, HARMFUL],
-                                                                                     "small"))
+    paced = recorded_seconds(record, [BENIGN, HARMFUL], "small")
+    timed = {"seconds": 50.0, "jobs": 2, "carried": False, "partial": False}
+    assert paced == {BENIGN.key: timed, HARMFUL.key: timed}
+    document = plan([BENIGN, HARMFUL], "small", repeats=3, recorded=paced)
     assert [(r["seconds"], r["basis"]) for r in document["claims"]] == [(150.0, "record, 2 jobs")] * 2
     assert document["total"]["seconds"] == 150.0  # the shared measurement counted once
+    assert document["total"]["declared_seconds"] == document["claims"][0]["declared_seconds"] != 150.0
+    # a sibling whose own law changed (its entry stale) still shares the measurement's time; the longest time wins
+    record = {"entries": [_entry(BENIGN, seconds=50.0), _entry(HARMFUL, seconds=70.0, fingerprint="other law")]}
+    assert {k: v["seconds"] for k, v in recorded_seconds(record, [BENIGN, HARMFUL], "small").items()} == {
+        BENIGN.key: 50.0, HARMFUL.key: 50.0}
+    record = {"entries": [_entry(BENIGN, seconds=50.0), _entry(HARMFUL, seconds=70.0)]}
+    assert {v["seconds"] for v in recorded_seconds(record, [BENIGN, HARMFUL], "small").values()} == {70.0}
+
+
+def test_the_basis_says_what_the_recorded_time_is():
+    carried = _entry(BENIGN, seconds=5.0, restamped=[{"from": "before"}], hardware={"jobs": 1})
+    partial = _entry(BENIGN, seconds=5.0, computed=12, reused=12, hardware={})
+    bases = [plan([BENIGN], "small", recorded=recorded_seconds({"entries": [e]}, [BENIGN], "small"))["claims"][0]
+             ["basis"] for e in (carried, partial)]
+    assert bases == ["record (carried over), 1 job", "record (rows partly reused: at least)"]
 
 
 def test_a_stale_or_missing_entry_leaves_the_declared_cost():
@@ -38,6 +57,16 @@ def test_a_stale_or_missing_entry_leaves_the_declared_cost():
     assert row["basis"] == "declared cost" and row["seconds"] == row["declared_seconds"] != 150.0
 
 
+def test_the_refusal_reads_the_declared_total(monkeypatch):
+    """What ``flt check`` refuses a run by: a recorded time under the limit does not let a declared total over it
+    through, and the message says which total it read."""
+    declared = plan([BENIGN], "small")["total"]["declared_seconds"]
+    record = {"entries": [_entry(BENIGN, seconds=declared / 4)]}
+    monkeypatch.setenv("FLT_MAX_SIM_SECONDS", str(declared / 2))
+    with pytest.raises(InvalidParameterError, match=r"about .* s by their declared costs, over the limit"):
+        plan([BENIGN], "small", recorded=recorded_seconds(record, [BENIGN], "small"))
+
+
 def test_flt_check_plan_names_the_basis_of_each_estimate(runner):
     """The table's last column; the package's record paces the claim while its entry is current."""
     paced = recorded_seconds(load_verdicts(), [BENIGN], "small").get(BENIGN.key)
@@ -48,6 +77,5 @@ def test_flt_check_plan_names_the_basis_of_each_estimate(runner):
     if paced is None:
         assert row.endswith("declared cost")
     else:
-        jobs = paced["jobs"]
-        assert row.endswith(f"record, {jobs} job{'s' if jobs != 1 else ''}")
-        assert row.split()[3] == f"{paced['seconds']:.3g}"
+        assert row.endswith(recorded_basis(paced)) and row.split()[3] == f"{paced['seconds']:.3g}"
+    assert _total.endswith(f"(declared costs: {plan([BENIGN], 'small')['total']['declared_seconds']:.3g} s)")

@@ -201,29 +201,34 @@ def verdict_rows(record: dict[str, Any] | None, claims: list[Claim], scale: str)
 
 
 def recorded_seconds(record: dict[str, Any] | None, claims: Sequence[Claim], scale: str) -> dict[str, dict[str, Any]]:
-    """Claim key -> ``{"seconds", "jobs"}``: the wall time ``record`` holds for the claim's measurement at ``scale``
-    and the workers it ran on, for the claims whose entry is current (the same claim fingerprint — experiment,
-    points, seeds — and the same simulation code as now). An entry without a time (its rows were computed for
-    another claim of the same measurement) takes the longest time of the current entries of that measurement. What
+    """Claim key -> ``{"seconds", "jobs", "carried", "partial"}``: the wall time ``record`` holds for the claim's
+    measurement at ``scale``, for the measurements (experiment, points, seeds) of which some claim's entry is current
+    (its claim fingerprint — experiment, points, seeds, laws, comparison — and its simulation code are those of now)
+    and carries a time; every claim of that measurement takes the longest such time. ``jobs``: the workers it ran on
+    (None where the entry does not say); ``carried``: the entry was carried over a change of code (``flt check
+    --restamp-from``: its verdict reproduced; the time was measured on the code before); ``partial``: the run reused
+    some stored rows, so it timed only part of the work (a lower bound). What
     :func:`~flt_theory.systems.declaration.plan` paces a plan by; a stale entry measured other code or other points
     and is left out."""
     entries = {e["claim"]: e for e in (record or {}).get("entries", []) if e["scale"] == scale}
-    current = {c.key: entries[c.key] for c in claims if c.key in entries
-               and entries[c.key]["fingerprint"] == claim_fingerprint(c, scale)
-               and entries[c.key]["code_fingerprint"] == claim_code_fingerprint(c)}
 
     def measurement(claim: Claim) -> tuple[str, str, int]:
         return claim.measurement.experiment, repr(claim.measurement.points[scale]), claim.measurement.seeds[scale]
 
     timed: dict[tuple[str, str, int], dict[str, Any]] = {}
     for claim in claims:
-        entry = current.get(claim.key)
-        if entry is not None and entry.get("seconds") is not None:
-            key, found = measurement(claim), {"seconds": float(entry["seconds"]),
-                                              "jobs": int((entry.get("hardware") or {}).get("jobs", 1))}
-            if key not in timed or found["seconds"] > timed[key]["seconds"]:
-                timed[key] = found
-    return {c.key: timed[measurement(c)] for c in claims if c.key in current and measurement(c) in timed}
+        entry = entries.get(claim.key)
+        if (entry is None or entry.get("seconds") is None or entry["fingerprint"] != claim_fingerprint(claim, scale)
+                or entry["code_fingerprint"] != claim_code_fingerprint(claim)):
+            continue
+        jobs = (entry.get("hardware") or {}).get("jobs")
+        found = {"seconds": float(entry["seconds"]), "jobs": None if jobs is None else int(jobs),
+                 "carried": bool(entry.get("restamped")),
+                 "partial": bool(entry.get("computed")) and bool(entry.get("reused"))}
+        key = measurement(claim)
+        if key not in timed or found["seconds"] > timed[key]["seconds"]:
+            timed[key] = found
+    return {c.key: timed[measurement(c)] for c in claims if measurement(c) in timed}
 
 
 def record_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[str]:

@@ -242,7 +242,8 @@ def run_check_request(request: CheckRequest) -> int:
 def _print_plan(claims: Sequence[Claim], scale: str, as_json: bool) -> None:
     """``flt check --plan``: the cost of each claim and the total, as JSON or a table (nothing runs): the wall time
     the package's verdict record measured for the same points, seeds and code where it holds one, else the declared
-    cost (:func:`~flt_theory.systems.declaration.plan`; the column ``basis`` says which)."""
+    cost (:func:`~flt_theory.systems.declaration.plan`; the column ``basis`` says which); the total's row also gives
+    the declared total, the one ``flt check`` refuses a run by."""
     from ..checking.scale_record import load_verdicts, recorded_seconds
     from ..systems.declaration import plan
 
@@ -253,7 +254,9 @@ def _print_plan(claims: Sequence[Claim], scale: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(document))
         return
-    rows = document["claims"] + [{"claim": "total", "basis": "", **document["total"]}]
+    total = document["total"]  # the declared total is what a run's refusal reads
+    rows = document["claims"] + [{"claim": "total", **total,
+                                  "basis": f"(declared costs: {total['declared_seconds']:.3g} s)"}]
     width = max(len(r["claim"]) for r in rows)
     click.echo(f"{'claim'.ljust(width)}  points  seeds  seconds (est.)  memory (est.)  basis")
     for r in rows:

@@ -72,6 +72,7 @@ __all__ = [
     "check_finite_records",
     "check_scale",
     "plan",
+    "recorded_basis",
 ]
 
 #: ``small``: the default pytest run (seconds per claim); ``paper``: the sizes of the source.
@@ -184,18 +185,20 @@ def plan(claims: Sequence[Claim], scale: str, *, repeats: int = 1, option: str =
          recorded: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
     """The cost of running ``claims`` at ``scale`` ``repeats`` times, running nothing:
     ``{"claims": [{"claim", "points", "seeds", "seconds", "memory_bytes", "basis", "declared_seconds"}, ...],
-    "total": {...}}`` (the total counts a measurement shared by several claims once: they share its stored rows).
+    "total": {... "declared_seconds"}}`` (the total counts a measurement shared by several claims once, at its
+    longest: they share its stored rows).
 
     ``seconds`` is ``declared_seconds``, from the declared costs (``basis`` ``"declared cost"``), unless ``recorded``
-    holds the claim: a measurement of the same points and seeds by the code of now, ``{"seconds": wall time,
-    "jobs": workers}`` (:func:`flt_theory.checking.scale_record.recorded_seconds`); then ``seconds`` is ``repeats``
-    times that wall time and ``basis`` says so (``"record, 2 jobs"``). A declared cost is a polynomial in the sizes
-    and can be far off where the work is not (an adaptive integrator's evaluations, an early stop): measured against
-    the verdict record (same points, seeds and code), the declared cost was off by more than 2x for 43 of 71
-    paper-scale claims (from 0.004x to 123x) and 37 of 85 small-scale ones.
+    holds the claim: a measurement of the same points and seeds by the code of now
+    (:func:`flt_theory.checking.scale_record.recorded_seconds`); then ``seconds`` is ``repeats`` times its wall time
+    and ``basis`` says so (:func:`recorded_basis`). A declared cost is a polynomial in the sizes and can be far off
+    where the work is not (an adaptive integrator's evaluations, an early stop): measured against the verdict record
+    (same points and seeds), the declared cost was off by more than 2x for 43 of 71 paper-scale claims (from 0.004x
+    to 123x) and 37 of 85 small-scale ones.
 
-    Refuses (:class:`~flt_theory.errors.InvalidParameterError` naming ``option``) a total time over the limit
-    (:func:`~flt_theory.runner.cost.limits`), and a point over the limits (naming its parameter)."""
+    Refuses (:class:`~flt_theory.errors.InvalidParameterError` naming ``option``) a total declared time over the limit
+    (:func:`~flt_theory.runner.cost.limits`; what ``flt check`` and ``flt calibrate`` refuse before they run), and a
+    point over the limits (naming its parameter)."""
     from ..runner.cost import SECONDS_ENV, limits
 
     recorded = recorded or {}
@@ -205,8 +208,7 @@ def plan(claims: Sequence[Claim], scale: str, *, repeats: int = 1, option: str =
         row["declared_seconds"], row["basis"] = row["seconds"], "declared cost"
         measured = recorded.get(claim.key)
         if measured is not None:
-            row["seconds"] = int(repeats) * float(measured["seconds"])
-            row["basis"] = f"record, {measured['jobs']} job{'s' if measured['jobs'] != 1 else ''}"
+            row["seconds"], row["basis"] = int(repeats) * float(measured["seconds"]), recorded_basis(measured)
         rows.append(row)
     # claims sharing a measurement share its stored rows: the total counts each measurement once, at its longest
     unique: dict[tuple[str, str, int], dict[str, Any]] = {}
@@ -217,14 +219,30 @@ def plan(claims: Sequence[Claim], scale: str, *, repeats: int = 1, option: str =
     total = {"points": sum(r["points"] for r in unique.values()),
              "seeds": max((r["seeds"] for r in rows), default=0),
              "seconds": sum(r["seconds"] for r in unique.values()),
+             "declared_seconds": sum(r["declared_seconds"] for r in unique.values()),
              "memory_bytes": max((r["memory_bytes"] for r in rows), default=0.0)}
     max_seconds = limits()[1]
-    if total["seconds"] > max_seconds:
+    if total["declared_seconds"] > max_seconds:
         raise InvalidParameterError(
             f"{option}: too large a request: {len(rows)} claim(s) at scale {scale!r} x {repeats} repeat(s) would take "
-            f"about {total['seconds']:.3g} s by their declared costs and recorded times, over the limit of "
-            f"{max_seconds:.3g} s (raise it with ${SECONDS_ENV}).")
+            f"about {total['declared_seconds']:.3g} s by their declared costs, over the limit of {max_seconds:.3g} s "
+            f"(raise it with ${SECONDS_ENV}).")
     return {"scale": scale, "repeats": int(repeats), "claims": rows, "total": total}
+
+
+def recorded_basis(measured: Mapping[str, Any]) -> str:
+    """How a plan's seconds were read from a recorded measurement (:func:`plan`): ``"record, 2 jobs"``, with
+    ``(carried over)`` where the entry was carried over a change of code and ``(rows partly reused: at least)`` where
+    its run timed only part of the work.
+
+    >>> recorded_basis({"seconds": 3.0, "jobs": 1, "carried": True, "partial": False})
+    'record (carried over), 1 job'
+    """
+    notes = [text for flag, text in (("carried", "carried over"), ("partial", "rows partly reused: at least"))
+             if measured.get(flag)]
+    jobs = measured.get("jobs")
+    return ("record" + (f" ({'; '.join(notes)})" if notes else "")
+            + ("" if jobs is None else f", {jobs} job{'s' if jobs != 1 else ''}"))
 
 
 @dataclass(frozen=True, kw_only=True)
