@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
+from ..compare import effective_exponent_bounds, mean_ci
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
@@ -60,8 +62,6 @@ def ladder_rung(size: Mapping[str, float], values: Any, *, predicted: float | No
     >>> ladder_rung({"n": 8}, [1.0, 2.0, 3.0], predicted=2.0)
     {'size': {'n': 8}, 'estimate': 2.0, 'ci': [-0.484..., 4.484...], 'predicted': 2.0}
     """
-    from ..compare import mean_ci
-
     est = mean_ci(np.asarray(values, dtype=float))
     rung: dict[str, Any] = {"size": dict(size), "estimate": float(est.value),
                             "ci": [float(est.ci[0]), float(est.ci[1])]}
@@ -129,8 +129,6 @@ def local_slope_ladder(sizes: Any, table: Any, *, name: str, predicted: RungValu
     >>> [[round(c, 4) for c in r["ci"]] for r in rungs]
     [[-1.1303, -0.8697], [-1.2171, -0.7829]]
     """
-    from ..compare import effective_exponent_bounds
-
     s = np.asarray(sizes, dtype=float)
     y = np.asarray(table, dtype=float)
     order = np.argsort(s)
