@@ -153,8 +153,7 @@ def test_check_plan_prints_each_claims_cost_and_runs_nothing(tmp_path, monkeypat
     assert all(r["seconds"] > 0 and r["memory_bytes"] > 0 for r in rows)
     measurements: dict[tuple, float] = {}  # benign/harmful/boundary share one measurement, counted once at its longest
     for r in rows:
-        m = get_claim(r["claim"]).measurement
-        key = (m.experiment, repr(m.points["small"]), m.seeds["small"])
+        key = get_claim(r["claim"]).measurement.identity("small")
         measurements[key] = max(measurements.get(key, 0.0), r["seconds"])
     assert len(measurements) < len(rows) and document["total"]["seconds"] == pytest.approx(sum(measurements.values()))
     assert not (tmp_path / "r").exists()

@@ -29,7 +29,7 @@ SYSTEMS = systems()
 CLAIMS = registered_claims()
 #: The first claim of each distinct measurement (experiment, points and seeds at the small scale): the seeds of a
 #: measurement are checked once.
-MEASUREMENTS = list({(c.measurement.experiment, repr(c.measurement.points["small"]), c.measurement.seeds["small"]): c
+MEASUREMENTS = list({c.measurement.identity("small"): c
                      for c in reversed(CLAIMS)}.values())[::-1]
 
 

@@ -212,9 +212,6 @@ def recorded_seconds(record: dict[str, Any] | None, claims: Sequence[Claim], sca
     and is left out."""
     entries = {e["claim"]: e for e in (record or {}).get("entries", []) if e["scale"] == scale}
 
-    def measurement(claim: Claim) -> tuple[str, str, int]:
-        return claim.measurement.experiment, repr(claim.measurement.points[scale]), claim.measurement.seeds[scale]
-
     timed: dict[tuple[str, str, int], dict[str, Any]] = {}
     for claim in claims:
         entry = entries.get(claim.key)
@@ -225,10 +222,10 @@ def recorded_seconds(record: dict[str, Any] | None, claims: Sequence[Claim], sca
         found = {"seconds": float(entry["seconds"]), "jobs": None if jobs is None else int(jobs),
                  "carried": bool(entry.get("restamped")),
                  "partial": bool(entry.get("computed")) and bool(entry.get("reused"))}
-        key = measurement(claim)
+        key = claim.measurement.identity(scale)
         if key not in timed or found["seconds"] > timed[key]["seconds"]:
             timed[key] = found
-    return {c.key: timed[measurement(c)] for c in claims if measurement(c) in timed}
+    return {c.key: timed[c.measurement.identity(scale)] for c in claims if c.measurement.identity(scale) in timed}
 
 
 def record_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[str]:

@@ -150,6 +150,12 @@ class Measurement:
             raise InvalidParameterError(f"The 'seed_base' parameter must be ≥ 0. Got {seed_base!r} instead.")
         return list(range(base, base + int(self.seeds[check_scale(scale)])))
 
+    def identity(self, scale: str) -> tuple[str, str, int]:
+        """``(experiment, points, seeds)`` at ``scale``: what two claims measured alike share (their stored rows, a
+        recorded time), however their Measurement objects were built."""
+        scale = check_scale(scale)
+        return self.experiment, repr(self.points[scale]), int(self.seeds[scale])
+
     def plan(self, scale: str, *, repeats: int = 1) -> dict[str, Any]:
         """``{"points", "seeds", "seconds", "memory_bytes"}`` of running the measurement ``repeats`` times at
         ``scale`` (seconds summed over points and repeats, memory the largest point's), from the experiment's
@@ -213,7 +219,7 @@ def plan(claims: Sequence[Claim], scale: str, *, repeats: int = 1, option: str =
     # claims sharing a measurement share its stored rows: the total counts each measurement once, at its longest
     unique: dict[tuple[str, str, int], dict[str, Any]] = {}
     for c, r in zip(claims, rows):
-        key = (c.measurement.experiment, repr(c.measurement.points[scale]), r["seeds"])
+        key = c.measurement.identity(scale)
         if key not in unique or r["seconds"] > unique[key]["seconds"]:
             unique[key] = r
     total = {"points": sum(r["points"] for r in unique.values()),
