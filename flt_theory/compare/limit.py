@@ -553,9 +553,21 @@ def unsettled_failure(check: CheckResult | Mapping[str, Any], level: float | Non
     effective exponent at the largest rungs alone still holds it (``details["p_largest"]`` at least the level) is not
     failed (the extrapolation is a model of the corrections; an approach that is not one vanishing correction —
     effective exponents that cross the law, a second correction — misleads it), but INCONCLUSIVE until larger sizes
-    settle it. A deviation that persists at the largest sizes fails. The one rule of :func:`~.verdict.decide`."""
+    settle it. A deviation that persists at the largest sizes fails. The one rule of :func:`~.verdict.decide`.
+
+    A conjunction (:func:`~.result.all_of`, ``details["parts"]``) is unsettled when every part that fails it is: at
+    ``level`` the parts that fail it are those below its Bonferroni share ``level / k`` (the conjunction's p-value is
+    :math:`k \min_j p_j`), each read at that share; without ``level``, the parts that did not pass."""
     record = check.to_dict() if isinstance(check, CheckResult) else check
     details = record.get("details") or {}
+    parts = [part for part in details.get("parts") or () if isinstance(part, Mapping)]
+    if parts:
+        share = None if level is None else level / len(parts)
+        failing = [part for part in parts if not _holds(part, share)]
+        reasons = [unsettled_failure(part, share) for part in failing]
+        if record.get("passed") and level is None or not failing or not all(reasons):
+            return ""
+        return "; ".join(f"{part.get('name', 'part')}: {reason}" for part, reason in zip(failing, reasons))
     effective, limit = details.get("effective") or [], details.get("limit") or {}
     p_largest = details.get("p_largest")
     if record.get("passed") or not effective or not isinstance(p_largest, (int, float)) or not math.isfinite(p_largest):
@@ -569,3 +581,12 @@ def unsettled_failure(check: CheckResult | Mapping[str, Any], level: float | Non
             f"({fmt(last['from'])} -> {fmt(last['to'])}: {fmt(last['estimate'])} {fmt_ci(tuple(last['ci']))}) "
             f"agrees with it (p = {p_largest:.3g}): the approach is not one vanishing correction; larger sizes would "
             "settle it")
+
+
+def _holds(part: Mapping[str, Any], level: float | None) -> bool:
+    """Whether a part of a conjunction holds at ``level`` (by its p-value; a part without one, or without a level,
+    by its own verdict)."""
+    p = (part.get("details") or {}).get("p_value")
+    if level is None or not isinstance(p, (int, float)):
+        return bool(part.get("passed"))
+    return p >= level

@@ -172,6 +172,37 @@ def test_an_unsettled_failure_or_rejection_is_inconclusive_in_every_verdict() ->
     assert not rejects(unsettled.to_dict(), 0.001) and rejects(settled.to_dict(), 0.001)
 
 
+def test_a_conjunction_is_unsettled_only_where_every_part_that_fails_it_is() -> None:
+    """A law decided in the limit on two ladders (``all_of`` of two limit checks, e.g. giant-step's norm law) keeps the
+    rule of each: failed only by an unsettled part, it is INCONCLUSIVE (and as a wrong law not rejected); one settled
+    failing part fails it. At a level the parts are read at their Bonferroni share: a part at p = 3e-4 fails a
+    conjunction of two at 1e-3 (the share is 5e-4) and is read at that share."""
+    from flt_theory.checking.check import rejects
+    from flt_theory.compare import CheckResult
+    from flt_theory.compare.result import all_of
+    from flt_theory.compare.verdict import INCONCLUSIVE, decide
+
+    rungs = [{"from": 64.0, "to": 128.0, "estimate": 1.1, "ci": [0.9, 1.3]}]
+    limit = {"estimate": 1.2, "ci": [1.1, 1.3], "model": "no correction", "confidence": 0.95}
+
+    def part(p_value: float, p_largest: float) -> CheckResult:
+        return CheckResult("rate", p_value >= 0.05, 1.0, 1.2, (1.1, 1.3), 16, "rate",
+                           {"p_value": p_value, "p_largest": p_largest, "limit": limit, "effective": rungs})
+
+    holding = part(0.5, 0.9)
+    unsettled = all_of("law", "law", [holding, part(1e-6, 0.3)])
+    settled = all_of("law", "law", [holding, part(1e-6, 1e-8)])
+    both = all_of("law", "law", [part(1e-6, 0.3), part(1e-7, 1e-8)])
+    assert decide(unsettled, 1e-3).outcome == INCONCLUSIVE and "larger sizes" in decide(unsettled, 1e-3).reason
+    assert decide(settled, 1e-3).outcome == "fail" and decide(both, 1e-3).outcome == "fail"
+    assert not rejects(unsettled.to_dict(), 1e-3) and rejects(settled.to_dict(), 1e-3)
+    assert decide(unsettled).outcome == INCONCLUSIVE and decide(settled).outcome == "fail"  # at the parts' own level
+    at_share = all_of("law", "law", [holding, part(3e-4, 7e-4)])  # p_largest above 5e-4: unsettled at the share
+    assert decide(at_share, 1e-3).outcome == INCONCLUSIVE
+    below_share = all_of("law", "law", [holding, part(3e-4, 4e-4)])  # its largest rungs fail at the share too
+    assert decide(below_share, 1e-3).outcome == "fail"
+
+
 def test_the_largest_rungs_p_value_reads_the_last_effective_exponent() -> None:
     """p_largest is the law's p-value at the last effective exponent alone: near 1 where that exponent sits on the
     law, tiny where it is far, whatever the extrapolation says."""
