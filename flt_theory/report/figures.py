@@ -43,6 +43,7 @@ __all__ = [
     "control_rows",
     "entries",
     "ladder_axis",
+    "ladder_groups",
     "new_figure",
     "plain_text",
     "plot_comparisons",
@@ -648,16 +649,34 @@ def _distinct_digits(*values: float) -> tuple[str, ...]:
 
 
 def ladder_axis(rungs: Sequence[Mapping[str, Any]]) -> str:
-    """The size a ladder grows in: the name whose values span the most decades across ``rungs``."""
+    """The size a ladder grows in: of the names that take the most distinct values across ``rungs`` (a size that
+    every rung changes, not one several rungs share), the one whose values span the most decades.
+
+    >>> ladder_axis([{"size": {"n": n, "d": max(500, n * n)}} for n in (5, 8, 16, 32, 160)])
+    'n'
+    """
     names = {k for r in rungs for k in r["size"]}
     if not names:
         raise ValueError("a ladder's rungs name no size")
 
-    def span(name: str) -> float:
+    def reach(name: str) -> tuple[int, float]:
         values = [float(r["size"][name]) for r in rungs if name in r["size"] and float(r["size"][name]) > 0]
-        return math.log10(max(values) / min(values)) if values else -1.0
+        return len(set(values)), (math.log10(max(values) / min(values)) if values else -1.0)
 
-    return max(sorted(names), key=span)
+    return max(sorted(names), key=reach)
+
+
+def ladder_groups(rungs: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    """``rungs`` split into ladders, one per set of sizes the rungs name, in order of first appearance: one ladder for
+    the usual claim, two for a law in two sizes read along each (rungs ``{"d": ...}`` then ``{"n": ...}``).
+
+    >>> [len(g) for g in ladder_groups([{"size": {"d": 1}}, {"size": {"d": 2}}, {"size": {"n": 1}}])]
+    [2, 1]
+    """
+    groups: dict[frozenset[str], list[Mapping[str, Any]]] = {}
+    for rung in rungs:
+        groups.setdefault(frozenset(rung["size"]), []).append(rung)
+    return list(groups.values())
 
 
 def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path | None = None, *, title: str = "",
@@ -666,15 +685,34 @@ def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path | None = No
     ``predicted`` value at each rung (orange) and, where the rungs carry it, the ``literal`` statement
     (grey dashed). Rungs that differ in another size too are labelled with it. ``limit`` (``estimate``, ``ci``,
     ``model`` of :func:`~flt_theory.compare.check_limit_power_law`): the extrapolated limit, drawn as a band with
-    its estimate (a finite interval only). Returns the path written, or with ``path=None`` the matplotlib ``Figure``."""
+    its estimate (a finite interval only). Rungs that name different sizes (:func:`ladder_groups`) are drawn as one
+    panel per ladder, side by side (then ``limit`` and ``xlabel`` are not drawn: they belong to one ladder). Returns
+    the path written, or with ``path=None`` the matplotlib ``Figure``."""
+    groups = ladder_groups(rungs)
+    fig = new_figure(5.6 if len(groups) == 1 else 3.6 * len(groups), 3.8)
+    axes = fig.subplots(1, len(groups), squeeze=False)[0]
+    for ax, group in zip(axes, groups, strict=True):
+        _draw_ladder(ax, group, ylabel=ylabel, xlabel=xlabel if len(groups) == 1 else None,
+                     limit=limit if len(groups) == 1 else None)
+    handles: dict[str, Any] = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(label, handle)
+    fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncols=2, fontsize=7.5,
+               frameon=False)
+    fig.suptitle(_wrap(plain_text(title), 70 if len(groups) == 1 else 45 * len(groups)), fontsize=10)
+    return fig if path is None else save_figure(fig, path)
+
+
+def _draw_ladder(ax: Any, rungs: Sequence[Mapping[str, Any]], *, ylabel: str, xlabel: str | None,
+                 limit: Mapping[str, Any] | None) -> None:
+    """One ladder of :func:`plot_ladder` on ``ax``."""
     axis = ladder_axis(rungs)
     rungs = sorted(rungs, key=lambda r: float(r["size"][axis]))
     x = [float(r["size"][axis]) for r in rungs]
     y = [float(r["estimate"]) for r in rungs]
     lo = [y_k - float(r["ci"][0]) for y_k, r in zip(y, rungs)]
     hi = [float(r["ci"][1]) - y_k for y_k, r in zip(y, rungs)]
-    fig = new_figure(5.6, 3.8)
-    ax = fig.subplots()
     ax.errorbar(x, y, yerr=[lo, hi], fmt="o", color=MEASURED, capsize=3, label="estimate, 95% CI")
     for key, style in (("predicted", dict(color=PREDICTED, lw=1.6)), ("literal", dict(color=CONTROL, ls="--", lw=1.2))):
         if all(r.get(key) is not None for r in rungs):
@@ -683,15 +721,16 @@ def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path | None = No
             )
     others = sorted(k for k in {k for r in rungs for k in r["size"]} - {axis}
                     if len({r["size"].get(k) for r in rungs}) > 1)  # label only the sizes that vary too
-    for xk, yk, r in zip(x, y, rungs):
-        if others:
+    for index, (xk, yk, r) in enumerate(zip(x, y, rungs)):
+        if others:  # alternately above and below: neighbouring rungs' labels do not overprint
             ax.annotate(", ".join(f"{k}={r['size'][k]:.3g}" for k in others if k in r["size"]), (xk, yk),
-                        textcoords="offset points", xytext=(4, 4), fontsize=6.5)
+                        textcoords="offset points", xytext=(4, 4 if index % 2 == 0 else -10), fontsize=6.5)
     from matplotlib.ticker import NullFormatter
 
     ax.set_xscale("log")
     ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.set_xticks(sorted(set(x)), [f"{v:.3g}" for v in sorted(set(x))])
+    ticks = sorted(set(x))
+    ax.set_xticks(ticks, _tick_labels(ticks))
     if limit is not None and all(math.isfinite(float(v)) for v in limit.get("ci", (math.nan, math.nan))):
         low, high = (float(v) for v in limit["ci"])
         estimate, low_text, high_text = _distinct_digits(float(limit["estimate"]), low, high)
@@ -700,9 +739,22 @@ def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path | None = No
         ax.axhline(float(limit["estimate"]), color=MEASURED, lw=0.8, ls=":")
     ax.set_xlabel(xlabel or axis)
     ax.set_ylabel(ylabel)
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=2, fontsize=7.5, frameon=False)
-    fig.suptitle(_wrap(plain_text(title), 70), fontsize=10)
-    return fig if path is None else save_figure(fig, path)
+
+
+def _tick_labels(ticks: Sequence[float]) -> list[str]:
+    """Labels of a log axis' ``ticks`` (sorted, positive), the largest always, each other one only where it lies at
+    least 1/12 of the axis' decades (and 0.05) below the next label: close rungs' labels do not overprint.
+
+    >>> _tick_labels([5, 8, 16, 32, 80, 128, 160])
+    ['5', '8', '16', '32', '80', '', '160']
+    """
+    step = max(0.05, math.log10(ticks[-1] / ticks[0]) / 12) if ticks else 0.0
+    labels, last = [], math.inf
+    for value in reversed(ticks):
+        keep = math.log10(last / value) >= step
+        labels.append(f"{value:.3g}" if keep else "")
+        last = value if keep else last
+    return labels[::-1]
 
 
 def _finite(*values: float | None) -> list[float]:

@@ -52,12 +52,14 @@ def test_verdict_table_golden_structure(report):
 def test_report_folder(report):
     _, directory = report
     names = sorted(p.relative_to(directory).as_posix() for p in directory.rglob("*") if p.is_file())
-    assert names == [".flt-report", "figures/giant-step--norm-law.png", "figures/giant-step--rank-one-update.png",
-                     "report.html", "report.md", "results.json"]  # .flt-report: the folder is flt check's report
+    assert names == [".flt-report", "figures/giant-step--norm-law-ladder.png", "figures/giant-step--norm-law.png",
+                     "figures/giant-step--rank-one-update.png", "report.html", "report.md",
+                     "results.json"]  # .flt-report: the folder is flt check's report; -ladder: the norm law's ladder
     md = (directory / "report.md").read_text()
     assert "**2/2 claims pass.**" in md and "| claim | law (in words) | predicted |" in md
     assert r"\|w_i^1\|^2" in md or "\\|" in md  # the law's LaTeX
     assert "![each estimate with its 95% CI" in md and "(figures/giant-step--norm-law.png)" in md
+    assert "(figures/giant-step--norm-law-ladder.png)" in md
     assert "<img src='figures/giant-step--rank-one-update.png'" in (directory / "report.html").read_text()
     results = json.loads((directory / "results.json").read_text())
     assert [c["claim"] for c in results["claims"]] == CHEAP and results["provenance"]["flt_version"]
