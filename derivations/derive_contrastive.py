@@ -17,7 +17,7 @@ error there, and the noise at the end.
 Negative controls: each claim against the other setting's outcome, each finding against the literal statement.
 
 Ladders. Both findings are measured at every :math:`n` of a ladder (``small``: 8, 16, 32; ``paper``: 4, 8, 16, 32,
-80, 128 for the noise at convergence, 1.5 decades, and 5, 8, 16, 32, 80, 128 for :math:`C_\mu = 2`, 1.4 decades: the
+80, 128 for the noise at convergence, and 5, 8, 16, 32, 80, 128, 160 for :math:`C_\mu = 2`, 1.5 decades each: the
 bounds are in :mod:`flt_theory.systems.contrastive.declaration`) at :math:`d = \max(500, n^2)`, inside the
 high-dimension hypothesis; :func:`test_findings_persist_along_the_ladder` fits the trend of the deviation from the
 literal statement (:func:`flt_theory.compare.ladder_trend`): a finding whose deviation shrank with :math:`n` would be

@@ -5,6 +5,8 @@ import math
 import pytest
 
 from flt_theory.errors import InvalidParameterError, InvalidParameterTypeError
+from flt_theory.runner import get_experiment
+from flt_theory.systems import get_claim
 from flt_theory.systems.contrastive.declaration import simulate_document
 from flt_theory.systems.contrastive.model import contrastive_rows, draw, probe_error, train
 
@@ -56,3 +58,38 @@ def test_bad_input():
 def test_simulate_document():
     doc = simulate_document(n=8, d=60, width=4, steps=10, seeds=2, **CPU)
     assert doc["system"] == "contrastive" and [r["mode"] for r in doc["records"]] == ["single"] * 2 + ["multi"] * 2
+
+
+def test_the_probe_holds_one_seeds_samples_at_a_time(monkeypatch):
+    """The probe's samples, (n_probe + n_test)·d per seed, are drawn and used one seed at a time (the errors are those
+    of each seed alone), so the declared memory of a rung grows with the seeds only through the training data: the
+    C_mu = 2 ladder's last rung (n = 160, d = 25600, 16 seeds) declares 2.2 GB, where a whole batch of probe samples
+    would be 16 GB, above half of a 23 GB machine."""
+    from flt_theory.systems.contrastive import model
+
+    drawn = []
+    draw_normal = model.seeded_normal
+
+    def seeded_normal(seeds, shape, stream, **kwargs):
+        if stream.startswith("contrastive/probe"):
+            drawn.append((len(seeds), stream))
+        return draw_normal(seeds, shape, stream, **kwargs)
+
+    data, alone = draw([3, 5, 7], **SMALL, **CPU), draw([5], **SMALL, **CPU)
+    w = data.w0 + 0.3
+    monkeypatch.setattr(model, "seeded_normal", seeded_normal)
+    errors = probe_error(data, w, n_probe=50, n_test=60).tolist()
+    assert drawn and {size for size, _ in drawn} == {1} and len(drawn) == 2 * 3  # labels and noise, per seed
+    assert errors[1] == probe_error(alone, w[1:2], n_probe=50, n_test=60).tolist()[0]
+    exp = get_experiment("contrastive/train")
+    point = next(p for p in get_claim("contrastive/multi-modal-needs-large-c-mu").measurement.points["paper"]
+                 if p["n"] == 160)
+    one, sixteen = (exp.estimate(exp.normalize(point), seeds).bytes for seeds in (1, 16))
+    probe = 16 * (400 + 2000) * point["d"]  # one seed's samples, at the default n_probe and n_test
+    assert one > probe and sixteen - one < 15 * (one - probe) + 1 and sixteen < 3e9
+
+
+def test_weights_of_another_batch_are_refused():
+    data = draw([3, 5], **SMALL, **CPU)
+    with pytest.raises(InvalidParameterError, match="one weight matrix per seed of the data"):
+        probe_error(data, data.w0[:1])

@@ -59,6 +59,7 @@ from dataclasses import dataclass
 import torch
 
 from ..._validation import check_real
+from ...errors import InvalidParameterError
 from ...numeric.backend import TensorOptions, resolve_device, resolve_dtype, to_numpy
 from ...numeric.data import as_seeds, seeded_normal
 from ...numeric.signal_noise import snr
@@ -236,27 +237,44 @@ def probe_error(data: ContrastiveData, w: torch.Tensor, *, n_probe: int = 400, n
 def probe_errors(data: ContrastiveData, weights: Sequence[torch.Tensor], *, n_probe: int = 400, n_test: int = 2000,
                  ridge: float = 1e-3, stream: str = "contrastive/probe") -> list[torch.Tensor]:
     r""":func:`probe_error` of each of ``weights`` (all on one device and dtype), on the same fresh samples,
-    drawn once."""
+    drawn once per seed. One seed at a time: the samples of a seed come from its own streams (module docstring),
+    so a seed's error is the same in any batch, and the probe holds :math:`(n_\mathrm{probe} + n_\mathrm{test})\,d`
+    numbers of one seed, not of the whole batch (the memory of a wide rung: 16 seeds at :math:`d = 25600` would
+    hold 16 GB of probe samples at once)."""
     n_probe, n_test = (PARAMS[k].check(v, "probe_error") for k, v in (("n_probe", n_probe), ("n_test", n_test)))
     ridge = check_real(ridge, "ridge", minimum=0.0, caller="probe_error")
     if not weights:
         return []
+    for w in weights:
+        if w.ndim != 3 or w.shape[0] != len(data.seeds) or w.shape[-1] != data.d:
+            raise InvalidParameterError(
+                f"The weights of probe_error must be one weight matrix per seed of the data, of shape "
+                f"({len(data.seeds)}, m, {data.d}). Got shape {tuple(w.shape)} instead.")
     opts = TensorOptions(device=weights[0].device, dtype=weights[0].dtype)
     k = n_probe + n_test
-    y = torch.where(seeded_normal(data.seeds, (k,), stream + "/labels", **opts) >= 0, 1.0, -1.0).to(**opts)
-    z = _project(data.sigma_xi * seeded_normal(data.seeds, (k, data.d), stream + "/noise", **opts))
-    errors = []
-    for w in weights:
-        feats = torch.relu(y[..., None] * data.mu_norm * w[..., 0][:, None, :]) + torch.relu(z @ w.transpose(1, 2))
-        fit, test = feats[:, :n_probe], feats[:, n_probe:]
-        mean, sd = fit.mean(1, keepdim=True), fit.std(1, keepdim=True).clamp_min(1e-300)
-        ones = torch.ones(*fit.shape[:2], 1, **opts)
-        x = torch.cat([(fit - mean) / sd, ones], -1)
-        x_test = torch.cat([(test - mean) / sd, torch.ones(*test.shape[:2], 1, **opts)], -1)
-        gram = x.transpose(1, 2) @ x + ridge * n_probe * torch.eye(x.shape[-1], **opts)
-        beta = torch.linalg.solve(gram, x.transpose(1, 2) @ y[:, :n_probe, None])
-        errors.append(((x_test @ beta)[..., 0] * y[:, n_probe:] <= 0).to(w.dtype).mean(-1))
-    return errors
+    errors: list[list[torch.Tensor]] = [[] for _ in weights]
+    for row, seed in enumerate(data.seeds):
+        y = torch.where(seeded_normal((seed,), (k,), stream + "/labels", **opts) >= 0, 1.0, -1.0).to(**opts)
+        z = _project(data.sigma_xi * seeded_normal((seed,), (k, data.d), stream + "/noise", **opts))
+        for out, w in zip(errors, weights, strict=True):
+            out.append(_ridge_probe_error(y, z, w[row:row + 1], data.mu_norm, n_probe, ridge, opts))
+        del z
+    return [torch.cat(out) for out in errors]
+
+
+def _ridge_probe_error(y: torch.Tensor, z: torch.Tensor, w: torch.Tensor, mu_norm: float, n_probe: int, ridge: float,
+                       opts: TensorOptions) -> torch.Tensor:
+    r"""The test error of the ridge probe (module docstring) of the embedding by ``w`` (S, m, d) of the samples with
+    labels ``y`` (S, k) and noise ``z`` (S, k, d), the first ``n_probe`` fitting it, the rest testing it; shape (S,)."""
+    feats = torch.relu(y[..., None] * mu_norm * w[..., 0][:, None, :]) + torch.relu(z @ w.transpose(1, 2))
+    fit, test = feats[:, :n_probe], feats[:, n_probe:]
+    mean, sd = fit.mean(1, keepdim=True), fit.std(1, keepdim=True).clamp_min(1e-300)
+    ones = torch.ones(*fit.shape[:2], 1, **opts)
+    x = torch.cat([(fit - mean) / sd, ones], -1)
+    x_test = torch.cat([(test - mean) / sd, torch.ones(*test.shape[:2], 1, **opts)], -1)
+    gram = x.transpose(1, 2) @ x + ridge * n_probe * torch.eye(x.shape[-1], **opts)
+    beta = torch.linalg.solve(gram, x.transpose(1, 2) @ y[:, :n_probe, None])
+    return ((x_test @ beta)[..., 0] * y[:, n_probe:] <= 0).to(w.dtype).mean(-1)
 
 
 def contrastive_rows(*, mode: str, n: int, d: int, width: int, n_snr2: float, c_mu: float, sigma_eps: float = 0.3,

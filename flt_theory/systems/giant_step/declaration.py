@@ -48,6 +48,7 @@ from .comparisons import (
     compare_staircase_at_every_width,
     compare_student_coefficient,
     compare_transition,
+    norm_ladder,
     plane_ladder,
     width_ladder,
 )
@@ -79,7 +80,7 @@ SIZES: dict[str, dict[str, Any]] = {
                   spike_d=128, staircase_d=128, staircase_p=64, plane_ds=(64, 128, 256), width_ps=(64,)),
     "paper": dict(leap1_ds=(128, 256, 512), leap1_kappas=(0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0), leap1_seeds=32,
                   leap2_ds=(128, 256, 512, 1024), leap2_kappas=(1.0, 1.5, 2.0, 2.25), leap2_seeds=24, p=64, seeds=8,
-                  norm_ds=(256, 512, 1024, 2048), norm_ns=(8, 16, 32, 64, 128), norm_seeds=96,
+                  norm_ds=(256, 512, 1024, 2048, 4096), norm_ns=(8, 16, 32, 64, 128), norm_seeds=96,
                   spike_d=256, staircase_d=256, staircase_p=256, plane_ds=(64, 128, 256, 512, 1024, 2048),
                   width_ps=(16, 64, 256, 1024, 4096)),
 }
@@ -327,7 +328,7 @@ def _claims() -> list[Claim]:
                                 points=_points(lambda s: [
             {"target": LEAP1_TARGET, "d": d, "n": n, "p": s["p"], "eta": float(s["p"])}
             for d in s["norm_ds"] for n in s["norm_ns"]])),
-        compare=compare_norm_law))
+        compare=compare_norm_law, ladder=lambda frame: norm_ladder(frame, _law(LEAP1_TARGET, "norm law"))))
     claims.append(Claim(
         name="rank-one-update", words="ℓ = 1: W¹ − W⁰ is a rank-one spike along v* = Σ_k μ*_{k,1} w*_k = w1 + 2 w2",
         law=lambda: _law(SPIKE_TARGET, "one-step subspace"),

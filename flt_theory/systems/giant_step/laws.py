@@ -143,8 +143,9 @@ def giant_step_laws(target, activation: str = "relu", degree: int | None = None)
             conditions=("t = 1",), source=DKLPS,
             words="‖w¹‖² − 1 ≍ d η²/(n p²) (the norm estimate of the one-step proofs)",
             hypotheses=_hyp("high dimension"),
-            hypotheses_reading=_READING + "; the estimate holds for any η and n = Θ(d^κ), κ > 0 (no finite-size "
-                               "content beyond n ≥ 2)"),
+            hypotheses_reading=_READING + "; the estimate is the sample-noise part of the update, for any η: it "
+                               "holds where n ≪ d (n = Θ(d^κ), κ < 1); the Θ(1) signal part is a correction "
+                               "1 + O(n/d) that dominates once n ≳ d"),
         Law(name="no learning below threshold", lhs=r"\|P_{V^*} w_i^1\| / \|w_i^1\|", relation="to", value=0,
             conditions=(r"n = O(d^{\ell - \varepsilon})", cond, r"\text{any } \eta"), source=DKLPS,
             words="below n ≍ d^ℓ one step learns nothing, for any η",

@@ -211,11 +211,11 @@ def _test_error_check(errors: np.ndarray, law: Law, label: str) -> CheckResult:
 
 def _majority(frame: pd.DataFrame, law: Law, optimizer: str, *, fits: bool, **where: Any) -> CheckResult:
     r"""The seeds on which ``optimizer``'s test error satisfies ``law`` (relation and bound read from it) — and, with
-    ``fits``, that reached training loss :math:`\le \varepsilon` — are a majority (:func:`~flt_theory.compare.
-    check_majority`: the exact 95% interval of their fraction lies above 1/2, demonstrated). Zou et al.'s, Chen et
-    al.'s and Huang et al.'s statements hold with high probability over the draw, not on every draw (module
-    docstring: on about 8% of the seeds GD lets one class memorise its noise at Zou et al.'s sizes; label-noise GD
-    missed on 1 of 120 calibration seeds, test error 0.23)."""
+    ``fits``, that reached training loss :math:`\le \varepsilon` — are a majority
+    (:func:`~flt_theory.compare.check_majority`: the exact 95% interval of their fraction lies above 1/2,
+    demonstrated). Zou et al.'s, Chen et al.'s and Huang et al.'s statements hold with high probability over the
+    draw, not on every draw (module docstring: on about 8% of the seeds GD lets one class memorise its noise at Zou
+    et al.'s sizes; label-noise GD missed on 1 of 120 calibration seeds, test error 0.23)."""
     errors = final_test_errors(frame, optimizer, **where)
     bound = law.number()
     holds = errors >= bound if law.relation == "geq" else errors <= bound
