@@ -118,6 +118,8 @@ RECORD_ONLY_CORPUS = {
     "no-hardware": (json.dumps({"entries": [{k: v for k, v in ENTRY.items() if k != "hardware"}]}),
                     "entries[0].hardware: missing"),
     "hardware-list": (_verdicts(hardware=[]), "entries[0].hardware: expected an object, got a list"),
+    "jobs-string": (_verdicts(hardware={**ENTRY["hardware"], "jobs": "two"}),
+                    "entries[0].hardware.jobs: expected an integer, got a string"),  # --plan reads it as a job count
     "seconds-string": (_verdicts(seconds="48 s"), "entries[0].seconds: expected a number, got a string"),
     "seconds-negative": (_verdicts(seconds=-1.0), "entries[0].seconds: expected a number in [0, inf]"),
     # the ladder fields the report reads (effective exponents, the limit, a claim's own ladder, why none applies)
