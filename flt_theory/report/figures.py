@@ -689,7 +689,10 @@ def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path | None = No
     panel per ladder, side by side (then ``limit`` and ``xlabel`` are not drawn: they belong to one ladder). Returns
     the path written, or with ``path=None`` the matplotlib ``Figure``."""
     groups = ladder_groups(rungs)
-    fig = new_figure(5.6 if len(groups) == 1 else 3.6 * len(groups), 3.8)
+    if not groups:
+        raise ValueError("a ladder needs at least one rung")
+    width = 5.6 if len(groups) == 1 else 3.6 * len(groups)
+    fig = new_figure(width, 3.8)
     axes = fig.subplots(1, len(groups), squeeze=False)[0]
     for ax, group in zip(axes, groups, strict=True):
         _draw_ladder(ax, group, ylabel=ylabel, xlabel=xlabel if len(groups) == 1 else None,
@@ -700,7 +703,7 @@ def plot_ladder(rungs: Sequence[Mapping[str, Any]], path: str | Path | None = No
             handles.setdefault(label, handle)
     fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncols=2, fontsize=7.5,
                frameon=False)
-    fig.suptitle(_wrap(plain_text(title), 70 if len(groups) == 1 else 45 * len(groups)), fontsize=10)
+    fig.suptitle(_wrap(plain_text(title), 70 if len(groups) == 1 else int(width * 11)), fontsize=10)
     return fig if path is None else save_figure(fig, path)
 
 
@@ -742,16 +745,18 @@ def _draw_ladder(ax: Any, rungs: Sequence[Mapping[str, Any]], *, ylabel: str, xl
 
 
 def _tick_labels(ticks: Sequence[float]) -> list[str]:
-    """Labels of a log axis' ``ticks`` (sorted, positive), the largest always, each other one only where it lies at
-    least 1/12 of the axis' decades (and 0.05) below the next label: close rungs' labels do not overprint.
+    """Labels of a log axis' ``ticks`` (sorted), the largest positive one always, each other positive one only where it
+    lies at least 1/12 of the axis' decades below the next label (close rungs' labels would overprint); a
+    non-positive tick (which a log axis does not show) gets none.
 
-    >>> _tick_labels([5, 8, 16, 32, 80, 128, 160])
-    ['5', '8', '16', '32', '80', '', '160']
+    >>> _tick_labels([5, 8, 16, 32, 80, 128, 160]), _tick_labels([100, 105, 110]), _tick_labels([0, 3])
+    (['5', '8', '16', '32', '80', '', '160'], ['100', '105', '110'], ['', '3'])
     """
-    step = max(0.05, math.log10(ticks[-1] / ticks[0]) / 12) if ticks else 0.0
+    shown = [t for t in ticks if t > 0]
+    step = math.log10(shown[-1] / shown[0]) / 12 if shown else 0.0
     labels, last = [], math.inf
     for value in reversed(ticks):
-        keep = math.log10(last / value) >= step
+        keep = value > 0 and math.log10(last / value) >= step
         labels.append(f"{value:.3g}" if keep else "")
         last = value if keep else last
     return labels[::-1]

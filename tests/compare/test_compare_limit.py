@@ -201,6 +201,9 @@ def test_a_conjunction_is_unsettled_only_where_every_part_that_fails_it_is() -> 
     assert decide(at_share, 1e-3).outcome == INCONCLUSIVE
     below_share = all_of("law", "law", [holding, part(3e-4, 4e-4)])  # its largest rungs fail at the share too
     assert decide(below_share, 1e-3).outcome == "fail"
+    # a part failing at 0.05 but holding at its share (7e-4 >= 5e-4) does not fail the conjunction: the settled
+    # failure of that part leaves the conjunction unsettled, where reading the parts' own flags would fail it
+    assert decide(all_of("law", "law", [part(3e-4, 7e-4), part(7e-4, 1e-9)]), 1e-3).outcome == INCONCLUSIVE
 
 
 def test_the_largest_rungs_p_value_reads_the_last_effective_exponent() -> None:

@@ -112,10 +112,15 @@ def norm_ladders(frame: pd.DataFrame) -> tuple[tuple[np.ndarray, np.ndarray], tu
     ``paper`` its median is 0.5 of its mean at :math:`n = 8`, 0.9 at :math:`n = 128`), so a mean of logarithms would
     carry a Jensen gap that changes with :math:`n` (measured: a local exponent −0.88 in :math:`n` at
     :math:`n \approx 11` from it alone)."""
-    ds = np.sort(frame["d"].unique()).astype(float)
-    ns = np.sort(frame["n"].unique()).astype(float)
-    grid = np.stack([[per_seed(frame, "norm_growth", d=int(d), n=int(n)) for n in ns] for d in ds])  # (d, n, seeds)
-    return (ds, grid.mean(1).T), (ns, grid.mean(0).T)
+    table = frame.pivot_table(index="seed", columns=["d", "n"], values="norm_growth", aggfunc="mean")
+    ds, ns = (sorted(frame[size].unique()) for size in ("d", "n"))
+    missing = [(int(d), int(n)) for d in ds for n in ns if (d, n) not in table.columns]
+    if missing:
+        raise InvalidParameterError(f"the norm-law grid lacks the points (d, n) = {missing}: each ladder is a mean "
+                                    "over the same values of the other size at every rung")
+    table = table.dropna()  # seeds paired across the grid: a seed missing at some point is left out
+    grid = table[[(d, n) for d in ds for n in ns]].to_numpy(float).reshape(len(table), len(ds), len(ns))
+    return (np.asarray(ds, dtype=float), grid.mean(2)), (np.asarray(ns, dtype=float), grid.mean(1))
 
 
 def norm_ladder(frame: pd.DataFrame, law: Law) -> list[dict[str, Any]]:
@@ -155,8 +160,8 @@ def compare_norm_law(frame: pd.DataFrame, law: Law) -> CheckResult:
     one joint fit of :math:`(a, b)` (:func:`~flt_theory.compare.check_power_law_2d`) within :data:`NORM_TOLERANCE`."""
     exponents = (float(law.exponent("d")), float(law.exponent("n")))
     name = f"norm law ‖w¹‖² − 1 ∝ d^{exponents[0]:g} n^{exponents[1]:g}"
-    (ds, y_d), (ns, y_n) = norm_ladders(frame)
-    if len(ds) >= NORM_LIMIT_RUNGS and len(ns) >= NORM_LIMIT_RUNGS:
+    if frame["d"].nunique() >= NORM_LIMIT_RUNGS and frame["n"].nunique() >= NORM_LIMIT_RUNGS:
+        (ds, y_d), (ns, y_n) = norm_ladders(frame)
         return all_of(f"{name} in the limit n/d -> 0", f"d^{exponents[0]:g} n^{exponents[1]:g}", [
             check_limit_power_law(ds, y_d, exponents[0], variable="d",
                                   name="exponent of d (mean over n), d -> oo"),
