@@ -162,11 +162,11 @@ def compare_norm_law(frame: pd.DataFrame, law: Law) -> CheckResult:
     name = f"norm law ‖w¹‖² − 1 ∝ d^{exponents[0]:g} n^{exponents[1]:g}"
     if frame["d"].nunique() >= NORM_LIMIT_RUNGS and frame["n"].nunique() >= NORM_LIMIT_RUNGS:
         (ds, y_d), (ns, y_n) = norm_ladders(frame)
-        return all_of(f"{name} in the limit n/d -> 0", f"d^{exponents[0]:g} n^{exponents[1]:g}", [
+        return all_of(f"{name} in the limit n/d → 0", f"d^{exponents[0]:g} n^{exponents[1]:g}", [
             check_limit_power_law(ds, y_d, exponents[0], variable="d",
-                                  name="exponent of d (mean over n), d -> oo"),
+                                  name="exponent of d (mean over n), d → ∞"),
             check_limit_power_law(ns, y_n, exponents[1], variable="n", toward="zero",
-                                  name="exponent of n (mean over d), n/d -> 0")])
+                                  name="exponent of n (mean over d), n/d → 0")])
     points = frame[["d", "n"]].drop_duplicates().sort_values(["d", "n"]).to_numpy()
     ys = np.stack([per_seed(frame, "norm_growth", d=int(d), n=int(n)) for d, n in points], axis=1)
     return check_power_law_2d(points[:, 0].astype(float), points[:, 1].astype(float), ys, exponents,
