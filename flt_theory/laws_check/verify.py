@@ -64,11 +64,12 @@ The JSON document, the fit figure and the report: :class:`LawVerification`, :mod
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -78,6 +79,7 @@ from ..compare.verdict import INCONCLUSIVE
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 from ..runner import sweep
 from ..runner.errors import ExperimentError
+from ..runner.executors import Backend, make_backend
 from ..runner.store import ResultStore
 from ..systems import get_system
 from ..systems.vocabulary import Conversion, Vocabulary, vocabulary_of
@@ -153,16 +155,36 @@ class LawVerification(dict):
         return f"<pre>{escape(str(self))}</pre>"
 
 
+#: What runs a sweep: a number of worker processes, or an open backend the sweeps of one run share.
+Workers = int | Backend
+
+
+@contextlib.contextmanager
+def _workers(jobs: int) -> Iterator[Workers]:
+    """One process pool for every sweep of a run with ``jobs > 1`` (a pool per sweep started its workers again at
+    every probe, grid, level-set evaluation and rung: about 2.5 s each with 2 jobs), closed at the end; ``jobs``
+    itself otherwise."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs <= 1:
+        yield jobs
+        return
+    backend = make_backend(jobs)
+    try:
+        yield backend
+    finally:
+        backend.close()
+
+
 class _NotRecorded(Exception):
     """The experiment does not record the observable (its columns are the message)."""
 
 
 def _record(experiment: Any, points: Sequence[Mapping[str, Any]], keys: Sequence[str], observable: str,
-            seed_list: list[int], store: Any, jobs: int, tally: dict[str, int] | None = None) -> Any:
+            seed_list: list[int], store: Any, jobs: Workers, tally: dict[str, int] | None = None) -> Any:
     """``observable`` at every point and seed through :func:`~flt_theory.runner.sweep` (seeded, stored): an array
     (points, seeds), seeds in ``seed_list`` order; ``keys`` are the parameters that tell the points apart;
     ``tally`` counts the rows ``computed`` and ``reused`` from the store."""
-    frame = sweep(experiment.name, points=list(points), seeds=seed_list, store=store, jobs=jobs)
+    frame = sweep(experiment.name, points=list(points), seeds=seed_list, store=store,
+                  **({"jobs": jobs} if isinstance(jobs, int) else {"scheduler": jobs}))
     if tally is not None:
         for key in ("computed", "reused"):
             tally[key] = tally.get(key, 0) + int(frame.attrs.get(key, 0))
@@ -175,7 +197,7 @@ def _record(experiment: Any, points: Sequence[Mapping[str, Any]], keys: Sequence
 
 def _measure_level_set(experiment: Any, parsed: LevelSetLaw, points: list[dict[str, Any]], varied: list[str],
                        seed_list: list[int], groups: int, confidence: float, store: Any,
-                       jobs: int, tally: dict[str, int] | None = None,
+                       jobs: Workers, tally: dict[str, int] | None = None,
                        conversion: Conversion | None = None) -> tuple[Any, list[dict[str, Any]]]:
     """The crossings of every grid point (:func:`~flt_theory.laws_check.level_set.solve_crossings`): the (groups,
     points) table the fit reads, and one record per point (its coordinates, the seed-mean crossing, the groups'
@@ -224,7 +246,7 @@ def _measure_level_set(experiment: Any, parsed: LevelSetLaw, points: list[dict[s
 
 
 def _record_designed(experiment: Any, points: list[dict[str, Any]], varied: list[str], observable: str,
-                     seed_list: list[int], store: Any, jobs: int, tally: dict[str, int]) -> tuple[Any, Any, list]:
+                     seed_list: list[int], store: Any, jobs: Workers, tally: dict[str, int]) -> tuple[Any, Any, list]:
     """:func:`_record` on a designed grid, point by point once the whole grid fails: ``(points kept, table (seeds,
     points kept), dropped points with the simulation's message)``; refused when a varied parameter keeps fewer than
     2 values."""
@@ -248,7 +270,7 @@ def _record_designed(experiment: Any, points: list[dict[str, Any]], varied: list
 
 
 def _drop_censored(experiment: Any, points: list[dict[str, Any]], table: Any, varied: list[str],
-                   seed_list: list[int], store: Any, jobs: int) -> tuple[list[dict[str, Any]], Any, list[str]]:
+                   seed_list: list[int], store: Any, jobs: Workers) -> tuple[list[dict[str, Any]], Any, list[str]]:
     """The grid points none of whose runs a step limit stopped, with their columns of ``table`` (seeds, points),
     and one message per dropped point: a censored run's value is a lower bound, never fitted as a measurement.
     An experiment that records no ``censored`` column keeps every point."""
@@ -485,97 +507,98 @@ def verify_law(
     if store is None:  # one in-memory store for the whole run: the probe's and the retries' rows are reused
         store = ResultStore(":memory:")
     multiplier = EVALUATIONS if level_set else 1
-    for experiment, parsed, base, fix, conversion, names in usable:
-        typed, stored, public = names
-        parsed = dataclasses.replace(parsed, observable=stored)  # the column the experiment stores
-        if conversion is not None:  # solved for the experiment's own parameter, converted back per point
-            parsed = dataclasses.replace(_level_set(parsed), parameter=conversion.parameter)
-        try:
-            constraints = claim_hypotheses(spec, experiment, experiment.normalize({**base, **dict(fix or {})}))
-        except (InvalidParameterError, InvalidParameterTypeError) as exc:  # a value its declaration refuses
-            raise InvalidParameterError(f"--fix: {exc}") from None
-        points, varied = design_grid(experiment, base, parsed, over=over, fix=fix, seeds=seeds, budget=budget,
-                                     multiplier=multiplier, constraints=constraints)
-        for point in points:  # a log factor needs its parameter above 1 at every point
-            parsed.check_point(point, "--over" if over else "--law")
-        plan = grid_plan(experiment, points, varied, seeds, multiplier, constraints)
-        seconds = plan["estimated_seconds"]
-        if budget is not None and seconds > budget:
-            raise InvalidParameterError(
-                f"--budget: the plan of experiment {experiment.name!r} ({len(points)} points x "
-                f"{seeds} seeds"
-                f"{f' x about {EVALUATIONS} values of {_level_set(parsed).parameter}' if level_set else ''}) "
-                f"would take about {seconds:.3g} s by the experiment's declared cost, over "
-                f"{budget:g} s; give --budget {math.ceil(seconds * 1.1)} or a smaller grid."
-            )
-        try:  # one point and one seed first: an experiment that does not record OBS costs no grid
-            computed_before, probe_start = tally.get("computed", 0), time.perf_counter()
-            _record(experiment, points[:1], varied, parsed.observable, seed_list[:1], store, jobs, tally)
-            if tally.get("computed", 0) > computed_before:  # measured, not read from the store: its pace
-                plan = paced_plan(plan, experiment.estimate(points[0], 1), time.perf_counter() - probe_start)
-        except ExperimentError as exc:
-            raise _refused(exc, over) from None
-        except _NotRecorded as exc:
-            errors.append(f"{experiment.name} records {_public_columns(vocabulary, str(exc))}")
-            continue
-        if on_plan is not None:
-            on_plan(plan)
-        try:
-            if level_set:
-                table, crossings = _measure_level_set(experiment, _level_set(parsed), points, varied, seed_list,
-                                                      groups or seeds, 1 - alpha, store, jobs, tally, conversion)
-            elif over:
-                table = _record(experiment, points, varied, parsed.observable, seed_list, store, jobs, tally).T
-            else:  # a designed grid: a point the simulation refuses is dropped (and said), not the run
-                points, table, dropped = _record_designed(experiment, points, varied, parsed.observable, seed_list,
-                                                          store, jobs, tally)
-        except ExperimentError as exc:
-            raise _refused(exc, over) from None
-        except _NotRecorded as exc:
-            errors.append(f"{experiment.name} records {_public_columns(vocabulary, str(exc))}")
-            continue
-        break
-    else:
-        raise InvalidParameterError(f"{'--where' if level_set else '--law'}: no experiment of system {system!r} "
-                                    f"records {typed!r} ({'; '.join(errors)}).")
-    censored: list[str] = []
-    tried = {tuple(p[k] for k in varied) for p in points}  # every value measured, a dropped one included
-    if not level_set:
-        points, table, censored = _drop_censored(experiment, points, table, varied, seed_list, store, jobs)
-    predicted = {k: parsed.exponents.get(k, 0.0) for k in varied}
-    if censored and any(len({p[k] for p in points}) < 2 for k in varied):
-        decided: dict[str, Any] = {"measured": {}, "controls": [], "values": [], "verdict": "inconclusive",
-                                   "reason": f"{len(censored)} grid point(s) dropped: their runs were stopped by a "
-                                             f"step limit, so their values are lower bounds, not measurements "
-                                             f"({'; '.join(censored)}); too few points remain to decide the law"}
-    else:
-        decided = _decide(parsed, points, table, varied, alpha, tolerance, level_set)
-    extended: list[dict[str, Any]] = []
-    while (decided["verdict"] == INCONCLUSIVE and decided["measured"] and not level_set and parsed.relation == "~"
-           and len(varied) == 1 and budget is not None and len(extended) < MAX_EXTENSIONS):
-        rung = _next_rung(experiment, points, varied[0], parsed)
-        if rung is not None and (rung[varied[0]],) in tried:  # a rung dropped already: its step limit stops it again
-            extended.append({"stopped": "the step limit", varied[0]: rung[varied[0]]})
+    with _workers(jobs) as pool:  # one pool for every sweep of the run (a pool of 2 takes ~2.5 s to start)
+        for experiment, parsed, base, fix, conversion, names in usable:
+            typed, stored, public = names
+            parsed = dataclasses.replace(parsed, observable=stored)  # the column the experiment stores
+            if conversion is not None:  # solved for the experiment's own parameter, converted back per point
+                parsed = dataclasses.replace(_level_set(parsed), parameter=conversion.parameter)
+            try:
+                constraints = claim_hypotheses(spec, experiment, experiment.normalize({**base, **dict(fix or {})}))
+            except (InvalidParameterError, InvalidParameterTypeError) as exc:  # a value its declaration refuses
+                raise InvalidParameterError(f"--fix: {exc}") from None
+            points, varied = design_grid(experiment, base, parsed, over=over, fix=fix, seeds=seeds, budget=budget,
+                                         multiplier=multiplier, constraints=constraints)
+            for point in points:  # a log factor needs its parameter above 1 at every point
+                parsed.check_point(point, "--over" if over else "--law")
+            plan = grid_plan(experiment, points, varied, seeds, multiplier, constraints)
+            seconds = plan["estimated_seconds"]
+            if budget is not None and seconds > budget:
+                raise InvalidParameterError(
+                    f"--budget: the plan of experiment {experiment.name!r} ({len(points)} points x "
+                    f"{seeds} seeds"
+                    f"{f' x about {EVALUATIONS} values of {_level_set(parsed).parameter}' if level_set else ''}) "
+                    f"would take about {seconds:.3g} s by the experiment's declared cost, over "
+                    f"{budget:g} s; give --budget {math.ceil(seconds * 1.1)} or a smaller grid."
+                )
+            try:  # one point and one seed first: an experiment that does not record OBS costs no grid
+                computed_before, probe_start = tally.get("computed", 0), time.perf_counter()
+                _record(experiment, points[:1], varied, parsed.observable, seed_list[:1], store, pool, tally)
+                if tally.get("computed", 0) > computed_before:  # measured, not read from the store: its pace
+                    plan = paced_plan(plan, experiment.estimate(points[0], 1), time.perf_counter() - probe_start)
+            except ExperimentError as exc:
+                raise _refused(exc, over) from None
+            except _NotRecorded as exc:
+                errors.append(f"{experiment.name} records {_public_columns(vocabulary, str(exc))}")
+                continue
+            if on_plan is not None:
+                on_plan(plan)
+            try:
+                if level_set:
+                    table, crossings = _measure_level_set(experiment, _level_set(parsed), points, varied, seed_list,
+                                                          groups or seeds, 1 - alpha, store, pool, tally, conversion)
+                elif over:
+                    table = _record(experiment, points, varied, parsed.observable, seed_list, store, pool, tally).T
+                else:  # a designed grid: a point the simulation refuses is dropped (and said), not the run
+                    points, table, dropped = _record_designed(experiment, points, varied, parsed.observable, seed_list,
+                                                              store, pool, tally)
+            except ExperimentError as exc:
+                raise _refused(exc, over) from None
+            except _NotRecorded as exc:
+                errors.append(f"{experiment.name} records {_public_columns(vocabulary, str(exc))}")
+                continue
             break
-        cost = None if rung is None else _rung_seconds(experiment, rung, seeds, plan)
-        if rung is None or cost is None or time.perf_counter() - start + cost > budget:
-            extended.append({"stopped": "the budget" if rung is not None else "the declared bounds",
-                             **({} if rung is None else {varied[0]: rung[varied[0]], "estimated_seconds": cost})})
-            break
-        try:
-            column = _record(experiment, [rung], varied, parsed.observable, seed_list, store, jobs, tally).T
-        except (ExperimentError, _NotRecorded):
-            extended.append({"stopped": "the simulation", varied[0]: rung[varied[0]]})
-            break
-        kept, column, lost = _drop_censored(experiment, [rung], column, varied, seed_list, store, jobs)
-        if lost:
-            censored += lost
-            extended.append({"stopped": "the step limit", varied[0]: rung[varied[0]]})
-            break
-        tried.add((rung[varied[0]],))
-        points, table = [*points, *kept], np.column_stack([table, column])
-        extended.append({varied[0]: rung[varied[0]], "estimated_seconds": cost})
-        decided = _decide(parsed, points, table, varied, alpha, tolerance, level_set)
+        else:
+            raise InvalidParameterError(f"{'--where' if level_set else '--law'}: no experiment of system {system!r} "
+                                        f"records {typed!r} ({'; '.join(errors)}).")
+        censored: list[str] = []
+        tried = {tuple(p[k] for k in varied) for p in points}  # every value measured, a dropped one included
+        if not level_set:
+            points, table, censored = _drop_censored(experiment, points, table, varied, seed_list, store, pool)
+        predicted = {k: parsed.exponents.get(k, 0.0) for k in varied}
+        if censored and any(len({p[k] for p in points}) < 2 for k in varied):
+            decided: dict[str, Any] = {"measured": {}, "controls": [], "values": [], "verdict": "inconclusive",
+                                       "reason": f"{len(censored)} grid point(s) dropped: their runs were stopped by a "
+                                                 f"step limit, so their values are lower bounds, not measurements "
+                                                 f"({'; '.join(censored)}); too few points remain to decide the law"}
+        else:
+            decided = _decide(parsed, points, table, varied, alpha, tolerance, level_set)
+        extended: list[dict[str, Any]] = []
+        while (decided["verdict"] == INCONCLUSIVE and decided["measured"] and not level_set and parsed.relation == "~"
+               and len(varied) == 1 and budget is not None and len(extended) < MAX_EXTENSIONS):
+            rung = _next_rung(experiment, points, varied[0], parsed)
+            if rung is not None and (rung[varied[0]],) in tried:  # dropped already: its step limit stops it again
+                extended.append({"stopped": "the step limit", varied[0]: rung[varied[0]]})
+                break
+            cost = None if rung is None else _rung_seconds(experiment, rung, seeds, plan)
+            if rung is None or cost is None or time.perf_counter() - start + cost > budget:
+                extended.append({"stopped": "the budget" if rung is not None else "the declared bounds",
+                                 **({} if rung is None else {varied[0]: rung[varied[0]], "estimated_seconds": cost})})
+                break
+            try:
+                column = _record(experiment, [rung], varied, parsed.observable, seed_list, store, pool, tally).T
+            except (ExperimentError, _NotRecorded):
+                extended.append({"stopped": "the simulation", varied[0]: rung[varied[0]]})
+                break
+            kept, column, lost = _drop_censored(experiment, [rung], column, varied, seed_list, store, pool)
+            if lost:
+                censored += lost
+                extended.append({"stopped": "the step limit", varied[0]: rung[varied[0]]})
+                break
+            tried.add((rung[varied[0]],))
+            points, table = [*points, *kept], np.column_stack([table, column])
+            extended.append({varied[0]: rung[varied[0]], "estimated_seconds": cost})
+            decided = _decide(parsed, points, table, varied, alpha, tolerance, level_set)
     not_tested = sorted((set(parsed.exponents) | set(getattr(parsed, "log_powers", {}))) - set(varied))
     reason = decided["reason"] + (f"; not tested (held fixed): {', '.join(not_tested)}" if not_tested else "")
     if dropped:

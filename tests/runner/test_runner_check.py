@@ -167,3 +167,18 @@ def test_attaching_the_commands_keeps_flt_light():
             "print(sorted(m for m in ('torch', 'pandas', 'matplotlib') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert done.stdout.strip() == "[]"
+
+
+def test_one_pool_serves_every_measurement_of_a_run(monkeypatch, counted_backends):
+    """With jobs > 1, run_claims starts one backend for the whole run (a pool per measurement started its workers
+    again each time, about 2.5 s with 2 jobs), hands it to every measurement and closes it at the end."""
+    import importlib
+
+    from flt_theory.systems import get_claim
+
+    check_module = importlib.import_module("flt_theory.checking.check")
+    make, made, closed = counted_backends
+    monkeypatch.setattr(check_module, "make_backend", make)
+    claims = [get_claim(k) for k in ("giant-step/rank-one-update", "giant-step/second-layer-bounds")]
+    runs = check_module.run_claims(claims, "small", jobs=2, progress=False)
+    assert len(made) == 1 and closed == made and all(run["error"] is None for run in runs)
