@@ -248,6 +248,9 @@ def run_claims(
                 if lines is not None:
                     lines.start(claim)
                 run = _run_one(claim, scale, st, refreshed, options)
+                if backend is not None and scheduler is None and str(run["error"]).startswith("BackendError:"):
+                    backend.close()  # a worker of our pool died: the next claims get a fresh pool, not a broken one
+                    backend = options["scheduler"] = make_backend(jobs)
                 keys = _row_keys(run.get("frame"))
                 run["reused_stored"] = max(0, run["reused"] - len(keys & seen))
                 seen |= keys
