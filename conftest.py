@@ -156,3 +156,25 @@ def runner():
         return CliRunner(mix_stderr=False)
     except TypeError:
         return CliRunner()
+
+
+@pytest.fixture
+def counted_backends():
+    """A stand-in for ``make_backend``: ``(make, made, closed)``, ``make(jobs, scheduler=None)`` returning a new
+    in-process backend each call, recorded in ``made`` and, once closed, in ``closed`` (the tests that one pool serves
+    a whole run)."""
+    from flt_theory.runner.executors import InProcessBackend
+
+    made: list = []
+    closed: list = []
+
+    class Counted(InProcessBackend):
+        def close(self) -> None:
+            closed.append(self)
+            super().close()
+
+    def make(jobs, scheduler=None):
+        made.append(Counted())
+        return made[-1]
+
+    return make, made, closed
