@@ -162,7 +162,7 @@ def runner():
 def counted_backends():
     """A stand-in for ``make_backend``: ``(make, made, closed)``, ``make(jobs, scheduler=None)`` returning a new
     in-process backend each call, recorded in ``made`` and, once closed, in ``closed`` (the tests that one pool serves
-    a whole run)."""
+    a whole run: patch ``flt_theory.runner.executors.make_backend``)."""
     from flt_theory.runner.executors import InProcessBackend
 
     made: list = []

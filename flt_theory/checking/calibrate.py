@@ -35,7 +35,7 @@ from ..compare.count import clopper_pearson
 from ..compare.family import per_claim_level
 from ..errors import InvalidParameterError
 from ..report.power import power_text
-from ..runner.executors import make_backend
+from ..runner.executors import shared_backend
 from ..runner.provenance import static_provenance
 from ..runner.store import ResultStore
 from ..runner.sweep import progress_bar, progress_enabled
@@ -153,16 +153,13 @@ def calibrate(
     level = per_claim_level(alpha, max(1, family or len(claims)))
     own = not isinstance(store, ResultStore)
     st = store if isinstance(store, ResultStore) else ResultStore(":memory:" if store is None else store)
-    # one pool (or Dask client) for the whole calibration, not one per measurement run
-    backend = make_backend(jobs, scheduler) if (jobs > 1 or scheduler is not None) else None
-    options = {"jobs": jobs, "scheduler": backend, "stale": 0}  # stale: stored rows of other code, recomputed
     try:
-        with progress_bar(len(claims) * repeats, desc=f"flt calibrate ({scale})", unit="run",
-                          enabled=progress_enabled(progress)) as bar:
+        with (shared_backend(jobs, scheduler) as backend,  # one pool (or Dask client) for the whole calibration
+              progress_bar(len(claims) * repeats, desc=f"flt calibrate ({scale})", unit="run",
+                           enabled=progress_enabled(progress)) as bar):
+            options = {"jobs": jobs, "scheduler": backend, "stale": 0}  # stale: stored rows of other code, recomputed
             entries = [_claim_calibration(c, scale, repeats, level, st, options, bar) for c in claims]
     finally:
-        if backend is not None:
-            backend.close()
         if own:
             st.close()
     any_rejected = sum(not all(e["law_passed"][r] for e in entries) for r in range(repeats))

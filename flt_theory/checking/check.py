@@ -53,7 +53,7 @@ from ..report.figures import plain_text
 from ..report.markdown import prepare_report_dir, write_report
 from ..report.table import format_table, verdict_html, verdict_latex, verdict_markdown, verdict_summary
 from ..runner.errors import UnknownClaimPathError
-from ..runner.executors import make_backend
+from ..runner.executors import shared_backend
 from ..runner.provenance import static_provenance, worker_provenance
 from ..runner.store import ResultStore
 from ..runner.sweep import progress_bar, progress_enabled
@@ -232,10 +232,7 @@ def run_claims(
                                     "instead.")
     own = not isinstance(store, ResultStore)
     st = store if isinstance(store, ResultStore) else ResultStore(":memory:" if store is None else store)
-    # one pool (or Dask client) for the whole run, not one per measurement: a pool of 2 spawned workers takes about
-    # 2.5 s to start (measured: two tiny paper claims in 3.5 s with jobs 1, 8.6 s with jobs 2 and a pool each)
-    backend = make_backend(jobs, scheduler) if (jobs > 1 or scheduler is not None) else None
-    options = {"seed_base": seed_base, "fresh": fresh, "jobs": jobs, "scheduler": backend}
+    options: dict[str, Any] = {"seed_base": seed_base, "fresh": fresh, "jobs": jobs}
     refreshed: set = set()
     mode = progress_mode(progress)
     options["bar"] = mode == "bar"  # a bar per measurement, its points done / total with an estimate
@@ -243,14 +240,13 @@ def run_claims(
     seen: set = set()  # the rows measured so far in this run: a later claim sharing them did not reuse a stored row
     runs = []
     try:
-        with progress_bar(len(claims), desc=f"flt check ({scale})", unit="claim", enabled=mode == "bar") as bar:
+        with (shared_backend(jobs, scheduler) as backend,  # one pool (or Dask client) for every measurement of the run
+              progress_bar(len(claims), desc=f"flt check ({scale})", unit="claim", enabled=mode == "bar") as bar):
+            options["scheduler"] = backend
             for claim in claims:
                 if lines is not None:
                     lines.start(claim)
                 run = _run_one(claim, scale, st, refreshed, options)
-                if backend is not None and scheduler is None and str(run["error"]).startswith("BackendError:"):
-                    backend.close()  # a worker of our pool died: the next claims get a fresh pool, not a broken one
-                    backend = options["scheduler"] = make_backend(jobs)
                 keys = _row_keys(run.get("frame"))
                 run["reused_stored"] = max(0, run["reused"] - len(keys & seen))
                 seen |= keys
@@ -259,8 +255,6 @@ def run_claims(
                 if lines is not None:
                     lines.done(run)
     finally:
-        if backend is not None:
-            backend.close()
         if own:
             st.close()
     return runs

@@ -64,12 +64,11 @@ The JSON document, the fit figure and the report: :class:`LawVerification`, :mod
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import math
 import re
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -79,7 +78,7 @@ from ..compare.verdict import INCONCLUSIVE
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 from ..runner import sweep
 from ..runner.errors import ExperimentError
-from ..runner.executors import Backend, make_backend
+from ..runner.executors import Backend, shared_backend
 from ..runner.store import ResultStore
 from ..systems import get_system
 from ..systems.vocabulary import Conversion, Vocabulary, vocabulary_of
@@ -157,21 +156,6 @@ class LawVerification(dict):
 
 #: What runs a sweep: a number of worker processes, or an open backend the sweeps of one run share.
 Workers = int | Backend
-
-
-@contextlib.contextmanager
-def _workers(jobs: int) -> Iterator[Workers]:
-    """One process pool for every sweep of a run with ``jobs > 1`` (a pool per sweep started its workers again at
-    every probe, grid, level-set evaluation and rung: about 2.5 s each with 2 jobs), closed at the end; ``jobs``
-    itself otherwise."""
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs <= 1:
-        yield jobs
-        return
-    backend = make_backend(jobs)
-    try:
-        yield backend
-    finally:
-        backend.close()
 
 
 class _NotRecorded(Exception):
@@ -507,7 +491,8 @@ def verify_law(
     if store is None:  # one in-memory store for the whole run: the probe's and the retries' rows are reused
         store = ResultStore(":memory:")
     multiplier = EVALUATIONS if level_set else 1
-    with _workers(jobs) as pool:  # one pool for every sweep of the run (a pool of 2 takes ~2.5 s to start)
+    with shared_backend(jobs) as backend:  # one pool for every sweep of the run
+        pool: Workers = jobs if backend is None else backend
         for experiment, parsed, base, fix, conversion, names in usable:
             typed, stored, public = names
             parsed = dataclasses.replace(parsed, observable=stored)  # the column the experiment stores

@@ -22,6 +22,7 @@ import the main script).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import itertools
 import multiprocessing
 import os
@@ -35,7 +36,8 @@ from .._validation import check_int
 from ..errors import InvalidParameterError, InvalidParameterTypeError
 from .errors import BackendError
 
-__all__ = ["Backend", "DaskBackend", "InProcessBackend", "PoolBackend", "make_backend", "set_torch_threads"]
+__all__ = ["Backend", "DaskBackend", "InProcessBackend", "PoolBackend", "make_backend", "set_torch_threads",
+           "shared_backend"]
 
 _DASK_HINT = "install it with: pip install 'dask[distributed]'"
 #: How long to wait for an existing Dask scheduler to answer.
@@ -143,8 +145,11 @@ class PoolBackend(Backend):
     def __init__(self, jobs: int):
         self.workers = jobs
         self.threads = max(1, _cores() // jobs)
-        self._pool = cf.ProcessPoolExecutor(
-            max_workers=jobs,
+        self._pool = self._start()
+
+    def _start(self) -> cf.ProcessPoolExecutor:
+        return cf.ProcessPoolExecutor(
+            max_workers=self.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_pool_initializer,
             initargs=(self.threads, list(sys.path), os.getpid()),
@@ -170,6 +175,9 @@ class PoolBackend(Backend):
                     try:
                         result = future.result()
                     except cf.process.BrokenProcessPool as exc:
+                        # a pool whose worker died refuses every later task: the next use starts fresh workers
+                        self._pool.shutdown(wait=False, cancel_futures=True)
+                        self._pool = self._start()
                         raise BackendError(
                             f"a worker process of the pool died ({exc}). Re-run to resume. If this sweep was started "
                             "from a script, put the call under `if __name__ == '__main__':` — the workers are "
@@ -295,6 +303,22 @@ class _Borrowed(Backend):
 
     def imap_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         return self.backend.imap_unordered(fn, items)
+
+
+@contextlib.contextmanager
+def shared_backend(jobs: Any = 1, scheduler: Any = None) -> Iterator[Backend | None]:
+    """One backend for every sweep of a run (``flt check``, ``flt calibrate``, a law's verification), closed at its
+    end: a pool of 2 spawned workers takes about 2.5 s to start, which a pool per sweep paid again each time. None
+    where the run is in-process (``jobs`` 1 and no ``scheduler``), or where ``jobs`` is not an int > 1 and no
+    scheduler is given (each sweep then refuses or runs ``jobs`` itself)."""
+    if scheduler is None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs <= 1):
+        yield None
+        return
+    backend = make_backend(jobs, scheduler)
+    try:
+        yield backend
+    finally:
+        backend.close()
 
 
 def make_backend(jobs: int = 1, scheduler: Any = None) -> Backend:

@@ -420,10 +420,9 @@ def test_fix_takes_a_declared_text_parameter_validated_by_its_declaration():
 
 def test_one_pool_serves_every_sweep_of_a_verification(monkeypatch, counted_backends):
     """verify_law with jobs > 1 runs its probe, grid and any later sweep on one backend, closed at the end."""
-    import importlib
+    from flt_theory.runner import executors
 
-    verify_module = importlib.import_module("flt_theory.laws_check.verify")
     make, made, closed = counted_backends
-    monkeypatch.setattr(verify_module, "make_backend", make)
+    monkeypatch.setattr(executors, "make_backend", make)
     result = verify_law("giant-step", "norm_growth ~ d", over={"d": [64, 128, 256]}, fix={"n": 64}, seeds=4, jobs=2)
     assert len(made) == 1 and closed == made and "norm_growth ~ d" in str(result)

@@ -36,3 +36,34 @@ def test_in_process_runs_take_flt_threads_from_the_environment(monkeypatch):
         assert list(InProcessBackend().imap_unordered(abs, [-1])) == [1] and torch.get_num_threads() == 1
     finally:
         torch.set_num_threads(before)
+
+
+def test_shared_backend_is_none_in_process_and_one_closed_backend_otherwise(counted_backends, monkeypatch):
+    """``shared_backend`` makes one backend for a run with jobs > 1 or a scheduler and closes it at the end; in-process
+    (jobs 1) and for a jobs value the sweeps must refuse themselves, none."""
+    from flt_theory.runner import executors
+
+    make, made, closed = counted_backends
+    monkeypatch.setattr(executors, "make_backend", make)
+    for jobs in (1, 0, "2", True):
+        with executors.shared_backend(jobs) as backend:
+            assert backend is None
+    with executors.shared_backend(2) as backend:
+        assert made == [backend] and closed == []
+    assert closed == made
+
+
+def test_a_pool_whose_worker_died_runs_the_next_sweep_on_fresh_workers():
+    """A worker that dies fails its sweep with a BackendError; the pool's next sweep starts fresh workers (a pool
+    shared by a run's claims would otherwise fail every claim after the first death)."""
+    import os
+
+    import pytest
+
+    from flt_theory.runner.errors import BackendError
+    from flt_theory.runner.executors import PoolBackend
+
+    with PoolBackend(1) as pool:
+        with pytest.raises(BackendError, match="a worker process of the pool died"):
+            list(pool.imap_unordered(os._exit, [3]))
+        assert sorted(pool.imap_unordered(abs, [-1, -2])) == [1, 2]
