@@ -1,18 +1,18 @@
 """``flt check --plan`` paced by the verdict record: a claim whose measurement (points, seeds, code) the record timed
-is planned at that wall time (a declared cost is a polynomial in the sizes, and was off by more than 2x for 43 of 71
-paper-scale claims); any other claim at its declared cost, and the plan says which. A run's refusal still reads the
-declared total, which the plan's total row shows."""
+is planned at that wall time, in CPU seconds (times the workers its run kept busy; a declared cost is a polynomial in
+the sizes and can be far off); any other claim at its declared cost, and the plan says which. A run's refusal still
+reads the declared total, which the plan's total row shows."""
 
 from __future__ import annotations
 
 import pytest
 
 from flt_theory.checking.power import claim_code_fingerprint, claim_fingerprint
-from flt_theory.checking.scale_record import load_verdicts, recorded_seconds
+from flt_theory.checking.scale_record import recorded_seconds
 from flt_theory.cli import cli
 from flt_theory.errors import InvalidParameterError
 from flt_theory.systems import get_claim
-from flt_theory.systems.declaration import plan, recorded_basis
+from flt_theory.systems.declaration import plan
 
 BENIGN, HARMFUL = get_claim("attention/benign"), get_claim("attention/harmful")  # one measurement, two claims
 
@@ -28,9 +28,11 @@ def test_a_current_entry_paces_its_claim_and_the_claims_sharing_its_measurement(
     timed = {"seconds": 50.0, "jobs": 2, "carried": False, "partial": False}
     assert paced == {BENIGN.key: timed, HARMFUL.key: timed}
     document = plan([BENIGN, HARMFUL], "small", repeats=3, recorded=paced)
-    assert [(r["seconds"], r["basis"]) for r in document["claims"]] == [(150.0, "record, 2 jobs")] * 2
-    assert document["total"]["seconds"] == 150.0  # the shared measurement counted once
-    assert document["total"]["declared_seconds"] == document["claims"][0]["declared_seconds"] != 150.0
+    busy = BENIGN.measurement.busy_workers("small", 2)
+    assert busy == 2 and BENIGN.measurement.busy_workers("small", None) == 1  # several points: both workers busy
+    assert [(r["seconds"], r["basis"]) for r in document["claims"]] == [(300.0, "record, 2 jobs")] * 2  # 3 x 50 x 2
+    assert document["total"]["seconds"] == 300.0  # the shared measurement counted once
+    assert document["total"]["declared_seconds"] == document["claims"][0]["declared_seconds"] != 300.0
     # a sibling whose own law changed (its entry stale) still shares the measurement's time; the longest time wins
     record = {"entries": [_entry(BENIGN, seconds=50.0), _entry(HARMFUL, seconds=70.0, fingerprint="other law")]}
     assert {k: v["seconds"] for k, v in recorded_seconds(record, [BENIGN, HARMFUL], "small").items()} == {
@@ -67,15 +69,22 @@ def test_the_refusal_reads_the_declared_total(monkeypatch):
         plan([BENIGN], "small", recorded=recorded_seconds(record, [BENIGN], "small"))
 
 
-def test_flt_check_plan_names_the_basis_of_each_estimate(runner):
-    """The table's last column; the package's record paces the claim while its entry is current."""
-    paced = recorded_seconds(load_verdicts(), [BENIGN], "small").get(BENIGN.key)
+def test_flt_check_plan_names_the_basis_of_each_estimate(runner, monkeypatch):
+    """The table's last column: the record paces a claim whose entry is current, in CPU seconds (a 1-point measurement
+    keeps one of two workers busy); with no record, the declared cost."""
+    from flt_theory.checking import scale_record
+
+    one_point = get_claim("giant-step/rank-one-update")
+    assert one_point.measurement.busy_workers("small", 2) == 1
+    for claim, seconds in ((BENIGN, 40.0), (one_point, 40.0)):
+        record = {"entries": [_entry(claim, seconds=seconds)]}
+        monkeypatch.setattr(scale_record, "load_verdicts", lambda *a, record=record, **k: record)
+        result = runner.invoke(cli, ["check", claim.key, "--plan"])
+        assert result.exit_code == 0, result.output
+        header, row, total = result.output.splitlines()
+        assert header.split()[-1] == "basis" and row.endswith("record, 2 jobs")
+        assert row.split()[3] == f"{seconds * claim.measurement.busy_workers('small', 2):.3g}"
+        assert total.endswith(f"(declared costs: {plan([claim], 'small')['total']['declared_seconds']:.3g} s)")
+    monkeypatch.setattr(scale_record, "load_verdicts", lambda *a, **k: None)
     result = runner.invoke(cli, ["check", BENIGN.key, "--plan"])
-    assert result.exit_code == 0, result.output
-    header, row, _total = result.output.splitlines()
-    assert header.split()[-1] == "basis"
-    if paced is None:
-        assert row.endswith("declared cost")
-    else:
-        assert row.endswith(recorded_basis(paced)) and row.split()[3] == f"{paced['seconds']:.3g}"
-    assert _total.endswith(f"(declared costs: {plan([BENIGN], 'small')['total']['declared_seconds']:.3g} s)")
+    assert result.output.splitlines()[1].endswith("declared cost")

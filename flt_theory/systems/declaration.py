@@ -150,6 +150,15 @@ class Measurement:
             raise InvalidParameterError(f"The 'seed_base' parameter must be ≥ 0. Got {seed_base!r} instead.")
         return list(range(base, base + int(self.seeds[check_scale(scale)])))
 
+    def busy_workers(self, scale: str, jobs: int | None) -> int:
+        """How many of a run's ``jobs`` workers (None: 1) its tasks could keep busy at ``scale``: the sweep runs one
+        task per point of a batched experiment, else one per point and seed (:func:`flt_theory.runner.sweep`)."""
+        from ..runner.registry import get_experiment
+
+        points = len(self.points[check_scale(scale)])
+        tasks = points if get_experiment(self.experiment).batched else points * int(self.seeds[scale])
+        return max(1, min(int(jobs or 1), tasks))
+
     def identity(self, scale: str) -> tuple[str, str, int]:
         """``(experiment, points, seeds)`` at ``scale``: what two claims measured alike share (their stored rows, a
         recorded time), however their Measurement objects were built."""
@@ -194,13 +203,14 @@ def plan(claims: Sequence[Claim], scale: str, *, repeats: int = 1, option: str =
     "total": {... "declared_seconds"}}`` (the total counts a measurement shared by several claims once, at its
     longest: they share its stored rows).
 
-    ``seconds`` is ``declared_seconds``, from the declared costs (``basis`` ``"declared cost"``), unless ``recorded``
-    holds the claim: a measurement of the same points and seeds by the code of now
-    (:func:`flt_theory.checking.scale_record.recorded_seconds`); then ``seconds`` is ``repeats`` times its wall time
-    and ``basis`` says so (:func:`recorded_basis`). A declared cost is a polynomial in the sizes and can be far off
-    where the work is not (an adaptive integrator's evaluations, an early stop): measured against the verdict record
-    (same points and seeds), the declared cost was off by more than 2x for 43 of 71 paper-scale claims (from 0.004x
-    to 123x) and 37 of 85 small-scale ones.
+    ``seconds`` are CPU seconds (one thread per worker): ``declared_seconds``, from the declared costs (``basis``
+    ``"declared cost"``), unless ``recorded`` holds the claim: a measurement of the same points and seeds by the code
+    of now (:func:`flt_theory.checking.scale_record.recorded_seconds`); then ``seconds`` is ``repeats`` times its wall
+    time times the workers its run could keep busy (:meth:`Measurement.busy_workers`: at most its jobs, one task per
+    point of a batched experiment; an upper bound where workers idled), and ``basis`` says so
+    (:func:`recorded_basis`). A declared cost is a polynomial in the sizes and can be far off where the work is not:
+    against the verdict record it ranges from 0.004x the measured time (an online-SGD run that stops early) to 123x
+    (a gradient flow whose integrator takes far more steps than its cost counts).
 
     Refuses (:class:`~flt_theory.errors.InvalidParameterError` naming ``option``) a total declared time over the limit
     (:func:`~flt_theory.runner.cost.limits`; what ``flt check`` and ``flt calibrate`` refuse before they run), and a
@@ -214,7 +224,8 @@ def plan(claims: Sequence[Claim], scale: str, *, repeats: int = 1, option: str =
         row["declared_seconds"], row["basis"] = row["seconds"], "declared cost"
         measured = recorded.get(claim.key)
         if measured is not None:
-            row["seconds"], row["basis"] = int(repeats) * float(measured["seconds"]), recorded_basis(measured)
+            busy = claim.measurement.busy_workers(scale, measured.get("jobs"))
+            row["seconds"], row["basis"] = int(repeats) * float(measured["seconds"]) * busy, recorded_basis(measured)
         rows.append(row)
     # claims sharing a measurement share its stored rows: the total counts each measurement once, at its longest
     unique: dict[tuple[str, str, int], dict[str, Any]] = {}
