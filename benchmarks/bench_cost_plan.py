@@ -32,15 +32,10 @@ import time
 from typing import Any
 
 
-def _group_key(claim: Any) -> tuple:
-    measurement = claim.measurement
-    return measurement.experiment, repr(measurement.points["small"]), int(measurement.seeds["small"])
-
-
 def _plan_seconds(claim: Any) -> float:
     from flt_theory.systems.declaration import plan
 
-    return float(plan([claim], "small")["claims"][0]["seconds"])
+    return float(plan([claim], "small")["claims"][0]["declared_seconds"])
 
 
 def _uses_declared_cost(experiment: str) -> bool:
@@ -55,7 +50,7 @@ def _measure(claims: list[Any]) -> list[dict[str, Any]]:
 
     groups: dict[tuple, list[Any]] = {}
     for claim in claims:
-        groups.setdefault(_group_key(claim), []).append(claim)
+        groups.setdefault(claim.measurement.identity("small"), []).append(claim)
     rows = []
     for key, members in groups.items():
         experiment = key[0]

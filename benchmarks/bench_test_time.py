@@ -68,15 +68,20 @@ def _dump():
 '''
 
 
+def command(pytest_args: list[str]) -> list[str]:
+    """The test command run: the README's, with the timeline plugin and without pytest's cache folder (the run writes
+    only into its temporary folder)."""
+    return [sys.executable, "-m", "pytest", "-q", "-p", "flt_bench_timeline", "-p", "no:cacheprovider", *pytest_args]
+
+
 def run(pytest_args: list[str], folder: Path) -> tuple[float, str, float]:
-    """Run the test command with the plugin: its wall time, its last line of output and when it began."""
+    """Run :func:`command` with the plugin: its wall time, its last line of output and when it began."""
     (folder / "flt_bench_timeline.py").write_text(PLUGIN, encoding="utf-8")
     env = {**os.environ, "FLT_BENCH_TIMELINE_DIR": str(folder),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))}
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "flt_bench_timeline", "-p", "no:cacheprovider",
-               *pytest_args]
     began = time.time()
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=Path(__file__).resolve().parent.parent)
+    done = subprocess.run(command(pytest_args), capture_output=True, text=True, env=env,
+                          cwd=Path(__file__).resolve().parent.parent)
     wall = time.time() - began
     last = (done.stdout.strip().splitlines() or ["(no output)"])[-1]
     return wall, last, began
@@ -112,10 +117,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="flt-bench-test-time-") as tmp:
         wall, last, began = run(pytest_args, Path(tmp))
         lines = report(Path(tmp), began, args.top)
-    verdict = "PASS" if wall <= GOAL_SECONDS else "MISS"
-    print(f"default test run: python -m pytest -q {' '.join(pytest_args)}".rstrip()
-          + f"  ({os.cpu_count()} cores, load {load:.2f} -> {os.getloadavg()[0]:.2f})")
-    print(f"  wall {wall:.1f} s vs goal {GOAL_SECONDS:g} s: {verdict}   ({last})")
+    cores = os.cpu_count()
+    # the goal is stated for 2 cores: elsewhere the wall time is shown, not judged against it
+    verdict = ("PASS" if wall <= GOAL_SECONDS else "MISS") if cores == 2 else f"not judged on {cores} cores"
+    print(f"default test run: {' '.join(['python', *command(pytest_args)[1:]])}"
+          + f"  ({cores} cores, load {load:.2f} -> {os.getloadavg()[0]:.2f})")
+    print(f"  wall {wall:.1f} s vs goal {GOAL_SECONDS:g} s on 2 cores: {verdict}   ({last})")
     print("\n".join(lines))
 
 
