@@ -47,6 +47,7 @@ from .inequality import (
 from .ladder import ladder_trend
 from .limit import (
     LimitFit,
+    as_rungs,
     assert_limit_power_law,
     check_limit_power_law,
     effective_exponent_bounds,
@@ -79,6 +80,7 @@ __all__ = [
     "assert_limit_power_law",
     "check_limit_power_law",
     "effective_exponent_bounds",
+    "as_rungs",
     "effective_exponents",
     "fit_resolution_bound",
     "fit_limit",

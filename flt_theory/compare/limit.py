@@ -119,7 +119,7 @@ ladders :math:`y = 3 x^{a}(1 + b x^{-\omega})\cdot e^{\sigma Z}` (:math:`a \in [
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,8 +133,9 @@ from ._arrays import as_array, check_nonnegative, check_options
 from .bootstrap import RngLike, _width, as_generator, calibrated_interval
 from .result import FLOAT_SLACK, CheckResult, fmt, fmt_ci, make_assert, make_result
 
-__all__ = ["CORRECTION_EXPONENTS", "LOG_CORRECTION", "LimitFit", "assert_limit_power_law", "check_limit_power_law",
-           "effective_exponent_bounds", "effective_exponents", "fit_limit", "resolution_bound", "unsettled_failure"]
+__all__ = ["CORRECTION_EXPONENTS", "LOG_CORRECTION", "LimitFit", "as_rungs", "assert_limit_power_law",
+           "check_limit_power_law", "effective_exponent_bounds", "effective_exponents", "fit_limit", "resolution_bound",
+           "unsettled_failure"]
 
 #: The correction exponents :math:`\omega` the limit allows (module docstring), besides no correction at all.
 #: Nine values from 1/2 to 3, spaced about evenly in log omega, holding the exponents that expansions produce: the
@@ -430,6 +431,18 @@ def effective_exponents(x: ArrayLike, y: ArrayLike, *, log_power: float = 0.0, c
     [1.962929, 1.996113]
     """
     return list(_local_slopes(x, y, log_power, confidence, n_resamples, rng, "effective_exponents", resolution)[2])
+
+
+def as_rungs(effective: Sequence[Mapping[str, Any]], *, name: str = "size",
+             predicted: float | None = None) -> list[dict[str, Any]]:
+    """Effective exponents (:func:`effective_exponents`, a limit check's ``details["effective"]``) as ladder rungs:
+    ``{"size": {name: sqrt(from * to)}, "estimate", "ci", "predicted"}``, each at the geometric middle of its sizes.
+
+    >>> as_rungs([{"from": 64, "to": 256, "estimate": 0.98, "ci": [0.9, 1.05]}], name="d", predicted=1.0)
+    [{'size': {'d': 128.0}, 'estimate': 0.98, 'ci': [0.9, 1.05], 'predicted': 1.0}]
+    """
+    return [{"size": {name: math.sqrt(float(e["from"]) * float(e["to"]))}, "estimate": float(e["estimate"]),
+             "ci": [float(v) for v in e["ci"]], "predicted": predicted} for e in effective]
 
 
 def law_text(exponent: float, log_power: float = 0.0, variable: str = "x") -> str:

@@ -27,7 +27,6 @@ import functools
 import html
 import io
 import json
-import math
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -36,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._display import markdown_cell
 from .._files import CHECK_REPORT, atomic_write_text, mark_report_folder
+from ..compare.limit import as_rungs
 from ..errors import InvalidParameterError
 from .figures import (
     carries_information,
@@ -89,11 +89,9 @@ def effective_rungs(check: Any) -> tuple[list[dict[str, Any]], str, int, dict[st
         predicted = record.get("predicted")
         effective = details.get("effective") or []
         if effective:
-            found.append((str(record.get("name", "")), [
-                {"size": {"size": math.sqrt(float(e["from"]) * float(e["to"]))}, "estimate": float(e["estimate"]),
-                 "ci": [float(v) for v in e["ci"]],
-                 "predicted": float(predicted) if isinstance(predicted, (int, float)) else None}
-                for e in effective], details.get("limit")))
+            found.append((str(record.get("name", "")), as_rungs(
+                effective, predicted=float(predicted) if isinstance(predicted, (int, float)) else None),
+                details.get("limit")))
     return (found[0][1], found[0][0], len(found), found[0][2]) if found else ([], "", 0, None)
 
 

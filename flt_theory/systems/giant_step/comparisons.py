@@ -19,6 +19,7 @@ import pandas as pd
 
 from ..._text import subspace_text
 from ...compare import (
+    as_rungs,
     check_at_least,
     check_limit_power_law,
     check_not_learned,
@@ -127,12 +128,8 @@ def norm_ladder(frame: pd.DataFrame, law: Law) -> list[dict[str, Any]]:
     """The effective exponents of :func:`norm_ladders`' two ladders (:func:`~flt_theory.compare.effective_exponents`,
     the ones :func:`compare_norm_law` extrapolates) as rungs: ``{"d": ...}`` against ``law.exponent("d")``, then
     ``{"n": ...}`` against ``law.exponent("n")``, each at the geometric middle of its two sizes."""
-    rungs = []
-    for (sizes, y), name in zip(norm_ladders(frame), ("d", "n"), strict=True):
-        predicted = float(law.exponent(name))
-        rungs += [{"size": {name: math.sqrt(e["from"] * e["to"])}, "estimate": e["estimate"], "ci": list(e["ci"]),
-                   "predicted": predicted} for e in effective_exponents(sizes, y)]
-    return rungs
+    return [rung for (sizes, y), name in zip(norm_ladders(frame), ("d", "n"), strict=True)
+            for rung in as_rungs(effective_exponents(sizes, y), name=name, predicted=float(law.exponent(name)))]
 
 
 def compare_norm_law(frame: pd.DataFrame, law: Law) -> CheckResult:
