@@ -45,16 +45,20 @@ grow linearly, :math:`\gamma/\bar\rho \approx n\|\mu\|^2/(2\sigma_\xi^2d)`, and 
 (Kou, Chen, Chen, Gu 2023, arXiv 2303.04145), :math:`\mathrm{SNR}^* \asymp (nd)^{-1/4}`.
 
 Claim ``relu-collapse`` (Kou et al. 2023): the whole ReLU test-error curve is a function of
-:math:`X = n\|\mu\|^4/(\sigma_\xi^4 d)` alone. Measured on :math:`n = 16, 64` × :math:`d = 10^4, 10^6`: the level
-sets :math:`X^*` of the curve at errors 0.3, 0.2, 0.1, 0.03, 0.01 give :math:`\mathrm{SNR}^* = (X^*/(nd))^{1/4}`
-with joint exponents :math:`(-1/4, -1/4)` in :math:`(n, d)` (tolerance 0.02, the same as the boundary slope). Needs a
-small initialisation: with :math:`\sigma_0\sqrt d = 3\cdot10^{-3}` the initial filters are comparable with the
-memorised noise :math:`\bar\rho\sqrt{n/d}` at :math:`d = 10^6` and :math:`X^*` drifts by 1.4× between the two
-:math:`d`; at :math:`3\cdot10^{-4}` the exponent of :math:`d` still reads -0.2531 :math:`[-0.2547, -0.2515]`
-(small, level 0.3), inside the tolerance: :math:`X^*` falls slowly as the initialisation's fraction of its bound
-:math:`\sigma_0 \le \sqrt n/(\sigma_\xi d)` grows, and with the fraction held at 1/18 it reads -0.2507
-:math:`[-0.2520, -0.2494]`. Control: the curve as a function of :math:`n\,\mathrm{SNR}^2` (exponents
-:math:`(-1/2, 0)`).
+:math:`X = n\|\mu\|^4/(\sigma_\xi^4 d)` alone. The level sets :math:`X^*` of the curve at errors 0.3, 0.2, 0.1,
+0.03, 0.01 give :math:`\mathrm{SNR}^* = (X^*/(nd))^{1/4}`, which must scale with exponents :math:`(-1/4, -1/4)` in
+:math:`(n, d)`. Needs a small initialisation, held at a fixed fraction of its bound: with :math:`\sigma_0\sqrt d =
+3\cdot10^{-3}` the initial filters are comparable with the memorised noise :math:`\bar\rho\sqrt{n/d}` at
+:math:`d = 10^6` and :math:`X^*` drifts by 1.4× between :math:`d = 10^4` and :math:`10^6`; at a fixed
+:math:`3\cdot10^{-4}` the exponent of :math:`d` still reads -0.2531 :math:`[-0.2547, -0.2515]` (small, level 0.3),
+excluding -1/4: :math:`X^*` falls slowly as the initialisation's fraction of its bound
+:math:`\sigma_0 \le \sqrt n/(\sigma_\xi d)` grows. With the fraction held at 1/18 at every :math:`(n, d)` it reads
+-0.2507 :math:`[-0.2520, -0.2494]`, and the claim is measured so. Decided without a tolerance: at ``small``
+(:math:`n = 16, 64` × :math:`d = 10^4, 10^6`) by one joint fit, at ``paper`` (:math:`n = 8..128` ×
+:math:`d = 10^4..10^7`, 12 seeds) in the limit of each size on the ladders of the boundaries' means over the other:
+at level 0.1 the effective exponents of :math:`n` read -0.221, -0.265, -0.244, -0.248 (the finite-:math:`n` correction
+is largest from :math:`n = 8`) and of :math:`d` -0.2506, -0.2500, -0.2502. Control: the curve as a function of
+:math:`n\,\mathrm{SNR}^2` (exponents :math:`(-1/2, 0)`).
 
 Claim ``relu-exponential-tail``: Kou et al.'s bound :math:`\mathrm{err} \le \exp(-X/C)` is the tail's form. The
 noise output is piecewise linear in a Gaussian vector whose scale over the margin is :math:`\propto X^{-1/2}`, so

@@ -274,3 +274,42 @@ def test_a_resolution_needs_one_nonnegative_value_per_rung() -> None:
         check_limit_power_law(x, y, 0.0, resolution=[0.1, 0.1])
     with pytest.raises(InvalidParameterError, match="resolution"):
         check_limit_power_law(x, y, 0.0, resolution=[0.1, -0.1, 0.1])
+
+
+def test_grid_ladders_average_over_the_other_size_with_seeds_paired() -> None:
+    from flt_theory.compare import grid_ladders
+
+    a, b = (v.ravel() for v in np.meshgrid([2.0, 4.0, 8.0], [10.0, 1000.0], indexing="ij"))
+    per_seed = np.array([[1.0], [3.0]])  # seed 1 is three times seed 0 at every point
+    (xa, ya), (xb, yb) = grid_ladders(a[::-1], b[::-1], per_seed * (a**2 / b)[::-1])  # column order is free
+    assert xa.tolist() == [2.0, 4.0, 8.0] and xb.tolist() == [10.0, 1000.0]
+    assert ya[0] == pytest.approx([4 * 0.0505, 16 * 0.0505, 64 * 0.0505])
+    assert yb[1] == pytest.approx(3 * np.array([84 / 3 / 10, 84 / 3 / 1000]))
+    assert effective_exponents(xa, ya)[0]["estimate"] == pytest.approx(2.0)
+    with pytest.raises(InvalidParameterError, match=r"lacks the points \(n, d\) = \(8, 1000\)"):
+        grid_ladders(a[:-1], b[:-1], per_seed * (a**2 / b)[:-1], labels=("n", "d"))
+    with pytest.raises(InvalidParameterError, match="twice"):
+        grid_ladders(np.append(a, 2.0), np.append(b, 10.0), np.ones((2, 7)))
+    with pytest.raises(InvalidParameterError, match="one \\(x1, x2\\) per column"):
+        grid_ladders(a, b, np.ones((2, 5)))
+
+
+def test_limit_2d_decides_each_exponent_on_its_own_ladder() -> None:
+    from flt_theory.compare import check_limit_power_law_2d
+
+    n, d = (v.ravel() for v in np.meshgrid([16.0, 32, 64, 128, 256], [1e4, 1e5, 1e6, 1e7, 1e8], indexing="ij"))
+    noise = np.exp(0.005 * np.random.default_rng(3).standard_normal((12, n.size)))
+    y = n**-0.25 * d**-0.25 * (1 + 0.5 / n) * noise
+    law = check_limit_power_law_2d(n, d, y, (-0.25, -0.25), labels=("n", "d"))
+    assert law.passed, law.message
+    assert [part["name"] for part in law.details["parts"]] == ["exponent of n (mean over d), n → ∞",
+                                                              "exponent of d (mean over n), d → ∞"]
+    assert len(law.details["parts"][0]["details"]["effective"]) == 4
+    wrong_d = check_limit_power_law_2d(n, d, y, (-0.25, 0.0), labels=("n", "d"))  # the d part alone is wrong
+    assert not wrong_d.passed and [p["passed"] for p in wrong_d.details["parts"]] == [True, False]
+    # Bonferroni over the two parts
+    assert wrong_d.details["p_value"] == pytest.approx(min(1.0, 2 * wrong_d.details["parts"][1]["details"]["p_value"]))
+    # a limit toward zero in one size: y ~ n^-1 as n -> 0 (relative to d), read in 1/n
+    small = check_limit_power_law_2d(1 / n, d, y, (0.25, -0.25), labels=("u", "d"), toward=("zero", "infinity"),
+                                     limits=("u → 0", "d → ∞"))
+    assert small.passed and small.details["parts"][0]["name"] == "exponent of u (mean over d), u → 0"

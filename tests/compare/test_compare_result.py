@@ -51,7 +51,7 @@ def test_result_is_frozen():
 
 def test_every_check_has_an_assert_twin_with_its_signature():
     checks = [n for n in compare.__all__ if n.startswith("check_")]
-    assert len(checks) == 12  # check_every_at_most, check_majority and check_limit_power_law added with their twins
+    assert len(checks) == 13  # check_every_at_most, check_majority, check_limit_power_law(_2d) added with their twins
     for check_name in checks:
         check = getattr(compare, check_name)
         twin = getattr(compare, "assert_" + check_name.removeprefix("check_"))

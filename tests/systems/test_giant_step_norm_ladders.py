@@ -32,7 +32,7 @@ def test_each_ladder_is_the_mean_over_the_other_size_seed_by_seed():
 
 def test_a_missing_point_is_refused_naming_it_and_a_seed_missing_somewhere_is_left_out():
     frame = _grid(DS, NS)
-    with pytest.raises(InvalidParameterError, match=r"lacks the points \(d, n\) = \[\(256, 8\)\]"):
+    with pytest.raises(InvalidParameterError, match=r"lacks the points \(d, n\) = \(256, 8\):"):
         norm_ladders(frame[~((frame.d == 256) & (frame.n == 8))])
     (_, y_d), _ = norm_ladders(frame[~((frame.d == 512) & (frame.n == 16) & (frame.seed == 3))])
     assert y_d.shape == (47, 5)

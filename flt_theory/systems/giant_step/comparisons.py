@@ -21,7 +21,7 @@ from ..._text import subspace_text
 from ...compare import (
     as_rungs,
     check_at_least,
-    check_limit_power_law,
+    check_limit_power_law_2d,
     check_not_learned,
     check_ordering,
     check_power_law,
@@ -29,6 +29,7 @@ from ...compare import (
     check_subspace_learned,
     check_transition,
     effective_exponents,
+    grid_ladders,
 )
 from ...compare.result import CheckResult, all_of, make_result
 from ...errors import InvalidParameterError
@@ -40,7 +41,7 @@ from .readouts import _masses, curves, new_part, second_moments
 __all__ = ["LEARNED_FACTOR", "NORM_LIMIT_RUNGS", "NORM_TOLERANCE", "compare_floors", "compare_leap2_slopes",
            "compare_norm_law", "compare_plane_directions", "compare_spike", "compare_staircase",
            "compare_staircase_at_every_width", "compare_student_coefficient", "compare_transition", "norm_ladder",
-           "norm_ladders", "plane_ladder", "width_ladder"]
+           "norm_grid", "norm_ladders", "plane_ladder", "width_ladder"]
 
 
 def compare_transition(frame: pd.DataFrame, law: Law) -> CheckResult:
@@ -103,25 +104,25 @@ NORM_LIMIT_RUNGS = 5
 NORM_TOLERANCE = 0.1
 
 
+def norm_grid(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(d, n, y)``: the grid of ``giant-step/norm-growth`` as the sizes of its points (columns) and ``y`` (seeds,
+    points), seeds paired across the grid (a seed missing at some point is left out)."""
+    table = frame.pivot_table(index="seed", columns=["d", "n"], values="norm_growth", aggfunc="mean").dropna()
+    d, n = (table.columns.get_level_values(size).to_numpy(float) for size in ("d", "n"))
+    return d, n, table.to_numpy(float)
+
+
 def norm_ladders(frame: pd.DataFrame) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
-    r"""The grid of ``giant-step/norm-growth`` read as two ladders: ``((ds, y_d), (ns, y_n))`` with
+    r"""The grid of ``giant-step/norm-growth`` (:func:`norm_grid`) read as two ladders
+    (:func:`~flt_theory.compare.grid_ladders`): ``((ds, y_d), (ns, y_n))`` with
     :math:`y_d[s, k] = \operatorname{mean}_n y_s(d_k, n)` (per seed :math:`s`, the mean over the grid's values of
-    :math:`n`) and :math:`y_n[s, k] = \operatorname{mean}_d y_s(d, n_k)`; seeds paired across the grid. For
-    :math:`y = C d^a n^b` exactly, :math:`y_d \propto d^a` and :math:`y_n \propto n^b`, and every point of the grid
-    enters both ladders; each mean is led by the points deepest in :math:`n \ll d` (the largest :math:`y`). Arithmetic,
-    not geometric means: :math:`y` is heavy-tailed at small :math:`n` (a sum of :math:`n` squared residuals; at
-    ``paper`` its median is 0.5 of its mean at :math:`n = 8`, 0.9 at :math:`n = 128`), so a mean of logarithms would
-    carry a Jensen gap that changes with :math:`n` (measured: a local exponent −0.88 in :math:`n` at
-    :math:`n \approx 11` from it alone)."""
-    table = frame.pivot_table(index="seed", columns=["d", "n"], values="norm_growth", aggfunc="mean")
-    ds, ns = (sorted(frame[size].unique()) for size in ("d", "n"))
-    missing = [(int(d), int(n)) for d in ds for n in ns if (d, n) not in table.columns]
-    if missing:
-        raise InvalidParameterError(f"the norm-law grid lacks the points (d, n) = {missing}: each ladder is a mean "
-                                    "over the same values of the other size at every rung")
-    table = table.dropna()  # seeds paired across the grid: a seed missing at some point is left out
-    grid = table[[(d, n) for d in ds for n in ns]].to_numpy(float).reshape(len(table), len(ds), len(ns))
-    return (np.asarray(ds, dtype=float), grid.mean(2)), (np.asarray(ns, dtype=float), grid.mean(1))
+    :math:`n`) and :math:`y_n[s, k] = \operatorname{mean}_d y_s(d, n_k)`. For :math:`y = C d^a n^b` exactly,
+    :math:`y_d \propto d^a` and :math:`y_n \propto n^b`; each mean is led by the points deepest in :math:`n \ll d` (the
+    largest :math:`y`). Arithmetic, not geometric means: :math:`y` is heavy-tailed at small :math:`n` (a sum of
+    :math:`n` squared residuals; at ``paper`` its median is 0.5 of its mean at :math:`n = 8`, 0.9 at :math:`n = 128`),
+    so a mean of logarithms would carry a Jensen gap that changes with :math:`n` (measured: a local exponent −0.88 in
+    :math:`n` at :math:`n \approx 11` from it alone)."""
+    return grid_ladders(*norm_grid(frame), labels=("d", "n"))
 
 
 def norm_ladder(frame: pd.DataFrame, law: Law) -> list[dict[str, Any]]:
@@ -158,12 +159,9 @@ def compare_norm_law(frame: pd.DataFrame, law: Law) -> CheckResult:
     exponents = (float(law.exponent("d")), float(law.exponent("n")))
     name = f"norm law ‖w¹‖² − 1 ∝ d^{exponents[0]:g} n^{exponents[1]:g}"
     if frame["d"].nunique() >= NORM_LIMIT_RUNGS and frame["n"].nunique() >= NORM_LIMIT_RUNGS:
-        (ds, y_d), (ns, y_n) = norm_ladders(frame)
-        return all_of(f"{name} in the limit n/d → 0", f"d^{exponents[0]:g} n^{exponents[1]:g}", [
-            check_limit_power_law(ds, y_d, exponents[0], variable="d",
-                                  name="exponent of d (mean over n), d → ∞"),
-            check_limit_power_law(ns, y_n, exponents[1], variable="n", toward="zero",
-                                  name="exponent of n (mean over d), n/d → 0")])
+        return check_limit_power_law_2d(*norm_grid(frame), exponents, labels=("d", "n"),
+                                        toward=("infinity", "zero"), limits=("d → ∞", "n/d → 0"),
+                                        name=f"{name} in the limit n/d → 0")
     points = frame[["d", "n"]].drop_duplicates().sort_values(["d", "n"]).to_numpy()
     ys = np.stack([per_seed(frame, "norm_growth", d=int(d), n=int(n)) for d, n in points], axis=1)
     return check_power_law_2d(points[:, 0].astype(float), points[:, 1].astype(float), ys, exponents,

@@ -32,6 +32,20 @@ __all__ = ["draw_boundary", "draw_collapse", "draw_growth", "draw_label_noise", 
 
 MEASURED, PREDICTED, CONTROL = "#1f4e9c", "#d9480f", "#7a7a7a"
 _PALETTE = ("#1f4e9c", "#2b8a3e", "#862e9c", "#c2255c", "#e67700", "#0b7285")
+#: (marker, line style) pairs that tell apart the values of a second size drawn in one colour.
+_STYLES = (("o", "-"), ("s", "--"), ("^", ":"), ("D", "-."), ("v", (0, (5, 1, 1, 1))))
+
+
+def _cycled(options: tuple, values: list) -> dict:
+    """Each of ``values`` (sorted) mapped to one of ``options``, cycling when there are more values than options."""
+    return {value: options[i % len(options)] for i, value in enumerate(values)}
+
+
+def _curve_styles(curves: dict) -> tuple[dict, dict]:
+    """``(colours, styles)`` of the test-error curves keyed ``(n, d)``: a colour per value of :math:`n`, a
+    (marker, line style) per value of :math:`d`, so that every curve of a grid is drawn and told apart."""
+    ns, ds = (sorted({point[i] for point in curves}) for i in (0, 1))
+    return _cycled(_PALETTE, ns), _cycled(_STYLES, ds)
 
 
 def _band(values: np.ndarray, low: float = -np.inf, high: float = np.inf) -> tuple[float, float, float]:
@@ -192,21 +206,29 @@ def draw_label_noise(fig, frame, law, wrong_law, check, control) -> None:
 def draw_collapse(fig, frame, law, wrong_law, check, control) -> None:
     r"""The test-error curves of every :math:`(n, d)` against Kou et al.'s :math:`X = n\|\mu\|^4/(\sigma_\xi^4 d)`
     (left: they collapse) and against the wrong law's variable :math:`n\,\mathrm{SNR}^2 = \sqrt{nX/d}` (right:
-    they do not); mean and 95% CI over seeds, log scales."""
+    they do not); mean and 95% CI over seeds, log scales; one colour per :math:`n`, one marker and line style per
+    :math:`d`."""
+    from matplotlib.lines import Line2D
+
     curves = error_curves(frame)
     left, right = fig.subplots(1, 2, sharey=True)
-    for colour, ((n, d), (xs, errors)) in zip(_PALETTE, sorted(curves.items()), strict=False):
+    colours, styles = _curve_styles(curves)
+    ns, ds = sorted(colours), sorted(styles)
+    for (n, d), (xs, errors) in sorted(curves.items()):
         stats = np.array([_band(errors[:, k], 0.0, 0.5) for k in range(len(xs))])
-        label = f"n = {n}, d = {d:.0e}"
+        marker, line = styles[d]
         for ax, x in ((left, xs), (right, np.sqrt(n * xs / d))):
-            ax.plot(x, stats[:, 0], "o-", color=colour, ms=3.5, lw=1.4, label=label)
-            ax.fill_between(x, np.maximum(stats[:, 1], 1e-12), stats[:, 2], color=colour, alpha=0.18, lw=0)
+            ax.plot(x, stats[:, 0], marker=marker, ls=line, color=colours[n], ms=3.0, lw=1.1)
+            ax.fill_between(x, np.maximum(stats[:, 1], 1e-12), stats[:, 2], color=colours[n], alpha=0.12, lw=0)
     _log_axes((left, right), y=True)
     left.set_xlabel("X = n ||μ||⁴ / (σ_ξ⁴ d)  (law's variable, log scale)")
     right.set_xlabel("n SNR² = √(n X / d)  (wrong law's variable, log scale)")
     left.set_ylabel("final test error (fraction misclassified, log scale)")
-    left.legend(fontsize=7, loc="lower left", title=f"mean, 95% CI over {frame['seed'].nunique()} seeds",
-                title_fontsize=7)
+    handles = ([Line2D([], [], color=colours[n], lw=1.6, label=f"n = {n}") for n in ns]
+               + [Line2D([], [], color="0.3", marker=styles[d][0], ls=styles[d][1], ms=3.5, label=f"d = {d:.0e}")
+                  for d in ds])
+    left.legend(handles=handles, fontsize=7, loc="lower left", ncol=2,
+                title=f"mean, 95% CI over {frame['seed'].nunique()} seeds ({len(curves)} curves)", title_fontsize=7)
     first = frame.iloc[0]
     fig.suptitle(f"ReLU, m = {first['width']}: the whole test-error curve is a function of X alone "
                  f"(law, Kou et al.), not of n SNR² (wrong law)", fontsize=9)
@@ -218,13 +240,14 @@ def draw_tail(fig, frame, law, wrong_law, check, control) -> None:
     wrong law's :math:`\sqrt X` through the same two end points."""
     curves = error_curves(frame)
     ax = fig.subplots()
-    for colour, ((n, d), (xs, errors)) in zip(_PALETTE, sorted(curves.items()), strict=False):
+    colours, styles = _curve_styles(curves)
+    for (n, d), (xs, errors) in sorted(curves.items()):
         shown = xs >= 0.5
         with np.errstate(divide="ignore"):
             raw = -np.log(errors).mean(axis=0)[shown]
-        ax.plot(xs[shown], raw - 0.5 * np.log(xs[shown]), "o-", color=colour, ms=4, lw=1.5,
-                label=f"n = {n}, d = {d:.0e}")
-        ax.plot(xs[shown], raw, ":", color=colour, lw=1.2)
+        ax.plot(xs[shown], raw - 0.5 * np.log(xs[shown]), marker=styles[d][0], ls="-", color=colours[n], ms=3.5,
+                lw=1.3, label=f"n = {n}, d = {d:.0e}")
+        ax.plot(xs[shown], raw, ":", color=colours[n], lw=1.0)
     ax.plot([], [], "k:", lw=1.2, label="dotted: raw −log err (no prefactor)")
     xs, errors = next(iter(curves.values()))
     with np.errstate(divide="ignore"):
@@ -243,5 +266,5 @@ def draw_tail(fig, frame, law, wrong_law, check, control) -> None:
     ax.set_ylabel("L = −log err − ½ log X  (solid), nats")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, loc="upper left")
-    ax.set_title(f"ReLU tail of the test error (mean over {frame['seed'].nunique()} seeds); the check reads the local "
+    ax.set_title(f"ReLU tail of the test error (mean over {frame['seed'].nunique()} seeds);\nthe check reads the local "
                  "power on the last two doubling windows", fontsize=8.5)
