@@ -621,3 +621,23 @@ def test_a_bad_option_with_nothing_kept_is_refused_the_same_way(tmp_path, monkey
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
         assert done.returncode == 0 and done.stderr.splitlines() == [expected, f"2 {torch_imported}"], done.stderr
         assert len(list((tmp_path / "cache").glob("simulate-options-*.json"))) == 1
+
+
+def test_verify_jobs_reach_the_law_and_are_refused_for_a_target(runner, monkeypatch):
+    """``flt verify --system ... --jobs N`` hands N workers to :func:`verify_law` (it had no ``--jobs``: only the
+    Python API took them); with TARGET the option is refused, naming it."""
+    import flt_theory.laws_check.verify as law_verify
+    from flt_theory.errors import InvalidParameterError
+
+    seen = {}
+
+    def fake_verify_law(system, law, **kwargs):
+        seen.update(kwargs)
+        raise InvalidParameterError("--over: stop here")
+
+    monkeypatch.setattr(law_verify, "verify_law", fake_verify_law)
+    result = runner.invoke(cli, ["verify", "--system", "giant-step", "--law", "norm_growth ~ d", "--jobs", "3"])
+    assert result.exit_code == 2 and seen["jobs"] == 3
+    result = runner.invoke(cli, ["verify", "z1", "--jobs", "2"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == "flt: error: --jobs: applies to --system SYSTEM --law 'OBS ~ EXPR' only"

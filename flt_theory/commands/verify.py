@@ -136,6 +136,7 @@ class VerifyRequest:
     report_dir: str | None
     tolerance: float
     store: str | None
+    jobs: int
     force: bool
 
     @property
@@ -204,6 +205,9 @@ class VerifyRequest:
 @click.option("--store", default=None, metavar="FILE",
               help="With --system: SQLite results store; a second run on the same grid reuses its measurements "
                    "(default: DIR/measurements.sqlite with --report, else none).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="With --system: worker processes for the grid's points (1: in this process). --budget stays in "
+                   "CPU seconds: the work of the plan, whatever the workers.")
 @force_option
 @click.pass_context
 def verify_command(ctx: click.Context, **options: Any) -> None:
@@ -247,7 +251,7 @@ def verify_command(ctx: click.Context, **options: Any) -> None:
         raise InputError("TARGET", "give a TARGET, or --system SYSTEM --law 'OBS ~ EXPR'")
     for option, given in (("--over", request.over), ("--fix", request.fix), ("--where", request.where),
                           ("--groups", request.groups), ("--report", request.report_dir), ("--store", request.store),
-                          ("--tolerance", request.tolerance)):
+                          ("--tolerance", request.tolerance), ("--jobs", request.jobs != 1)):
         if given:
             raise InputError(option, "applies to --system SYSTEM --law 'OBS ~ EXPR' only")
     if request.algorithm == "online-sgd":
@@ -347,6 +351,7 @@ def _verify_system_law(request: VerifyRequest) -> int:
         result = verify_law(request.system, request.law, where=request.where, groups=request.groups,
                             over=over, fix=fix, seeds=request.seeds or 8,
                             alpha=request.alpha, budget=request.budget, store=store, tolerance=request.tolerance,
+                            jobs=request.jobs,
                             on_plan=lambda plan: click.echo(plan_text(plan), err=True))
     except FLTError as exc:
         message = str(exc)

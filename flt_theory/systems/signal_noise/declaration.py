@@ -517,8 +517,7 @@ def compare_collapse(frame: pd.DataFrame, law: Law, *, levels: tuple[float, ...]
             parts.append(check_power_law_2d(ns, ds, snr, predicted, labels=("exponent of n", "exponent of d"),
                                             name=f"level {level:g}: {law_text} (one fit: fewer than "
                                                  f"{COLLAPSE_LIMIT_RUNGS} values of n or d){note}"))
-    points = sorted(zip(*collapse_boundaries(frame, levels[0])[:2]))
-    where = ", ".join(f"({n:g}, {d:.0e})" for n, d in points)
+    where = ", ".join(f"({n}, {d:.0e})" for n, d in sorted(error_curves(frame)))
     return all_of(f"ReLU test error at levels {', '.join(f'{v:g}' for v in levels)} over (n, d) = {where}", predicted,
                   parts)
 
