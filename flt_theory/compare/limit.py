@@ -521,7 +521,13 @@ def check_limit_power_law_2d(
     >>> good.details["parts"][1]["name"]
     'exponent of d (mean over n), d → ∞'
     """
-    ladders = grid_ladders(x1, x2, y, labels=labels, caller="check_limit_power_law_2d")
+    caller = "check_limit_power_law_2d"
+    for option, pair in (("predicted_exponents", predicted_exponents), ("labels", labels), ("toward", toward),
+                         ("limits", limits)):
+        if pair is not None and (isinstance(pair, str) or len(tuple(pair)) != 2):
+            raise InvalidParameterError(f"The '{option}' parameter of {caller} must give one value per size, two in "
+                                        f"all. Got {pair!r} instead.")
+    ladders = grid_ladders(x1, x2, y, labels=labels, caller=caller)
     words = limits or tuple(f"{label} → {'0' if way == 'zero' else '∞'}" for label, way in zip(labels, toward))
     parts = [check_limit_power_law(sizes, values, float(exponent), variable=label, toward=way,
                                    name=f"exponent of {label} (mean over {other}), {limit}", confidence=confidence,

@@ -313,3 +313,14 @@ def test_limit_2d_decides_each_exponent_on_its_own_ladder() -> None:
     small = check_limit_power_law_2d(1 / n, d, y, (0.25, -0.25), labels=("u", "d"), toward=("zero", "infinity"),
                                      limits=("u → 0", "d → ∞"))
     assert small.passed and small.details["parts"][0]["name"] == "exponent of u (mean over d), u → 0"
+
+
+@pytest.mark.parametrize("option", ["predicted_exponents", "labels", "toward", "limits"])
+def test_limit_2d_refuses_anything_but_a_pair(option) -> None:
+    from flt_theory.compare import check_limit_power_law_2d
+
+    n, d = (v.ravel() for v in np.meshgrid([16.0, 32, 64], [1e4, 1e5, 1e6], indexing="ij"))
+    kwargs = {"predicted_exponents": (-0.25, -0.25), "labels": ("n", "d"), option: ("x",)}
+    exponents = kwargs.pop("predicted_exponents")
+    with pytest.raises(InvalidParameterError, match=f"'{option}' parameter of check_limit_power_law_2d"):
+        check_limit_power_law_2d(n, d, np.ones((4, 9)), exponents, **kwargs)
