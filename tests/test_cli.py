@@ -638,6 +638,7 @@ def test_verify_jobs_reach_the_law_and_are_refused_for_a_target(runner, monkeypa
     monkeypatch.setattr(law_verify, "verify_law", fake_verify_law)
     result = runner.invoke(cli, ["verify", "--system", "giant-step", "--law", "norm_growth ~ d", "--jobs", "3"])
     assert result.exit_code == 2 and seen["jobs"] == 3
-    result = runner.invoke(cli, ["verify", "z1", "--jobs", "2"])
-    assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.strip() == "flt: error: --jobs: applies to --system SYSTEM --law 'OBS ~ EXPR' only"
+    for jobs in ("2", "1"):  # given at all, even at its default value
+        result = runner.invoke(cli, ["verify", "z1", "--jobs", jobs])
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.strip() == "flt: error: --jobs: applies to --system SYSTEM --law 'OBS ~ EXPR' only"

@@ -251,7 +251,8 @@ def verify_command(ctx: click.Context, **options: Any) -> None:
         raise InputError("TARGET", "give a TARGET, or --system SYSTEM --law 'OBS ~ EXPR'")
     for option, given in (("--over", request.over), ("--fix", request.fix), ("--where", request.where),
                           ("--groups", request.groups), ("--report", request.report_dir), ("--store", request.store),
-                          ("--tolerance", request.tolerance), ("--jobs", request.jobs != 1)):
+                          ("--tolerance", request.tolerance),
+                          ("--jobs", ctx.get_parameter_source("jobs") is not click.core.ParameterSource.DEFAULT)):
         if given:
             raise InputError(option, "applies to --system SYSTEM --law 'OBS ~ EXPR' only")
     if request.algorithm == "online-sgd":

@@ -56,6 +56,7 @@ from .limit import (
     effective_exponents,
     fit_limit,
     grid_ladders,
+    grid_rungs,
 )
 from .power_law import (
     PowerLawFit,
@@ -90,6 +91,7 @@ __all__ = [
     "fit_resolution_bound",
     "fit_limit",
     "grid_ladders",
+    "grid_rungs",
     "assert_at_least",
     "assert_at_most",
     "assert_every_at_most",

@@ -309,7 +309,7 @@ def test_limit_2d_decides_each_exponent_on_its_own_ladder() -> None:
     assert not wrong_d.passed and [p["passed"] for p in wrong_d.details["parts"]] == [True, False]
     # Bonferroni over the two parts
     assert wrong_d.details["p_value"] == pytest.approx(min(1.0, 2 * wrong_d.details["parts"][1]["details"]["p_value"]))
-    # a limit toward zero in one size: y ~ n^-1 as n -> 0 (relative to d), read in 1/n
+    # a limit toward zero in one size: in u = 1/n, y ∝ u^(1/4) as u → 0
     small = check_limit_power_law_2d(1 / n, d, y, (0.25, -0.25), labels=("u", "d"), toward=("zero", "infinity"),
                                      limits=("u → 0", "d → ∞"))
     assert small.passed and small.details["parts"][0]["name"] == "exponent of u (mean over d), u → 0"

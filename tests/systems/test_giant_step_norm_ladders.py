@@ -36,6 +36,10 @@ def test_a_missing_point_is_refused_naming_it_and_a_seed_missing_somewhere_is_le
         norm_ladders(frame[~((frame.d == 256) & (frame.n == 8))])
     (_, y_d), _ = norm_ladders(frame[~((frame.d == 512) & (frame.n == 16) & (frame.seed == 3))])
     assert y_d.shape == (47, 5)
+    # a whole value of d measured by no seed is refused too, not dropped from the grid in silence
+    lost = frame.assign(norm_growth=np.where(frame.d == 256, np.nan, frame.norm_growth))
+    with pytest.raises(InvalidParameterError, match=r"no seed measured at every point: \(d, n\) = \(256, 8\)"):
+        norm_ladders(lost)
 
 
 def test_the_law_passes_in_the_limit_and_wrong_exponents_fail():

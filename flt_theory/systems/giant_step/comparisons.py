@@ -19,7 +19,6 @@ import pandas as pd
 
 from ..._text import subspace_text
 from ...compare import (
-    as_rungs,
     check_at_least,
     check_limit_power_law_2d,
     check_not_learned,
@@ -28,8 +27,8 @@ from ...compare import (
     check_power_law_2d,
     check_subspace_learned,
     check_transition,
-    effective_exponents,
     grid_ladders,
+    grid_rungs,
 )
 from ...compare.result import CheckResult, all_of, make_result
 from ...errors import InvalidParameterError
@@ -106,8 +105,14 @@ NORM_TOLERANCE = 0.1
 
 def norm_grid(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(d, n, y)``: the grid of ``giant-step/norm-growth`` as the sizes of its points (columns) and ``y`` (seeds,
-    points), seeds paired across the grid (a seed missing at some point is left out)."""
+    points), seeds paired across the grid (a seed missing at some point is left out; a point no seed measured is
+    refused, naming it)."""
     table = frame.pivot_table(index="seed", columns=["d", "n"], values="norm_growth", aggfunc="mean").dropna()
+    measured = {(float(d), float(n)) for d, n in table.columns}
+    lost = sorted({(float(d), float(n)) for d, n in zip(frame["d"], frame["n"])} - measured)
+    if lost:
+        raise InvalidParameterError("the norm-law grid has no seed measured at every point: (d, n) = "
+                                    + ", ".join(f"({d:g}, {n:g})" for d, n in lost))
     d, n = (table.columns.get_level_values(size).to_numpy(float) for size in ("d", "n"))
     return d, n, table.to_numpy(float)
 
@@ -126,11 +131,10 @@ def norm_ladders(frame: pd.DataFrame) -> tuple[tuple[np.ndarray, np.ndarray], tu
 
 
 def norm_ladder(frame: pd.DataFrame, law: Law) -> list[dict[str, Any]]:
-    """The effective exponents of :func:`norm_ladders`' two ladders (:func:`~flt_theory.compare.effective_exponents`,
-    the ones :func:`compare_norm_law` extrapolates) as rungs: ``{"d": ...}`` against ``law.exponent("d")``, then
-    ``{"n": ...}`` against ``law.exponent("n")``, each at the geometric middle of its two sizes."""
-    return [rung for (sizes, y), name in zip(norm_ladders(frame), ("d", "n"), strict=True)
-            for rung in as_rungs(effective_exponents(sizes, y), name=name, predicted=float(law.exponent(name)))]
+    """The effective exponents of :func:`norm_ladders`' two ladders (the ones :func:`compare_norm_law` extrapolates) as
+    rungs (:func:`~flt_theory.compare.grid_rungs`): ``{"d": ...}`` against ``law.exponent("d")``, then ``{"n": ...}``
+    against ``law.exponent("n")``, each at the geometric middle of its two sizes."""
+    return grid_rungs(*norm_grid(frame), (float(law.exponent("d")), float(law.exponent("n"))), labels=("d", "n"))
 
 
 def compare_norm_law(frame: pd.DataFrame, law: Law) -> CheckResult:

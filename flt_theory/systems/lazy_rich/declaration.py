@@ -64,13 +64,13 @@ SCALES = tuple(SIZES)
 
 # The width exponents are decided in the limit N -> infinity (flt_theory.compare.check_limit_power_law): the
 # finite-width corrections of O(1/sqrt(N)) in the amplitudes shift the slope over these widths by a few hundredths
-# (measured at the small scale: effective exponents of the mean-field per-neuron change -0.030, -0.021, -0.006,
-# -0.003 from N = 64 to 1024); the effective exponents between adjacent widths carry them, and their extrapolation
-# removes them, with no hand-set tolerance. The ladder doubles N so that the limit has four effective exponents at
-# the small scale (three widths a factor 4 apart left the NTK controls unrejected at the catalogue's level). 32 seeds at
-# the small scale: with 16 the goal mutant N^(+1/2) of the three NTK claims (their own control's rate for two of them)
-# was rejected in 18, 16 and 16 of 20 disjoint seed sets at the catalogue's level, with 24 in 19/20 each, with 32 in
-# 20/20 each (seeds 0-639, 2026-12-07); every true law passed in 20/20 at each.
+# (measured at the small scale, 32 seeds: effective exponents of the mean-field per-neuron change -0.022, -0.015,
+# -0.002, -0.000 from N = 64 to 1024); the effective exponents between adjacent widths carry them, and their
+# extrapolation removes them, with no hand-set tolerance. The ladder doubles N so that the limit has four effective
+# exponents at the small scale (three widths a factor 4 apart left the NTK controls unrejected at the catalogue's
+# level). 32 seeds at the small scale: with 16 the goal mutant N^(+1/2) of the three NTK claims (their own control's
+# rate for two of them) was rejected in 18, 16 and 16 of 20 disjoint seed sets at the catalogue's level, with 24 in
+# 19/20 each, with 32 in 20/20 each (seeds 0-639, 2026-12-07); every true law passed in 20/20 at each.
 
 
 def compare_slope(frame: pd.DataFrame, law: Law, *, reading: str) -> CheckResult:

@@ -89,7 +89,6 @@ import pandas as pd
 import sympy as sp
 
 from ...compare import (
-    as_rungs,
     check_at_least,
     check_at_most,
     check_limit_power_law,
@@ -100,7 +99,7 @@ from ...compare import (
     effective_exponents,
     fit_power_law,
     fit_resolution_bound,
-    grid_ladders,
+    grid_rungs,
 )
 from ...compare.result import CheckResult, all_of, fmt, fmt_ci, make_result
 from ...numeric.signal_noise import activation_power
@@ -191,11 +190,12 @@ CUBIC_BOUNDARY_GD = dict(activation="relu(z)**3", level=0.25, snr_low=0.1, snr_h
 #: collapse a little: the level sets' X* fall slowly as the initialisation's fraction of its bound,
 #: sigma0 sqrt(d)/sqrt(n/d), grows (:data:`RELU_INIT_FRACTION`). Measured at small (8 seeds): the exponent of d reads
 #: -0.2531 [-0.2547, -0.2515] at level 0.3 (-0.2530 to -0.2533 at every level, each excluding -1/4), and with the
-#: initialisation at the fraction 1/18 at every (n, d) -0.2507 [-0.2520, -0.2494] (-0.2504 to -0.2508; paper:
-#: -0.2507). So relu-collapse measures its own curves with the initialisation at that fraction
-#: (:func:`_collapse_curve`), and relu-exponential-tail keeps the fixed 3e-4 (``curve_*`` sizes): at the fraction its
-#: calibration lost one seed set (its prefactor-corrected local power 1.046 [0.996, 1.090] against >= 1, seeds 96-103),
-#: which took the whole run to 2/20.
+#: initialisation at the fraction 1/18 at every (n, d) -0.2507 [-0.2520, -0.2494] (-0.2504 to -0.2508; one fit on the
+#: earlier paper grid n = 16..128 x d = 1e4..1e6: -0.2507; the limits on today's paper grid: -0.2501 to -0.2502). So
+#: relu-collapse measures its own curves with the initialisation at that fraction (:func:`_collapse_curve`), and
+#: relu-exponential-tail keeps the fixed 3e-4 (``curve_*`` sizes): at the fraction its calibration lost one seed set
+#: (its prefactor-corrected local power 1.046 [0.996, 1.090] against >= 1, seeds 96-103), which took the whole run to
+#: 2/20.
 ERROR_CURVE = dict(activation="relu", sigma0_sqrt_d=3e-4, eta_scale=1.0, eps=0.05, max_steps=2000, x_low=0.05,
                    x_high=0.05 * 2**7.5, grid=16)
 #: Error levels whose level sets X*(level) the collapse compares across (n, d).
@@ -480,11 +480,12 @@ def level_crossing(xs: np.ndarray, errors: np.ndarray, level: float) -> np.ndarr
     return out
 
 
-def collapse_boundaries(frame: pd.DataFrame, level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    r"""``(ns, ds, snr, dropped)`` at one error ``level``: per seed (rows) and point (columns, sizes ``ns``, ``ds``),
+def collapse_boundaries(curves: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]],
+                        level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    r"""``(ns, ds, snr, dropped)`` at one error ``level`` from the test-error ``curves`` of
+    :func:`.readouts.error_curves`: per seed (rows) and point (columns, sizes ``ns``, ``ds``),
     :math:`\mathrm{SNR}^* = (X^*/(nd))^{1/4}` with :math:`X^*` the level set of the seed's curve
     (:func:`level_crossing`); seeds whose curve does not cross at some point are left out (``dropped`` of them)."""
-    curves = error_curves(frame)
     points = sorted(curves)
     ns, ds = (np.array([p[i] for p in points], dtype=float) for i in (0, 1))
     snr = np.stack([(level_crossing(*curves[p], level) / (p[0] * p[1])) ** 0.25 for p in points], axis=1)
@@ -507,11 +508,12 @@ def compare_collapse(frame: pd.DataFrame, law: Law, *, levels: tuple[float, ...]
     no tolerance. Either needs the initialisation at a fixed fraction of its bound (:func:`_collapse_curve`): a fixed
     :math:`\sigma_0\sqrt d` tilts the level sets by about 0.003 in the exponent of :math:`d`, which the seeds
     resolve."""
+    curves = error_curves(frame)
     predicted = (float(law.exponent("n")), float(law.exponent("d")))
     law_text = f"SNR* ∝ n^{fmt(predicted[0])} d^{fmt(predicted[1])}"
     parts = []
     for level in levels:
-        ns, ds, snr, dropped = collapse_boundaries(frame, level)
+        ns, ds, snr, dropped = collapse_boundaries(curves, level)
         note = f" ({dropped} seed(s) not crossing)" if dropped else ""
         if len(set(ns)) >= COLLAPSE_LIMIT_RUNGS and len(set(ds)) >= COLLAPSE_LIMIT_RUNGS:
             parts.append(check_limit_power_law_2d(ns, ds, snr, predicted, labels=("n", "d"),
@@ -520,19 +522,17 @@ def compare_collapse(frame: pd.DataFrame, law: Law, *, levels: tuple[float, ...]
             parts.append(check_power_law_2d(ns, ds, snr, predicted, labels=("exponent of n", "exponent of d"),
                                             name=f"level {level:g}: {law_text} (one fit: fewer than "
                                                  f"{COLLAPSE_LIMIT_RUNGS} values of n or d){note}"))
-    where = ", ".join(f"({n}, {d:.0e})" for n, d in sorted(error_curves(frame)))
+    where = ", ".join(f"({n}, {d:.0e})" for n, d in sorted(curves))
     return all_of(f"ReLU test error at levels {', '.join(f'{v:g}' for v in levels)} over (n, d) = {where}", predicted,
                   parts)
 
 
 def collapse_ladder(frame: pd.DataFrame, law: Law, level: float = COLLAPSE_LADDER_LEVEL) -> list[dict[str, Any]]:
-    """The effective exponents at ``level`` that :func:`compare_collapse` extrapolates at ``paper`` (the ladders of
-    :func:`~flt_theory.compare.grid_ladders`) as rungs: ``{"n": ...}`` against ``law.exponent("n")``, then
-    ``{"d": ...}`` against ``law.exponent("d")``, each at the geometric middle of its two sizes."""
-    ns, ds, snr, _ = collapse_boundaries(frame, level)
-    ladders = grid_ladders(ns, ds, snr, labels=("n", "d"))
-    return [rung for (sizes, y), name in zip(ladders, ("n", "d"), strict=True)
-            for rung in as_rungs(effective_exponents(sizes, y), name=name, predicted=float(law.exponent(name)))]
+    """The effective exponents at ``level`` that :func:`compare_collapse` extrapolates at ``paper``
+    (:func:`~flt_theory.compare.grid_rungs`): ``{"n": ...}`` against ``law.exponent("n")``, then ``{"d": ...}``
+    against ``law.exponent("d")``, each at the geometric middle of its two sizes."""
+    ns, ds, snr, _ = collapse_boundaries(error_curves(frame), level)
+    return grid_rungs(ns, ds, snr, (float(law.exponent("n")), float(law.exponent("d"))), labels=("n", "d"))
 
 
 def tail_powers(xs: np.ndarray, errors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -177,7 +177,7 @@ def draw_label_noise(fig, frame, law, wrong_law, check, control) -> None:
     ax, ax2 = fig.subplots(1, 2)
     points = frame[["n", "d", "n_snr2", "label_noise"]].drop_duplicates().sort_values(["n_snr2", "d"]).to_numpy()
     tau = float(points[0][3])
-    for colour, (n, d, n_snr2, _) in zip(_PALETTE, points, strict=False):
+    for colour, (n, d, n_snr2, _) in zip(_cycled(_PALETTE, list(range(len(points)))).values(), points, strict=True):
         rows = frame[(frame["d"] == d) & np.isclose(frame["n_snr2"], n_snr2)].sort_values("seed")
         snr = sp.sqrt(sp.nsimplify(n_snr2) / int(n))
         inside = math.isfinite(value_in_regime(law, tau=tau, d=int(d), n=int(n), snr=snr))
@@ -238,6 +238,8 @@ def draw_tail(fig, frame, law, wrong_law, check, control) -> None:
     r""":math:`L(X) = -\log\mathrm{err} - \frac12\log X` and the raw :math:`-\log\mathrm{err}` against :math:`X` per
     :math:`(n, d)` (mean over seeds), with the law's straight line (slope fitted on the last window) and the
     wrong law's :math:`\sqrt X` through the same two end points."""
+    from matplotlib.lines import Line2D
+
     curves = error_curves(frame)
     ax = fig.subplots()
     colours, styles = _curve_styles(curves)
@@ -246,8 +248,12 @@ def draw_tail(fig, frame, law, wrong_law, check, control) -> None:
         with np.errstate(divide="ignore"):
             raw = -np.log(errors).mean(axis=0)[shown]
         ax.plot(xs[shown], raw - 0.5 * np.log(xs[shown]), marker=styles[d][0], ls="-", color=colours[n], ms=3.5,
-                lw=1.3, label=f"n = {n}, d = {d:.0e}")
+                lw=1.3)
         ax.plot(xs[shown], raw, ":", color=colours[n], lw=1.0)
+    for n in sorted(colours):
+        ax.plot([], [], "-", color=colours[n], lw=1.6, label=f"n = {n}")
+    for d in sorted(styles):
+        ax.add_line(Line2D([], [], color="0.3", marker=styles[d][0], ls="-", ms=3.5, label=f"d = {d:.0e}"))
     ax.plot([], [], "k:", lw=1.2, label="dotted: raw −log err (no prefactor)")
     xs, errors = next(iter(curves.values()))
     with np.errstate(divide="ignore"):
@@ -265,6 +271,6 @@ def draw_tail(fig, frame, law, wrong_law, check, control) -> None:
     ax.set_xlabel("X = n ||μ||⁴ / (σ_ξ⁴ d)  (linear scale)")
     ax.set_ylabel("L = −log err − ½ log X  (solid), nats")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=7, loc="upper left", ncol=2)
     ax.set_title(f"ReLU tail of the test error (mean over {frame['seed'].nunique()} seeds);\nthe check reads the local "
                  "power on the last two doubling windows", fontsize=8.5)
