@@ -28,8 +28,11 @@ between adjacent widths, extrapolated with corrections to scaling, no tolerance)
 [−0.020, 0.179] (NTK), 0.514 [0.498, 0.522] (MF). Each control sits 1/2 away and is rejected at the catalogue's level.
 The NTK limits lean toward the upper end of their sets: the effective exponent of the NTK relative change between
 N = 512 and 1024 reads −0.449 (paper, N up to 4096: −0.453 [−0.545, −0.367] at the top rung), and the raw NTK norm
-rises from its minimum near N = 512 (paper: 3.61 at N = 512, 3.80 at 4096, inside each other's intervals). Still
-inside the law at both scales; a ladder to N = 16384 would tell a slow correction from a change of rate.
+rises from its minimum near N = 512 (paper: 3.61 at N = 512, 3.80 at 4096, inside each other's intervals). Not a
+change of rate: extended to N = 8192 (16 seeds, 2026-12-07) the raw NTK norm falls back (60 steps: 2.89 at 512, 3.08
+at 4096, 2.94 at 8192; 200 steps: 3.61, 3.79, 3.66), the top effective exponents of the relative change read −0.439,
+−0.565 (60 steps) and −0.453, −0.552 (200), and the limits −0.492 [−0.531, −0.417] and −0.493 [−0.520, −0.432]:
+seed fluctuations of the paired seeds, not a drift.
 
 Hypotheses and the findings in the limit (``test_findings_persist_along_width``). The findings are read against the
 infinite-width limit at fixed :math:`T` (:data:`flt_theory.systems.lazy_rich.laws.WIDE`, read :math:`N \ge n = 64`):
