@@ -116,7 +116,9 @@ def draw_boundary(fig, frame, law, wrong_law, check, control, *, variable: str) 
     fitted = check.get("measured") if isinstance(check, dict) else None
     if isinstance(fitted, (int, float)):
         limit = (check.get("details") or {}).get("limit") or {}
-        in_limit = limit.get("estimate") == fitted  # decided in the limit (a finding only shows its limit)
+        estimate = limit.get("estimate")
+        # decided in the limit: the measured value is the limit's estimate (a finding's one fit only shows its limit)
+        in_limit = isinstance(estimate, (int, float)) and math.isclose(estimate, fitted, rel_tol=1e-9, abs_tol=1e-12)
         ax.plot([], [], " ", label=f"{'exponent in the limit' if in_limit else 'fitted exponent'} {fitted:.3f}")
     _log_axes((ax,), y=True)
     from matplotlib.ticker import NullFormatter
