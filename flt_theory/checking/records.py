@@ -333,7 +333,7 @@ VERDICT_ENTRY = BEFORE_ENTRY.extended(
                                            "jobs": Number(low=1, integer=True, nullable=True)})},
     optional={"passed": Flag(), "level": Number(low=0, nullable=True), "in_hypotheses": _MAYBE_TEXT,
               "effective": OrNull(ListOf(_EFFECTIVE)), "limit": OrNull(_LIMIT), "ladder": OrNull(ListOf(_RUNG)),
-              "no_ladder": _MAYBE_TEXT},
+              "no_ladder": _MAYBE_TEXT, "seconds_carried": Flag()},
 )
 #: A verdict record (``flt check --record FILE``; the package's :data:`.scale_record.RECORD`).
 VERDICT_RECORD = Record(required={"entries": ListOf(VERDICT_ENTRY)}, rules=(_unique_entries("entries"),))

@@ -127,7 +127,10 @@ def merge_verdicts(record: dict[str, Any] | None, entries: list[dict[str, Any]])
     """``record`` with ``entries`` replacing those of the same claim and scale (order: the record's, new ones last).
 
     An entry without a measured time (its rows all came from the store) keeps the time of the entry it replaces (with
-    its ``seconds_note`` and hardware) when that one measured the same claim and code."""
+    its ``seconds_note`` and hardware) when that one measured the same claim and code. Where that time was itself
+    carried over a change of code (the replaced entry was ``restamped``, or kept such a time), the new entry says so
+    with ``seconds_carried``: its verdict was decided by the code of now, its time measured on the code before
+    (:func:`recorded_seconds` reads it; the catalogue's † reads ``restamped`` alone)."""
     old = {(e["claim"], e["scale"]): e for e in (record or {}).get("entries", [])}
     merged = dict(old)
     for entry in entries:
@@ -139,6 +142,8 @@ def merge_verdicts(record: dict[str, Any] | None, entries: list[dict[str, Any]])
             and (before["fingerprint"], before["code_fingerprint"]) == (entry["fingerprint"], entry["code_fingerprint"])
         ):
             kept = {k: before[k] for k in ("seconds", "seconds_note", "hardware") if k in before}
+            if before.get("restamped") or before.get("seconds_carried"):
+                kept["seconds_carried"] = True
             entry = {**entry, **kept}
         merged[key] = entry
     return {"entries": list(merged.values())}
@@ -220,7 +225,7 @@ def recorded_seconds(record: dict[str, Any] | None, claims: Sequence[Claim], sca
             continue
         jobs = (entry.get("hardware") or {}).get("jobs")
         found = {"seconds": float(entry["seconds"]), "jobs": None if jobs is None else int(jobs),
-                 "carried": bool(entry.get("restamped")),
+                 "carried": bool(entry.get("restamped") or entry.get("seconds_carried")),
                  "partial": bool(entry.get("computed")) and bool(entry.get("reused"))}
         key = claim.measurement.identity(scale)
         if key not in timed or found["seconds"] > timed[key]["seconds"]:

@@ -105,6 +105,17 @@ def test_a_merge_replaces_the_same_claim_and_scale_and_keeps_a_measured_time(fra
     assert merged["entries"][0]["verdict"] == "FAIL" and merged["entries"][0]["seconds"] == entry["seconds"]
     other_code = {**reused, "code_fingerprint": "1" * 64}
     assert merge_verdicts(record, [other_code])["entries"][0]["seconds"] is None
+    assert "seconds_carried" not in merged["entries"][0]  # a time measured on this code
+    # a time carried over a change of code stays marked as such when a later entry keeps it (not as a † verdict)
+    restamped = merge_verdicts(None, [{**entry, "restamped": [{"date": "2026-12-07"}]}])
+    kept = merge_verdicts(restamped, [reused])["entries"][0]
+    assert kept["seconds"] == entry["seconds"] and kept["seconds_carried"] and "restamped" not in kept
+    again = merge_verdicts({"entries": [kept]}, [reused])["entries"][0]
+    assert again["seconds_carried"]
+    from flt_theory.checking.scale_record import recorded_seconds
+
+    assert recorded_seconds({"entries": [kept]}, [get_claim(KEY)], "small")[KEY]["carried"]
+    assert not recorded_seconds(merged, [get_claim(KEY)], "small")[KEY]["carried"]
 
 
 def test_flt_check_record_decides_at_the_catalogue_level_and_merges(tmp_path):
