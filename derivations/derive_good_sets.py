@@ -56,6 +56,15 @@ finite-step form does NOT hold below :math:`d = 32`: 4 exits that leave :math:`S
 at :math:`d = 8` (seeds 0, 6, 12; of 387 exits) and 1 at :math:`d = 16` (seed 6; of 132), none at
 :math:`d = 32, 64, 128` (thousands of exits): the narrowed statement is a large-:math:`d` statement too, so the
 registered ladder starts at :math:`d = 32`; :math:`d = 256` would cost ≳ 30 CPU-min.
+Not a finite-sample effect (2026-12-07, :math:`d = 64`, :math:`m = 512`, 400 steps, 8 seeds): with :math:`n = 4096`
+and :math:`n = 16384` the exits per seed read 232 and 249, all of the second-coordinate kind, none losing the feature.
+Why the ladder stops at 0.6 decades: the cost grows like :math:`d^2` (steps :math:`\propto d`, a step
+:math:`\propto nmd`), about 14 CPU-hours for :math:`d = 1024` at :math:`m = 512`, 16 seeds; fewer neurons do not help,
+since in the early phase each neuron moves alone (the ratio does not depend on :math:`m`) but the counts do: a
+neuron is sure at :math:`t = 0` with probability at most :math:`d\,\Phi(-\sqrt{3\log d})` (one coordinate beyond the
+sure level, with the sign of :math:`w^*_j`; 0.013 at :math:`d = 64`, where 4.5 of 512 neurons per seed were measured),
+which falls like :math:`d^{-1/2}` (0.0026 at :math:`d = 1024`: about 1.3 per seed at :math:`m = 512`), so a ladder to
+:math:`d = 1024` needs :math:`m \propto \sqrt d`.
 
 Claim 4 (where it breaks, ``good-sets/no-exit-breaks``): with :math:`\eta = 3\cdot10^4\sigma_1` a single step
 moves a coordinate by hundreds of :math:`\sigma_1`, far more than the gap: neurons jump into
