@@ -20,6 +20,7 @@ by the report (object API; nothing global).
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -179,7 +180,7 @@ def draw_label_noise(fig, frame, law, wrong_law, check, control) -> None:
     ax, ax2 = fig.subplots(1, 2)
     points = frame[["n", "d", "n_snr2", "label_noise"]].drop_duplicates().sort_values(["n_snr2", "d"]).to_numpy()
     tau = float(points[0][3])
-    for colour, (n, d, n_snr2, _) in zip(_cycled(_PALETTE, list(range(len(points)))).values(), points, strict=True):
+    for colour, (n, d, n_snr2, _) in zip(itertools.cycle(_PALETTE), points):  # every point, colours reused
         rows = frame[(frame["d"] == d) & np.isclose(frame["n_snr2"], n_snr2)].sort_values("seed")
         snr = sp.sqrt(sp.nsimplify(n_snr2) / int(n))
         inside = math.isfinite(value_in_regime(law, tau=tau, d=int(d), n=int(n), snr=snr))
