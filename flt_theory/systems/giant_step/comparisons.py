@@ -151,9 +151,10 @@ def compare_norm_law(frame: pd.DataFrame, law: Law) -> CheckResult:
     :math:`A` a correction :math:`1 + (A/B)\,n/d`. In :math:`d` at fixed :math:`n` it vanishes like :math:`d^{-1}`;
     in :math:`n` at fixed :math:`d` like :math:`n^{+1}`, i.e. the law in :math:`n` is a law of :math:`n \to 0`
     relative to :math:`d` (the regime :math:`n \ll d`), a correction :math:`u^{-1}` in :math:`u = 1/n`. Both shapes
-    are in :mod:`~flt_theory.compare.limit`'s family. At ``paper`` the correction is within the seeds' scatter: the
-    seed mean of :math:`y\,n/d` is 1.45 to 1.70 over the grid (at :math:`d = 256` it rises from 1.45 at :math:`n = 8`
-    to 1.69 at :math:`n = 128`, at :math:`d = 4096` it falls from 1.55 to 1.49), and the limit picks no correction.
+    are in :mod:`~flt_theory.compare.limit`'s family. At ``paper`` (768 seeds) the correction is within the seeds'
+    scatter: the seed mean of :math:`y\,n/d` is 1.49 to 1.70 over the grid (at :math:`d = 256` it rises from 1.59 at
+    :math:`n = 8` to 1.70 at :math:`n = 128`, at :math:`d = 4096` it falls from 1.57 to 1.54), and the limit picks no
+    correction.
 
     **The decision.** On a grid of at least :data:`NORM_LIMIT_RUNGS` values of each size: both exponents in the limit,
     no tolerance — :math:`a` on the ladder in :math:`d` (:func:`norm_ladders`, :math:`d \to \infty`) and :math:`b`
