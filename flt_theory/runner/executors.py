@@ -166,25 +166,25 @@ class PoolBackend(Backend):
                 if len(pending) >= window:
                     return
 
-        fill()
         try:
+            fill()
             while pending:
                 done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
                 for future in done:
                     pending.discard(future)
-                    try:
-                        result = future.result()
-                    except cf.process.BrokenProcessPool as exc:
-                        # a pool whose worker died refuses every later task: the next use starts fresh workers
-                        self._pool.shutdown(wait=False, cancel_futures=True)
-                        self._pool = self._start()
-                        raise BackendError(
-                            f"a worker process of the pool died ({exc}). Re-run to resume. If this sweep was started "
-                            "from a script, put the call under `if __name__ == '__main__':` — the workers are "
-                            "spawned and import the main script."
-                        ) from None
+                    result = future.result()
                     yield result
                 fill()
+        except cf.process.BrokenProcessPool as exc:
+            # a worker died, during a task or while idle (then submit raises): a broken pool refuses every later
+            # task, so the next use starts fresh workers
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._start()
+            raise BackendError(
+                f"a worker process of the pool died ({exc}). Re-run to resume. If this sweep was started "
+                "from a script, put the call under `if __name__ == '__main__':` — the workers are "
+                "spawned and import the main script."
+            ) from None
         finally:
             for future in pending:
                 future.cancel()

@@ -67,3 +67,14 @@ def test_a_pool_whose_worker_died_runs_the_next_sweep_on_fresh_workers():
         with pytest.raises(BackendError, match="a worker process of the pool died"):
             list(pool.imap_unordered(os._exit, [3]))
         assert sorted(pool.imap_unordered(abs, [-1, -2])) == [1, 2]
+        # a worker that dies while idle (between two sweeps: the OOM killer, say) breaks the pool before any task:
+        # submit raises, and that is the same BackendError and the same fresh start
+        import signal
+        import time
+
+        for process in list(pool._pool._processes.values()):
+            os.kill(process.pid, signal.SIGKILL)
+        time.sleep(0.5)  # the pool's manager thread notices the dead worker and marks the pool broken
+        with pytest.raises(BackendError, match="a worker process of the pool died"):
+            list(pool.imap_unordered(abs, [-3]))
+        assert sorted(pool.imap_unordered(abs, [-4, -5])) == [4, 5]
