@@ -127,8 +127,9 @@ def restamp_option(text: str) -> Callable[[Callable[..., Any]], Callable[..., An
               help="Family-wise false-rejection rate of the whole run (Bonferroni over the claims' p-values).")
 @click.option("--list", "list_only", is_flag=True, help="List the selected claims (default: all) and exit.")
 @click.option("--plan", "plan_only", is_flag=True,
-              help="Print each selected claim's points, seeds, estimated seconds and memory (from the declared costs) "
-                   "and the total, run nothing, and exit.")
+              help="Print each selected claim's points, seeds, estimated worker-seconds (a recorded wall time times "
+                   "the workers its run kept busy, else the declared cost; column basis) and memory, and the total, "
+                   "run nothing, and exit.")
 @backend_options
 @latex_option("Also write the verdicts")
 @click.option("--record", "record_file", type=click.Path(), default=None, metavar="FILE",
@@ -240,10 +241,11 @@ def run_check_request(request: CheckRequest) -> int:
 
 
 def _print_plan(claims: Sequence[Claim], scale: str, as_json: bool) -> None:
-    """``flt check --plan``: the cost of each claim and the total, as JSON or a table (nothing runs): the wall time
-    the package's verdict record measured for the same points, seeds and code where it holds one, else the declared
-    cost (:func:`~flt_theory.systems.declaration.plan`; the column ``basis`` says which); the total's row also gives
-    the declared total, the one ``flt check`` refuses a run by."""
+    """``flt check --plan``: the cost of each claim and the total, as JSON or a table (nothing runs): in
+    worker-seconds, the wall time the package's verdict record measured for the same points, seeds and code times the
+    workers that run kept busy where the record holds one, else the declared cost
+    (:func:`~flt_theory.systems.declaration.plan`; the column ``basis`` says which); the total's row also gives the
+    declared total, the one ``flt check`` refuses a run by."""
     from ..checking.scale_record import load_verdicts, recorded_seconds
     from ..systems.declaration import plan
 

@@ -246,6 +246,17 @@ def sweep(
     return frame
 
 
+def task_count(exp: Experiment, points: int, seeds: int) -> int:
+    """How many tasks a sweep of ``points`` points and ``seeds`` seeds runs (:func:`_batches`): one per point of a
+    batched experiment, else one per point and seed — the most workers it can keep busy.
+
+    >>> from types import SimpleNamespace
+    >>> task_count(SimpleNamespace(batched=True), 5, 8), task_count(SimpleNamespace(batched=False), 5, 8)
+    (5, 40)
+    """
+    return points if exp.batched else points * seeds
+
+
 def _batches(exp: Experiment, todo: list[_Task]) -> list[list[_Task]]:
     """The tasks of ``todo`` as batches: one per point for a batched experiment, else one per seed."""
     if not exp.batched:

@@ -154,9 +154,10 @@ class Measurement:
         """How many of a run's ``jobs`` workers (None: 1) its tasks could keep busy at ``scale``: the sweep runs one
         task per point of a batched experiment, else one per point and seed (:func:`flt_theory.runner.sweep`)."""
         from ..runner.registry import get_experiment
+        from ..runner.sweep import task_count
 
-        points = len(self.points[check_scale(scale)])
-        tasks = points if get_experiment(self.experiment).batched else points * int(self.seeds[scale])
+        tasks = task_count(get_experiment(self.experiment), len(self.points[check_scale(scale)]),
+                           int(self.seeds[scale]))
         return max(1, min(int(jobs or 1), tasks))
 
     def identity(self, scale: str) -> tuple[str, str, int]:
@@ -203,7 +204,8 @@ def plan(claims: Sequence[Claim], scale: str, *, repeats: int = 1, option: str =
     "total": {... "declared_seconds"}}`` (the total counts a measurement shared by several claims once, at its
     longest: they share its stored rows).
 
-    ``seconds`` are CPU seconds (one thread per worker): ``declared_seconds``, from the declared costs (``basis``
+    ``seconds`` are worker-seconds (the declared costs count the work of one single-threaded worker; a worker with
+    more torch threads may take less): ``declared_seconds``, from the declared costs (``basis``
     ``"declared cost"``), unless ``recorded`` holds the claim: a measurement of the same points and seeds by the code
     of now (:func:`flt_theory.checking.scale_record.recorded_seconds`); then ``seconds`` is ``repeats`` times its wall
     time times the workers its run could keep busy (:meth:`Measurement.busy_workers`: at most its jobs, one task per
