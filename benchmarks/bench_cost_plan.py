@@ -33,9 +33,8 @@ from typing import Any
 
 
 def _plan_seconds(claim: Any) -> float:
-    from flt_theory.systems.declaration import plan
-
-    return float(plan([claim], "small")["claims"][0]["declared_seconds"])
+    """The declared cost of the claim's small-scale measurement (:meth:`Measurement.plan`: no record, no limits)."""
+    return float(claim.measurement.plan("small")["seconds"])
 
 
 def _uses_declared_cost(experiment: str) -> bool:
