@@ -247,7 +247,7 @@ def sweep(
 
 
 def task_count(exp: Experiment, points: int, seeds: int) -> int:
-    """How many tasks a sweep of ``points`` points and ``seeds`` seeds runs (:func:`_batches`): one per point of a
+    """How many tasks a sweep of ``points`` points and ``seeds`` seeds runs (as ``_batches`` groups them): one per point of a
     batched experiment, else one per point and seed — the most workers it can keep busy.
 
     >>> from types import SimpleNamespace
