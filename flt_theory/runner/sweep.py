@@ -247,8 +247,8 @@ def sweep(
 
 
 def task_count(exp: Experiment, points: int, seeds: int) -> int:
-    """How many tasks a sweep of ``points`` points and ``seeds`` seeds runs (as ``_batches`` groups them): one per point of a
-    batched experiment, else one per point and seed — the most workers it can keep busy.
+    """How many tasks a sweep of ``points`` points and ``seeds`` seeds runs (as ``_batches`` groups them): one per
+    point of a batched experiment, else one per point and seed — the most workers it can keep busy.
 
     >>> from types import SimpleNamespace
     >>> task_count(SimpleNamespace(batched=True), 5, 8), task_count(SimpleNamespace(batched=False), 5, 8)
