@@ -59,9 +59,9 @@ def test_shipped_records_are_current():
     """The package's records describe the code of now: every claim calibrated and with a small-scale verdict, no
     recorded verdict (small or paper) or calibration stale. After a change: ``flt check --scale small --record
     flt_theory/report/verdict_record.json``, then ``flt check --restamp-from BEFORE.json`` and ``flt calibrate
-    --restamp-from BEFORE.json`` (docs/guide/checking.md: the calibration and the paper record), and re-run what
-    stays stale."""
-    from flt_theory.checking.power import load_record, power_rows
+    --restamp-from BEFORE.json`` (docs/guide/checking.md: the calibration and the paper record; the paper calibration
+    with ``--record flt_theory/report/calibration_paper.json``), and re-run what stays stale."""
+    from flt_theory.checking.power import PAPER_RECORD, load_record, power_rows
     from flt_theory.checking.scale_record import load_verdicts, verdict_rows
 
     claims = registered_claims()
@@ -72,3 +72,7 @@ def test_shipped_records_are_current():
     assert {k: s for k, s in small.items() if s != "recorded"} == {}
     assert {k: s for k, s in paper.items() if s not in ("recorded", "not run")} == {}
     assert {k: s for k, s in calibration.items() if s != "calibrated"} == {}
+    paper_record = load_record(PAPER_RECORD)
+    assert paper_record is None or paper_record["scale"] == "paper"
+    paper_calibration = {r["claim"]: r["status"] for r in power_rows(paper_record, claims)}
+    assert {k: s for k, s in paper_calibration.items() if s not in ("calibrated", "not calibrated")} == {}

@@ -228,9 +228,10 @@ def restamped(
     """``entry`` carried over to the code of the verdict ``after`` (which reproduced the ``scale``-scale verdict
     ``before`` of the code of ``entry``), with the evidence appended to its ``restamped`` list: the old code
     fingerprint, the date, the commit, the verdict that reproduced (``small``: the fields :data:`REPRODUCED`, the
-    verdict and its family, which ``flt check --verify-record`` recomputes with the code of now) and the BEFORE file
-    it came from: ``source_sha256``, the SHA-256 of its bytes, and ``source_git_commit``, the commit ``before``
-    states it was measured at (where it states one)."""
+    verdict and its family, which ``flt check --verify-record`` recomputes with the code of now, and the fingerprint
+    of the claim it measured, by which that check tells a claim changed since) and the BEFORE file it came from:
+    ``source_sha256``, the SHA-256 of its bytes, and ``source_git_commit``, the commit ``before`` states it was
+    measured at (where it states one)."""
     evidence = {"from_code_fingerprint": entry["code_fingerprint"], "date": date,
                 "git_commit": commit if commit is not None else after.get("git_commit"),
                 "reproduced": f"the {scale}-scale verdict at seed base {after.get('seed_base')}: "
@@ -239,7 +240,8 @@ def restamped(
         evidence["source_sha256"] = source_sha256
     if before is not None and before.get("git_commit"):
         evidence["source_git_commit"] = before["git_commit"]
-    evidence["small"] = {key: after.get(key, _UNRECORDED.get(key)) for key in (*REPRODUCED, "verdict", "family")
+    evidence["small"] = {key: after.get(key, _UNRECORDED.get(key))
+                         for key in (*REPRODUCED, "verdict", "family", "fingerprint")
                          if key in after or key in _UNRECORDED}
     return {
         **entry,
@@ -249,14 +251,14 @@ def restamped(
 
 
 def restamp(record: dict[str, Any], before: dict[str, Any], after: dict[str, Any], *, scale: str = "small",
-            commit: str | None = None, current: dict[str, str] | None = None, source_sha256: str | None = None
-            ) -> tuple[dict[str, Any], list[dict[str, str]]]:
+            commit: str | None = None, current: dict[str, str] | None = None, source_sha256: str | None = None,
+            fingerprints: dict[str, str] | None = None) -> tuple[dict[str, Any], list[dict[str, str]]]:
     """Carry the calibration of a claim over a change of its code that changed none of its numbers.
 
     ``record`` is a calibration record (:func:`merge_record`); ``before`` and ``after`` are verdict records
     (:mod:`flt_theory.checking.scale_record`, ``flt check --record``) written by the code the calibration ran and by the
     code of now. A stale entry (its :func:`~.power.claim_code_fingerprint` changed) gets the new code fingerprint when
-    its claim is unchanged and its ``scale`` verdict reproduces **exactly** — the fields :data:`REPRODUCED`: the
+    its claim is unchanged and its small-scale verdict reproduces **exactly** — the fields :data:`REPRODUCED`: the
     estimate, its interval, both p-values, both comparison messages, the seeds, the seed base and the level — which a
     change of the simulation, its seed streams or the comparison would alter. Each re-stamped entry keeps the evidence
     (``restamped``: the old fingerprint, the commit, the fields compared and, given ``source_sha256`` — the SHA-256
@@ -265,6 +267,12 @@ def restamp(record: dict[str, Any], before: dict[str, Any], after: dict[str, Any
     Returns the new record and one row per stale entry ``{claim, restamped: yes|no, reason}``. ``current``
     (claim -> code fingerprint of now, :func:`.scale_record.code_fingerprints`): where given, only an ``after`` verdict
     of the code of now counts.
+
+    A record at another ``scale`` (the paper calibration) is carried on the same evidence as the paper verdicts
+    (:mod:`.carry_over`): the claim's small-scale verdict, since a paper verdict of now is itself most often a copy
+    carried over on it, which would "reproduce" by construction. ``fingerprints`` (claim -> its fingerprint at
+    ``scale`` now, :func:`~.power.claim_fingerprint`) then says whether the claim at ``scale`` is unchanged; without
+    it such an entry is refused.
 
     >>> cal = {"claims": [{"claim": "a/b", "fingerprint": "f", "code_fingerprint": "0" * 64}]}
     >>> old = {"claim": "a/b", "scale": "small", "fingerprint": "f", "code_fingerprint": "0" * 64, "measured": 1.0}
@@ -277,8 +285,8 @@ def restamp(record: dict[str, Any], before: dict[str, Any], after: dict[str, Any
     'the verdict did not reproduce exactly (measured differ)'
     """
     date = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-    before_entries = {e["claim"]: e for e in before.get("entries", []) if e["scale"] == scale}
-    after_entries = {e["claim"]: e for e in after.get("entries", []) if e["scale"] == scale}
+    before_entries = {e["claim"]: e for e in before.get("entries", []) if e["scale"] == "small"}
+    after_entries = {e["claim"]: e for e in after.get("entries", []) if e["scale"] == "small"}
     claims, rows = [], []
     for entry in record.get("claims", []):
         old, new = before_entries.get(entry["claim"]), after_entries.get(entry["claim"])
@@ -286,13 +294,14 @@ def restamp(record: dict[str, Any], before: dict[str, Any], after: dict[str, Any
         if now == entry.get("code_fingerprint"):  # not stale
             claims.append(entry)
             continue
-        refusal = restamp_refusal(entry, old, new, current)
+        same_claim = None if scale == "small" else entry.get("fingerprint") == (fingerprints or {}).get(entry["claim"])
+        refusal = restamp_refusal(entry, old, new, current, same_claim=same_claim)
         if refusal is None:
             assert new is not None  # restamp_refusal refuses a claim without a verdict after the change
-            entry = restamped(entry, new, scale=scale, commit=commit, date=date, before=old,
+            entry = restamped(entry, new, scale="small", commit=commit, date=date, before=old,
                               source_sha256=source_sha256)
         rows.append({"claim": entry["claim"], "restamped": "no" if refusal else "yes",
-                     "reason": refusal or "the verdict reproduced exactly"})
+                     "reason": refusal or "the small-scale verdict reproduced exactly"})
         claims.append(entry)
     return {**record, "claims": claims}, rows
 
@@ -320,8 +329,10 @@ def run_restamp(before: str, *, record: str | None = None, verdicts: str | None 
     calibration, new = documents.values()
     assert calibration is not None and new is not None  # refused above when one is missing
     claims = [claim for system in registry.systems() for claim in system.claims]
-    document, rows = restamp(calibration, old, new, scale=calibration["scale"], current=code_fingerprints(claims),
-                             commit=static_provenance().get("git_commit"), source_sha256=source_sha256)
+    scale = calibration["scale"]
+    document, rows = restamp(calibration, old, new, scale=scale, current=code_fingerprints(claims),
+                             commit=static_provenance().get("git_commit"), source_sha256=source_sha256,
+                             fingerprints={claim.key: claim_fingerprint(claim, scale) for claim in claims})
     atomic_write_text(path, json.dumps(document, indent=1) + "\n")
     if as_json:
         out.write(json.dumps({"record": str(path), "stale": rows}) + "\n")

@@ -18,7 +18,7 @@ from typing import Any
 from ..report.catalogue import catalogue_document
 from ..systems import registry
 from ..systems.declaration import SCALES, SCOPES
-from .power import load_record, power_markdown
+from .power import recorded_calibration
 from .scale_record import load_verdicts, record_markdown
 
 __all__ = ["catalogue", "catalogue_markdown"]
@@ -81,5 +81,5 @@ def catalogue_markdown() -> str:
     entries = catalogue()
     systems = registry.systems()
     claims = [claim for system in systems for claim in system.claims]
-    return catalogue_document(entries, systems, SCALES, calibration=power_markdown(load_record(), claims),
+    return catalogue_document(entries, systems, SCALES, calibration=recorded_calibration(claims),
                               recorded=record_markdown(load_verdicts(), claims))

@@ -60,7 +60,7 @@ from ..runner.sweep import progress_bar, progress_enabled
 from ..symbolic.hypothesis import classify_points
 from ..systems import registry
 from ..systems.declaration import SCOPES, Claim, System, check_scale, plan
-from .power import load_record, power_markdown
+from .power import recorded_calibration
 from .scale_record import check_record_path, code_fingerprints, load_verdicts, record_markdown, write_verdicts
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -469,11 +469,11 @@ def write_check_report(
 ) -> Path:
     """Write the report folder of a run (:func:`flt_theory.report.markdown.write_report`) with what it shows but does
     not compute: the provenance of this process, each claim's declared figures (:func:`declared_figures`), and the
-    recorded calibration and verdicts (:func:`.power.power_markdown`, :func:`.scale_record.record_markdown`).
+    recorded calibration and verdicts (:func:`.power.recorded_calibration`, :func:`.scale_record.record_markdown`).
     Returns the path of ``report.md``."""
     return write_report(report_dir, claims, runs, frame, scale, seed_base=seed_base,
                         provenance={**static_provenance(), **worker_provenance({})}, figures_of=declared_figures,
-                        calibration=power_markdown(load_record(), list(claims)),
+                        calibration=recorded_calibration(list(claims)),
                         recorded=record_markdown(load_verdicts(), list(claims)))
 
 

@@ -30,19 +30,24 @@ import math
 from pathlib import Path
 from typing import Any
 
+from ..errors import InvalidParameterError
 from ..report.power import calibration_markdown
 from ..runner.registry import get_experiment
 from ..systems.declaration import Claim
 from .records import CALIBRATION_RECORD, load_if_present
 
 __all__ = [
-    "GOAL", "GOAL_LEVEL", "LARGE", "RECORD", "claim_code_fingerprint", "claim_fingerprint", "is_goal", "is_large",
-    "load_record", "power_markdown", "power_rows",
+    "GOAL", "GOAL_LEVEL", "LARGE", "PAPER_RECORD", "RECORD", "claim_code_fingerprint", "claim_fingerprint", "is_goal",
+    "is_large", "load_record", "power_markdown", "power_rows", "recorded_calibration",
 ]
 
 #: The recorded calibration at scale ``small`` (``flt calibrate --repeats 20 --record RECORD``), shipped with the
-#: package beside the report that shows it.
+#: package beside the report that shows it: every claim of the catalogue.
 RECORD = Path(__file__).parent.parent / "report" / "calibration_small.json"
+#: The recorded calibration at scale ``paper`` (``flt calibrate --scale paper --repeats 20 --record PAPER_RECORD``):
+#: the claims calibrated there, the limit decisions whose paper ladder is affordable 20 times (a paper decision can be
+#: much weaker than its small one: the norm law's was, at 96 seeds). Shown below the small table.
+PAPER_RECORD = RECORD.with_name("calibration_paper.json")
 #: The smallest size of a mutant counted as large, per kind (``log 2`` for scalings).
 LARGE = {"exponent": 0.5, "value scale": math.log(2) - 1e-9, "bound scale": math.log(2) - 1e-9, "value shift": 1.0,
          "bound side": 1.0, "subspace rotation": 30.0, "subspace neighbour": 1.0}
@@ -133,8 +138,26 @@ def power_rows(record: dict[str, Any] | None, claims: list[Claim]) -> list[dict[
     return rows
 
 
-def power_markdown(record: dict[str, Any] | None, claims: list[Claim]) -> list[str]:
+def power_markdown(record: dict[str, Any] | None, claims: list[Claim], *, listed_only: bool = False) -> list[str]:
     """Markdown lines: the recorded calibration table of ``claims`` (or a line saying there is none), their rows
-    decided by :func:`power_rows` and written by :func:`flt_theory.report.power.calibration_markdown`."""
+    decided by :func:`power_rows` and written by :func:`flt_theory.report.power.calibration_markdown`; with
+    ``listed_only`` (a record of some claims: :data:`PAPER_RECORD`), the rows of the claims the record holds."""
     rows = power_rows(record, claims) if record is not None else []
+    if listed_only:
+        rows = [row for row in rows if row["status"] != "not calibrated"]
     return calibration_markdown(record, rows, goal_level=GOAL_LEVEL)
+
+
+def recorded_calibration(claims: list[Claim]) -> list[str]:
+    """The calibration section of the report and ``CLAIMS.md``: the small-scale table of every claim
+    (:data:`RECORD`), then, where :data:`PAPER_RECORD` holds some of ``claims``, the paper-scale table of those."""
+    lines = power_markdown(load_record(), claims)
+    paper = load_record(PAPER_RECORD)
+    held = {entry["claim"] for entry in (paper or {}).get("claims", [])}
+    if paper is not None and paper["scale"] != "paper":
+        raise InvalidParameterError(f"{PAPER_RECORD}: a calibration record at scale {paper['scale']!r} where the "
+                                    "paper-scale record belongs (flt calibrate --scale paper --record FILE)")
+    if paper is not None and any(claim.key in held for claim in claims):
+        lines += ["", "### At paper scale (the claims calibrated there)", "",
+                  *power_markdown(paper, claims, listed_only=True)]
+    return lines

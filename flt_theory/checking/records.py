@@ -287,12 +287,13 @@ _COUNT, _FAMILY = Number(low=0, integer=True), Number(low=1, integer=True)
 _ALPHA = Number(low=0, high=1, open=True)
 _P_VALUE = Number(low=0, nullable=True)
 
-#: The small-scale verdict a carry-over relied on (:data:`.calibrate.REPRODUCED`, the verdict and its family),
-#: kept in each carry-over's evidence (``restamped[i].small``) and compared by ``flt check --verify-record``.
+#: The small-scale verdict a carry-over relied on (:data:`.calibrate.REPRODUCED`, the verdict and its family, and
+#: the small-scale claim's fingerprint where kept), kept in each carry-over's evidence (``restamped[i].small``) and
+#: compared by ``flt check --verify-record``.
 SMALL_VERDICT = Record(required={}, optional={
     "n_seeds": Number(low=0, integer=True, nullable=True), "measured": Values(), "ci": Values(),
     "p_check": _P_VALUE, "p_control": _P_VALUE, "message": _MAYBE_TEXT, "control_message": _MAYBE_TEXT,
-    "seed_base": _COUNT, "alpha": _ALPHA, "verdict": _TEXT, "family": _FAMILY,
+    "seed_base": _COUNT, "alpha": _ALPHA, "verdict": _TEXT, "family": _FAMILY, "fingerprint": _TEXT,
 })
 
 #: One carry-over of an entry (:func:`.calibrate.restamped`); ``source_sha256`` and ``source_git_commit`` name the

@@ -37,6 +37,7 @@ from ..systems import registry
 from ..systems.declaration import Claim
 from .calibrate import _UNRECORDED, REPRODUCED
 from .check import check, resolve_claims
+from .power import claim_fingerprint
 from .records import VERDICT_RECORD, load_json_file
 from .scale_record import RECORD, code_fingerprints, verdict_entries
 
@@ -77,9 +78,12 @@ def source_text(evidence: dict[str, Any]) -> str:
 def carried_rows(record: dict[str, Any], claims: Sequence[Claim], current: dict[str, str]) -> list[dict[str, Any]]:
     """One row per carried-over entry (its last ``restamped`` evidence) of ``claims`` in the verdict ``record``:
     ``claim``, ``scale``, ``source`` (:func:`source_text`), ``relied`` (the small-scale verdict it relied on, or
-    None) and ``status``: ``to check``, ``stale`` (its code changed since: not a verdict of the code of now) or
-    ``unverifiable`` (nothing records the small-scale verdict it relied on)."""
-    keys = {c.key for c in claims}
+    None) and ``status``: ``to check``, ``stale`` (its code changed since: not a verdict of the code of now),
+    ``unverifiable`` (nothing records the small-scale verdict it relied on) or ``superseded`` (the small-scale claim
+    it relied on changed since — its points, seeds, laws or comparison, told by the fingerprint the evidence keeps —,
+    so no run of now can reproduce that verdict: the entry is re-run, not checked)."""
+    by_key = {c.key: c for c in claims}
+    keys = set(by_key)
     smalls = {e["claim"]: e for e in record["entries"] if e["scale"] == "small"}
     rows = []
     for entry in record["entries"]:
@@ -92,8 +96,10 @@ def carried_rows(record: dict[str, Any], claims: Sequence[Claim], current: dict[
             if small is not None and small["code_fingerprint"] == entry["code_fingerprint"]:
                 relied = {k: small.get(k, _UNRECORDED.get(k)) for k in (*COMPARED, "family")
                           if k in small or k in _UNRECORDED}
+        changed = relied is not None and relied.get("fingerprint", claim_fingerprint(
+            by_key[entry["claim"]], "small")) != claim_fingerprint(by_key[entry["claim"]], "small")
         status = ("stale" if entry["code_fingerprint"] != current[entry["claim"]] else
-                  "unverifiable" if relied is None else "to check")
+                  "unverifiable" if relied is None else "superseded" if changed else "to check")
         rows.append({"claim": entry["claim"], "scale": entry["scale"], "source": source_text(evidence),
                      "relied": relied, "status": status})
     return rows
@@ -136,14 +142,14 @@ def run_verify_record(paths: Sequence[str] | None = None, *, record: str | None 
                       as_json: bool = False, out: IO[str] | None = None, measure: Measure | None = None) -> int:
     """What ``flt check --verify-record [PATHS] [--sample K]`` does (:func:`verify_record` on ``record``, default
     :data:`.scale_record.RECORD`, for the claims PATHS select, default all): print one row per carried entry. Exit
-    code 0 when every sampled entry reproduced and none is unverifiable, else 1."""
+    code 0 when every sampled entry reproduced and none is unverifiable or superseded, else 1."""
     out = out or sys.stdout
     path = Path(record) if record is not None else RECORD
     if not path.exists():
         raise InvalidParameterError(f"--record: no verdict record at {str(path)!r}")
     document, sha256 = load_json_file(path, VERDICT_RECORD, "--record")
     rows = verify_record(document, resolve_claims(list(paths or [])), sample=sample, measure=measure)
-    failed = [r for r in rows if r["status"] in ("MISMATCH", "unverifiable")]
+    failed = [r for r in rows if r["status"] in ("MISMATCH", "unverifiable", "superseded")]
     checked = [r for r in rows if r["status"] in ("MISMATCH", "reproduced")]
     if as_json:
         out.write(json.dumps({"record": str(path), "record_sha256": sha256, "carried": [
@@ -154,7 +160,9 @@ def run_verify_record(paths: Sequence[str] | None = None, *, record: str | None 
                 return f"MISMATCH: {', '.join(row['differ'])} differ from a fresh small-scale run"
             return {"reproduced": "reproduced by a fresh small-scale run",
                     "stale": "stale (its code changed since): not checked",
-                    "unverifiable": "FAILED: no small-scale verdict recorded to check it against"}.get(
+                    "unverifiable": "FAILED: no small-scale verdict recorded to check it against",
+                    "superseded": "FAILED: the small-scale claim it relied on changed since (points, seeds, laws or "
+                                  "comparison): re-run this verdict"}.get(
                 row["status"], row["status"])
 
         out.write(table([("claim", "scale", "carried over from", "check"),

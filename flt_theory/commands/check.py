@@ -278,11 +278,13 @@ def _print_plan(claims: Sequence[Claim], scale: str, as_json: bool) -> None:
 @backend_options
 @click.option("--record", type=click.Path(), default=None, metavar="FILE",
               help="Merge the results into this JSON record (the report's and CLAIMS.md's power table reads "
-                   "flt_theory/report/calibration_small.json); claims are then decided at the level of the whole "
+                   "flt_theory/report/calibration_small.json, and below it flt_theory/report/calibration_paper.json "
+                   "for the claims calibrated with --scale paper); claims are then decided at the level of the whole "
                    "catalogue.")
-@restamp_option("Run nothing: re-stamp the stale entries of --record (default: the package's record) whose "
-                 "small-scale verdict in the verdict record of now (flt check --record, default the package's) "
-                 "reproduces exactly the one in BEFORE, a verdict record written by the calibrated code.")
+@restamp_option("Run nothing: re-stamp the stale entries of --record (default: the package's small-scale record) "
+                 "whose small-scale verdict in the verdict record of now (flt check --record, default the package's) "
+                 "reproduces exactly the one in BEFORE, a verdict record written by the calibrated code (a paper "
+                 "record's entries too, as paper verdicts are carried).")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON document on stdout.")
 @force_option
 @click.pass_context

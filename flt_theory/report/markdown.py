@@ -238,7 +238,7 @@ def _readable(result: Any) -> Any:
 
 def _markdown_table_html(lines: Sequence[str]) -> str:
     """The lines of :func:`flt_theory.report.power.calibration_markdown` as HTML, in their order: paragraphs, the pipe
-    table, bullet lists
+    table, bullet lists, ``###`` headings (:func:`flt_theory.checking.power.recorded_calibration`'s paper table)
     (backticks as code)."""
     e = html.escape
 
@@ -272,6 +272,9 @@ def _markdown_table_html(lines: Sequence[str]) -> str:
             rows.append([cell.strip() for cell in line.strip("|").split(" | ")])
         elif line.startswith("- "):
             items.append(line[2:])
+        elif line.startswith("### "):
+            flush()
+            out.append(f"<h3>{inline(line[4:])}</h3>")
         elif line:
             flush()
             out.append(f"<p>{inline(line)}</p>")

@@ -34,21 +34,27 @@ def calibration_markdown(record: dict[str, Any] | None, rows: Sequence[dict[str,
     if record is None:
         return ["No calibration is recorded (`flt calibrate --repeats 20 --record "
                 "flt_theory/report/calibration_small.json`)."]
-    lines = [f"Recorded by `flt calibrate --repeats {record['repeats']} --record FILE` at scale `{record['scale']}` "
+    scale = record["scale"]
+    whole = ("a whole `flt check` run" if scale == "small" else
+             f"a `flt check --scale {scale}` run of the claims calibrated there ({len(rows)})")
+    lines = [f"Recorded by `flt calibrate --repeats {record['repeats']} --record FILE` at scale `{scale}` "
              f"({record.get('created', 'date not recorded')}, git {record.get('git_commit') or 'unknown'}): "
-             f"{record['runs_rejecting_a_true_law']}/{record['repeats']} seed sets would have failed a whole "
-             f"`flt check` run (family-wise level {record['alpha']:g}). Per claim: false rejections of the true law "
+             f"{record['runs_rejecting_a_true_law']}/{record['repeats']} seed sets would have failed {whole} by "
+             f"rejecting a true law (family-wise level {record['alpha']:g}, each claim decided at the catalogue's "
+             "level; a negative control left unrejected, INCONCLUSIVE, is not counted). Per claim: false "
+             "rejections of the true law "
              f"(count of {record['repeats']}, exact 95% interval); goal mutants (exponent ±0.5 and ±1, a zero "
              f"threshold moved by 1, every subspace mutant) rejected in ≥ {goal_level:.0%} of the repeats, with those "
              "missed; large mutants (the goal mutants, value ×2 or ×½, flipped side) rejected in ≥ 90%; power = the "
              "smallest mutation of each kind rejected in ≥ 90%. Inert mutants (a symbol the measurement holds fixed) "
              "are left out. A bound mutant that is missed is often still a true statement of the data (a test error of "
              "0 also satisfies the bound ≤ 0.05 × ½, a test error of 0.5 also clears ≥ 0.1 × 2): no check can reject "
-             "it. A claim changed since the record is marked stale; why a claim misses a goal mutant is noted below "
-             "the table. Re-stamped (†): the claim's code changed after its calibration, and `flt calibrate "
+             "it. A claim changed since the record is marked stale" + (
+                 "; why a claim misses a goal mutant is noted below the table" if scale == "small" else "") +
+             ". Re-stamped (†): the claim's code changed after its calibration, and `flt calibrate "
              "--restamp-from` carried the calibration over because its small-scale verdict reproduced exactly "
              "(estimate, interval, "
-             f"p-values and messages at the same seeds); the entry keeps that evidence.", "",
+             "p-values and messages at the same seeds); the entry keeps that evidence.", "",
              "| claim | false rejections [95% CI] | goal mutants ≥ 95% | large mutants ≥ 90% | power (smallest caught) "
              "|",
              "|---|---|---|---|---|"]
@@ -69,7 +75,7 @@ def calibration_markdown(record: dict[str, Any] | None, rows: Sequence[dict[str,
         mark = " †" if row["restamped"] else ""
         lines.append(f"| `{row['claim']}`{mark} | {row['false_rejections']}/{row['repeats']} [{low:.2f}, {high:.2f}] | "
                      f"{goal} | {large} | {power_text(row['power'])} |")
-        if row["note"]:
+        if row["note"] and scale == "small":  # the claims' notes speak of their small-scale calibration
             notes.append(f"- `{row['claim']}`: {row['note']}")
     if notes:
         lines += ["", "Why mutants are missed:", ""] + notes

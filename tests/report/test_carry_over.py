@@ -146,7 +146,7 @@ def test_a_carry_over_names_the_before_file_by_its_hash_and_commit_and_keeps_the
     assert rows[0]["carried"] == "yes"
     assert evidence["source_sha256"] == "ab" * 32 and evidence["source_git_commit"] == "0ld"
     assert evidence["git_commit"] == "abc"  # the commit the carry-over ran at
-    assert evidence["small"] == {k: _small()[k] for k in (*REPRODUCED, "verdict", "family")}
+    assert evidence["small"] == {k: _small()[k] for k in (*REPRODUCED, "verdict", "family", "fingerprint")}
     record, _ = _carry(_paper(), _small(), _small(code_fingerprint=NEW))  # nothing states a commit, no file hashed
     assert "source_sha256" not in record["entries"][1]["restamped"][-1]
     assert "source_git_commit" not in record["entries"][1]["restamped"][-1]

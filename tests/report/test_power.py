@@ -95,3 +95,28 @@ def test_goal_mutants_and_notes_are_shown(document):
     missed = json.loads(json.dumps(document))
     missed["claims"][0]["mutants"][0]["fraction"] = 0.5
     assert "(missed: rotated 30° (50%))" in "\n".join(power_markdown(missed, [get_claim(KEY)]))
+
+
+def test_paper_record_lists_only_its_claims_below_the_small_table(document, tmp_path, monkeypatch):
+    """A record of some claims at another scale (the package's paper calibration) shows those claims only, under its
+    own heading, with its scale named; the small table keeps every claim."""
+    import flt_theory.checking.power as power
+
+    claims = [get_claim(KEY), get_claim("giant-step/norm-law")]
+    paper = {**json.loads(json.dumps(document)), "scale": "paper"}
+    paper["claims"][0]["fingerprint"] = claim_fingerprint(get_claim(KEY), "paper")
+    path = tmp_path / "calibration_paper.json"
+    path.write_text(json.dumps(paper))
+    monkeypatch.setattr(power, "PAPER_RECORD", path)
+    lines = power.recorded_calibration(claims)
+    heading = lines.index("### At paper scale (the claims calibrated there)")
+    small, at_paper = "\n".join(lines[:heading]), "\n".join(lines[heading:])
+    assert "`giant-step/norm-law`" in small and "`giant-step/norm-law`" not in at_paper
+    assert f"| `{KEY}` | {paper['claims'][0]['false_rejections']}/2 [" in at_paper
+    assert "at scale `paper`" in at_paper and "small-scale verdict reproduced" in at_paper
+    assert "run of the claims calibrated there (1)" in at_paper
+    from flt_theory.report.markdown import _markdown_table_html
+
+    assert "<h3>At paper scale (the claims calibrated there)</h3>" in _markdown_table_html(lines)
+    monkeypatch.setattr(power, "PAPER_RECORD", tmp_path / "absent.json")
+    assert not any(line.startswith("### At paper scale") for line in power.recorded_calibration(claims))

@@ -31,9 +31,30 @@ def test_an_exact_reproduction_carries_the_calibration_over_with_its_evidence():
     record, rows = restamp(_record(), {"entries": [_verdict()]}, {"entries": [_verdict(code_fingerprint=NEW)]},
                            current={"a/b": NEW})
     entry = record["claims"][0]
-    assert rows == [{"claim": "a/b", "restamped": "yes", "reason": "the verdict reproduced exactly"}]
+    assert rows == [{"claim": "a/b", "restamped": "yes", "reason": "the small-scale verdict reproduced exactly"}]
     assert entry["code_fingerprint"] == NEW and entry["false_rejections"] == 0
     assert entry["restamped"][0]["from_code_fingerprint"] == OLD
+
+
+def test_a_paper_record_is_carried_on_the_small_scale_verdict_not_on_the_paper_copy():
+    """A paper verdict of now is most often a copy carried over on its small-scale verdict, equal to the one before by
+    construction: the paper calibration rests on the small-scale verdict, as the paper verdict does, and on the claim
+    at paper being unchanged (its fingerprint there, given by the caller)."""
+    paper = {**_record(fingerprint="p"), "scale": "paper"}
+    copies = {"entries": [_verdict(scale="paper", fingerprint="p")]}
+    now = {"entries": [_verdict(scale="paper", fingerprint="p", code_fingerprint=NEW)]}
+    _, rows = restamp(paper, copies, now, scale="paper", current={"a/b": NEW}, fingerprints={"a/b": "p"})
+    assert rows[0]["restamped"] == "no" and "no verdict of the claim" in rows[0]["reason"]
+    before, after = {"entries": [_verdict()]}, {"entries": [_verdict(code_fingerprint=NEW)]}
+    record, rows = restamp(paper, before, after, scale="paper", current={"a/b": NEW}, fingerprints={"a/b": "p"})
+    assert rows[0] == {"claim": "a/b", "restamped": "yes", "reason": "the small-scale verdict reproduced exactly"}
+    assert record["claims"][0]["restamped"][0]["small"]["measured"] == 0.5
+    for fingerprints in ({"a/b": "q"}, None):  # the claim changed at paper, or nobody says it did not
+        _, rows = restamp(paper, before, after, scale="paper", current={"a/b": NEW}, fingerprints=fingerprints)
+        assert rows[0]["restamped"] == "no" and "the claim itself changed" in rows[0]["reason"]
+    _, rows = restamp(paper, before, {"entries": [_verdict(code_fingerprint=NEW, measured=0.51)]}, scale="paper",
+                      current={"a/b": NEW}, fingerprints={"a/b": "p"})
+    assert rows[0]["restamped"] == "no" and "measured differ" in rows[0]["reason"]
 
 
 @pytest.mark.parametrize("field", REPRODUCED)

@@ -182,3 +182,27 @@ def test_verify_record_reproduces_a_genuine_carried_verdict_and_catches_an_edite
     edited["restamped"][0]["small"]["measured"] = nudged(relied["measured"])
     (row,) = verify_record({"entries": [small, edited]}, [claim], measure=lambda *args: {**small})  # the run above
     assert row["status"] == "MISMATCH" and row["differ"] == ["measured"]
+
+
+def test_verify_record_does_not_rerun_evidence_of_a_small_claim_changed_since(frame):
+    """A carry-over keeps the fingerprint of the small-scale claim it relied on; once that claim changes (its seeds
+    raised, say) no run of now can reproduce the evidence, so the entry is ``superseded`` — re-run, not checked —
+    and ``flt check --verify-record`` fails on it rather than report a mismatch of the claim's own verdict."""
+    from flt_theory.checking.calibrate import restamped
+    from flt_theory.checking.power import claim_fingerprint
+    from flt_theory.checking.verify_record import verify_record
+
+    claim = get_claim(KEY)
+    (small,) = verdict_entries(frame, [claim], "small", decided={"alpha": 0.05, "seed_base": 0, "family": 1})
+    paper = restamped({**small, "scale": "paper", "code_fingerprint": "0" * 64}, small, scale="small", commit=None,
+                      date="2026-12-07")
+    assert paper["restamped"][-1]["small"]["fingerprint"] == small["fingerprint"] == claim_fingerprint(claim, "small")
+
+    def never(*args):
+        raise AssertionError("a superseded entry is not re-run")
+
+    (row,) = verify_record({"entries": [small, paper]}, [claim], measure=lambda *args: {**small})
+    assert row["status"] == "reproduced"
+    paper["restamped"][-1]["small"]["fingerprint"] = "0" * 16  # the small claim it relied on, as it was then
+    (row,) = verify_record({"entries": [small, paper]}, [claim], measure=never)
+    assert row["status"] == "superseded"
