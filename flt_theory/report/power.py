@@ -36,7 +36,7 @@ def calibration_markdown(record: dict[str, Any] | None, rows: Sequence[dict[str,
                 "flt_theory/report/calibration_small.json`)."]
     scale = record["scale"]
     whole = ("a whole `flt check` run" if scale == "small" else
-             f"a `flt check --scale {scale}` run of the claims calibrated there ({len(rows)})")
+             f"a `flt check --scale {scale}` run of the {len(record.get('claims', []))} claims calibrated there")
     lines = [f"Recorded by `flt calibrate --repeats {record['repeats']} --record FILE` at scale `{scale}` "
              f"({record.get('created', 'date not recorded')}, git {record.get('git_commit') or 'unknown'}): "
              f"{record['runs_rejecting_a_true_law']}/{record['repeats']} seed sets would have failed {whole} by "

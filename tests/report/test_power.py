@@ -114,7 +114,7 @@ def test_paper_record_lists_only_its_claims_below_the_small_table(document, tmp_
     assert "`giant-step/norm-law`" in small and "`giant-step/norm-law`" not in at_paper
     assert f"| `{KEY}` | {paper['claims'][0]['false_rejections']}/2 [" in at_paper
     assert "at scale `paper`" in at_paper and "small-scale verdict reproduced" in at_paper
-    assert "run of the claims calibrated there (1)" in at_paper
+    assert "run of the 1 claims calibrated there" in at_paper
     from flt_theory.report.markdown import _markdown_table_html
 
     assert "<h3>At paper scale (the claims calibrated there)</h3>" in _markdown_table_html(lines)
