@@ -100,7 +100,7 @@ INCONCLUSIVE at every level a verdict is decided at.
 
 **The shapes kept.** A union over every shape is honest but wide: with 8 seeds a noisy ladder extrapolated with
 :math:`\omega = 1/2` spreads over :math:`\pm 1` and no wrong exponent is excluded. So the union is over the shapes
-with Akaike support (:data:`SUPPORT`: score within 2 of the best), each fitted with weights :math:`1/\Sigma_{kk}` and
+with Akaike support (:data:`SUPPORT`: score within 6 of the best), each fitted with weights :math:`1/\Sigma_{kk}` and
 the sandwich variance (a GLS with the bootstrap's full :math:`\Sigma`, estimated from few seeds, gave intervals too
 narrow: coverage 0.89). A shape that cannot identify the limit on the ladder (a correction that has died out, one
 effective exponent) is left out; with one effective exponent the limit is not identified. Measured on 240 synthetic
@@ -109,6 +109,17 @@ ladders :math:`y = 3 x^{a}(1 + b x^{-\omega})\cdot e^{\sigma Z}` (:math:`a \in [
 ``tests/compare/test_compare_limit.py``): see that file's docstring for the coverage, the exclusion of :math:`a \pm
 1/2` and of a missing log. Exact (noise-free) data are decided with zero-width intervals: a correction whose
 :math:`\omega` is off the grid then fails the true law.
+
+**Why 6, not 2.** The union's width carries the uncertainty of each kept shape's estimate, not that of the choice
+of shape, so the support decides the calibration at the small levels a catalogue decides at. With the support 2 of
+the first design, ladders like the online-SGD :math:`g = z` claims' at paper (6 rungs, 128 seeds, 1% noise, a true
+correction :math:`x^{-1/2}` from the start :math:`m_0 = 1/\sqrt d`) rejected the true exponent at the level 0.05/85
+in 4 of 100 synthetic ladders (about 0.06 are due), and the paper calibration met it (1 of 20 seed sets for each of
+the two claims): the :math:`x^{-1/2}` shape put the limit at the law (offset :math:`0.000 \pm 0.001`), but its
+residual landed 2 to 9 above the best shape's (:math:`x^{-3/4}`), and the kept shapes' intervals (:math:`\pm
+0.001`) excluded the law. With 6 (Richards 2005, Ecology 86: 2805–2814: a cut at 6 keeps the best model in about
+95% of replicates, where 2 loses it often): 0 of 100, the exponents :math:`a \pm 1/4` still rejected in all of them,
+and on 120 draws of the coverage test's ladders coverage (119) and the exclusion of :math:`a \pm 1/2` (120) unchanged.
 
 >>> x = np.array([64.0, 128, 256, 512, 1024])
 >>> noise = np.exp(0.02 * np.random.default_rng(0).standard_normal((16, 5)))
@@ -148,8 +159,11 @@ CORRECTION_EXPONENTS: tuple[float, ...] = (0.5, 0.625, 0.75, 1.0, 1.25, 1.5, 2.0
 #: module docstring), allowed only where the law has a log factor.
 LOG_CORRECTION = "1/log"
 #: The Akaike support of a correction shape: within this of the best score it stays in the union (Burnham &
-#: Anderson 2002, "Model selection and multimodel inference", ch. 2.6: Delta AIC <= 2, substantial support).
-SUPPORT = 2.0
+#: Anderson 2002, "Model selection and multimodel inference", ch. 2.6, call a difference up to 2 substantial support;
+#: Richards 2005, Ecology 86: 2805–2814, found that a cut at 6 is needed to keep the best model in about 95% of
+#: replicates). 6: with 2 the true correction's shape left the union in a few percent of precise ladders and the law
+#: was rejected at the catalogue's level (module docstring, "Why 6, not 2").
+SUPPORT = 6.0
 #: The range of the correction :math:`B h` at the first rung that an exactly fitted shape may take.
 MAX_FIRST_CORRECTION = (0.5, 2.0)
 #: Largest power of a log factor (a law's, up to 64 as in its grammar, and its log mutants' one further).

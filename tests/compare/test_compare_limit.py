@@ -3,9 +3,9 @@
 The coverage test draws synthetic ladders y = C x^a (1 + b x^-omega) * noise with known a over 240 draws of
 (a, b, omega, noise) and measures how often the limit's 95% set covers a, how often the wrong exponents a +- 1/2 are
 excluded, and how often a law that lacks the data's log factor is failed outright. Measured (seed 0 of this file,
-8 seeds per rung, 6 rungs over 1.5 decades): coverage 0.992, wrong exponents excluded 1.000, missing log failed
-outright 0.883 and passed 0/240 (its log mutant, the truth, is the control: when the missing-log law is not failed the
-claim is inconclusive).
+8 seeds per rung, 6 rungs over 1.5 decades; Akaike support 6): coverage 0.996, wrong exponents excluded 1.000,
+missing log failed outright 0.850 and passed 0/240 (its log mutant, the truth, is the control: when the missing-log law
+is not failed the claim is inconclusive). With the support 2 of the first design: 0.992, 1.000, 0.883, 0/240.
 """
 
 from __future__ import annotations
@@ -324,3 +324,23 @@ def test_limit_2d_refuses_anything_but_a_pair(option) -> None:
     exponents = kwargs.pop("predicted_exponents")
     with pytest.raises(InvalidParameterError, match=f"'{option}' parameter of check_limit_power_law_2d"):
         check_limit_power_law_2d(n, d, np.ones((4, 9)), exponents, **kwargs)
+
+
+def test_a_slow_correction_on_a_precise_ladder_keeps_the_true_law_at_the_catalogue_level() -> None:
+    """The limit at the catalogue's per-claim level 0.05/85 on ladders like the g = z online-SGD claims' at paper
+    (6 rungs, 128 seeds, 1% noise, a correction x^(-1/2) of the size the start m0 = 1/sqrt(d) gives): a calibrated
+    decision rejects the true exponent in about 0.06 of 100 ladders, so at most 1, and still rejects a ± 1/4. With the
+    Akaike support 2 of the first design: 4 of 100 (the x^(-1/2) shape, which puts the limit at the law, left the
+    union with a residual 2 to 9 above the best; what the paper calibration of recovery-time-k1 and
+    batch-iterations-k1 met, 1 of 20 seed sets each). With 6: 0, and ± 1/4 rejected in all 100."""
+    x = 256.0 * 2.0 ** np.arange(6)
+    rng = np.random.default_rng(1)
+    rejected = wrong_kept = 0
+    level = 0.05 / 85
+    for i in range(100):
+        y = 3 * x * (1 - 1.8 * x**-0.5) * np.exp(0.01 * rng.standard_normal((128, len(x))))
+        fit = fit_limit(x, y, law_exponent=1.0, rng=i)
+        rejected += fit.p_value() < level
+        wrong_kept += fit.p_value(0.25) >= level or fit.p_value(-0.25) >= level
+    assert rejected <= 1, rejected
+    assert wrong_kept <= 5, wrong_kept

@@ -42,7 +42,9 @@ def test_parse_reads_exponents_and_refuses_what_is_not_a_power_law():
 
 
 def test_a_true_law_passes_a_wrong_one_fails_and_a_narrow_grid_is_inconclusive():
-    true = verify_law("giant-step", "norm_growth ~ d", over=GRID, fix={"n": 64}, seeds=32)
+    # 256 seeds: at 32 the heavy-tailed norm growth reads effective exponents 0.58, 1.10, 0.91, and the limit (every
+    # correction shape within 6 of the best Akaike score) cannot exclude d^(3/2): inconclusive, as `noisy` below
+    true = verify_law("giant-step", "norm_growth ~ d", over=GRID, fix={"n": 64}, seeds=256)
     assert true.passed and true["verdict"] == "pass" and all(c["rejected"] for c in true["controls"] if c["goal"])
     assert [c["law"] for c in true["controls"]] == ["norm_growth ~ d**(3/2)", "norm_growth ~ d**(1/2)",
                                                     "norm_growth ~ d**(2)", "norm_growth ~ 1",
@@ -53,7 +55,7 @@ def test_a_true_law_passes_a_wrong_one_fails_and_a_narrow_grid_is_inconclusive()
     lo, hi = true["measured"]["d"]["ci"]
     assert lo <= 1 <= hi and not lo <= 0.5 <= hi and true["experiment"] == "giant-step/norm-growth"
     assert true["grid"] == GRID and true["points"] == 4 and true["not_tested"] == []
-    wrong = verify_law("giant-step", "norm_growth ~ d**2", over=GRID, fix={"n": 64}, seeds=32)
+    wrong = verify_law("giant-step", "norm_growth ~ d**2", over=GRID, fix={"n": 64}, seeds=256)
     assert wrong["verdict"] == "fail"
     assert wrong["measured"]["d"]["effective"] == true["measured"]["d"]["effective"]  # the same measurement
     narrow = verify_law("giant-step", "norm_growth ~ d", over={"d": [128, 160]}, fix={"n": 64}, seeds=3)
@@ -306,7 +308,8 @@ def test_cli_report_draws_the_fit_and_a_second_run_reuses_the_store(tmp_path):
     assert document["computed"] > 0 and (tmp_path / "fit.png").read_bytes()[:4] == b"\x89PNG"
     assert "**PASS**" in (tmp_path / "report.md").read_text() and json.loads((tmp_path / "result.json").read_text())
     second = json.loads(runner.invoke(cli, args).stdout)
-    assert second["computed"] == 0 and second["reused"] == 4 * 32 + 1  # the grid and the one-seed probe
+    # the grid, its rungs added until decided (at 32 seeds the 4 rungs leave d^(3/2) in the limit), the one-seed probe
+    assert second["computed"] == 0 and second["reused"] == document["computed"] + document["reused"] >= 4 * 32 + 1
     assert second["measured"] == document["measured"]
 
 

@@ -48,7 +48,7 @@ from .batch_laws import (
     saturated_iterations_law,
 )
 from .laws import D, link_exponent, time_value
-from .recovery_claims import PAPER_K1_NOTE, compare_time, time_ladder
+from .recovery_claims import compare_time, time_ladder
 
 __all__ = ["BATCH_SIZES", "batch_claims"]
 
@@ -136,9 +136,7 @@ def _claim(key: str, words: str, power_note: str = "") -> Claim:
 def batch_claims() -> list[Claim]:
     return [
         _claim("batch-iterations-k1", "g = z, batches of n_b = d^(1/2) fresh samples with η ∝ n_b: T ≍ d^(1/2) "
-                                      "iterations to overlap 1/2 (the one-pass samples d over n_b)",
-               power_note=(PAPER_K1_NOTE + " (seeds 384–511: effective exponents 0.565, 0.522, 0.511, 0.509 over "
-                           "d = 64 … 16384, limit 0.508 [0.504, 0.511] with the correction d^(−1))")),
+                                      "iterations to overlap 1/2 (the one-pass samples d over n_b)"),
         _claim("batch-iterations-k3", "g = He3, batches of n_b = d with η ∝ n_b: T ≍ d iterations to overlap 1/2 "
                                       "(the one-pass samples d² over n_b)",
                power_note=("calibration (20 seed sets of 128, d = 64 … 512): every exponent mutant, ±0.25 included, "

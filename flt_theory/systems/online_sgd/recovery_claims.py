@@ -35,9 +35,8 @@ from .laws import (
 from .readouts import recovery_times
 from .recovery_experiment import recovery
 
-__all__ = ["FIT_TOLERANCE", "LIMIT_SIZES", "MAX_CENSORED_FRACTION", "PAPER_K1_NOTE", "SCALES", "SIZES", "claim_name",
-           "compare_time", "law_of", "law_powers", "recovery", "recovery_claims", "time_ladder", "time_limit",
-           "uses_escape_term"]
+__all__ = ["FIT_TOLERANCE", "LIMIT_SIZES", "MAX_CENSORED_FRACTION", "SCALES", "SIZES", "claim_name", "compare_time",
+           "law_of", "law_powers", "recovery", "recovery_claims", "time_ladder", "time_limit", "uses_escape_term"]
 
 #: Per claim: target, eta_tilde, overlap0, and per scale the d ladder, seeds and max_steps (a function of d).
 SIZES: dict[str, dict[str, Any]] = {
@@ -237,25 +236,10 @@ def _claim(key: str, words: str, wrong, power_note: str = "") -> Claim:
                  ladder=lambda frame: time_ladder(frame, law_of(key), escape=escape), power_note=power_note)
 
 
-#: What the paper calibration of the two g = z claims (recovery-time-k1 and batch-iterations-k1) measured: one false
-#: rejection in 20 seed sets each, where the level 0.05/85 expects about 0.01.
-PAPER_K1_NOTE = (
-    "paper calibration (20 sets of 128 seeds, below the table): 1 of 20 sets rejects the true law, far above the "
-    "level 0.05/85. The ladder is precise (intervals ±0.004 at the top) and the effective exponents approach the law "
-    "slowly from above; in the failing set the top two are flat, which every admissible correction extrapolates to a "
-    "limit just above the law, and the top rung alone excludes it too, so nothing marks the failure unsettled. The "
-    "limit's set is too narrow for a correction that fades this slowly (the start m0 = 1/√d suggests d^(−1/2) for "
-    "g = z; not derived here). Left as measured"
-)
-
-
 def recovery_claims() -> list[Claim]:
     return [
         _claim("k1", "g = z (k = 1): online SGD reaches overlap 1/2 after n ≍ d samples",
-               lambda: _wrong("k1", sp.sqrt(D), "n ≍ d^(k/2) = √d"),
-               power_note=(PAPER_K1_NOTE + " (seeds 1920–2047: effective exponents 1.049, 1.025, 1.019, 1.013, "
-                           "1.014 over d = 256 … 8192, limit 1.013 [1.004, 1.017] with the correction d^(−1.5); "
-                           "the shapes ω = 3/4 … 3 all exclude 1)")),
+               lambda: _wrong("k1", sp.sqrt(D), "n ≍ d^(k/2) = √d")),
         _claim("k2", "g = He2 (k = 2): n ≍ d log d samples to overlap 1/2",
                lambda: _wrong("k2", D**2, "n ≍ d², the rate of information exponent 3")),
         _claim("k3", "g = He3 (k = 3): n ≍ d^(k−1) = d² samples to overlap 1/2 (not the CSQ rate d^(3/2))",
@@ -285,11 +269,12 @@ def recovery_claims() -> list[Claim]:
                            "tolerance 0.15 plus its interval). At 64 seeds −0.5 was rejected 13/20: the times' "
                            "coefficient of variation is 0.5 to 0.6, and at the family-wise level the interval's "
                            "half-width with its tolerance was about 0.4. At PAPER the limit decision is weaker "
-                           "(calibration below the table: 20 sets of 128 seeds, d = 64 … 512): ±1 rejected 18 and "
-                           "17/20, −0.5 6/20, +0.5 2/20 — on four rungs the union over correction shapes (ω down to "
-                           "1/2) reaches d^2.5 at the catalogue's level; more seeds do not close it (the same rows "
-                           "as 10 sets of 256: +0.5 4/10; 5 sets of 512: 3/5); a longer ladder is what could (d = "
-                           "2048 alone costs about 16 times d = 512; not measured)")),
+                           "(calibration below the table: 20 sets of 128 seeds, d = 64 … 512): −1 rejected 17/20, "
+                           "+1 16/20, −0.5 6/20, +0.5 2/20 — on four rungs the union over correction shapes (ω down "
+                           "to 1/2) reaches d^2.5 at the catalogue's level; more seeds do not close it (the same "
+                           "rows as 10 sets of 256: +0.5 4/10; 5 sets of 512: 3/5, read with the Akaike support 2, "
+                           "which keeps fewer shapes); a longer ladder is what could (d = 2048 alone costs about 16 "
+                           "times d = 512; not measured)")),
         _claim("transform-k4", "g = He4 (information exponent 4, generative exponent 2): online SGD of the student "
                                "He2 on the labels T(y) = standardised y², η̃ = 1/50, needs n ≍ d log d samples (on "
                                "y: d³)",
