@@ -86,8 +86,8 @@ over its ladder, one fit, a finite-size effect — with the limit shown beside i
 the effective exponents), and its words say that in the limit the literal :math:`-1/3` is not excluded. (The first
 ladder stopped at :math:`n = 40`, one decade, limit :math:`-0.295\ [-0.431, -0.130]`; the two rungs added narrowed
 the limit's interval from 0.30 to 0.08 without moving it.) At small (GD outside, 8 seeds, :math:`n = 16 \dots 256`):
-one fit :math:`-0.282\ [-0.292, -0.272]`, limit :math:`-0.296\ [-0.333, -0.279]` (10 halvings; the bisection's
-resolution counted).
+one fit :math:`-0.282\ [-0.292, -0.272]`, limit :math:`-0.296\ [-0.375, -0.278]` (10 halvings; the bisection's
+resolution counted; the Akaike support 6).
 
 Claim ``label-noise-rise`` (Han, Huang, Zhou, Niu, Chen, Yan, Takeda, Suzuki 2025, arXiv 2505.18909):
 ReLU, :math:`\tau = 0.2`, :math:`n = 64`: stage I reaches a small early-stopped test error, stage II memorises
