@@ -96,8 +96,8 @@ def carried_rows(record: dict[str, Any], claims: Sequence[Claim], current: dict[
             if small is not None and small["code_fingerprint"] == entry["code_fingerprint"]:
                 relied = {k: small.get(k, _UNRECORDED.get(k)) for k in (*COMPARED, "family")
                           if k in small or k in _UNRECORDED}
-        changed = relied is not None and relied.get("fingerprint", claim_fingerprint(
-            by_key[entry["claim"]], "small")) != claim_fingerprint(by_key[entry["claim"]], "small")
+        small_now = claim_fingerprint(by_key[entry["claim"]], "small")
+        changed = relied is not None and relied.get("fingerprint", small_now) != small_now
         status = ("stale" if entry["code_fingerprint"] != current[entry["claim"]] else
                   "unverifiable" if relied is None else "superseded" if changed else "to check")
         rows.append({"claim": entry["claim"], "scale": entry["scale"], "source": source_text(evidence),
