@@ -86,3 +86,29 @@ def test_every_designed_grid_of_every_system_is_inside_or_refused():
                     assert str(exc).startswith("--"), exc
                     continue
                 assert all(refusal(exp, p, SEEDS, constraints) is None for p in points), (exp.name, name)
+
+
+def test_a_fixed_subject_selects_its_claims_point_and_its_hypotheses():
+    """``flt verify --system online-sgd --fix target=He2(z) --law "steps ~ d*log(d)"`` held the step at the first
+    claim's (z, eta_tilde = 0.5, above He2's derived stall bound 3/8) and FAILED the true law; the point of the He2
+    claim (0.2) passes it. A number fixed outside that claim's hypotheses keeps the claim as the regime: a designed
+    grid is refused naming the stall bound, and a grid given by --over is planned outside, point by point."""
+    from flt_theory.laws_check.design import base_claim
+
+    spec, exp = get_system("online-sgd"), get_experiment("online-sgd/recovery")
+    assert base_claim(spec, exp) == (base_claim(spec, exp)[0], base_point(spec, exp))
+    key, base = base_claim(spec, exp, {"target": "He2(z)"})
+    assert key == "online-sgd/recovery-time-k2" and base["eta_tilde"] == 0.2
+    # a subject (a text value) counts before a number: eta_tilde = 0.5 agrees with the z claim only
+    key, base = base_claim(spec, exp, {"target": "He2(z)", "eta_tilde": 0.5})
+    assert key == "online-sgd/recovery-time-k2"
+    fixed = exp.normalize({**base, "eta_tilde": 0.5})
+    constraints = claim_hypotheses(spec, exp, fixed, subject=key)
+    assert key in [c[0] for c in constraints]
+    assert key not in [c[0] for c in claim_hypotheses(spec, exp, fixed)]  # failing at the base: no constraint
+    parsed = parse_any("steps_to_weak_recovery ~ d*log(d)", None, [k for k, v in base.items() if is_numeric(v)])
+    with pytest.raises(InvalidParameterError, match=r"recovery-time-k2: .*η̃ < 3/8"):
+        design_grid(exp, fixed, parsed, seeds=SEEDS, budget=None, constraints=constraints)
+    plan = grid_plan(exp, [{**fixed, "d": d} for d in (128, 256)], ["d"], SEEDS, 1.0, constraints)
+    assert [p["d"] for p in plan["outside_hypotheses"]] == [128, 256]
+    assert "3/8" in plan["outside_hypotheses"][0]["failed"][0]

@@ -19,12 +19,12 @@ from flt_theory.errors import InvalidParameterError
 from flt_theory.systems.online_sgd import verify as online_verify
 from flt_theory.systems.online_sgd.batch_laws import second_pass_equator_drift
 from flt_theory.systems.online_sgd.laws import D
+from flt_theory.systems.online_sgd.run_time import run_operations
 from flt_theory.systems.online_sgd.verify import (
     crossover_dimension,
     estimated_seconds,
     predicted_law,
     sizes_for,
-    step_work,
     verify_target,
 )
 
@@ -65,8 +65,15 @@ def test_repeated_passes_predict_the_generative_exponent_in_samples():
 def test_the_cost_counts_the_batch_and_the_passes():
     one = {**sizes_for(1), "seeds": 64}
     batch = {**one, "batch": 8, "max_steps": lambda d: one["max_steps"](d) / 8}
-    assert estimated_seconds(1, batch) == pytest.approx(estimated_seconds(1, one) * step_work(8) / 8)
-    assert step_work() == 1.0 and step_work(8) > 1.5 and step_work(8, 2) > step_work(8)
+    # 8 times fewer gradient steps, each dearer by the batch's samples (run_time's model, per seed 50 ns a sample)
+    per_step = [run_operations(1, 64, batch=b) - run_operations(0, 64, batch=b) for b in (1, 8)]
+    assert per_step[1] == per_step[0] + 64 * 50 * 8
+    start = run_operations(0, 64)  # per seed and run, whatever the steps
+    steps = [(run_operations(1000, 64, batch=b, passes=p) - start) / 1000 for b, p in ((1, 1), (8, 1), (8, 2))]
+    assert steps[0] < steps[1] < steps[2]
+    fixed = estimated_seconds(1, {**one, "max_steps": lambda d: 0})  # the per-seed start of every run
+    assert estimated_seconds(1, batch) - fixed == pytest.approx(
+        (estimated_seconds(1, one) - fixed) / 8 * per_step[1] / per_step[0])
 
 
 def test_a_batch_at_saturation_and_bad_counts_are_refused_naming_the_option():

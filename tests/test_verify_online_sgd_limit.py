@@ -165,3 +165,23 @@ def test_the_command_takes_the_options_and_refuses_them_elsewhere():
                           (["--max-steps-factor", "1e9"], "--max-steps-factor")):
         result = runner.invoke(cli, ["verify", "z", "--algorithm", "online-sgd", *extra])
         assert result.exit_code == 2 and option in result.output, result.output
+
+
+def test_a_law_about_another_link_runs_at_that_links_declared_step():
+    """``flt verify --system online-sgd --fix target=He2(z) --law "steps ~ d*log(d)"`` ran He2 at the first claim's
+    step (eta_tilde = 0.5, z's, above He2's derived stall bound 3/8) and FAILED the true law: the runs slow down as d
+    grows (effective exponents 0.91, 1.18, 2.04 over d = 128 … 1024). It now runs at the He2 claim's point (0.2):
+    not a FAIL. Negative control: the same ladder with eta_tilde fixed at 0.5 still fails, and says that its points
+    lie outside the He2 claim's derived step bound."""
+    from flt_theory.laws_check.verify import verify_law
+
+    fix = {"target": "He2(z)", "max_steps": 100000}
+    held = verify_law("online-sgd", "steps ~ d*log(d)", over={"d": [128, 256, 512, 1024]}, fix=fix, seeds=16,
+                      budget=None)
+    assert held["base_claim"] == "online-sgd/recovery-time-k2" and held["verdict"] != FAIL
+    assert not held["outside_hypotheses"]
+    outside = verify_law("online-sgd", "steps ~ d*log(d)", over={"d": [128, 256, 512, 1024]},
+                         fix={**fix, "eta_tilde": 0.5}, seeds=16, budget=None)
+    assert outside["verdict"] == FAIL and len(outside["outside_hypotheses"]) == 4
+    assert "recovery-time-k2" in outside["reason"] and "η̃ < 3/8" in outside["reason"]
+    assert "outside the theorem's regime" in outside["reason"]

@@ -37,8 +37,9 @@ from ..runner.registry import get_experiment
 from ..symbolic.hypothesis import failed_hypotheses
 from .parse import ObservableLaw
 
-__all__ = ["FACTORS", "OFFSETS", "SHIFTS", "WIDTHS", "axis_values", "base_point", "budget_axes", "claim_hypotheses",
-           "design_grid", "grid_plan", "outside_hypotheses", "plan_text", "refusal", "system_experiments"]
+__all__ = ["FACTORS", "OFFSETS", "SHIFTS", "WIDTHS", "axis_values", "base_claim", "base_point", "budget_axes",
+           "claim_hypotheses", "design_grid", "grid_plan", "outside_hypotheses", "plan_text", "refusal",
+           "system_experiments"]
 
 #: Multiples of a parameter's base value that a grid designed without ``over`` takes (a 16-fold range, 1.2 decades).
 FACTORS = (0.25, 0.5, 1.0, 2.0, 4.0)
@@ -71,16 +72,22 @@ def axis_values(value: float, width: float, shift: float, *, integer: bool) -> l
     return sorted(x for x in out if x > 0)
 
 
-def claim_hypotheses(system: Any, experiment: Any, base: Mapping[str, Any]) -> list[Constraint]:
+def claim_hypotheses(system: Any, experiment: Any, base: Mapping[str, Any],
+                     subject: str | None = None) -> list[Constraint]:
     """The stated hypotheses of ``system``'s claims measuring ``experiment`` that all hold at ``base``:
     ``(claim key, hypotheses, hypothesis_values)`` each (a claim whose hypotheses cannot be read at the base, or
-    fail there, speaks of another regime and constrains nothing)."""
+    fail there, speaks of another regime and constrains nothing), and those of the claim keyed ``subject`` wherever
+    they fail (the claim whose declared point the user's values selected, :func:`base_claim`: its hypotheses are the
+    regime of the law asked about, so a value fixed outside them leaves the grid outside, and says so)."""
     out: list[Constraint] = []
     for claim in system.claims:
         hypotheses = tuple(claim.the_law.hypotheses)
         if claim.measurement.experiment != experiment.name or not hypotheses:
             continue
         values_of = claim.measurement.hypothesis_values
+        if claim.key == subject:
+            out.append((claim.key, hypotheses, values_of))
+            continue
         try:
             if failed_hypotheses(hypotheses, _values(values_of, base)):
                 continue
@@ -171,9 +178,10 @@ def budget_axes(experiment: Any, fixed: Mapping[str, Any], names: Sequence[str],
                                         f"its base value {fixed[name]!r} (at least {MIN_VALUES} values); give them "
                                         f"with --over {name}=V1,V2,...")
         if not inside:
-            failed = next((failure for c in found for v in c[1]
-                           if (failure := outside_hypotheses(constraints, experiment.normalize({**fixed, name: v})))),
-                          ["?"])
+            failed = outside_hypotheses(constraints, experiment.normalize(dict(fixed))) or next(
+                (failure for c in found for v in c[1]
+                 if (failure := outside_hypotheses(constraints, experiment.normalize({**fixed, name: v})))), ["?"])
+            # a hypothesis failing at the base itself fails at every value: name it first
             raise InvalidParameterError(
                 f"--law: no range of {name} around its base value {fixed[name]!r} lies inside the stated hypotheses "
                 f"({failed[0]}); a designed grid stays inside them: give values with --over {name}=V1,V2,... to "
@@ -207,13 +215,34 @@ def system_experiments(system: Any) -> list[Any]:
     return [get_experiment(name) for name in names]
 
 
-def base_point(system: Any, experiment: Any) -> dict[str, Any]:
-    """A point the system already declares for ``experiment``: the first small-scale point of its first claim
-    measuring it, with the experiment's defaults."""
+def base_point(system: Any, experiment: Any, fixed: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A point the system already declares for ``experiment``: the first small-scale point of the first claim
+    measuring it that agrees with the most values of ``fixed`` (the user's ``--fix``), a value that is not a number
+    (the subject: a target, a loss) counting before any number (with ``target=He2(z)`` on online-sgd, the point of
+    the He2 claim, whose step size is inside that claim's hypotheses, not the point of the first claim, on ``z``),
+    with the experiment's defaults (:func:`base_claim` names the claim)."""
+    return base_claim(system, experiment, fixed)[1]
+
+
+def base_claim(system: Any, experiment: Any,
+               fixed: Mapping[str, Any] | None = None) -> tuple[str | None, dict[str, Any]]:
+    """``(claim key, point)`` of :func:`base_point` (key None: no claim declares a point for ``experiment``)."""
+    best: tuple[int, str | None, dict[str, Any]] | None = None
     for claim in system.claims:
         if claim.measurement.experiment == experiment.name and claim.measurement.points.get("small"):
-            return experiment.normalize(dict(claim.measurement.points["small"][0]))
-    return experiment.normalize({})
+            point = experiment.normalize(dict(claim.measurement.points["small"][0]))
+            agreed = sum((1 if is_numeric(value) else 1000) * _agrees(point.get(name), value)  # a subject first
+                         for name, value in (fixed or {}).items())
+            if best is None or agreed > best[0]:
+                best = (agreed, claim.key, point)
+    return (None, experiment.normalize({})) if best is None else (best[1], best[2])
+
+
+def _agrees(declared: Any, given: Any) -> bool:
+    """Whether a declared value equals a ``--fix`` value (numbers as floats, anything else as text)."""
+    if is_numeric(declared) and is_numeric(given):
+        return float(declared) == float(given)
+    return str(declared) == str(given)
 
 
 def is_numeric(value: Any) -> bool:
@@ -352,5 +381,6 @@ def plan_text(plan: Mapping[str, Any]) -> str:
               f"hypotheses" if plan["outside_hypotheses"] else "")
     paced = (f"; the one-seed probe took {plan['probe_seconds']:.3g} s, {plan['pace']:.3g}x its declared cost: "
              f"about {plan['paced_seconds']:.3g} s at that pace" if "paced_seconds" in plan else "")
+    held = f"; the other parameters at the point of {plan['base_claim']}" if plan.get("base_claim") else ""
     return (f"plan: {plan['experiment']}, {plan['points']} points x {plan['seeds']} seeds, about "
-            f"{plan['estimated_seconds']:.3g} s by its declared cost ({grid}){paced}{inside}")
+            f"{plan['estimated_seconds']:.3g} s by its declared cost ({grid}){held}{paced}{inside}")

@@ -83,7 +83,7 @@ from ..runner.store import ResultStore
 from ..systems import get_system
 from ..systems.vocabulary import Conversion, Vocabulary, vocabulary_of
 from .design import (
-    base_point,
+    base_claim,
     claim_hypotheses,
     design_grid,
     grid_plan,
@@ -441,9 +441,13 @@ def verify_law(
     vocabulary = vocabulary_of(spec)
     usable, reasons = [], []
     for experiment in system_experiments(spec):
-        base = base_point(spec, experiment)
+        base_key, base = base_claim(spec, experiment)
         try:
             fixed, conversion = _natural_parameters(vocabulary, experiment, base, law, over, fix)
+            chosen_key, chosen = base_claim(spec, experiment, fixed)  # the declared point the fixed values select
+            if chosen_key != base_key:
+                base_key, base = chosen_key, chosen
+                fixed, conversion = _natural_parameters(vocabulary, experiment, base, law, over, fix)
         except InvalidParameterError as exc:
             reasons.append(str(exc))
             continue
@@ -476,7 +480,7 @@ def verify_law(
                 if name is not None and name in (given or {}):
                     raise InvalidParameterError(f"{option}: {name} is the parameter the level-set law solves for; it "
                                                 f"starts from its declared value {base[name]!r}.")
-        usable.append((experiment, parsed, base, fixed, conversion, named))
+        usable.append((experiment, parsed, base, fixed, conversion, named, base_key))
     if not usable:
         option = "--law" if not over and not fix else "--law/--over/--fix"
         if len(reasons) == 1:
@@ -493,20 +497,21 @@ def verify_law(
     multiplier = EVALUATIONS if level_set else 1
     with shared_backend(jobs) as backend:  # one pool for every sweep of the run
         pool: Workers = jobs if backend is None else backend
-        for experiment, parsed, base, fix, conversion, names in usable:
+        for experiment, parsed, base, fix, conversion, names, base_key in usable:
             typed, stored, public = names
             parsed = dataclasses.replace(parsed, observable=stored)  # the column the experiment stores
             if conversion is not None:  # solved for the experiment's own parameter, converted back per point
                 parsed = dataclasses.replace(_level_set(parsed), parameter=conversion.parameter)
             try:
-                constraints = claim_hypotheses(spec, experiment, experiment.normalize({**base, **dict(fix or {})}))
+                constraints = claim_hypotheses(spec, experiment, experiment.normalize({**base, **dict(fix or {})}),
+                                               subject=base_key)
             except (InvalidParameterError, InvalidParameterTypeError) as exc:  # a value its declaration refuses
                 raise InvalidParameterError(f"--fix: {exc}") from None
             points, varied = design_grid(experiment, base, parsed, over=over, fix=fix, seeds=seeds, budget=budget,
                                          multiplier=multiplier, constraints=constraints)
             for point in points:  # a log factor needs its parameter above 1 at every point
                 parsed.check_point(point, "--over" if over else "--law")
-            plan = grid_plan(experiment, points, varied, seeds, multiplier, constraints)
+            plan = {**grid_plan(experiment, points, varied, seeds, multiplier, constraints), "base_claim": base_key}
             seconds = plan["estimated_seconds"]
             if budget is not None and seconds > budget:
                 raise InvalidParameterError(
@@ -597,6 +602,11 @@ def verify_law(
         reason += (f"; not extended further: {last['stopped']}"
                    + (f" (the next rung {varied[0]}={last[varied[0]]} would take about "
                       f"{last['estimated_seconds']:.3g} s)" if last.get("estimated_seconds") is not None else ""))
+    if plan["outside_hypotheses"]:
+        first = plan["outside_hypotheses"][0]
+        reason += (f"; {len(plan['outside_hypotheses'])} of the planned points outside the stated hypotheses (first, "
+                   f"{', '.join(f'{k}={first[k]}' for k in varied)}: {first['failed'][0]}): there the verdict speaks "
+                   "of the law outside the theorem's regime, not of the theorem")
     if censored and decided["measured"]:
         reason += (f"; {len(censored)} point(s) dropped because a step limit stopped runs there (lower bounds, not "
                    f"measurements): {'; '.join(censored)}")
@@ -620,7 +630,8 @@ def verify_law(
         relation=parsed.relation, experiment=experiment.name, observable=public, varied=varied,
         not_tested=not_tested, points=len(points), seeds=seeds, seed_base=seed_base, confidence=1 - alpha,
         tolerance=tolerance,
-        estimated_seconds=seconds, paced_seconds=plan.get("paced_seconds"), hypotheses=plan["hypotheses"],
+        estimated_seconds=seconds, paced_seconds=plan.get("paced_seconds"), base_claim=plan.get("base_claim"),
+        hypotheses=plan["hypotheses"],
         outside_hypotheses=plan["outside_hypotheses"],
         point_list=[{k: p[k] for k in varied} for p in points], censored_points=censored, extended=extended,
         computed=tally.get("computed", 0),

@@ -111,7 +111,8 @@ RECORD_FIELDS = tuple(RecordField(name, meaning, unit) for name, meaning, unit i
 
 
 def _max_steps(params: Mapping[str, object]) -> float:
-    """``max_steps`` for the cost polynomials of ``flt simulate``: 0 where it is not given."""
+    """The gradient steps of ``flt simulate``'s cost polynomials: its ``max_steps`` (the worst case), 0 where it is not
+    given (the default cap is refused on its own: :data:`.simulate.DEFAULT_CAP_LIMIT`)."""
     value = params.get("max_steps")
     return value if isinstance(value, (int, float)) else 0
 
@@ -153,7 +154,7 @@ SYSTEM = System(
                       "lines; median, thick), with the scales d^(3/2) and d² of the law and the wrong law"),),
     simulate=SimulateCommand(
         fields=RECORD_FIELDS,
-        cost=Cost(memory=COST.memory, work=COST.work, derived={**COST.derived, "max_steps": _max_steps},
+        cost=Cost(memory=COST.memory, work=COST.work, derived={**COST.derived, "run_steps": _max_steps},
                   derived_from=COST.derived_from),
         help=("Spherical online SGD of one neuron on fresh Gaussian samples (Ben Arous, Gheissari, Jagannath 2021, "
               "arXiv 2003.10409), in exact reduced coordinates (cost per step independent of d): samples to weak "

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...runner import experiment
 from ...runner.cost import Cost
-from . import model
+from . import model, run_time
 from .simulate import run_rows
 
 __all__ = ["COST", "recovery"]
@@ -18,13 +18,15 @@ __all__ = ["COST", "recovery"]
 P = model.PARAMS
 
 
-#: The declared cost of a run (also ``flt simulate online-sgd``'s, which adds its default ``max_steps``): the sizes
-#: derived from ``batch`` and ``passes`` (:func:`.model.batch_block_bytes`, :func:`.model.batch_step_work`) name
-#: ``batch`` when a request is refused.
-COST = Cost(memory="64*seeds*d + seeds*block_bytes",
-            work="1e3*max_steps + max_steps*seeds*d + max_steps*seeds*step_work",
-            derived={"block_bytes": model.batch_block_bytes, "step_work": model.batch_step_work},
-            derived_from={"block_bytes": "batch", "step_work": "batch"})
+#: The declared cost of a run (also ``flt simulate online-sgd``'s, which reads ``run_steps`` as its ``--max-steps``, the
+#: worst case): the work of :mod:`.run_time` (:data:`~.run_time.WORK`) over the gradient steps the run is predicted to
+#: take (:func:`~.run_time.declared_run_steps`); the sizes derived from ``batch`` and ``passes``
+#: (:func:`.model.batch_block_bytes`, :func:`.model.batch_step_work`) name ``batch`` when a request is refused.
+COST = Cost(memory="64*seeds*d + seeds*block_bytes", work=run_time.WORK,
+            derived={"block_bytes": model.batch_block_bytes, "run_steps": run_time.declared_run_steps,
+                     **run_time.WORK_SIZES},
+            derived_from={"block_bytes": "batch", "run_steps": "max_steps", "smoothed": "smoothing",
+                          "one_pass_work": "batch", "repeated_work": "batch"})
 
 
 @experiment("online-sgd/recovery", cost=COST,

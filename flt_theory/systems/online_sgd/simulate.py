@@ -59,8 +59,8 @@ from .laws import (
 from .model import MAX_SMOOTHING, PARAMS, PolynomialLink, online_sgd
 from .stall import largest_admissible_step
 
-__all__ = ["THEORY_ETA_TILDE", "run_rows", "simulate_document", "simulate_table", "step_and_radius", "theory_eta_tilde",
-           "transformed_eta_tilde"]
+__all__ = ["THEORY_ETA_TILDE", "predicted_time", "rate_exponent", "run_rows", "simulate_document", "simulate_table",
+           "step_and_radius", "theory_eta_tilde", "transformed_eta_tilde"]
 
 #: The default :math:`\tilde\eta` per information exponent (below the step bounds derived from the drift, laws.
 #: DERIVED_STALLS: 3, 3/8 and 1/41·√d; small enough at k ≥ 3 that the martingale noise over the escape stays below
@@ -131,8 +131,25 @@ def _generative(target: str) -> int:
     return int(k_star)
 
 
-def _time(k: int, d: int, smoothing: float = 0.0) -> float:
+def predicted_time(k: int, d: float, smoothing: float = 0.0) -> float:
+    """The law's samples to weak recovery at :math:`d` for the rate of exponent ``k`` (:func:`~.laws.time_value`,
+    :func:`~.laws.smoothed_time_value` with ``smoothing``), without its constant.
+
+    >>> predicted_time(1, 64), predicted_time(3, 64), predicted_time(3, 64, smoothing=1.0)
+    (64.0, 4096.0, 512.0)
+    """
     return float((smoothed_time_value(k) if smoothing else time_value(k)).subs(D, d))
+
+
+def rate_exponent(target: str, *, transform: bool = False, passes: int = 1) -> int:
+    """The exponent of the rate a run of ``target`` follows: its information exponent, the generative exponent with
+    two passes or more per batch (module docstring), the transformed link's with ``transform`` (:func:`_prepared`).
+
+    >>> rate_exponent("He3(z)"), rate_exponent("He3(z)", passes=2), rate_exponent("He4(z)", transform=True)
+    (3, 1, 2)
+    """
+    k = _prepared(target, bool(transform))[0]
+    return _generative(target) if passes > 1 and not transform else k  # the transformed link has k = k*
 
 
 def step_and_radius(k: int, d: int, eta_tilde: float, smoothing: float, *, batch: int = 1,
@@ -236,7 +253,7 @@ def simulate_document(*, target: str = "He3(z)", d: Sequence[int] = (32, 64, 128
     batched = batch != 1 or passes != 1
     if batched:
         batch, passes = _check_batch_options(batch, passes, min(d, default=3), smoothing)
-    rate_k = _generative(target) if passes > 1 and not transform else k  # the transformed link has k = k*
+    rate_k = rate_exponent(target, transform=transform, passes=passes)
     law_time = smoothed_time_value(k) if smoothing else time_value(rate_k)
     if smoothing:
         rate = float(smoothed_recovery_law(target).exponent("d"))
@@ -249,7 +266,7 @@ def simulate_document(*, target: str = "He3(z)", d: Sequence[int] = (32, 64, 128
     records, summary = [], []
     for dim in d:
         cap = max_steps if max_steps is not None else \
-            math.ceil(10 * passes * _time(rate_k, dim, smoothing) / (eta_tilde * batch))
+            math.ceil(10 * passes * predicted_time(rate_k, dim, smoothing) / (eta_tilde * batch))
         if max_steps is None and cap > DEFAULT_CAP_LIMIT:
             formula = f"10·{passes}·{law_time}/(eta_tilde·{batch})" if batched else f"10·{law_time}/eta_tilde"
             raise InvalidParameterError(

@@ -59,8 +59,9 @@ the law, the time read and the sizes.
   smallest :math:`d` is refused (the law does not apply there). The escape term, a number of samples, is added over
   :math:`n_b`. The step-size bound at :math:`k \le 2` is the one-pass one: the drift and the retraction both scale
   with :math:`\eta^2 d/n_b` against :math:`\eta`, the same ratio in :math:`\tilde\eta`. Sizes: the iterations are
-  :math:`n_b` times fewer and each costs :func:`step_work`, so ``small`` runs the one-pass ``paper`` ladder and
-  ``paper`` that ladder extended (:data:`BATCH_DOUBLINGS`); ``max_steps`` is the one-pass cap over :math:`n_b`.
+  :math:`n_b` times fewer and each costs little more (:mod:`.run_time`), so ``small`` runs the one-pass ``paper``
+  ladder and ``paper`` that ladder extended (:data:`BATCH_DOUBLINGS`); ``max_steps`` is the one-pass cap over
+  :math:`n_b`.
 * ``passes`` :math:`P \ge 2` (Arnaboldi, Dandi, Krzakala, Pesce, Stephan 2024, arXiv 2405.15459):
   :math:`\eta = \tilde\eta\,n_b/d`, and the SAMPLES (column ``steps``) follow the one-pass law of the generative
   exponent :math:`k^*` (:func:`~.laws.label_transform`, polynomial links; :func:`~.batch_laws.repeated_samples_law`),
@@ -104,6 +105,7 @@ from ...compare.limit import unsettled_failure
 from ...compare.result import CheckResult, fmt, fmt_ci
 from ...compare.verdict import FAIL, INCONCLUSIVE, PASS, decide_claim
 from ...errors import FLTError, InvalidParameterError
+from ...runner.cost import OPS_PER_SECOND, calibration_factor
 from ...runner.store import ResultStore
 from ...symbolic.law import Law
 from .batch_laws import fixed_batch_iterations_law, repeated_samples_law, saturation_power, second_pass_equator_drift
@@ -117,33 +119,18 @@ from .laws import (
     split_law,
     time_value,
 )
-from .model import batch_step_work
 from .readouts import escape_term
 from .recovery_claims import SIZES, law_powers, time_limit
+from .run_time import mean_iterations, run_operations, slowest_iterations
 
 __all__ = ["DEFAULT_BUDGET", "MAX_RAISES", "MAX_STEPS_FACTOR", "MIN_RUNGS", "RAISE_FACTOR", "REPEATED_ETA_TILDE",
-           "SECONDS_PER_STEP", "STALL_FRACTION", "STALL_OVERLAP", "STALL_PROGRESS", "OnlineSGDVerifyResult",
+           "STALL_FRACTION", "STALL_OVERLAP", "STALL_PROGRESS", "OnlineSGDVerifyResult",
            "compare_limit", "crossover_dimension", "dropped_message", "estimated_seconds", "law_powers",
-           "measure_ladder", "predicted_iterations", "predicted_law", "predicted_steps", "sizes_for", "step_work",
+           "measure_ladder", "predicted_iterations", "predicted_law", "predicted_steps", "sizes_for",
            "verify_target", "verify_text", "wrong_laws"]
 
 #: Default time budget in seconds.
 DEFAULT_BUDGET = 300.0
-#: Seconds per step of a batch of seeds (one free CPU core; the loop over steps dominates). Measured on 2 cores:
-#: ``flt verify z / He2(z) / He3(z) --algorithm online-sgd`` ran 0.32 / 0.59 / 12.1 s against estimates at this value
-#: of 0.60 / 1.03 / 11.0 s (the earlier 3e-4 was 5 to 11 times the measured time); He4(z) ran 67.9 s against 19 s
-#: (its slowest seed is far beyond 3 times the predicted mean: not within 2 times yet). On a shared machine runs take
-#: longer: He3 / He4 at the small sizes ran 41 s / 857 s on 2 cores under a load of ~13.
-SECONDS_PER_STEP = 5e-5
-#: The cost of one gradient step in units of :data:`SECONDS_PER_STEP` (:func:`step_work`): :math:`1 + n_b/12` for a
-#: batch of :math:`n_b` with one pass, :math:`1 + n_b(n_b + 2)/50` per pass with two or more. Measured on ONE thread
-#: (``torch.set_num_threads(1)``, :func:`~.simulate.run_rows` on ``He3(z)`` at d = 512, 64 seeds, 3000 gradient steps
-#: that never recover, best of 2, relative to one sample and one pass in the same run, on 2 cores under a load of
-#: ~3.4): batch 2, 8, 32, 128 with one pass 1.19, 1.47, 2.82, 10.8 (the formula: 1.17, 1.67, 3.67, 11.7); two passes
-#: at batch 1, 4, 8, 16, 32 (per gradient step) 1.02, 1.46, 2.50, 4.99, 16.7 (formula: 1.06, 1.48, 2.60, 6.76, 22.8).
-#: The one-sample step itself read 112 µs there (91 µs in a first run), about twice :data:`SECONDS_PER_STEP` under
-#: that load.
-BATCH_WORK_PER_SAMPLE, REPEATED_WORK = 1 / 12, 1 / 50
 #: With ``passes`` >= 2: the default :math:`\tilde\eta` (:math:`\eta = \tilde\eta\,n_b/d`). Two passes on
 #: :math:`\mathrm{He}_3` never reach overlap 1/2 within 60 d samples at :math:`\tilde\eta \ge 0.03`: the second
 #: pass's retraction, :math:`\mathbb E[y^2(\sigma'(u)^2 + \sigma'(u')^2)]`, is heavy-tailed (6812 at 0.01 against
@@ -158,8 +145,10 @@ _REPEATED: dict[str, Any] = dict(small=dict(ds=(64, 128, 256, 512), seeds=32),
                                  paper=dict(ds=(64, 128, 256, 512, 1024, 2048), seeds=64))
 _REPEATED_CAP = 400
 #: With a batch of :math:`n_b \ge 2` fresh samples and one pass the gradient steps are :math:`n_b` times fewer and
-#: each costs :func:`step_work` :math:`= 1 + n_b/12` one-sample steps, so a ladder costs :math:`(1 + n_b/12)/n_b`
-#: of its one-pass time (0.58 at :math:`n_b = 2`, 0.21 at 8): ``--scale small`` runs the one-pass ``paper`` ladder
+#: each costs a little more than a one-sample step (per seed, :math:`1 + 0.38\,n_b` times; per step of the batch of
+#: seeds, the same 25 µs: :mod:`.run_time`), so a ladder costs at most :math:`(1 + 0.38\,n_b)/n_b` of its one-pass
+#: time (0.88 at :math:`n_b = 2`, 0.51 at 8) and less where the per-step cost dominates (64 seeds:
+#: :math:`(1 + 0.1\,n_b)/n_b`, 0.6 at 2, 0.23 at 8): ``--scale small`` runs the one-pass ``paper`` ladder
 #: and seeds, ``--scale paper`` that ladder with its largest :math:`d` doubled this many times. (At the one-pass
 #: small ladder, d = 64 … 512, the limit does not reject ``He2``'s control :math:`d` — with or without a batch.)
 BATCH_DOUBLINGS = 2
@@ -203,15 +192,15 @@ def sizes_for(k: int, scale: str = "small") -> dict[str, Any]:
 
 
 def predicted_steps(k: int, d: int, sizes: dict[str, Any]) -> float:
-    r"""The predicted mean steps to overlap 1/2 at :math:`d`, :math:`\mathrm{time}(d)/(\tilde\eta\,k\,k!\,a^{k-2})`
-    (the escape integral of :func:`~.laws.recovery_law`'s derivation for :math:`\mathrm{He}_k`, whose population drift
-    is :math:`k\,k!\,m^{k-1}`; an order of magnitude for other links).
+    r"""The predicted mean steps (samples) to overlap 1/2 at :math:`d` for one sample per step,
+    :func:`~.run_time.mean_iterations` (:math:`\mathrm{time}(d)/(\tilde\eta\,k\,k!\,a^{k-2})`: the escape
+    integral of :func:`~.laws.recovery_law`'s derivation for :math:`\mathrm{He}_k`, whose population drift is
+    :math:`k\,k!\,m^{k-1}`; an order of magnitude for other links).
 
     >>> predicted_steps(1, 64, sizes_for(1))
     128.0
     """
-    drift = k * math.factorial(k) * max(sizes["overlap0"], 1.0) ** max(k - 2, 0)
-    return float(time_value(k).subs(D, d)) / (sizes["eta_tilde"] * drift)
+    return mean_iterations(k, d, eta_tilde=sizes["eta_tilde"], overlap0=sizes["overlap0"])
 
 
 def predicted_iterations(k: int, d: int, sizes: dict[str, Any]) -> float:
@@ -222,36 +211,28 @@ def predicted_iterations(k: int, d: int, sizes: dict[str, Any]) -> float:
     >>> predicted_iterations(1, 64, {**sizes_for(1), "batch": 8})
     16.0
     """
-    return predicted_steps(k, d, sizes) * sizes.get("passes", 1) / sizes.get("batch", 1)
+    return mean_iterations(k, d, eta_tilde=sizes["eta_tilde"], overlap0=sizes["overlap0"],
+                           batch=sizes.get("batch", 1), passes=sizes.get("passes", 1))
 
 
-def step_work(batch: int = 1, passes: int = 1) -> float:
-    r"""The cost of one gradient step in units of :data:`SECONDS_PER_STEP` (measured: :data:`BATCH_WORK_PER_SAMPLE`):
-    1 for one sample and one pass, :math:`1 + n_b/12` with one pass, :math:`1 + n_b(n_b + 2)/50` with two or more.
-
-    >>> step_work(), step_work(12), step_work(1, 2)
-    (1.0, 2.0, 1.06)
-    """
-    extra = batch_step_work({"batch": batch, "passes": passes})  # n_b, or n_b(n_b + 2) with two or more passes
-    return 1 + extra * (BATCH_WORK_PER_SAMPLE if passes == 1 else REPEATED_WORK)
+def _run_seconds(steps: float, seeds: int, sizes: dict[str, Any]) -> float:
+    """Seconds of ``steps`` gradient steps over ``seeds`` seeds: the experiment's declared work
+    (:func:`~.run_time.run_operations`) at its calibration factor, as its plans count it."""
+    return (run_operations(steps, seeds, batch=sizes.get("batch", 1), passes=sizes.get("passes", 1))
+            / OPS_PER_SECOND * calibration_factor(_EXPERIMENT))
 
 
 def estimated_seconds(k: int, sizes: dict[str, Any]) -> float:
-    r"""Seconds of the measurement: per :math:`d`, the slowest seed's gradient steps, estimated as 3 times
-    :func:`predicted_iterations` and capped at ``max_steps``, times :data:`SECONDS_PER_STEP` and :func:`step_work`.
+    r"""Seconds of the measurement: per :math:`d`, a run of every seed to the slowest seed's predicted gradient steps
+    (:func:`~.run_time.slowest_iterations` of :func:`predicted_iterations`) capped at ``max_steps``
+    (:func:`_run_seconds`: the model of :mod:`.run_time`, the one the experiment's declared cost uses).
 
-    >>> round(estimated_seconds(1, sizes_for(1)), 1), round(estimated_seconds(4, sizes_for(4)))
-    (0.6, 19)
+    >>> round(estimated_seconds(1, sizes_for(1)), 2), round(estimated_seconds(4, sizes_for(4)))
+    (0.19, 58)
     """
-    work = step_work(sizes.get("batch", 1), sizes.get("passes", 1))
-    return sum(min(3 * predicted_iterations(k, d, sizes), sizes["max_steps"](d)) * SECONDS_PER_STEP * work
-               * max(1.0, sizes["seeds"] / 64) for d in sizes["ds"])
-
-
-def _raise_seconds(max_steps: int, seeds: int, work: float = 1.0) -> float:
-    """Estimated seconds of running ``seeds`` seeds to ``max_steps`` (the worst case of a censored seed), ``work``
-    the cost of a gradient step (:func:`step_work`)."""
-    return max_steps * SECONDS_PER_STEP * work * max(1.0, seeds / 64)
+    averaged = sizes.get("batch", 1) > 1 or sizes.get("passes", 1) > 1
+    return sum(_run_seconds(min(slowest_iterations(k, predicted_iterations(k, d, sizes), averaged=averaged),
+                                sizes["max_steps"](d)), sizes["seeds"], sizes) for d in sizes["ds"])
 
 
 def _wrong(law: Law, shift: int) -> Law:
@@ -389,7 +370,6 @@ def measure_ladder(target: str, sizes: dict[str, Any], *, budget: float, spent: 
     store = store if store is not None else ResultStore(":memory:")
     seeds, even = int(sizes["seeds"]), is_even(target)
     k = sizes.get("rate_exponent") or link_exponent(target)
-    work = step_work(sizes.get("batch", 1), sizes.get("passes", 1))
     caps = {int(d): max(1, int(sizes["max_steps"](d))) for d in sizes["ds"]}
     frame = _run(target, sizes, caps, range(seeds), store)
     rungs: dict[int, dict[str, Any]] = {d: {"d": d, "max_steps": cap, "raised": 0, "stalled": False, "blocked": None}
@@ -400,7 +380,7 @@ def measure_ladder(target: str, sizes: dict[str, Any], *, budget: float, spent: 
             if censored.empty or rung["stalled"]:
                 continue
             cap = rung["max_steps"] * RAISE_FACTOR
-            cost = _raise_seconds(cap, len(censored), work)
+            cost = _run_seconds(cap, len(censored), sizes)  # the worst case: every seed to the raised cap
             if spent + cost > budget:
                 rung["blocked"] = cost
                 continue
@@ -759,6 +739,7 @@ def verify_target(target: str, *, scale: str = "small", seeds: int | None = None
     crossover = crossover_dimension(target, sizes["eta_tilde"], sizes["overlap0"], passes) \
         if passes == 2 and rate_k < k else None
     seconds = estimated_seconds(rate_k, sizes)
+    measured["estimated_seconds"] = seconds  # the plan, before any raise of a censored rung (those count in spent)
     means: list[dict[str, Any]] = []
     if seconds > budget:
         entry = _entry(law, wrongs, seconds, measured,

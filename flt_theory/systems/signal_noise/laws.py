@@ -526,12 +526,12 @@ def relu_q_slope_finding(q: int) -> Law:
 
     Inside (gradient flow, read as inside the step bound (3): :data:`FLOW_READING`; :math:`d = 16m^4n^4`;
     :math:`\sigma_0\sqrt d = 1/(2m^2n)` in the window (4); level 0.25; 32 seeds; :math:`n = 4, 8, 16, 40, 80, 128`):
-    slope :math:`-0.286\ [-0.302, -0.270]`; local slopes :math:`-0.345, -0.225, -0.296, -0.287, -0.307` (the
-    last :math:`[-0.347, -0.267]`, 80→128; intervals widened by the bisection's resolution).
+    slope :math:`-0.286\ [-0.302, -0.270]`; local slopes :math:`-0.345, -0.225, -0.296, -0.287, -0.308` (the
+    last :math:`[-0.348, -0.267]`, 80→128; intervals widened by the bisection's resolution).
     So :math:`n\,\mathrm{SNR}^{*3}` grows over the 1.5 decades (0.85 → 1.32, more
     slowly at the top): the literal :math:`n\,\mathrm{SNR}^q \asymp 1` fails at these sizes, which the theorem's
     :math:`\tilde\Omega` (polylog factors) allows — a statement about the constants-1 reading, not a contradiction of
-    the theorem; extrapolated, the limit :math:`-0.296\ [-0.363, -0.232]` (the bisection's resolution counted)
+    the theorem; extrapolated, the limit :math:`-0.296\ [-0.364, -0.232]` (the bisection's resolution counted)
     excludes neither :math:`-1/3` nor :math:`-1/4`.
 
     First measured OUTSIDE Condition 4.2 (GD at :math:`\eta = 0.3\,nm/d`, :math:`\sigma_0\sqrt d = 0.01`,
