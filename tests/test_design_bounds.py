@@ -91,24 +91,43 @@ def test_every_designed_grid_of_every_system_is_inside_or_refused():
 def test_a_fixed_subject_selects_its_claims_point_and_its_hypotheses():
     """``flt verify --system online-sgd --fix target=He2(z) --law "steps ~ d*log(d)"`` held the step at the first
     claim's (z, eta_tilde = 0.5, above He2's derived stall bound 3/8) and FAILED the true law; the point of the He2
-    claim (0.2) passes it. A number fixed outside that claim's hypotheses keeps the claim as the regime: a designed
-    grid is refused naming the stall bound, and a grid given by --over is planned outside, point by point."""
+    claim (0.2) passes it. Only a text value selects a claim: a number is a size or a step of the subject, and a
+    claim that switches on a mode the user did not ask for (smoothing, a transform) is not taken. A number fixed
+    outside the selected claim's hypotheses keeps them as the regime: a designed grid is refused naming the stall
+    bound and the fixed point, and a grid given by --over is planned outside, point by point."""
     from flt_theory.laws_check.design import base_claim
 
     spec, exp = get_system("online-sgd"), get_experiment("online-sgd/recovery")
-    assert base_claim(spec, exp) == (base_claim(spec, exp)[0], base_point(spec, exp))
-    key, base = base_claim(spec, exp, {"target": "He2(z)"})
-    assert key == "online-sgd/recovery-time-k2" and base["eta_tilde"] == 0.2
-    # a subject (a text value) counts before a number: eta_tilde = 0.5 agrees with the z claim only
-    key, base = base_claim(spec, exp, {"target": "He2(z)", "eta_tilde": 0.5})
-    assert key == "online-sgd/recovery-time-k2"
+    assert base_claim(spec, exp)[::2] == ("online-sgd/recovery-time-k1", False)
+    key, base, selected = base_claim(spec, exp, {"target": "He2(z)"})
+    assert (key, base["eta_tilde"], base["batch"], selected) == ("online-sgd/recovery-time-k2", 0.2, 1, True)
+    assert base_claim(spec, exp, {"target": "He2(z)", "eta_tilde": 0.5})[0] == "online-sgd/recovery-time-k2"
+    # a number alone selects nothing (eta_tilde = 0.05 is He3's, max_steps 10646 a He2 claim's): the first claim
+    assert base_claim(spec, exp, {"eta_tilde": 0.05})[::2] == ("online-sgd/recovery-time-k1", False)
+    # every He4 claim runs smoothed or transformed, a mode the first claim keeps off: none is taken
+    assert base_claim(spec, exp, {"target": "He4(z)"})[::2] == ("online-sgd/recovery-time-k1", False)
+    key, base, _ = base_claim(spec, exp, {"target": "He2(z)", "eta_tilde": 0.5})
     fixed = exp.normalize({**base, "eta_tilde": 0.5})
     constraints = claim_hypotheses(spec, exp, fixed, subject=key)
     assert key in [c[0] for c in constraints]
     assert key not in [c[0] for c in claim_hypotheses(spec, exp, fixed)]  # failing at the base: no constraint
     parsed = parse_any("steps_to_weak_recovery ~ d*log(d)", None, [k for k, v in base.items() if is_numeric(v)])
-    with pytest.raises(InvalidParameterError, match=r"recovery-time-k2: .*η̃ < 3/8"):
+    with pytest.raises(InvalidParameterError, match=r"^--fix: the point the grid is designed around .*η̃ < 3/8"):
         design_grid(exp, fixed, parsed, seeds=SEEDS, budget=None, constraints=constraints)
+    with pytest.raises(InvalidParameterError, match=r"^--fix: the point the grid is designed around .*η̃ < 3/8"):
+        design_grid(exp, fixed, parsed, seeds=SEEDS, budget=60.0, constraints=constraints)
     plan = grid_plan(exp, [{**fixed, "d": d} for d in (128, 256)], ["d"], SEEDS, 1.0, constraints)
     assert [p["d"] for p in plan["outside_hypotheses"]] == [128, 256]
     assert "3/8" in plan["outside_hypotheses"][0]["failed"][0]
+
+
+def test_a_selected_claim_outside_its_own_hypotheses_sets_no_bound():
+    """A claim whose own small point lies outside its hypotheses (a cheap scale, as attention's first claim) bounds no
+    grid it is the subject of: its constraints are those of the claims that hold at the base, as without a subject."""
+    from flt_theory.laws_check.design import _holds_at_own_point
+
+    spec, exp = get_system("attention"), get_experiment("attention/train")
+    claim = next(c for c in spec.claims if c.measurement.experiment == exp.name)
+    base = base_point(spec, exp)
+    assert not _holds_at_own_point(claim, exp, tuple(claim.the_law.hypotheses))
+    assert claim_hypotheses(spec, exp, base, subject=claim.key) == claim_hypotheses(spec, exp, base)

@@ -162,7 +162,9 @@ class VerifyRequest:
               help="With --system: a parameter's values on the grid (repeatable; default: each parameter of EXPR over "
                    "the widest range around its declared value that --budget and the experiment's cost allow).")
 @click.option("--fix", multiple=True, metavar="NAME=VALUE",
-              help="With --system: hold a parameter at VALUE (repeatable).")
+              help="With --system: hold a parameter at VALUE (repeatable). A text value (a link, a branch) "
+                   "selects the claim that declares it: the parameters not given are held at that claim's point "
+                   "and bounded by its hypotheses (the plan names it).")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="With --system: family-wise level of the law and its mutants (one joint interval at 1 - alpha).")
 @click.option("--algorithm", type=click.Choice(ALGORITHMS), default="giant-step", show_default=True,

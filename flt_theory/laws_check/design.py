@@ -10,7 +10,8 @@ decades down to a factor 2), centred or shifted by :math:`s` (:data:`SHIFTS`) to
 it — the other parameters at the base (a star design, as :func:`design_grid` builds
 it). A candidate range is admissible when the experiment accepts every value (its declared ranges), its declared
 size limits do (:meth:`~flt_theory.runner.registry.Experiment.check_budget`), and every point lies inside the
-hypotheses of the system's claims on the same experiment that hold at the base point (:func:`claim_hypotheses`).
+hypotheses of the system's claims on the same experiment that hold at the base point, and of the claim the user's
+fixed text values selected (:func:`base_claim`, :func:`claim_hypotheses`).
 A designed grid is always inside both: without a budget, the values of :data:`FACTORS` that the experiment refuses
 (its declared ranges, size limits and joint conditions, :func:`refusal`) or that leave the hypotheses are dropped;
 when no range of a parameter is inside (a hypothesis that pins it, as "q = 2"), the design is refused, naming the
@@ -76,16 +77,18 @@ def claim_hypotheses(system: Any, experiment: Any, base: Mapping[str, Any],
                      subject: str | None = None) -> list[Constraint]:
     """The stated hypotheses of ``system``'s claims measuring ``experiment`` that all hold at ``base``:
     ``(claim key, hypotheses, hypothesis_values)`` each (a claim whose hypotheses cannot be read at the base, or
-    fail there, speaks of another regime and constrains nothing), and those of the claim keyed ``subject`` wherever
-    they fail (the claim whose declared point the user's values selected, :func:`base_claim`: its hypotheses are the
-    regime of the law asked about, so a value fixed outside them leaves the grid outside, and says so)."""
+    fail there, speaks of another regime and constrains nothing), and those of the claim keyed ``subject`` even where
+    they fail at ``base``, provided they hold at that claim's own declared point (the claim the user's text values
+    selected, :func:`base_claim`: its hypotheses are the regime of the law asked about, so a number fixed outside
+    them leaves the grid outside, and says so; a claim whose small point is itself outside them, a cheap scale, sets
+    no such bound)."""
     out: list[Constraint] = []
     for claim in system.claims:
         hypotheses = tuple(claim.the_law.hypotheses)
         if claim.measurement.experiment != experiment.name or not hypotheses:
             continue
         values_of = claim.measurement.hypothesis_values
-        if claim.key == subject:
+        if claim.key == subject and _holds_at_own_point(claim, experiment, hypotheses):
             out.append((claim.key, hypotheses, values_of))
             continue
         try:
@@ -95,6 +98,18 @@ def claim_hypotheses(system: Any, experiment: Any, base: Mapping[str, Any],
             continue
         out.append((claim.key, hypotheses, values_of))
     return out
+
+
+def _holds_at_own_point(claim: Any, experiment: Any, hypotheses: tuple[Any, ...]) -> bool:
+    """Whether ``hypotheses`` hold at the claim's first small-scale point."""
+    points = claim.measurement.points.get("small") or []
+    if not points:
+        return False
+    try:
+        own = experiment.normalize(dict(points[0]))
+        return not failed_hypotheses(hypotheses, _values(claim.measurement.hypothesis_values, own))
+    except Exception:  # noqa: BLE001 - not readable at its own point: no bound
+        return False
 
 
 def _values(values_of: Callable | None, point: Mapping[str, Any]) -> dict[str, Any]:
@@ -166,7 +181,8 @@ def budget_axes(experiment: Any, fixed: Mapping[str, Any], names: Sequence[str],
     Raises
     ------
     InvalidParameterError
-        ``--law`` naming a parameter with no admissible range; ``--budget`` with the budget the narrowest plan
+        ``--law`` naming a parameter with no admissible range (``--fix`` where the fixed point itself is outside the
+        hypotheses); ``--budget`` with the budget the narrowest plan
         needs when it does not fit.
     """
     options: dict[str, list[tuple[float, list[Any], float, bool]]] = {}
@@ -178,10 +194,10 @@ def budget_axes(experiment: Any, fixed: Mapping[str, Any], names: Sequence[str],
                                         f"its base value {fixed[name]!r} (at least {MIN_VALUES} values); give them "
                                         f"with --over {name}=V1,V2,...")
         if not inside:
-            failed = outside_hypotheses(constraints, experiment.normalize(dict(fixed))) or next(
-                (failure for c in found for v in c[1]
-                 if (failure := outside_hypotheses(constraints, experiment.normalize({**fixed, name: v})))), ["?"])
-            # a hypothesis failing at the base itself fails at every value: name it first
+            _refuse_fixed_outside(experiment, fixed, name, constraints)
+            failed = next((failure for c in found for v in c[1]
+                           if (failure := outside_hypotheses(constraints, experiment.normalize({**fixed, name: v})))),
+                          ["?"])
             raise InvalidParameterError(
                 f"--law: no range of {name} around its base value {fixed[name]!r} lies inside the stated hypotheses "
                 f"({failed[0]}); a designed grid stays inside them: give values with --over {name}=V1,V2,... to "
@@ -209,6 +225,18 @@ def budget_axes(experiment: Any, fixed: Mapping[str, Any], names: Sequence[str],
     return {n: list(options[n][choice[n]][1]) for n in names}
 
 
+def _refuse_fixed_outside(experiment: Any, fixed: Mapping[str, Any], name: str, constraints: Sequence[Any]) -> None:
+    """Where no value of ``name`` can be designed inside the hypotheses and the point the grid is designed around
+    (the base with ``--fix``) is itself outside one (a number fixed outside the selected claim's regime): refuse naming
+    ``--fix`` and the hypothesis, not the range."""
+    at_base = outside_hypotheses(constraints, experiment.normalize(dict(fixed)))
+    if at_base:
+        raise InvalidParameterError(
+            f"--fix: the point the grid is designed around is outside the stated hypotheses ({at_base[0]}); a designed "
+            f"grid stays inside them: change the fixed values, or give --over {name}=V1,V2,... to measure outside "
+            "them (the plan names each point outside)")
+
+
 def system_experiments(system: Any) -> list[Any]:
     """The runner experiments a system's claims measure, in declaration order (then those it only registers)."""
     names = list(dict.fromkeys([c.measurement.experiment for c in system.claims] + list(system.experiments)))
@@ -216,26 +244,37 @@ def system_experiments(system: Any) -> list[Any]:
 
 
 def base_point(system: Any, experiment: Any, fixed: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A point the system already declares for ``experiment``: the first small-scale point of the first claim
-    measuring it that agrees with the most values of ``fixed`` (the user's ``--fix``), a value that is not a number
-    (the subject: a target, a loss) counting before any number (with ``target=He2(z)`` on online-sgd, the point of
-    the He2 claim, whose step size is inside that claim's hypotheses, not the point of the first claim, on ``z``),
-    with the experiment's defaults (:func:`base_claim` names the claim)."""
+    """A point the system already declares for ``experiment``, with the experiment's defaults: :func:`base_claim`'s."""
     return base_claim(system, experiment, fixed)[1]
 
 
 def base_claim(system: Any, experiment: Any,
-               fixed: Mapping[str, Any] | None = None) -> tuple[str | None, dict[str, Any]]:
-    """``(claim key, point)`` of :func:`base_point` (key None: no claim declares a point for ``experiment``)."""
-    best: tuple[int, str | None, dict[str, Any]] | None = None
-    for claim in system.claims:
-        if claim.measurement.experiment == experiment.name and claim.measurement.points.get("small"):
-            point = experiment.normalize(dict(claim.measurement.points["small"][0]))
-            agreed = sum((1 if is_numeric(value) else 1000) * _agrees(point.get(name), value)  # a subject first
-                         for name, value in (fixed or {}).items())
-            if best is None or agreed > best[0]:
-                best = (agreed, claim.key, point)
-    return (None, experiment.normalize({})) if best is None else (best[1], best[2])
+               fixed: Mapping[str, Any] | None = None) -> tuple[str | None, dict[str, Any], bool]:
+    """``(claim key, point, selected)``: the small-scale point of the first claim measuring ``experiment`` (key None
+    and the experiment's defaults where no claim declares one), or, where ``fixed`` (the user's ``--fix``) holds a
+    text value — the subject of the law: a link, a branch, a dynamics — the point of the claim that agrees with every
+    fixed text value (``selected`` True). Among those, a claim counts only when it keeps the first claim's other text
+    values and every parameter that is 0 there (a mode the user did not switch on: smoothing, a transform), and the
+    one agreeing with the first claim's point on the most other parameters is taken (the first in declaration order
+    on a tie). A number never selects: it is a size or a step of the subject's, not the subject. So ``--fix
+    target=He2(z)`` on online-sgd holds the step at the He2 claim's η̃ = 0.2, inside its derived stall bound, not at
+    z's 0.5; ``--fix target=He4(z)`` keeps the first claim's point (the He4 claims run smoothed or transformed)."""
+    declared = [(claim.key, experiment.normalize(dict(claim.measurement.points["small"][0])))
+                for claim in system.claims
+                if claim.measurement.experiment == experiment.name and claim.measurement.points.get("small")]
+    if not declared:
+        return None, experiment.normalize({}), False
+    first_key, first = declared[0]
+    subject = {name: value for name, value in (fixed or {}).items() if not is_numeric(value)}
+    held = [name for name in first if name not in (fixed or {})]
+    kept = [name for name in held if not is_numeric(first[name]) or first[name] == 0]
+    candidates = [(key, point) for key, point in declared
+                  if all(_agrees(point.get(name), value) for name, value in subject.items())
+                  and all(_agrees(point.get(name), first[name]) for name in kept)]
+    if not subject or not candidates:
+        return first_key, first, False
+    key, point = max(candidates, key=lambda c: sum(_agrees(c[1].get(name), first[name]) for name in held))
+    return key, point, True
 
 
 def _agrees(declared: Any, given: Any) -> bool:
@@ -294,6 +333,7 @@ def design_grid(experiment: Any, base: Mapping[str, Any], law: ObservableLaw, *,
             why = {v: refusal(experiment, {**fixed, name: v}, seeds, constraints) for v in values}
             axes[name] = [v for v in values if why[v] is None]
             if len(axes[name]) < 2:
+                _refuse_fixed_outside(experiment, fixed, name, constraints)
                 reasons = "; ".join(f"{name}={v:g}: {reason}" for v, reason in why.items() if reason is not None)
                 raise InvalidParameterError(
                     f"--law: of the designed values {', '.join(f'{v:g}' for v in values)} of {name} (its base value "

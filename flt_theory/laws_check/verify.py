@@ -11,7 +11,8 @@ grows like :math:`\sqrt{d/n}`", "the NTK relative change is :math:`N^{-1/2}`". :
    constant :math:`C > 0`.
 2. **Design** the grid (:func:`~flt_theory.laws_check.design.design_grid`): the parameters given by ``over`` take those
    values (their full product). Without ``over`` every parameter of ``EXPR`` varies alone around a base point the system
-   already declares (the first small-scale point of a claim measuring the same experiment; ``fix`` overriding it) — a
+   already declares (the first small-scale point of a claim measuring the same experiment, or of the claim the text
+   values of ``fix`` select, :func:`~flt_theory.laws_check.design.base_claim`; ``fix`` overriding it) — a
    *star* design, :math:`1 + 4k` points for :math:`k` parameters, enough to fit the :math:`k` exponents jointly — over
    the widest range that ``budget``, the experiment's calibrated cost model and the stated hypotheses of the system's
    claims on that experiment allow (:mod:`flt_theory.laws_check.design`), or over
@@ -441,13 +442,14 @@ def verify_law(
     vocabulary = vocabulary_of(spec)
     usable, reasons = [], []
     for experiment in system_experiments(spec):
-        base_key, base = base_claim(spec, experiment)
+        base_key, base, _ = base_claim(spec, experiment)
         try:
             fixed, conversion = _natural_parameters(vocabulary, experiment, base, law, over, fix)
-            chosen_key, chosen = base_claim(spec, experiment, fixed)  # the declared point the fixed values select
+            chosen_key, chosen, selected = base_claim(spec, experiment, fixed)  # the point the fixed text selects
             if chosen_key != base_key:
                 base_key, base = chosen_key, chosen
                 fixed, conversion = _natural_parameters(vocabulary, experiment, base, law, over, fix)
+            subject = base_key if selected else None
         except InvalidParameterError as exc:
             reasons.append(str(exc))
             continue
@@ -480,7 +482,7 @@ def verify_law(
                 if name is not None and name in (given or {}):
                     raise InvalidParameterError(f"{option}: {name} is the parameter the level-set law solves for; it "
                                                 f"starts from its declared value {base[name]!r}.")
-        usable.append((experiment, parsed, base, fixed, conversion, named, base_key))
+        usable.append((experiment, parsed, base, fixed, conversion, named, base_key, subject))
     if not usable:
         option = "--law" if not over and not fix else "--law/--over/--fix"
         if len(reasons) == 1:
@@ -497,14 +499,14 @@ def verify_law(
     multiplier = EVALUATIONS if level_set else 1
     with shared_backend(jobs) as backend:  # one pool for every sweep of the run
         pool: Workers = jobs if backend is None else backend
-        for experiment, parsed, base, fix, conversion, names, base_key in usable:
+        for experiment, parsed, base, fix, conversion, names, base_key, subject in usable:
             typed, stored, public = names
             parsed = dataclasses.replace(parsed, observable=stored)  # the column the experiment stores
             if conversion is not None:  # solved for the experiment's own parameter, converted back per point
                 parsed = dataclasses.replace(_level_set(parsed), parameter=conversion.parameter)
             try:
                 constraints = claim_hypotheses(spec, experiment, experiment.normalize({**base, **dict(fix or {})}),
-                                               subject=base_key)
+                                               subject=subject)
             except (InvalidParameterError, InvalidParameterTypeError) as exc:  # a value its declaration refuses
                 raise InvalidParameterError(f"--fix: {exc}") from None
             points, varied = design_grid(experiment, base, parsed, over=over, fix=fix, seeds=seeds, budget=budget,

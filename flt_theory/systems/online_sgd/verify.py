@@ -148,7 +148,7 @@ _REPEATED_CAP = 400
 #: each costs a little more than a one-sample step (per seed, :math:`1 + 0.38\,n_b` times; per step of the batch of
 #: seeds, the same 25 µs: :mod:`.run_time`), so a ladder costs at most :math:`(1 + 0.38\,n_b)/n_b` of its one-pass
 #: time (0.88 at :math:`n_b = 2`, 0.51 at 8) and less where the per-step cost dominates (64 seeds:
-#: :math:`(1 + 0.1\,n_b)/n_b`, 0.6 at 2, 0.23 at 8): ``--scale small`` runs the one-pass ``paper`` ladder
+#: :math:`(1 + 0.1\,n_b)/n_b`, 0.6 at 2, 0.22 at 8): ``--scale small`` runs the one-pass ``paper`` ladder
 #: and seeds, ``--scale paper`` that ladder with its largest :math:`d` doubled this many times. (At the one-pass
 #: small ladder, d = 64 … 512, the limit does not reject ``He2``'s control :math:`d` — with or without a batch.)
 BATCH_DOUBLINGS = 2
