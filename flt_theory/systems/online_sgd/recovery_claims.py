@@ -273,8 +273,10 @@ def recovery_claims() -> list[Claim]:
                            "+1 16/20, −0.5 6/20, +0.5 2/20 — on four rungs the union over correction shapes (ω down "
                            "to 1/2) reaches d^2.5 at the catalogue's level; more seeds do not close it (the same "
                            "rows as 10 sets of 256: +0.5 4/10; 5 sets of 512: 3/5, read with the Akaike support 2, "
-                           "which keeps fewer shapes); a longer ladder is what could (d = 2048 alone costs about 16 "
-                           "times d = 512; not measured)")),
+                           "which keeps fewer shapes); a longer ladder is what could, and one rung more does not: "
+                           "with d = 1024 added (4 times the cost of d = 512) 2 of 2 sets of 128 seeds still keep "
+                           "+0.5 (limits 2.13 [1.90, 2.35] and 2.02 [1.79, 2.40]); d = 2048 alone costs about 16 "
+                           "times d = 512 (not measured)")),
         _claim("transform-k4", "g = He4 (information exponent 4, generative exponent 2): online SGD of the student "
                                "He2 on the labels T(y) = standardised y², η̃ = 1/50, needs n ≍ d log d samples (on "
                                "y: d³)",
