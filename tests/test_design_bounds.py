@@ -8,11 +8,13 @@ import pytest
 
 from flt_theory.errors import InvalidParameterError
 from flt_theory.laws_check.design import (
+    base_claim,
     base_point,
     claim_hypotheses,
     design_grid,
     grid_plan,
     is_numeric,
+    plan_text,
     refusal,
     system_experiments,
 )
@@ -95,17 +97,20 @@ def test_a_fixed_subject_selects_its_claims_point_and_its_hypotheses():
     claim that switches on a mode the user did not ask for (smoothing, a transform) is not taken. A number fixed
     outside the selected claim's hypotheses keeps them as the regime: a designed grid is refused naming the stall
     bound and the fixed point, and a grid given by --over is planned outside, point by point."""
-    from flt_theory.laws_check.design import base_claim
-
     spec, exp = get_system("online-sgd"), get_experiment("online-sgd/recovery")
     assert base_claim(spec, exp)[::2] == ("online-sgd/recovery-time-k1", False)
     key, base, selected = base_claim(spec, exp, {"target": "He2(z)"})
     assert (key, base["eta_tilde"], base["batch"], selected) == ("online-sgd/recovery-time-k2", 0.2, 1, True)
     assert base_claim(spec, exp, {"target": "He2(z)", "eta_tilde": 0.5})[0] == "online-sgd/recovery-time-k2"
+    # the first claim in declaration order: He3's plain claim, not a batch claim that happens to share d and max_steps
+    key, base, _ = base_claim(spec, exp, {"target": "He3(z)"})
+    assert (key, base["batch"]) == ("online-sgd/recovery-time-k3", 1)
     # a number alone selects nothing (eta_tilde = 0.05 is He3's, max_steps 10646 a He2 claim's): the first claim
     assert base_claim(spec, exp, {"eta_tilde": 0.05})[::2] == ("online-sgd/recovery-time-k1", False)
-    # every He4 claim runs smoothed or transformed, a mode the first claim keeps off: none is taken
+    # every He4 claim runs smoothed or transformed, a mode the first claim keeps off: none is taken, unless the
+    # mode is the user's (--over smoothing=...)
     assert base_claim(spec, exp, {"target": "He4(z)"})[::2] == ("online-sgd/recovery-time-k1", False)
+    assert base_claim(spec, exp, {"target": "He4(z)"}, {"smoothing"})[::2] == ("online-sgd/time-smoothed-k4", True)
     key, base, _ = base_claim(spec, exp, {"target": "He2(z)", "eta_tilde": 0.5})
     fixed = exp.normalize({**base, "eta_tilde": 0.5})
     constraints = claim_hypotheses(spec, exp, fixed, subject=key)
@@ -131,3 +136,17 @@ def test_a_selected_claim_outside_its_own_hypotheses_sets_no_bound():
     base = base_point(spec, exp)
     assert not _holds_at_own_point(claim, exp, tuple(claim.the_law.hypotheses))
     assert claim_hypotheses(spec, exp, base, subject=claim.key) == claim_hypotheses(spec, exp, base)
+
+
+def test_a_number_fixed_outside_the_first_claims_hypotheses_is_named():
+    """``--fix eta_tilde=5`` on online-sgd (above z's derived stall bound 3) selects no claim, and the first claim's
+    hypotheses still bound the grid: the plan names its points outside; without a subject they constrained nothing."""
+    spec, exp = get_system("online-sgd"), get_experiment("online-sgd/recovery")
+    key, base, selected = base_claim(spec, exp)
+    fixed = exp.normalize({**base, "eta_tilde": 5.0})
+    constraints = claim_hypotheses(spec, exp, fixed, subject=key)
+    plan = grid_plan(exp, [{**fixed, "d": d} for d in (64, 128)], ["d"], SEEDS, 1.0, constraints)
+    assert (key, selected, len(plan["outside_hypotheses"])) == ("online-sgd/recovery-time-k1", False, 2)
+    assert not claim_hypotheses(spec, exp, fixed)
+    unmatched = plan_text({**plan, "base_claim": key, "unmatched": ["target=He2( z )"]})
+    assert "no claim declares target=He2( z )" in unmatched

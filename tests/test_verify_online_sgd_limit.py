@@ -185,3 +185,20 @@ def test_a_law_about_another_link_runs_at_that_links_declared_step():
     assert outside["verdict"] == FAIL and len(outside["outside_hypotheses"]) == 4
     assert "recovery-time-k2" in outside["reason"] and "η̃ < 3/8" in outside["reason"]
     assert "outside the theorem's regime" in outside["reason"]
+
+
+def test_a_ladder_inside_the_hypotheses_is_not_extended_out_of_them(monkeypatch):
+    """An inconclusive ladder is extended within the budget, but not out of the stated hypotheses: a next rung outside
+    them (here forced: the He2 claim's step bound broken) stops the extension, naming the hypothesis."""
+    from flt_theory.laws_check import verify as law_verify
+
+    def outside(experiment, points, name, parsed):
+        top = max(points, key=lambda p: p[name])
+        return experiment.normalize({**top, name: 2 * top[name], "eta_tilde": 0.5})
+
+    monkeypatch.setattr(law_verify, "_next_rung", outside)
+    result = law_verify.verify_law("online-sgd", "steps ~ d*log(d)", over={"d": [128, 256, 512, 1024]},
+                                   fix={"target": "He2(z)", "max_steps": 100000}, seeds=16, budget=600.0)
+    assert result["verdict"] == "inconclusive" and not result["outside_hypotheses"]
+    assert result["extended"][-1]["stopped"].startswith("the stated hypotheses (online-sgd/recovery-time-k2")
+    assert "not extended further: the stated hypotheses" in result["reason"]

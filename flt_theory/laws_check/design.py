@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from ..errors import InvalidParameterError, InvalidParameterTypeError
@@ -248,17 +248,17 @@ def base_point(system: Any, experiment: Any, fixed: Mapping[str, Any] | None = N
     return base_claim(system, experiment, fixed)[1]
 
 
-def base_claim(system: Any, experiment: Any,
-               fixed: Mapping[str, Any] | None = None) -> tuple[str | None, dict[str, Any], bool]:
+def base_claim(system: Any, experiment: Any, fixed: Mapping[str, Any] | None = None,
+               given: Collection[str] = ()) -> tuple[str | None, dict[str, Any], bool]:
     """``(claim key, point, selected)``: the small-scale point of the first claim measuring ``experiment`` (key None
     and the experiment's defaults where no claim declares one), or, where ``fixed`` (the user's ``--fix``) holds a
-    text value — the subject of the law: a link, a branch, a dynamics — the point of the claim that agrees with every
-    fixed text value (``selected`` True). Among those, a claim counts only when it keeps the first claim's other text
-    values and every parameter that is 0 there (a mode the user did not switch on: smoothing, a transform), and the
-    one agreeing with the first claim's point on the most other parameters is taken (the first in declaration order
-    on a tie). A number never selects: it is a size or a step of the subject's, not the subject. So ``--fix
-    target=He2(z)`` on online-sgd holds the step at the He2 claim's η̃ = 0.2, inside its derived stall bound, not at
-    z's 0.5; ``--fix target=He4(z)`` keeps the first claim's point (the He4 claims run smoothed or transformed)."""
+    text value — the subject of the law: a link, a branch, a dynamics — the point of the first claim, in declaration
+    order, that declares every fixed text value and keeps the first claim's other text values and every parameter
+    that is 0 there (a mode the user did not switch on: smoothing, a transform), the names in ``fixed`` and
+    ``given`` (``--over``) aside (``selected`` True). A number never selects: it is a size or a step of the subject's,
+    not the subject. So ``--fix target=He2(z)`` on online-sgd holds the step at the He2 claim's η̃ = 0.2, inside its
+    derived stall bound, not at z's 0.5; ``--fix target=He4(z)`` keeps the first claim's point (the He4 claims run
+    smoothed or transformed). Text is compared as written (``He2( z )`` selects nothing; the plan says so)."""
     declared = [(claim.key, experiment.normalize(dict(claim.measurement.points["small"][0])))
                 for claim in system.claims
                 if claim.measurement.experiment == experiment.name and claim.measurement.points.get("small")]
@@ -266,14 +266,14 @@ def base_claim(system: Any, experiment: Any,
         return None, experiment.normalize({}), False
     first_key, first = declared[0]
     subject = {name: value for name, value in (fixed or {}).items() if not is_numeric(value)}
-    held = [name for name in first if name not in (fixed or {})]
-    kept = [name for name in held if not is_numeric(first[name]) or first[name] == 0]
+    kept = [name for name, value in first.items() if name not in (fixed or {}) and name not in given
+            and (not is_numeric(value) or value == 0)]
     candidates = [(key, point) for key, point in declared
                   if all(_agrees(point.get(name), value) for name, value in subject.items())
                   and all(_agrees(point.get(name), first[name]) for name in kept)]
     if not subject or not candidates:
         return first_key, first, False
-    key, point = max(candidates, key=lambda c: sum(_agrees(c[1].get(name), first[name]) for name in held))
+    key, point = candidates[0]
     return key, point, True
 
 
@@ -422,5 +422,7 @@ def plan_text(plan: Mapping[str, Any]) -> str:
     paced = (f"; the one-seed probe took {plan['probe_seconds']:.3g} s, {plan['pace']:.3g}x its declared cost: "
              f"about {plan['paced_seconds']:.3g} s at that pace" if "paced_seconds" in plan else "")
     held = f"; the other parameters at the point of {plan['base_claim']}" if plan.get("base_claim") else ""
+    if plan.get("unmatched"):  # a text --fix that no claim declares (as written) with the first claim's modes
+        held += f" (no claim declares {', '.join(plan['unmatched'])} with that claim's modes)"
     return (f"plan: {plan['experiment']}, {plan['points']} points x {plan['seeds']} seeds, about "
             f"{plan['estimated_seconds']:.3g} s by its declared cost ({grid}){held}{paced}{inside}")

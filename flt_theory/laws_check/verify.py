@@ -89,6 +89,7 @@ from .design import (
     design_grid,
     grid_plan,
     is_numeric,
+    outside_hypotheses,
     paced_plan,
     system_experiments,
 )
@@ -445,11 +446,11 @@ def verify_law(
         base_key, base, _ = base_claim(spec, experiment)
         try:
             fixed, conversion = _natural_parameters(vocabulary, experiment, base, law, over, fix)
-            chosen_key, chosen, selected = base_claim(spec, experiment, fixed)  # the point the fixed text selects
+            chosen_key, chosen, selected = base_claim(spec, experiment, fixed, over or {})  # what fixed text selects
             if chosen_key != base_key:
                 base_key, base = chosen_key, chosen
                 fixed, conversion = _natural_parameters(vocabulary, experiment, base, law, over, fix)
-            subject = base_key if selected else None
+            unmatched = [f"{k}={v}" for k, v in fixed.items() if not is_numeric(v)] if not selected else []
         except InvalidParameterError as exc:
             reasons.append(str(exc))
             continue
@@ -482,7 +483,7 @@ def verify_law(
                 if name is not None and name in (given or {}):
                     raise InvalidParameterError(f"{option}: {name} is the parameter the level-set law solves for; it "
                                                 f"starts from its declared value {base[name]!r}.")
-        usable.append((experiment, parsed, base, fixed, conversion, named, base_key, subject))
+        usable.append((experiment, parsed, base, fixed, conversion, named, base_key, unmatched))
     if not usable:
         option = "--law" if not over and not fix else "--law/--over/--fix"
         if len(reasons) == 1:
@@ -499,21 +500,22 @@ def verify_law(
     multiplier = EVALUATIONS if level_set else 1
     with shared_backend(jobs) as backend:  # one pool for every sweep of the run
         pool: Workers = jobs if backend is None else backend
-        for experiment, parsed, base, fix, conversion, names, base_key, subject in usable:
+        for experiment, parsed, base, fix, conversion, names, base_key, unmatched in usable:
             typed, stored, public = names
             parsed = dataclasses.replace(parsed, observable=stored)  # the column the experiment stores
             if conversion is not None:  # solved for the experiment's own parameter, converted back per point
                 parsed = dataclasses.replace(_level_set(parsed), parameter=conversion.parameter)
             try:
                 constraints = claim_hypotheses(spec, experiment, experiment.normalize({**base, **dict(fix or {})}),
-                                               subject=subject)
+                                               subject=base_key)
             except (InvalidParameterError, InvalidParameterTypeError) as exc:  # a value its declaration refuses
                 raise InvalidParameterError(f"--fix: {exc}") from None
             points, varied = design_grid(experiment, base, parsed, over=over, fix=fix, seeds=seeds, budget=budget,
                                          multiplier=multiplier, constraints=constraints)
             for point in points:  # a log factor needs its parameter above 1 at every point
                 parsed.check_point(point, "--over" if over else "--law")
-            plan = {**grid_plan(experiment, points, varied, seeds, multiplier, constraints), "base_claim": base_key}
+            plan = {**grid_plan(experiment, points, varied, seeds, multiplier, constraints), "base_claim": base_key,
+                    "unmatched": unmatched}
             seconds = plan["estimated_seconds"]
             if budget is not None and seconds > budget:
                 raise InvalidParameterError(
@@ -572,6 +574,10 @@ def verify_law(
             if rung is not None and (rung[varied[0]],) in tried:  # dropped already: its step limit stops it again
                 extended.append({"stopped": "the step limit", varied[0]: rung[varied[0]]})
                 break
+            failed = [] if rung is None else outside_hypotheses(constraints, experiment.normalize(rung))
+            if rung is not None and failed and not plan["outside_hypotheses"]:  # an inside grid is not extended out
+                extended.append({"stopped": f"the stated hypotheses ({failed[0]})", varied[0]: rung[varied[0]]})
+                break
             cost = None if rung is None else _rung_seconds(experiment, rung, seeds, plan)
             if rung is None or cost is None or time.perf_counter() - start + cost > budget:
                 extended.append({"stopped": "the budget" if rung is not None else "the declared bounds",
@@ -588,6 +594,9 @@ def verify_law(
                 extended.append({"stopped": "the step limit", varied[0]: rung[varied[0]]})
                 break
             tried.add((rung[varied[0]],))
+            if failed:  # a grid measured outside already goes on outside, each added rung named
+                plan["outside_hypotheses"] = [*plan["outside_hypotheses"], {varied[0]: rung[varied[0]],
+                                                                            "failed": failed}]
             points, table = [*points, *kept], np.column_stack([table, column])
             extended.append({varied[0]: rung[varied[0]], "estimated_seconds": cost})
             decided = _decide(parsed, points, table, varied, alpha, tolerance, level_set)
@@ -606,7 +615,7 @@ def verify_law(
                       f"{last['estimated_seconds']:.3g} s)" if last.get("estimated_seconds") is not None else ""))
     if plan["outside_hypotheses"]:
         first = plan["outside_hypotheses"][0]
-        reason += (f"; {len(plan['outside_hypotheses'])} of the planned points outside the stated hypotheses (first, "
+        reason += (f"; {len(plan['outside_hypotheses'])} of the measured points outside the stated hypotheses (first, "
                    f"{', '.join(f'{k}={first[k]}' for k in varied)}: {first['failed'][0]}): there the verdict speaks "
                    "of the law outside the theorem's regime, not of the theorem")
     if censored and decided["measured"]:
